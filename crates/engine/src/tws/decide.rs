@@ -1,0 +1,1221 @@
+//! The ladder's decider: commands checked against the rules.
+
+use chrono::Months;
+
+use super::sides::{self, Seat};
+use super::{
+    Command, Event, Game, Ladder, Membership, PairingMethod, PairingPlan, PairingReason,
+    ResultInput, RoundAnnounced, ScheduledGame, SideReason, Skip,
+};
+use crate::draw;
+use crate::model::{
+    Counts, EndTag, GameId, GameResult, GameStatus, Outcome, Participant, PlayerId, Side, Time,
+};
+use crate::RuleError;
+
+const JOINING: &str = "TWS Joining the Ladder";
+const PAIRINGS: &str = "TWS Pairings";
+const CONDUCT: &str = "TWS Conduct of Games";
+const SKIPPING: &str = "TWS Skipping Rounds";
+const STANDINGS: &str = "TWS Change of Ladder Standings";
+
+type Decided = Result<Vec<Event>, RuleError>;
+
+fn require_text(value: &str, clause: &str, what: &str, field: &str) -> Result<(), RuleError> {
+    if value.trim().is_empty() {
+        Err(RuleError::new(clause, format!("{what} must not be empty")).field(field))
+    } else {
+        Ok(())
+    }
+}
+
+fn surname_or_last_word(name: &str, surname: Option<String>) -> String {
+    surname
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| {
+            name.split_whitespace()
+                .last()
+                .unwrap_or(name)
+                .to_string()
+        })
+}
+
+impl Ladder {
+    /// Decide a command: the events it causes, or the rule it breaks.
+    /// The state is never changed here.
+    pub fn decide(&self, command: Command) -> Decided {
+        if !self.created && !matches!(command, Command::Create { .. }) {
+            return Err(RuleError::new(
+                "Arbiter",
+                "this competition does not exist yet: create it first",
+            ));
+        }
+        match command {
+            Command::Create {
+                name,
+                rules,
+                seed_hash,
+            } => {
+                if self.created {
+                    return Err(RuleError::new("Arbiter", "this competition already exists"));
+                }
+                require_text(&name, "Arbiter", "the competition's name", "name")?;
+                rules.validate()?;
+                Ok(vec![Event::Created {
+                    name: name.trim().to_string(),
+                    rules,
+                    seed_hash,
+                }])
+            }
+            Command::ChangeRules {
+                rules,
+                from_round,
+                reason,
+            } => {
+                rules.validate()?;
+                require_text(&reason, "TWS Play Balance", "the reason for the change", "reason")?;
+                let next = self.next_round_number();
+                let from_round = from_round.unwrap_or(next);
+                if from_round < next {
+                    return Err(RuleError::new(
+                        "TWS Play Balance",
+                        format!(
+                            "round {from_round} has already been announced; a change \"must be announced prior to the commencement of a round in order to apply to that round\", so the earliest is round {next}"
+                        ),
+                    )
+                    .field("from_round"));
+                }
+                Ok(vec![Event::RulesChanged {
+                    from_round,
+                    rules,
+                    reason,
+                }])
+            }
+            Command::AddModerator { name } => {
+                require_text(&name, CONDUCT, "the moderator's name", "name")?;
+                if self
+                    .moderators
+                    .iter()
+                    .any(|m| m.active && m.name.eq_ignore_ascii_case(name.trim()))
+                {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!("{} is already a moderator", name.trim()),
+                    ));
+                }
+                Ok(vec![Event::ModeratorAdded {
+                    name: name.trim().to_string(),
+                }])
+            }
+            Command::RemoveModerator { name } => {
+                if !self
+                    .moderators
+                    .iter()
+                    .any(|m| m.active && m.name.eq_ignore_ascii_case(name.trim()))
+                {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!("{} is not a moderator", name.trim()),
+                    )
+                    .field("name"));
+                }
+                Ok(vec![Event::ModeratorRemoved {
+                    name: name.trim().to_string(),
+                }])
+            }
+            Command::Apply { name, surname } => {
+                let (player, name, surname) = self.new_person(&name, surname)?;
+                Ok(vec![Event::PlayerApplied {
+                    player,
+                    name,
+                    surname,
+                }])
+            }
+            Command::Join { name, surname } => {
+                let (player, name, surname) = self.new_person(&name, surname)?;
+                Ok(vec![
+                    Event::PlayerApplied {
+                        player,
+                        name,
+                        surname,
+                    },
+                    Event::PlayerApproved { player },
+                ])
+            }
+            Command::RegisterGuest { name, surname } => {
+                let (player, name, surname) = self.new_person(&name, surname)?;
+                Ok(vec![Event::GuestRegistered {
+                    player,
+                    name,
+                    surname,
+                }])
+            }
+            Command::Approve { player } => {
+                self.expect_status(player, &[Membership::Applicant], JOINING, "approved")?;
+                Ok(vec![Event::PlayerApproved { player }])
+            }
+            Command::Decline { player, reason } => {
+                self.expect_status(player, &[Membership::Applicant], JOINING, "declined")?;
+                Ok(vec![Event::PlayerDeclined { player, reason }])
+            }
+            Command::Reenter { player } => {
+                self.expect_status(player, &[Membership::Inactive, Membership::Withdrawn], SKIPPING, "re-entered")?;
+                Ok(vec![Event::PlayerReentered { player }])
+            }
+            Command::Withdraw { player, reason } => {
+                self.expect_status(
+                    player,
+                    &[Membership::Member, Membership::Inactive, Membership::Applicant],
+                    STANDINGS,
+                    "withdrawn",
+                )?;
+                if let Some(g) = self.open_game_of(player) {
+                    return Err(RuleError::new(
+                        STANDINGS,
+                        format!(
+                            "{} is playing \"{}\" ({}) in the running round: record its result, a forfeit or cancel it first",
+                            self.name_of(player),
+                            self.game_name(g),
+                            g.id
+                        ),
+                    ));
+                }
+                Ok(vec![Event::PlayerWithdrawn { player, reason }])
+            }
+            Command::VolunteerEliminator { player } => {
+                self.expect_status(
+                    player,
+                    &[Membership::Member, Membership::Guest, Membership::Inactive],
+                    PAIRINGS,
+                    "an eliminator",
+                )?;
+                if self.player(player).is_some_and(|p| p.eliminator) {
+                    return Err(RuleError::new(
+                        PAIRINGS,
+                        format!("{} already volunteers as eliminator", self.name_of(player)),
+                    ));
+                }
+                Ok(vec![Event::EliminatorVolunteered { player }])
+            }
+            Command::StandDownEliminator { player } => {
+                self.known(player)?;
+                if !self.player(player).is_some_and(|p| p.eliminator) {
+                    return Err(RuleError::new(
+                        PAIRINGS,
+                        format!("{} is not a volunteer eliminator", self.name_of(player)),
+                    ));
+                }
+                Ok(vec![Event::EliminatorStoodDown { player }])
+            }
+            Command::RequestSkip { player, round } => self.decide_skip(player, round),
+            Command::CancelSkip { player, round } => {
+                self.known(player)?;
+                let round = round.unwrap_or(self.next_round_number());
+                if !self
+                    .skip_requests
+                    .get(&round)
+                    .is_some_and(|l| l.contains(&player))
+                {
+                    return Err(RuleError::new(
+                        SKIPPING,
+                        format!(
+                            "{} has not asked to skip round {round}",
+                            self.name_of(player)
+                        ),
+                    ));
+                }
+                Ok(vec![Event::SkipCancelled { player, round }])
+            }
+            Command::AnnounceRound {
+                at,
+                deadline,
+                plan,
+                seed,
+                next_seed_hash,
+            } => self
+                .announce(at, deadline, plan, seed, next_seed_hash)
+                .map(|a| vec![Event::RoundAnnounced(Box::new(a))]),
+            Command::AddRoundGame {
+                player,
+                opponent,
+                reason,
+                at,
+            } => self.add_round_game(player, opponent, reason, at),
+            Command::ScheduleQuickGame { ussr, us, at } => {
+                for p in [ussr, us] {
+                    self.expect_status(
+                        p,
+                        &[Membership::Member, Membership::Guest, Membership::Inactive],
+                        "TWS Quick Rounds",
+                        "in a quick round",
+                    )?;
+                }
+                if ussr == us {
+                    return Err(RuleError::new(
+                        "TWS Quick Rounds",
+                        "a player cannot play against himself",
+                    )
+                    .field("us"));
+                }
+                let id = self.next_game_id();
+                let moderator = self.pick_moderator(&[ussr, us], id.0 as usize).ok();
+                Ok(vec![Event::QuickGameScheduled {
+                    at,
+                    game: ScheduledGame {
+                        id,
+                        ussr: Participant {
+                            player: ussr,
+                            side: Side::Ussr,
+                            counts: Counts::QuickRound,
+                        },
+                        us: Participant {
+                            player: us,
+                            side: Side::Us,
+                            counts: Counts::QuickRound,
+                        },
+                        moderator,
+                        sides: SideReason::Chosen,
+                        pairing: PairingReason::QuickRound,
+                    },
+                }])
+            }
+            Command::RecordResult {
+                game,
+                result,
+                agreed,
+                at,
+            } => {
+                let g = self.open_game(game)?;
+                let status = match (g.deadline, agreed) {
+                    (Some(d), false) if at > d => {
+                        return Err(RuleError::new(
+                            CONDUCT,
+                            format!(
+                                "the deadline of \"{}\" passed on {}: the players must agree on an outcome (record it as agreed) or the moderator adjudicates",
+                                self.game_name(g),
+                                d.format("%Y-%m-%d")
+                            ),
+                        ));
+                    }
+                    (Some(d), true) if at <= d => {
+                        return Err(RuleError::new(
+                            CONDUCT,
+                            format!(
+                                "an agreed outcome is for games not completed within the time limit; the deadline of \"{}\" is {}: record the result as played",
+                                self.game_name(g),
+                                d.format("%Y-%m-%d")
+                            ),
+                        )
+                        .field("agreed"));
+                    }
+                    (_, true) => GameStatus::Agreed,
+                    (_, false) => GameStatus::Played,
+                };
+                Self::check_result(&result)?;
+                Ok(vec![Event::ResultRecorded {
+                    game,
+                    result: GameResult {
+                        outcome: result.outcome,
+                        ended_by: result.ended_by,
+                        vp: result.vp,
+                        turn: result.turn,
+                        note: result.note,
+                        status,
+                        adjudication: None,
+                        at,
+                    },
+                }])
+            }
+            Command::Forfeit {
+                game,
+                absent,
+                note,
+                at,
+            } => {
+                let g = self.open_game(game)?;
+                let Some(side) = g.side_of(absent) else {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "{} does not play in \"{}\"",
+                            self.name_of(absent),
+                            self.game_name(g)
+                        ),
+                    )
+                    .field("absent"));
+                };
+                Ok(vec![Event::ResultRecorded {
+                    game,
+                    result: GameResult {
+                        outcome: Outcome::Win(side.other()),
+                        ended_by: EndTag::Forfeit,
+                        vp: None,
+                        turn: None,
+                        note,
+                        status: GameStatus::Forfeited,
+                        adjudication: None,
+                        at,
+                    },
+                }])
+            }
+            Command::Adjudicate {
+                game,
+                outcome,
+                vp,
+                turn,
+                record,
+                at,
+            } => {
+                let g = self.open_game(game)?;
+                match g.deadline {
+                    Some(d) if at > d => {}
+                    Some(d) => {
+                        return Err(RuleError::new(
+                            CONDUCT,
+                            format!(
+                                "\"{}\" is not overdue: adjudication is for games not completed within the time limit ({})",
+                                self.game_name(g),
+                                d.format("%Y-%m-%d")
+                            ),
+                        ));
+                    }
+                    None => {
+                        return Err(RuleError::new(
+                            CONDUCT,
+                            "quick-round games have no time limit and are not adjudicated",
+                        ));
+                    }
+                }
+                require_text(
+                    &record.final_state,
+                    CONDUCT,
+                    "the final game state (submitted by the players or deduced from the log)",
+                    "final_state",
+                )?;
+                require_text(&record.decision, CONDUCT, "the moderator's decision", "decision")?;
+                Self::check_turn(turn)?;
+                Ok(vec![Event::ResultRecorded {
+                    game,
+                    result: GameResult {
+                        outcome,
+                        ended_by: EndTag::Adjudication,
+                        vp,
+                        turn,
+                        note: None,
+                        status: GameStatus::Adjudicated,
+                        adjudication: Some(record),
+                        at,
+                    },
+                }])
+            }
+            Command::CorrectResult {
+                game,
+                result,
+                reason,
+                at,
+            } => {
+                let g = self.known_game(game)?;
+                let Some(old) = &g.result else {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "\"{}\" has no result to correct: record one instead",
+                            self.game_name(g)
+                        ),
+                    ));
+                };
+                self.game_round_open(g)?;
+                require_text(&reason, CONDUCT, "the reason for the correction", "reason")?;
+                Self::check_result(&result)?;
+                Ok(vec![Event::ResultCorrected {
+                    game,
+                    result: GameResult {
+                        outcome: result.outcome,
+                        ended_by: result.ended_by,
+                        vp: result.vp,
+                        turn: result.turn,
+                        note: result.note,
+                        status: old.status,
+                        adjudication: old.adjudication.clone(),
+                        at,
+                    },
+                    reason,
+                }])
+            }
+            Command::CancelGame { game, reason, at } => {
+                let g = self.open_game(game)?;
+                require_text(&reason, CONDUCT, "the reason for cancelling", "reason")?;
+                let _ = g;
+                Ok(vec![Event::GameCancelled { game, at, reason }])
+            }
+            Command::CloseRound { at } => {
+                let Some(round) = self.open_round() else {
+                    return Err(RuleError::new(
+                        STANDINGS,
+                        "no round is running: announce one first",
+                    ));
+                };
+                let mut playing = Vec::new();
+                let mut overdue = Vec::new();
+                for gid in &round.games {
+                    if let Some(g) = self.game(*gid) {
+                        if !g.status.is_resolved() {
+                            let line = format!("{} \"{}\"", g.id, self.game_name(g));
+                            if at > round.deadline {
+                                overdue.push(line);
+                            } else {
+                                playing.push(line);
+                            }
+                        }
+                    }
+                }
+                if !overdue.is_empty() {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "round {} cannot close: {} game(s) passed the deadline of {} unresolved; ask the players to agree on an outcome or adjudicate: {}",
+                            round.number,
+                            overdue.len(),
+                            round.deadline.format("%Y-%m-%d"),
+                            overdue.join(", ")
+                        ),
+                    ));
+                }
+                if !playing.is_empty() {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "round {} cannot close: {} game(s) still being played before the deadline of {}: {}",
+                            round.number,
+                            playing.len(),
+                            round.deadline.format("%Y-%m-%d"),
+                            playing.join(", ")
+                        ),
+                    ));
+                }
+                if at < round.announced_at {
+                    return Err(RuleError::new(
+                        STANDINGS,
+                        "a round cannot close before it was announced",
+                    )
+                    .field("at"));
+                }
+                Ok(vec![Event::RoundClosed(Box::new(self.resort(round, at)))])
+            }
+            Command::Revert { seq, summary } => Ok(vec![Event::Reverted { seq, summary }]),
+        }
+    }
+
+    fn new_person(
+        &self,
+        name: &str,
+        surname: Option<String>,
+    ) -> Result<(PlayerId, String, String), RuleError> {
+        require_text(name, JOINING, "the player's name", "name")?;
+        let name = name.trim().to_string();
+        if name.chars().count() > 100 || name.chars().any(char::is_control) {
+            return Err(RuleError::new(
+                JOINING,
+                "a player's name must be at most 100 characters with no control characters",
+            )
+            .field("name"));
+        }
+        if let Some(existing) = self.find(&name) {
+            return Err(RuleError::new(
+                JOINING,
+                format!(
+                    "{name} is already registered ({existing}, {})",
+                    self.player(existing)
+                        .map_or("unknown", |p| p.status.name())
+                ),
+            )
+            .field("name"));
+        }
+        let surname = surname_or_last_word(&name, surname);
+        if surname.chars().any(char::is_control) {
+            return Err(RuleError::new(JOINING, "the surname has control characters").field("surname"));
+        }
+        let id = PlayerId(self.players.len() as u32 + 1);
+        Ok((id, name, surname))
+    }
+
+    pub(crate) fn known(&self, player: PlayerId) -> Result<&super::PlayerRecord, RuleError> {
+        self.player(player).ok_or_else(|| {
+            RuleError::new("Arbiter", format!("there is no player {player}")).field("player")
+        })
+    }
+
+    fn expect_status(
+        &self,
+        player: PlayerId,
+        allowed: &[Membership],
+        clause: &str,
+        what: &str,
+    ) -> Result<(), RuleError> {
+        let rec = self.known(player)?;
+        if allowed.contains(&rec.status) {
+            Ok(())
+        } else {
+            Err(RuleError::new(
+                clause,
+                format!(
+                    "{} is {} and cannot be {what}",
+                    rec.player.name,
+                    article(rec.status.name())
+                ),
+            )
+            .field("player"))
+        }
+    }
+
+    fn known_game(&self, game: GameId) -> Result<&Game, RuleError> {
+        self.game(game).ok_or_else(|| {
+            RuleError::new(CONDUCT, format!("there is no game {game}")).field("game")
+        })
+    }
+
+    fn game_round_open(&self, g: &Game) -> Result<(), RuleError> {
+        if let Some(n) = g.round {
+            if self
+                .rounds
+                .iter()
+                .any(|r| r.number == n && r.closed.is_some())
+            {
+                return Err(RuleError::new(
+                    STANDINGS,
+                    format!(
+                        "round {n} is closed and its re-sort stands: \"{}\" can no longer change",
+                        self.game_name(g)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A game that can take a result: known, not cancelled, without result,
+    /// in a running round.
+    fn open_game(&self, game: GameId) -> Result<&Game, RuleError> {
+        let g = self.known_game(game)?;
+        self.game_round_open(g)?;
+        match g.status {
+            GameStatus::Scheduled => Ok(g),
+            GameStatus::Cancelled => Err(RuleError::new(
+                CONDUCT,
+                format!("\"{}\" was cancelled and takes no result", self.game_name(g)),
+            )),
+            _ => Err(RuleError::new(
+                CONDUCT,
+                format!(
+                    "\"{}\" already has a result ({}); a change is a correction, with its reason",
+                    self.game_name(g),
+                    g.result
+                        .as_ref()
+                        .map_or("recorded", |r| r.outcome.describe())
+                ),
+            )),
+        }
+    }
+
+    fn check_turn(turn: Option<u8>) -> Result<(), RuleError> {
+        match turn {
+            Some(t) if !(1..=10).contains(&t) => Err(RuleError::new(
+                "Twilight Struggle",
+                format!("a game has turns 1 to 10, not {t}"),
+            )
+            .field("turn")),
+            _ => Ok(()),
+        }
+    }
+
+    fn check_result(r: &ResultInput) -> Result<(), RuleError> {
+        Self::check_turn(r.turn)?;
+        if let Some(vp) = r.vp {
+            if !(-20..=20).contains(&vp) {
+                return Err(RuleError::new(
+                    "Twilight Struggle",
+                    format!("the VP track runs from -20 (USSR) to +20 (US), not {vp}"),
+                )
+                .field("vp"));
+            }
+        }
+        if r.ended_by == EndTag::Adjudication {
+            return Err(RuleError::new(
+                CONDUCT,
+                "an adjudication is recorded with its record (final state, statements, decision)",
+            )
+            .field("ended_by"));
+        }
+        if r.outcome == Outcome::Tie && r.ended_by != EndTag::FinalScoring && !matches!(r.ended_by, EndTag::Other(_)) {
+            return Err(RuleError::new(
+                "Twilight Struggle",
+                format!(
+                    "a tie can only come from final scoring, not {}",
+                    r.ended_by.describe()
+                ),
+            )
+            .field("ended_by"));
+        }
+        Ok(())
+    }
+
+    fn next_game_id(&self) -> GameId {
+        GameId(self.games.len() as u32 + 1)
+    }
+
+    /// The game of `player` in the open round that is still unresolved.
+    fn open_game_of(&self, player: PlayerId) -> Option<&Game> {
+        let round = self.open_round()?;
+        round
+            .games
+            .iter()
+            .filter_map(|g| self.game(*g))
+            .find(|g| g.has_player(player) && !g.status.is_resolved())
+    }
+
+    /// A moderator who is not one of `players` ("No participant in a game
+    /// may moderate his own game"), rotating by `turn`.
+    fn pick_moderator(&self, players: &[PlayerId], turn: usize) -> Result<u32, RuleError> {
+        let active: Vec<usize> = self
+            .moderators
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.active)
+            .map(|(i, _)| i)
+            .collect();
+        if active.is_empty() {
+            return Err(RuleError::new(
+                CONDUCT,
+                "\"All normal Ladder games will be moderated\": add a moderator first",
+            ));
+        }
+        for k in 0..active.len() {
+            let i = active[(turn + k) % active.len()];
+            let m = &self.moderators[i];
+            let plays = players.iter().any(|p| {
+                self.player(*p)
+                    .is_some_and(|r| r.player.name.eq_ignore_ascii_case(&m.name))
+            });
+            if !plays {
+                return Ok(i as u32);
+            }
+        }
+        Err(RuleError::new(
+            CONDUCT,
+            format!(
+                "\"No participant in a game may moderate his own game\": every moderator plays in the game of {}; add another moderator",
+                players
+                    .iter()
+                    .map(|p| self.name_of(*p))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ),
+        ))
+    }
+
+    fn decide_skip(&self, player: PlayerId, round: Option<u32>) -> Decided {
+        let rec = self.known(player)?;
+        if rec.status != Membership::Member {
+            return Err(RuleError::new(
+                SKIPPING,
+                format!(
+                    "\"A member of the Ladder may skip\": {} is {}",
+                    rec.player.name,
+                    article(rec.status.name())
+                ),
+            )
+            .field("player"));
+        }
+        let next = self.next_round_number();
+        let round = round.unwrap_or(next);
+        if let Some(open) = self.open_round() {
+            if round <= open.number {
+                if let Some(g) = open
+                    .games
+                    .iter()
+                    .filter_map(|g| self.game(*g))
+                    .find(|g| g.has_player(player))
+                {
+                    return Err(RuleError::new(
+                        SKIPPING,
+                        format!(
+                            "{} is already paired in round {} (\"{}\", {}); a skip is asked before the round is announced",
+                            rec.player.name,
+                            open.number,
+                            self.game_name(g),
+                            g.id
+                        ),
+                    )
+                    .field("round"));
+                }
+            }
+        }
+        if round < next {
+            return Err(RuleError::new(
+                SKIPPING,
+                format!(
+                    "round {round} has already been announced; the next round is {next}"
+                ),
+            )
+            .field("round"));
+        }
+        if self
+            .skip_requests
+            .get(&round)
+            .is_some_and(|l| l.contains(&player))
+        {
+            return Err(RuleError::new(
+                SKIPPING,
+                format!("{} already skips round {round}", rec.player.name),
+            ));
+        }
+        Ok(vec![Event::SkipRequested { player, round }])
+    }
+
+    fn announce(
+        &self,
+        at: Time,
+        deadline: Option<Time>,
+        plan: PairingPlan,
+        seed: draw::Seed,
+        next_seed_hash: [u8; 32],
+    ) -> Result<RoundAnnounced, RuleError> {
+        if let Some(open) = self.open_round() {
+            return Err(RuleError::new(
+                CONDUCT,
+                format!(
+                    "round {} is still open: \"The next round will start as soon as the current round is completed\"; close it first",
+                    open.number
+                ),
+            ));
+        }
+        if let Some(last) = self.last_round() {
+            if at < last.announced_at {
+                return Err(RuleError::new(
+                    CONDUCT,
+                    "a round cannot be announced before the previous one",
+                )
+                .field("at"));
+            }
+        }
+        if !draw::verify(&seed, &self.seed_hash) {
+            return Err(RuleError::new(
+                "TWS-R7",
+                "the draw seed does not match the published commitment; draws must use the committed seed",
+            )
+            .field("seed"));
+        }
+        let number = self.next_round_number();
+        let rules = self.rules_for(number);
+        let limit = at.checked_add_months(Months::new(rules.deadline_months)).unwrap_or(at);
+        let deadline = match deadline {
+            None => limit,
+            Some(d) if d > limit => {
+                return Err(RuleError::new(
+                    CONDUCT,
+                    format!(
+                        "\"a strict time limit of not more than {} months from the date the Round is announced\": {} is after {}",
+                        rules.deadline_months,
+                        d.format("%Y-%m-%d"),
+                        limit.format("%Y-%m-%d")
+                    ),
+                )
+                .field("deadline"));
+            }
+            Some(d) if d <= at => {
+                return Err(RuleError::new(CONDUCT, "the deadline must be after the announcement").field("deadline"));
+            }
+            Some(d) => d,
+        };
+
+        // Skippers of this round (TWS Skipping Rounds), with their rungs.
+        let requested = self.skip_requests.get(&number);
+        let n_players = self.players.len();
+        let mut skipping = vec![false; n_players];
+        if let Some(list) = requested {
+            for p in list {
+                skipping[p.index()] = true;
+            }
+        }
+        let mut skips = Vec::new();
+        let mut active: Vec<(PlayerId, u32)> = Vec::with_capacity(self.order.len());
+        for (i, &p) in self.order.iter().enumerate() {
+            let rung = i as u32 + 1;
+            if skipping[p.index()] {
+                let consecutive = self.player(p).map_or(0, |r| r.skip_streak) + 1;
+                skips.push(Skip {
+                    player: p,
+                    rung,
+                    consecutive,
+                    // TWS-R2: the second and later consecutive skips are losses.
+                    as_loss: consecutive >= rules.consecutive_skips_for_loss,
+                });
+            } else {
+                active.push((p, rung));
+            }
+        }
+        let champion = self.order.first().copied();
+        let mut games = Vec::with_capacity(active.len() / 2 + 1);
+        let mut byes = Vec::new();
+        let mut next_id = self.games.len() as u32 + 1;
+        let (method, pairs) = match plan {
+            PairingPlan::Default { eliminator } => {
+                let mut pairs: Vec<((PlayerId, u32), Option<(PlayerId, u32)>)> = active
+                    .chunks_exact(2)
+                    .map(|c| (c[0], Some(c[1])))
+                    .collect();
+                if active.len() % 2 == 1 {
+                    let last = active[active.len() - 1];
+                    let chosen = match eliminator {
+                        Some(e) => Some(self.check_eliminator(e, &skipping, &active)?),
+                        None => self.first_free_eliminator(&active),
+                    };
+                    match chosen {
+                        Some(e) => pairs.push((last, Some((e, 0)))),
+                        None => byes.push(last),
+                    }
+                }
+                (PairingMethod::Adjacent, pairs)
+            }
+            PairingPlan::Override {
+                pairs,
+                byes: bye_list,
+                reason,
+            } => {
+                require_text(&reason, PAIRINGS, "the reason for the pairing exception", "reason")?;
+                let resolved = self.check_override(&active, &skipping, &pairs, &bye_list)?;
+                for b in &bye_list {
+                    let rung = active.iter().find(|(p, _)| p == b).map_or(0, |(_, r)| *r);
+                    byes.push((*b, rung));
+                }
+                (PairingMethod::Override { reason }, resolved)
+            }
+        };
+        for (i, (a, b)) in pairs.into_iter().enumerate() {
+            let id = GameId(next_id);
+            next_id += 1;
+            let draw_index = u64::from(id.0);
+            let pairing = match (&method, b) {
+                (PairingMethod::Override { reason }, _) => PairingReason::Override {
+                    reason: reason.clone(),
+                },
+                (_, Some((_, 0))) => PairingReason::Eliminator { rung: a.1 },
+                (_, Some((_, rb))) => PairingReason::Adjacent { rungs: (a.1, rb) },
+                (_, None) => PairingReason::Eliminator { rung: a.1 },
+            };
+            let Some((bp, brung)) = b else { continue };
+            let moderator = self.pick_moderator(&[a.0, bp], i)?;
+            let seat_a = Seat {
+                player: a.0,
+                rung: a.1,
+                history: self.side_history(a.0),
+            };
+            let (ussr, us, sides) = if brung == 0 {
+                // bp is an eliminator: the game counts as a quick round for him.
+                let (side, why) = sides::assign_vs_eliminator(seat_a, &seed, draw_index);
+                let pa = Participant {
+                    player: a.0,
+                    side,
+                    counts: Counts::Ladder,
+                };
+                let pb = Participant {
+                    player: bp,
+                    side: side.other(),
+                    counts: Counts::QuickRound,
+                };
+                order_sides(pa, pb, why)
+            } else {
+                let seat_b = Seat {
+                    player: bp,
+                    rung: brung,
+                    history: self.side_history(bp),
+                };
+                // TWS-R9: the higher rung is nearer rung 1.
+                let (hi, lo) = if seat_a.rung <= seat_b.rung {
+                    (seat_a, seat_b)
+                } else {
+                    (seat_b, seat_a)
+                };
+                let (side_hi, why) = sides::assign(hi, lo, champion, &seed, draw_index);
+                let pa = Participant {
+                    player: hi.player,
+                    side: side_hi,
+                    counts: Counts::Ladder,
+                };
+                let pb = Participant {
+                    player: lo.player,
+                    side: side_hi.other(),
+                    counts: Counts::Ladder,
+                };
+                order_sides(pa, pb, why)
+            };
+            games.push(ScheduledGame {
+                id,
+                ussr,
+                us,
+                moderator: Some(moderator),
+                sides,
+                pairing,
+            });
+        }
+        if games.is_empty() {
+            return Err(RuleError::new(
+                PAIRINGS,
+                format!(
+                    "round {number} would have no game: {} active player(s) and no eliminator",
+                    active.len()
+                ),
+            ));
+        }
+        Ok(RoundAnnounced {
+            round: number,
+            at,
+            deadline,
+            bid: rules.bid,
+            pairing: method,
+            games,
+            skips,
+            byes,
+            seed,
+            next_seed_hash,
+        })
+    }
+
+    /// A volunteer eliminator who is free in this round: a guest, an
+    /// inactive player, a member who skips, or (last resort) none.
+    fn first_free_eliminator(&self, active: &[(PlayerId, u32)]) -> Option<PlayerId> {
+        let playing: std::collections::HashSet<PlayerId> = active.iter().map(|(p, _)| *p).collect();
+        self.players
+            .iter()
+            .filter(|r| r.eliminator && !playing.contains(&r.player.id))
+            .map(|r| r.player.id)
+            .next()
+    }
+
+    fn check_eliminator(
+        &self,
+        e: PlayerId,
+        _skipping: &[bool],
+        active: &[(PlayerId, u32)],
+    ) -> Result<PlayerId, RuleError> {
+        let rec = self.known(e)?;
+        if !rec.eliminator {
+            return Err(RuleError::new(
+                PAIRINGS,
+                format!(
+                    "{} has not volunteered as eliminator (\"a volunteer eliminator\")",
+                    rec.player.name
+                ),
+            )
+            .field("eliminator"));
+        }
+        if active.last().is_some_and(|(p, _)| *p == e) {
+            return Err(RuleError::new(
+                PAIRINGS,
+                format!("{} cannot be his own eliminator", rec.player.name),
+            )
+            .field("eliminator"));
+        }
+        Ok(e)
+    }
+
+    fn check_override(
+        &self,
+        active: &[(PlayerId, u32)],
+        skipping: &[bool],
+        pairs: &[(PlayerId, PlayerId)],
+        byes: &[PlayerId],
+    ) -> Result<Vec<((PlayerId, u32), Option<(PlayerId, u32)>)>, RuleError> {
+        let mut rung_of = std::collections::HashMap::with_capacity(active.len());
+        for (p, r) in active {
+            rung_of.insert(*p, *r);
+        }
+        let mut seen: std::collections::HashMap<PlayerId, usize> = std::collections::HashMap::new();
+        let mut out = Vec::with_capacity(pairs.len());
+        for (i, &(a, b)) in pairs.iter().enumerate() {
+            let field = format!("pairs[{}]", i + 1);
+            for p in [a, b] {
+                self.known(p).map_err(|e| e.field(field.clone()))?;
+                if let Some(prev) = seen.insert(p, i) {
+                    return Err(RuleError::new(
+                        PAIRINGS,
+                        format!(
+                            "{} is paired twice (pairs {} and {})",
+                            self.name_of(p),
+                            prev + 1,
+                            i + 1
+                        ),
+                    )
+                    .field(field));
+                }
+                if skipping.get(p.index()).copied().unwrap_or(false) {
+                    return Err(RuleError::new(
+                        SKIPPING,
+                        format!("{} skips this round and cannot be paired", self.name_of(p)),
+                    )
+                    .field(field));
+                }
+            }
+            if a == b {
+                return Err(RuleError::new(PAIRINGS, "a player cannot play himself").field(field));
+            }
+            match (rung_of.get(&a), rung_of.get(&b)) {
+                (Some(&ra), Some(&rb)) => out.push(((a, ra), Some((b, rb)))),
+                (Some(&ra), None) => {
+                    self.check_volunteer(b, &field)?;
+                    out.push(((a, ra), Some((b, 0))));
+                }
+                (None, Some(&rb)) => {
+                    self.check_volunteer(a, &field)?;
+                    out.push(((b, rb), Some((a, 0))));
+                }
+                (None, None) => {
+                    return Err(RuleError::new(
+                        PAIRINGS,
+                        format!(
+                            "neither {} nor {} is an active ladder member in this round",
+                            self.name_of(a),
+                            self.name_of(b)
+                        ),
+                    )
+                    .field(field));
+                }
+            }
+        }
+        for (i, b) in byes.iter().enumerate() {
+            let field = format!("byes[{}]", i + 1);
+            if !rung_of.contains_key(b) {
+                return Err(RuleError::new(
+                    PAIRINGS,
+                    format!("{} is not an active member in this round", self.name_of(*b)),
+                )
+                .field(field));
+            }
+            if seen.insert(*b, usize::MAX).is_some() {
+                return Err(RuleError::new(
+                    PAIRINGS,
+                    format!("{} is both paired and given a bye", self.name_of(*b)),
+                )
+                .field(field));
+            }
+        }
+        if byes.len() > 1 {
+            return Err(RuleError::new(
+                "TWS-R10",
+                "at most one player (the odd last) can have a bye",
+            )
+            .field("byes"));
+        }
+        let unpaired: Vec<String> = active
+            .iter()
+            .filter(|(p, _)| !seen.contains_key(p))
+            .map(|(p, r)| format!("{} (rung {r})", self.name_of(*p)))
+            .collect();
+        if !unpaired.is_empty() {
+            return Err(RuleError::new(
+                PAIRINGS,
+                format!(
+                    "the pairing leaves {} unpaired; pair every active player, give the odd one an eliminator or a bye, or record a skip",
+                    unpaired.join(", ")
+                ),
+            )
+            .field("pairs"));
+        }
+        Ok(out)
+    }
+
+    fn check_volunteer(&self, p: PlayerId, field: &str) -> Result<(), RuleError> {
+        let rec = self.known(p)?;
+        if rec.eliminator {
+            Ok(())
+        } else {
+            Err(RuleError::new(
+                PAIRINGS,
+                format!(
+                    "{} is not active in this round and has not volunteered as eliminator",
+                    rec.player.name
+                ),
+            )
+            .field(field.to_string()))
+        }
+    }
+
+    fn add_round_game(&self, player: PlayerId, opponent: PlayerId, reason: String, at: Time) -> Decided {
+        let Some(round) = self.open_round() else {
+            return Err(RuleError::new(PAIRINGS, "no round is running"));
+        };
+        require_text(&reason, PAIRINGS, "the reason for the late pairing", "reason")?;
+        let unpaired = self.unpaired_members();
+        if !unpaired.contains(&player) {
+            return Err(RuleError::new(
+                "TWS-R5",
+                format!(
+                    "{} is not an unpaired member of round {}",
+                    self.name_of(player),
+                    round.number
+                ),
+            )
+            .field("player"));
+        }
+        if player == opponent {
+            return Err(RuleError::new(PAIRINGS, "a player cannot play himself").field("opponent"));
+        }
+        let id = self.next_game_id();
+        let draw_index = u64::from(id.0);
+        let rung = self.rung_of(player).unwrap_or(0);
+        let seat = Seat {
+            player,
+            rung,
+            history: self.side_history(player),
+        };
+        let (pa, pb, sides) = if unpaired.contains(&opponent) {
+            let orung = self.rung_of(opponent).unwrap_or(0);
+            let other = Seat {
+                player: opponent,
+                rung: orung,
+                history: self.side_history(opponent),
+            };
+            let (hi, lo) = if rung <= orung { (seat, other) } else { (other, seat) };
+            let (side, why) = sides::assign(hi, lo, self.order.first().copied(), &round.seed, draw_index);
+            (
+                Participant { player: hi.player, side, counts: Counts::Ladder },
+                Participant { player: lo.player, side: side.other(), counts: Counts::Ladder },
+                why,
+            )
+        } else {
+            self.check_volunteer(opponent, "opponent")?;
+            let (side, why) = sides::assign_vs_eliminator(seat, &round.seed, draw_index);
+            (
+                Participant { player, side, counts: Counts::Ladder },
+                Participant { player: opponent, side: side.other(), counts: Counts::QuickRound },
+                why,
+            )
+        };
+        let moderator = self.pick_moderator(&[player, opponent], id.0 as usize)?;
+        let (ussr, us, sides) = order_sides(pa, pb, sides);
+        Ok(vec![Event::GameAdded {
+            round: round.number,
+            at,
+            game: ScheduledGame {
+                id,
+                ussr,
+                us,
+                moderator: Some(moderator),
+                sides,
+                pairing: PairingReason::Late { reason },
+            },
+        }])
+    }
+}
+
+fn order_sides(a: Participant, b: Participant, why: SideReason) -> (Participant, Participant, SideReason) {
+    if a.side == Side::Ussr { (a, b, why) } else { (b, a, why) }
+}
+
+fn article(word: &str) -> String {
+    match word.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {word}"),
+        _ => format!("a {word}"),
+    }
+}

@@ -1,0 +1,261 @@
+//! Explanations of the ladder's decisions: the rule clause, the rulings and
+//! the figures, in words.
+
+use super::{Game, Ladder, Move, MoveReason, PairingReason, Retirement, SideReason};
+use crate::explain::Explanation;
+use crate::model::Side;
+
+const SIDES: &str = "TWS Assignment of Sides";
+const STANDINGS: &str = "TWS Change of Ladder Standings";
+const SKIPPING: &str = "TWS Skipping Rounds";
+const PAIRINGS: &str = "TWS Pairings";
+
+impl Ladder {
+    /// Why the players of `game` have their sides.
+    pub fn explain_sides(&self, game: &Game) -> Explanation {
+        let n = |p| self.name_of(p);
+        let ussr = n(game.ussr.player);
+        let us = n(game.us.player);
+        match &game.sides {
+            SideReason::ChampionSwitch { champion, last } => Explanation::new(
+                SIDES,
+                &["TWS-R6"],
+                format!(
+                    "{} is the Ladder Champion and must switch sides relative to his previous game ({last}), so he plays the {}; his opponent plays the opposite side (rule 1)",
+                    n(*champion),
+                    last.other()
+                ),
+            ),
+            SideReason::BothSwitch => Explanation::new(
+                SIDES,
+                &["TWS-R6"],
+                format!(
+                    "both players can switch sides relative to their last ladder game, so they do: {ussr} played the US last and now plays the USSR, {us} played the USSR last and now plays the US (rule 2)"
+                ),
+            ),
+            SideReason::NewcomerFlexible {
+                newcomer,
+                other,
+                last,
+            } => Explanation::new(
+                SIDES,
+                &["TWS-R7"],
+                format!(
+                    "{} has no ladder game yet and can take either side; {} switches relative to his last ladder game ({last}) and plays the {}",
+                    n(*newcomer),
+                    n(*other),
+                    last.other()
+                ),
+            ),
+            SideReason::MostUnbalanced {
+                player,
+                ussr: pu,
+                us: pa,
+                other_ussr,
+                other_us,
+            } => {
+                let least = if pu < pa { Side::Ussr } else { Side::Us };
+                Explanation::new(
+                    SIDES,
+                    &["TWS-R6"],
+                    format!(
+                        "both played the same side last, so only one can switch; {} has the more unbalanced history ({pu} USSR / {pa} US, imbalance {}) against his opponent's ({other_ussr} USSR / {other_us} US, imbalance {}), so he plays the side he has played least often, the {least} (rule 2)",
+                        n(*player),
+                        pu.abs_diff(*pa),
+                        other_ussr.abs_diff(*other_us)
+                    ),
+                )
+            }
+            SideReason::HigherRungLeastPlayed { player, ussr: pu, us: pa } => {
+                let least = if pu < pa { Side::Ussr } else { Side::Us };
+                Explanation::new(
+                    SIDES,
+                    &["TWS-R9"],
+                    format!(
+                        "only one can switch and both histories are equally unbalanced (imbalance {}); {} has the higher rung and plays the side he has played least often ({pu} USSR / {pa} US), the {least} (rule 2)",
+                        pu.abs_diff(*pa),
+                        n(*player)
+                    ),
+                )
+            }
+            SideReason::HigherRungSwitch { player, last } => Explanation::new(
+                SIDES,
+                &["TWS-R8", "TWS-R9"],
+                format!(
+                    "only one can switch and both histories are perfectly balanced; {} has the higher rung and switches relative to his last ladder game ({last}), playing the {}",
+                    n(*player),
+                    last.other()
+                ),
+            ),
+            SideReason::Drawn {
+                higher,
+                side,
+                draw_index,
+            } => Explanation::new(
+                SIDES,
+                &["TWS-R7"],
+                format!(
+                    "neither player has a ladder game yet; a recorded draw (seed of round {}, draw {draw_index}) gave {} (the higher rung) the {side}",
+                    game.round.unwrap_or(0),
+                    n(*higher)
+                ),
+            ),
+            SideReason::EliminatorSwitch { player, last } => Explanation::new(
+                SIDES,
+                &["TWS-R6", "ARB-R1"],
+                format!(
+                    "against a volunteer eliminator (whose history does not count), {} switches relative to his last ladder game ({last}) and plays the {}",
+                    n(*player),
+                    last.other()
+                ),
+            ),
+            SideReason::EliminatorDrawn {
+                player,
+                side,
+                draw_index,
+            } => Explanation::new(
+                SIDES,
+                &["TWS-R7", "ARB-R1"],
+                format!(
+                    "{} has no ladder game yet and plays a volunteer eliminator; a recorded draw (draw {draw_index}) gave him the {side}",
+                    n(*player)
+                ),
+            ),
+            SideReason::Chosen => Explanation::new(
+                "TWS Quick Rounds",
+                &[],
+                format!("sides of a quick-round game as arranged: {ussr} USSR, {us} US"),
+            ),
+        }
+    }
+
+    /// Why the players of `game` were paired.
+    pub fn explain_pairing(&self, game: &Game) -> Explanation {
+        match &game.pairing {
+            PairingReason::Adjacent { rungs: (a, b) } => Explanation::new(
+                PAIRINGS,
+                &["TWS-R10"],
+                format!("adjacent in the standings among the players active in the round: rung {a} plays rung {b}"),
+            ),
+            PairingReason::Eliminator { rung } => Explanation::new(
+                PAIRINGS,
+                &["TWS-R10"],
+                format!(
+                    "the odd last player (rung {rung}) plays a volunteer eliminator; the game counts as a ladder game for him and as a quick-round game for the eliminator"
+                ),
+            ),
+            PairingReason::Override { reason } => Explanation::new(
+                PAIRINGS,
+                &["TWS-R10"],
+                format!("an exception made by the moderator: {reason}"),
+            ),
+            PairingReason::Late { reason } => Explanation::new(
+                PAIRINGS,
+                &["TWS-R5"],
+                format!("paired after the round started: {reason}"),
+            ),
+            PairingReason::QuickRound => Explanation::new(
+                "TWS Quick Rounds",
+                &[],
+                "a quick-round game: recorded for statistics, no effect on the ladder",
+            ),
+        }
+    }
+
+    /// Why a player moved where he did when a round closed.
+    pub fn explain_move(&self, m: &Move) -> Explanation {
+        let who = self.name_of(m.player);
+        let (from, to) = (m.from, m.to);
+        let game_name = |g| {
+            self.game(g)
+                .map_or_else(|| g.to_string(), |g| format!("\"{}\"", self.game_name(g)))
+        };
+        match m.reason {
+            MoveReason::Won { game, tie } => Explanation::new(
+                STANDINGS,
+                if tie { &["TWS-R1", "TWS-R11"] } else { &["TWS-R1"] },
+                format!(
+                    "{who} {} {} and moves from rung {from} to rung {to}: all winners move toward the top keeping their relative order",
+                    if tie { "advances on the tie as the US in" } else { "won" },
+                    game_name(game)
+                ),
+            ),
+            MoveReason::Lost { game, tie } => Explanation::new(
+                STANDINGS,
+                if tie { &["TWS-R1", "TWS-R11"] } else { &["TWS-R1"] },
+                format!(
+                    "{who} {} {} and moves from rung {from} to rung {to}: all losers drop toward the bottom keeping their relative order",
+                    if tie { "tied as the USSR (the US advances on ties) in" } else { "lost" },
+                    game_name(game)
+                ),
+            ),
+            MoveReason::Skipped => Explanation::new(
+                SKIPPING,
+                &["TWS-R3"],
+                format!(
+                    "{who} skipped the round and is reinserted at his prior rung {to}, dropping all equal and lower rungs down one"
+                ),
+            ),
+            MoveReason::SkippedTop => Explanation::new(
+                SKIPPING,
+                &["TWS-R3"],
+                format!(
+                    "{who} skipped the round from rung 1: he is reinserted at rung {to} and his streak at the top is broken"
+                ),
+            ),
+            MoveReason::SkipLoss { consecutive } => Explanation::new(
+                SKIPPING,
+                &["TWS-R2"],
+                format!(
+                    "{who} skipped a {} consecutive round, which counts as a loss: sorted among the losers, rung {from} to rung {to}",
+                    ordinal(consecutive)
+                ),
+            ),
+            MoveReason::Bye => Explanation::new(
+                PAIRINGS,
+                &["TWS-R10"],
+                format!("{who} had a bye (odd last player, no eliminator) and keeps rung number {to} like a skipper"),
+            ),
+            MoveReason::NoResult { game } => Explanation::new(
+                STANDINGS,
+                &["ARB-R3"],
+                format!(
+                    "{} was cancelled; {who} keeps rung number {to} like a skipper",
+                    game_name(game)
+                ),
+            ),
+            MoveReason::Entered => Explanation::new(
+                STANDINGS,
+                &["TWS-R4", "TWS-R5"],
+                format!(
+                    "{who} joined during the round without a game and enters at the bottom in order of entry, rung {to}"
+                ),
+            ),
+        }
+    }
+
+    /// Why a player went to the inactive list.
+    pub fn explain_retirement(&self, r: &Retirement) -> Explanation {
+        Explanation::new(
+            SKIPPING,
+            &["TWS-R4"],
+            format!(
+                "{} has missed {} consecutive rounds and occupied the bottom rung ({}): moved to the list of inactive players; he can re-enter at the bottom",
+                self.name_of(r.player),
+                r.missed,
+                r.rung
+            ),
+        )
+    }
+}
+
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}

@@ -1,0 +1,1116 @@
+//! The Twilight Struggle ladder (tws-ladder.txt and rulings TWS-R1..R11).
+//!
+//! - [`Ladder`] is the state: the order, the champion and his streak,
+//!   members, applicants, the inactive list, eliminators, rounds and games.
+//! - [`Command`]s are decided by [`Ladder::decide`] into [`Event`]s, which
+//!   [`Ladder::apply`] folds into the state.
+//! - Every decision is stored with a structured reason ([`SideReason`],
+//!   [`PairingReason`], [`MoveReason`]) rendered by the `explain` functions.
+
+mod decide;
+pub mod explain;
+mod resort;
+pub mod rules;
+mod sides;
+pub mod stats;
+
+use std::collections::{BTreeMap, HashMap};
+
+pub use rules::{Bid, LadderRules};
+
+use crate::draw::Seed;
+use crate::model::{
+    Adjudication, Counts, EndTag, GameId, GameResult, GameStatus, Outcome, Participant, Player,
+    PlayerId, Side, Time,
+};
+
+/// A ladder member's standing in the competition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Membership {
+    /// Asked to join; waits for a moderator (TWS Joining the Ladder).
+    Applicant,
+    /// On the ladder.
+    Member,
+    /// On the list of inactive players (TWS Skipping Rounds; TWS-R4).
+    Inactive,
+    /// Not a member: an outside volunteer eliminator (TWS Pairings).
+    Guest,
+    /// The application was declined.
+    Declined,
+    /// Left the ladder.
+    Withdrawn,
+}
+
+impl Membership {
+    pub fn name(self) -> &'static str {
+        match self {
+            Membership::Applicant => "applicant",
+            Membership::Member => "member",
+            Membership::Inactive => "inactive",
+            Membership::Guest => "guest",
+            Membership::Declined => "declined",
+            Membership::Withdrawn => "withdrawn",
+        }
+    }
+}
+
+/// How often a player has played each side, and the side of his last game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SideCounts {
+    pub ussr: u32,
+    pub us: u32,
+    pub last: Option<Side>,
+}
+
+impl SideCounts {
+    pub fn record(&mut self, side: Side) {
+        match side {
+            Side::Ussr => self.ussr += 1,
+            Side::Us => self.us += 1,
+        }
+        self.last = Some(side);
+    }
+
+    pub fn games(&self) -> u32 {
+        self.ussr + self.us
+    }
+
+    /// |USSR games - US games|.
+    pub fn imbalance(&self) -> u32 {
+        self.ussr.abs_diff(self.us)
+    }
+
+    /// The side played least often, if one was.
+    pub fn least_played(&self) -> Option<Side> {
+        match self.ussr.cmp(&self.us) {
+            std::cmp::Ordering::Less => Some(Side::Ussr),
+            std::cmp::Ordering::Greater => Some(Side::Us),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+}
+
+/// Everything the ladder knows about one registered person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerRecord {
+    pub player: Player,
+    pub status: Membership,
+    /// Order of entry among members (re-entry gets a new one).
+    pub entry: u64,
+    /// The round that was running when he last entered the ladder (TWS-R5).
+    pub joined_during: Option<u32>,
+    /// Consecutive rounds skipped (TWS-R2).
+    pub skip_streak: u32,
+    /// Consecutive rounds missed (TWS-R4).
+    pub missed_streak: u32,
+    /// Sides of games that counted as ladder games for him (TWS-R6).
+    pub ladder_sides: SideCounts,
+    /// Sides of all his games, quick rounds included.
+    pub all_sides: SideCounts,
+    /// Whether he volunteers as an eliminator.
+    pub eliminator: bool,
+}
+
+/// A moderator of the ladder. `active` is false once removed; indexes stay
+/// stable so games keep naming their moderator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moderator {
+    pub name: String,
+    pub active: bool,
+}
+
+/// Why two players were paired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PairingReason {
+    /// Adjacent among the players active in the round (TWS Pairings; TWS-R10).
+    Adjacent { rungs: (u32, u32) },
+    /// The odd last player against a volunteer eliminator (TWS-R10).
+    Eliminator { rung: u32 },
+    /// The moderator's exception, with his reason (TWS Pairings).
+    Override { reason: String },
+    /// A player who joined during the round, paired late (TWS-R5).
+    Late { reason: String },
+    /// A quick-round game (TWS Quick Rounds).
+    QuickRound,
+}
+
+/// Why each player has his side (TWS Assignment of Sides).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SideReason {
+    /// Rule 1: the champion switches relative to his previous game.
+    ChampionSwitch { champion: PlayerId, last: Side },
+    /// Rule 2: both players can switch, so both do.
+    BothSwitch,
+    /// TWS-R7: one player has no ladder game yet and takes either side; the
+    /// other switches relative to his last game.
+    NewcomerFlexible { newcomer: PlayerId, other: PlayerId, last: Side },
+    /// Rule 2: only one can switch; the more unbalanced player gets the side
+    /// he played least often.
+    MostUnbalanced {
+        player: PlayerId,
+        ussr: u32,
+        us: u32,
+        other_ussr: u32,
+        other_us: u32,
+    },
+    /// Rule 2: equally unbalanced; the higher-rung player gets the side he
+    /// played least often (TWS-R9).
+    HigherRungLeastPlayed { player: PlayerId, ussr: u32, us: u32 },
+    /// TWS-R8: equally unbalanced and both perfectly balanced; the
+    /// higher-rung player switches relative to his last game.
+    HigherRungSwitch { player: PlayerId, last: Side },
+    /// TWS-R7: neither has a ladder game; a recorded draw decided. `higher`
+    /// (the higher-rung player) got `side`.
+    Drawn {
+        higher: PlayerId,
+        side: Side,
+        draw_index: u64,
+    },
+    /// ARB-R1: against an eliminator, the ladder player switches relative to
+    /// his last ladder game (the eliminator's history does not count).
+    EliminatorSwitch { player: PlayerId, last: Side },
+    /// ARB-R1 with TWS-R7: the ladder player has no ladder game yet; drawn.
+    EliminatorDrawn {
+        player: PlayerId,
+        side: Side,
+        draw_index: u64,
+    },
+    /// Quick rounds and other games whose sides the moderator set.
+    Chosen,
+}
+
+/// A game as scheduled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScheduledGame {
+    pub id: GameId,
+    pub ussr: Participant,
+    pub us: Participant,
+    /// Index into [`Ladder::moderators`].
+    pub moderator: Option<u32>,
+    pub sides: SideReason,
+    pub pairing: PairingReason,
+}
+
+/// A game of the ladder: a round game or a quick-round game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game {
+    pub id: GameId,
+    /// The ladder round, or `None` for a quick-round game.
+    pub round: Option<u32>,
+    pub ussr: Participant,
+    pub us: Participant,
+    pub bid: Bid,
+    pub moderator: Option<u32>,
+    pub deadline: Option<Time>,
+    pub scheduled_at: Time,
+    pub status: GameStatus,
+    pub result: Option<GameResult>,
+    pub sides: SideReason,
+    pub pairing: PairingReason,
+    /// How many times the result was corrected.
+    pub corrections: u32,
+    pub cancel_reason: Option<String>,
+}
+
+impl Game {
+    pub fn participants(&self) -> [Participant; 2] {
+        [self.ussr, self.us]
+    }
+
+    pub fn has_player(&self, p: PlayerId) -> bool {
+        self.ussr.player == p || self.us.player == p
+    }
+
+    pub fn side_of(&self, p: PlayerId) -> Option<Side> {
+        if self.ussr.player == p {
+            Some(Side::Ussr)
+        } else if self.us.player == p {
+            Some(Side::Us)
+        } else {
+            None
+        }
+    }
+
+    pub fn participant(&self, side: Side) -> Participant {
+        match side {
+            Side::Ussr => self.ussr,
+            Side::Us => self.us,
+        }
+    }
+
+    /// The side that advances on the ladder (TWS-R11: a tie advances
+    /// `tie_advances`), if the game has a result.
+    pub fn advancing_side(&self, tie_advances: Side) -> Option<Side> {
+        match self.result.as_ref()?.outcome {
+            Outcome::Win(s) => Some(s),
+            Outcome::Tie => Some(tie_advances),
+        }
+    }
+}
+
+/// A skip in an announced round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Skip {
+    pub player: PlayerId,
+    /// His rung at the announcement.
+    pub rung: u32,
+    /// Which consecutive skip this is (1 = the first).
+    pub consecutive: u32,
+    /// Counted as a loss (TWS-R2).
+    pub as_loss: bool,
+}
+
+/// How the round was paired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PairingMethod {
+    Adjacent,
+    Override { reason: String },
+}
+
+/// The announcement of a round: every decision taken then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundAnnounced {
+    pub round: u32,
+    pub at: Time,
+    pub deadline: Time,
+    pub bid: Bid,
+    pub pairing: PairingMethod,
+    pub games: Vec<ScheduledGame>,
+    pub skips: Vec<Skip>,
+    /// Players with a bye, with their rung (TWS-R10).
+    pub byes: Vec<(PlayerId, u32)>,
+    /// The revealed seed of the round's draws.
+    pub seed: Seed,
+    /// The commitment for the next round's draws.
+    pub next_seed_hash: [u8; 32],
+}
+
+/// Why a player moved where he did when a round closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveReason {
+    /// Won (or advanced on a tie as the US, TWS-R11) his ladder game.
+    Won { game: GameId, tie: bool },
+    /// Lost his ladder game.
+    Lost { game: GameId, tie: bool },
+    /// Skipped: kept his rung number (TWS Skipping Rounds; TWS-R3).
+    Skipped,
+    /// Skipped from rung 1: reinserted at rung 2, streak broken (TWS-R3).
+    SkippedTop,
+    /// A consecutive skip counted as a loss (TWS-R2).
+    SkipLoss { consecutive: u32 },
+    /// Had a bye: kept his rung number like a skipper (TWS-R10).
+    Bye,
+    /// His game was cancelled: kept his rung number (ARB-R3).
+    NoResult { game: GameId },
+    /// Joined during the round and did not play: appended at the bottom in
+    /// order of entry (TWS-R4, TWS-R5).
+    Entered,
+}
+
+/// One player's move at the close of a round. Rungs count from 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Move {
+    pub player: PlayerId,
+    pub from: u32,
+    pub to: u32,
+    pub reason: MoveReason,
+}
+
+/// A player moved to the inactive list at the close of a round (TWS-R4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retirement {
+    pub player: PlayerId,
+    /// The bottom rung he occupied when removed.
+    pub rung: u32,
+    pub missed: u32,
+}
+
+/// The close of a round: the re-sort and everything it decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundClosed {
+    pub round: u32,
+    pub at: Time,
+    /// The ladder after the round, rung 1 first.
+    pub order: Vec<PlayerId>,
+    /// Every member's move, in the order of the new ladder.
+    pub moves: Vec<Move>,
+    pub inactive: Vec<Retirement>,
+    pub champion: Option<PlayerId>,
+    /// The champion's streak of consecutive rounds at the top.
+    pub streak: u32,
+}
+
+/// A change of the rules, effective from a round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesVersion {
+    pub from_round: u32,
+    pub rules: LadderRules,
+    pub reason: String,
+}
+
+/// Everything that happens to a ladder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    Created {
+        name: String,
+        rules: LadderRules,
+        seed_hash: [u8; 32],
+    },
+    RulesChanged {
+        from_round: u32,
+        rules: LadderRules,
+        reason: String,
+    },
+    ModeratorAdded {
+        name: String,
+    },
+    ModeratorRemoved {
+        name: String,
+    },
+    PlayerApplied {
+        player: PlayerId,
+        name: String,
+        surname: String,
+    },
+    PlayerApproved {
+        player: PlayerId,
+    },
+    PlayerDeclined {
+        player: PlayerId,
+        reason: String,
+    },
+    GuestRegistered {
+        player: PlayerId,
+        name: String,
+        surname: String,
+    },
+    PlayerReentered {
+        player: PlayerId,
+    },
+    PlayerWithdrawn {
+        player: PlayerId,
+        reason: String,
+    },
+    EliminatorVolunteered {
+        player: PlayerId,
+    },
+    EliminatorStoodDown {
+        player: PlayerId,
+    },
+    SkipRequested {
+        player: PlayerId,
+        round: u32,
+    },
+    SkipCancelled {
+        player: PlayerId,
+        round: u32,
+    },
+    RoundAnnounced(Box<RoundAnnounced>),
+    GameAdded {
+        round: u32,
+        at: Time,
+        game: ScheduledGame,
+    },
+    QuickGameScheduled {
+        at: Time,
+        game: ScheduledGame,
+    },
+    ResultRecorded {
+        game: GameId,
+        result: GameResult,
+    },
+    ResultCorrected {
+        game: GameId,
+        result: GameResult,
+        reason: String,
+    },
+    GameCancelled {
+        game: GameId,
+        at: Time,
+        reason: String,
+    },
+    RoundClosed(Box<RoundClosed>),
+    /// Undo: the event `seq` no longer counts. Folds skip reverted events
+    /// (see [`fold`]).
+    Reverted {
+        seq: u64,
+        summary: String,
+    },
+}
+
+impl Event {
+    /// A short machine name of the event kind.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Created { .. } => "created",
+            Event::RulesChanged { .. } => "rules-changed",
+            Event::ModeratorAdded { .. } => "moderator-added",
+            Event::ModeratorRemoved { .. } => "moderator-removed",
+            Event::PlayerApplied { .. } => "player-applied",
+            Event::PlayerApproved { .. } => "player-approved",
+            Event::PlayerDeclined { .. } => "player-declined",
+            Event::GuestRegistered { .. } => "guest-registered",
+            Event::PlayerReentered { .. } => "player-reentered",
+            Event::PlayerWithdrawn { .. } => "player-withdrawn",
+            Event::EliminatorVolunteered { .. } => "eliminator-volunteered",
+            Event::EliminatorStoodDown { .. } => "eliminator-stood-down",
+            Event::SkipRequested { .. } => "skip-requested",
+            Event::SkipCancelled { .. } => "skip-cancelled",
+            Event::RoundAnnounced(_) => "round-announced",
+            Event::GameAdded { .. } => "game-added",
+            Event::QuickGameScheduled { .. } => "quick-game-scheduled",
+            Event::ResultRecorded { .. } => "result-recorded",
+            Event::ResultCorrected { .. } => "result-corrected",
+            Event::GameCancelled { .. } => "game-cancelled",
+            Event::RoundClosed(_) => "round-closed",
+            Event::Reverted { .. } => "reverted",
+        }
+    }
+}
+
+/// How a pairing is made when a round is announced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PairingPlan {
+    /// Adjacent among the active players (TWS-R10); the odd last player
+    /// meets `eliminator` (or the first volunteer) or has a bye.
+    Default { eliminator: Option<PlayerId> },
+    /// The moderator's exception (TWS Pairings): the complete list of pairs
+    /// and byes, with the reason recorded. A pair may name a volunteer
+    /// eliminator as the second player.
+    Override {
+        pairs: Vec<(PlayerId, PlayerId)>,
+        byes: Vec<PlayerId>,
+        reason: String,
+    },
+}
+
+/// A result as reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultInput {
+    pub outcome: Outcome,
+    pub ended_by: EndTag,
+    pub vp: Option<i32>,
+    pub turn: Option<u8>,
+    pub note: Option<String>,
+}
+
+/// What a moderator or player asks the ladder to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Create {
+        name: String,
+        rules: LadderRules,
+        seed_hash: [u8; 32],
+    },
+    /// Change the rules from round `from_round` (default: the next round to
+    /// be announced). TWS Play Balance: a change "must be announced prior to
+    /// the commencement of a round in order to apply to that round".
+    ChangeRules {
+        rules: LadderRules,
+        from_round: Option<u32>,
+        reason: String,
+    },
+    AddModerator {
+        name: String,
+    },
+    RemoveModerator {
+        name: String,
+    },
+    /// Ask to join (TWS Joining the Ladder). `surname` defaults to the last
+    /// word of `name`.
+    Apply {
+        name: String,
+        surname: Option<String>,
+    },
+    /// A moderator approves an application: the player enters at the bottom.
+    Approve {
+        player: PlayerId,
+    },
+    Decline {
+        player: PlayerId,
+        reason: String,
+    },
+    /// Apply and approve at once (a moderator adding a player).
+    Join {
+        name: String,
+        surname: Option<String>,
+    },
+    /// Register an outsider who volunteers as eliminator.
+    RegisterGuest {
+        name: String,
+        surname: Option<String>,
+    },
+    /// An inactive player re-enters at the bottom (TWS Skipping Rounds).
+    Reenter {
+        player: PlayerId,
+    },
+    Withdraw {
+        player: PlayerId,
+        reason: String,
+    },
+    VolunteerEliminator {
+        player: PlayerId,
+    },
+    StandDownEliminator {
+        player: PlayerId,
+    },
+    /// Skip a round (default: the next round to be announced).
+    RequestSkip {
+        player: PlayerId,
+        round: Option<u32>,
+    },
+    CancelSkip {
+        player: PlayerId,
+        round: Option<u32>,
+    },
+    AnnounceRound {
+        at: Time,
+        /// A deadline earlier than the limit, if the moderator sets one.
+        deadline: Option<Time>,
+        plan: PairingPlan,
+        seed: Seed,
+        next_seed_hash: [u8; 32],
+    },
+    /// Pair a player in the running round after its start (TWS-R5), usually
+    /// a new member against an eliminator.
+    AddRoundGame {
+        player: PlayerId,
+        opponent: PlayerId,
+        reason: String,
+        at: Time,
+    },
+    ScheduleQuickGame {
+        ussr: PlayerId,
+        us: PlayerId,
+        at: Time,
+    },
+    /// A result. `agreed` marks an outcome the players agreed on after the
+    /// deadline (TWS Conduct of Games).
+    RecordResult {
+        game: GameId,
+        result: ResultInput,
+        agreed: bool,
+        at: Time,
+    },
+    /// A player did not play: the other wins by forfeit.
+    Forfeit {
+        game: GameId,
+        absent: PlayerId,
+        note: Option<String>,
+        at: Time,
+    },
+    /// The moderator's decision on an overdue game, with its record.
+    Adjudicate {
+        game: GameId,
+        outcome: Outcome,
+        vp: Option<i32>,
+        turn: Option<u8>,
+        record: Adjudication,
+        at: Time,
+    },
+    CorrectResult {
+        game: GameId,
+        result: ResultInput,
+        reason: String,
+        at: Time,
+    },
+    CancelGame {
+        game: GameId,
+        reason: String,
+        at: Time,
+    },
+    CloseRound {
+        at: Time,
+    },
+    /// Undo event `seq` (which must be the last event still in force).
+    Revert {
+        seq: u64,
+        summary: String,
+    },
+}
+
+/// A round as the state knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    pub number: u32,
+    pub announced_at: Time,
+    pub deadline: Time,
+    pub bid: Bid,
+    pub pairing: PairingMethod,
+    pub games: Vec<GameId>,
+    pub skips: Vec<Skip>,
+    pub byes: Vec<(PlayerId, u32)>,
+    pub seed: Seed,
+    /// The ladder when the round was announced.
+    pub order_at_start: Vec<PlayerId>,
+    pub closed: Option<Box<RoundClosed>>,
+}
+
+/// The state of a ladder: a fold of its events.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Ladder {
+    pub name: String,
+    pub created: bool,
+    /// Rules versions in order; the first is from round 1.
+    pub rules: Vec<RulesVersion>,
+    pub moderators: Vec<Moderator>,
+    pub players: Vec<PlayerRecord>,
+    by_name: HashMap<String, PlayerId>,
+    /// The ladder, rung 1 first.
+    pub order: Vec<PlayerId>,
+    /// The list of inactive players, in order of removal.
+    pub inactive: Vec<PlayerId>,
+    pub champion: Option<PlayerId>,
+    pub streak: u32,
+    pub rounds: Vec<Round>,
+    pub games: Vec<Game>,
+    /// Skips requested for rounds not yet announced.
+    pub skip_requests: BTreeMap<u32, Vec<PlayerId>>,
+    /// The commitment of the next round's draw seed.
+    pub seed_hash: [u8; 32],
+    next_entry: u64,
+}
+
+/// Fold events into a ladder, skipping reverted ones (undo).
+/// `events` are (sequence, event) pairs in order.
+pub fn fold<'a>(events: impl IntoIterator<Item = (u64, &'a Event)> + Clone) -> Ladder {
+    let reverted: std::collections::HashSet<u64> = events
+        .clone()
+        .into_iter()
+        .filter_map(|(_, e)| match e {
+            Event::Reverted { seq, .. } => Some(*seq),
+            _ => None,
+        })
+        .collect();
+    let mut ladder = Ladder::default();
+    for (seq, e) in events {
+        if !reverted.contains(&seq) {
+            ladder.apply(e);
+        }
+    }
+    ladder
+}
+
+fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+impl Ladder {
+    pub fn player(&self, id: PlayerId) -> Option<&PlayerRecord> {
+        id.0.checked_sub(1)
+            .and_then(|i| self.players.get(i as usize))
+    }
+
+    /// The player's display name, or his id if unknown.
+    pub fn name_of(&self, id: PlayerId) -> String {
+        self.player(id)
+            .map_or_else(|| id.to_string(), |p| p.player.name.clone())
+    }
+
+    pub fn surname_of(&self, id: PlayerId) -> String {
+        self.player(id)
+            .map_or_else(|| id.to_string(), |p| p.player.surname.clone())
+    }
+
+    /// Find a player by exact name (case-insensitive).
+    pub fn find(&self, name: &str) -> Option<PlayerId> {
+        self.by_name.get(&name_key(name)).copied()
+    }
+
+    pub fn game(&self, id: GameId) -> Option<&Game> {
+        id.0.checked_sub(1).and_then(|i| self.games.get(i as usize))
+    }
+
+    /// The rules in force for round `round`.
+    pub fn rules_for(&self, round: u32) -> &LadderRules {
+        self.rules
+            .iter()
+            .rev()
+            .find(|v| v.from_round <= round)
+            .or(self.rules.first())
+            .map_or_else(|| default_rules(), |v| &v.rules)
+    }
+
+    /// The rules for the next round to be announced.
+    pub fn current_rules(&self) -> &LadderRules {
+        self.rules_for(self.next_round_number())
+    }
+
+    pub fn last_round(&self) -> Option<&Round> {
+        self.rounds.last()
+    }
+
+    /// The announced round that is not closed yet.
+    pub fn open_round(&self) -> Option<&Round> {
+        self.rounds.last().filter(|r| r.closed.is_none())
+    }
+
+    pub fn next_round_number(&self) -> u32 {
+        self.rounds.last().map_or(1, |r| r.number + 1)
+    }
+
+    /// Rung of `player` (1-based), if on the ladder. O(n).
+    pub fn rung_of(&self, player: PlayerId) -> Option<u32> {
+        self.order
+            .iter()
+            .position(|p| *p == player)
+            .map(|i| i as u32 + 1)
+    }
+
+    /// The name of a game: "Ladder Round N USSRSurname v. USSurname" (TWS
+    /// Conduct of Games).
+    pub fn game_name(&self, game: &Game) -> String {
+        let ussr = self.surname_of(game.ussr.player);
+        let us = self.surname_of(game.us.player);
+        match game.round {
+            Some(n) => {
+                let prefix = &self.rules_for(n).game_name_prefix;
+                format!("{prefix} {n} {ussr} v. {us}")
+            }
+            None => {
+                let prefix = &self.current_rules().quick_round_prefix;
+                format!("{prefix} {ussr} v. {us}")
+            }
+        }
+    }
+
+    pub fn moderator_name(&self, index: Option<u32>) -> Option<&str> {
+        index
+            .and_then(|i| self.moderators.get(i as usize))
+            .map(|m| m.name.as_str())
+    }
+
+    /// Ladder games a player took part in (as counting for him), newest last.
+    pub fn games_of(&self, player: PlayerId) -> impl Iterator<Item = &Game> {
+        self.games.iter().filter(move |g| g.has_player(player))
+    }
+
+    /// The members who joined during the open round and are not yet paired.
+    pub fn unpaired_members(&self) -> Vec<PlayerId> {
+        let Some(round) = self.open_round() else {
+            return Vec::new();
+        };
+        let mut busy = vec![false; self.players.len()];
+        for g in &round.games {
+            if let Some(game) = self.game(*g) {
+                for p in game.participants() {
+                    busy[p.player.index()] = true;
+                }
+            }
+        }
+        for s in &round.skips {
+            busy[s.player.index()] = true;
+        }
+        for (b, _) in &round.byes {
+            busy[b.index()] = true;
+        }
+        self.order
+            .iter()
+            .copied()
+            .filter(|p| !busy[p.index()])
+            .collect()
+    }
+
+    /// Fold one event into the state. Events come from [`Ladder::decide`]
+    /// (or the log) and are trusted: apply never refuses.
+    pub fn apply(&mut self, event: &Event) {
+        match event {
+            Event::Created {
+                name,
+                rules,
+                seed_hash,
+            } => {
+                self.name = name.clone();
+                self.created = true;
+                self.rules = vec![RulesVersion {
+                    from_round: 1,
+                    rules: rules.clone(),
+                    reason: "created".into(),
+                }];
+                self.seed_hash = *seed_hash;
+            }
+            Event::RulesChanged {
+                from_round,
+                rules,
+                reason,
+            } => {
+                self.rules.retain(|v| v.from_round < *from_round);
+                self.rules.push(RulesVersion {
+                    from_round: *from_round,
+                    rules: rules.clone(),
+                    reason: reason.clone(),
+                });
+            }
+            Event::ModeratorAdded { name } => {
+                if let Some(m) = self
+                    .moderators
+                    .iter_mut()
+                    .find(|m| name_key(&m.name) == name_key(name))
+                {
+                    m.active = true;
+                } else {
+                    self.moderators.push(Moderator {
+                        name: name.clone(),
+                        active: true,
+                    });
+                }
+            }
+            Event::ModeratorRemoved { name } => {
+                for m in &mut self.moderators {
+                    if name_key(&m.name) == name_key(name) {
+                        m.active = false;
+                    }
+                }
+            }
+            Event::PlayerApplied {
+                player,
+                name,
+                surname,
+            } => self.register(*player, name, surname, Membership::Applicant),
+            Event::GuestRegistered {
+                player,
+                name,
+                surname,
+            } => self.register(*player, name, surname, Membership::Guest),
+            Event::PlayerApproved { player } | Event::PlayerReentered { player } => {
+                self.enter(*player);
+            }
+            Event::PlayerDeclined { player, .. } => {
+                if let Some(p) = self.player_mut(*player) {
+                    p.status = Membership::Declined;
+                }
+            }
+            Event::PlayerWithdrawn { player, .. } => {
+                self.order.retain(|p| p != player);
+                self.inactive.retain(|p| p != player);
+                for list in self.skip_requests.values_mut() {
+                    list.retain(|p| p != player);
+                }
+                if let Some(p) = self.player_mut(*player) {
+                    p.status = Membership::Withdrawn;
+                    p.eliminator = false;
+                }
+            }
+            Event::EliminatorVolunteered { player } => {
+                if let Some(p) = self.player_mut(*player) {
+                    p.eliminator = true;
+                }
+            }
+            Event::EliminatorStoodDown { player } => {
+                if let Some(p) = self.player_mut(*player) {
+                    p.eliminator = false;
+                }
+            }
+            Event::SkipRequested { player, round } => {
+                let list = self.skip_requests.entry(*round).or_default();
+                if !list.contains(player) {
+                    list.push(*player);
+                }
+            }
+            Event::SkipCancelled { player, round } => {
+                if let Some(list) = self.skip_requests.get_mut(round) {
+                    list.retain(|p| p != player);
+                }
+            }
+            Event::RoundAnnounced(a) => self.apply_announced(a),
+            Event::GameAdded { round, at, game } => {
+                let (bid, deadline) = self
+                    .rounds
+                    .iter()
+                    .find(|r| r.number == *round)
+                    .map_or((self.rules_for(*round).bid, None), |r| {
+                        (r.bid, Some(r.deadline))
+                    });
+                self.push_game(game, Some(*round), bid, deadline, *at);
+                if let Some(r) = self.rounds.iter_mut().find(|r| r.number == *round) {
+                    r.games.push(game.id);
+                }
+            }
+            Event::QuickGameScheduled { at, game } => {
+                let bid = self.current_rules().bid;
+                self.push_game(game, None, bid, None, *at);
+            }
+            Event::ResultRecorded { game, result } => {
+                let counts_quick = self.rules_for_game(*game).sides_count_quick_rounds;
+                if let Some(g) = self.game_mut(*game) {
+                    g.status = result.status;
+                    g.result = Some(result.clone());
+                    let parts = g.participants();
+                    for p in parts {
+                        let counts = p.counts;
+                        if let Some(rec) = self.player_mut(p.player) {
+                            rec.all_sides.record(p.side);
+                            if counts == Counts::Ladder || counts_quick {
+                                rec.ladder_sides.record(p.side);
+                            }
+                        }
+                    }
+                }
+            }
+            Event::ResultCorrected { game, result, .. } => {
+                if let Some(g) = self.game_mut(*game) {
+                    g.status = result.status;
+                    g.result = Some(result.clone());
+                    g.corrections += 1;
+                }
+            }
+            Event::GameCancelled { game, reason, .. } => {
+                if let Some(g) = self.game_mut(*game) {
+                    g.status = GameStatus::Cancelled;
+                    g.cancel_reason = Some(reason.clone());
+                }
+            }
+            Event::RoundClosed(c) => self.apply_closed(c),
+            Event::Reverted { .. } => {}
+        }
+    }
+
+    fn rules_for_game(&self, game: GameId) -> &LadderRules {
+        match self.game(game).and_then(|g| g.round) {
+            Some(n) => self.rules_for(n),
+            None => self.current_rules(),
+        }
+    }
+
+    fn register(&mut self, player: PlayerId, name: &str, surname: &str, status: Membership) {
+        // Ids are dense; the decider hands out players.len() + 1.
+        if player.index() != self.players.len() {
+            return;
+        }
+        self.by_name.insert(name_key(name), player);
+        self.players.push(PlayerRecord {
+            player: Player {
+                id: player,
+                name: name.to_string(),
+                surname: surname.to_string(),
+            },
+            status,
+            entry: 0,
+            joined_during: None,
+            skip_streak: 0,
+            missed_streak: 0,
+            ladder_sides: SideCounts::default(),
+            all_sides: SideCounts::default(),
+            eliminator: false,
+        });
+    }
+
+    /// Enter at the bottom, in order of entry (TWS Change of Ladder
+    /// Standings; TWS-R5 during a round).
+    fn enter(&mut self, player: PlayerId) {
+        let during = self.open_round().map(|r| r.number);
+        let entry = self.next_entry;
+        self.next_entry += 1;
+        self.inactive.retain(|p| *p != player);
+        if let Some(p) = self.player_mut(player) {
+            p.status = Membership::Member;
+            p.entry = entry;
+            p.joined_during = during;
+            p.skip_streak = 0;
+            p.missed_streak = 0;
+        }
+        if !self.order.contains(&player) {
+            self.order.push(player);
+        }
+    }
+
+    fn player_mut(&mut self, id: PlayerId) -> Option<&mut PlayerRecord> {
+        id.0.checked_sub(1)
+            .and_then(|i| self.players.get_mut(i as usize))
+    }
+
+    fn game_mut(&mut self, id: GameId) -> Option<&mut Game> {
+        id.0.checked_sub(1)
+            .and_then(|i| self.games.get_mut(i as usize))
+    }
+
+    fn push_game(
+        &mut self,
+        g: &ScheduledGame,
+        round: Option<u32>,
+        bid: Bid,
+        deadline: Option<Time>,
+        at: Time,
+    ) {
+        self.games.push(Game {
+            id: g.id,
+            round,
+            ussr: g.ussr,
+            us: g.us,
+            bid,
+            moderator: g.moderator,
+            deadline,
+            scheduled_at: at,
+            status: GameStatus::Scheduled,
+            result: None,
+            sides: g.sides.clone(),
+            pairing: g.pairing.clone(),
+            corrections: 0,
+            cancel_reason: None,
+        });
+    }
+
+    fn apply_announced(&mut self, a: &RoundAnnounced) {
+        self.games.reserve(a.games.len());
+        for g in &a.games {
+            self.push_game(g, Some(a.round), a.bid, Some(a.deadline), a.at);
+        }
+        self.skip_requests.remove(&a.round);
+        self.seed_hash = a.next_seed_hash;
+        self.rounds.push(Round {
+            number: a.round,
+            announced_at: a.at,
+            deadline: a.deadline,
+            bid: a.bid,
+            pairing: a.pairing.clone(),
+            games: a.games.iter().map(|g| g.id).collect(),
+            skips: a.skips.clone(),
+            byes: a.byes.clone(),
+            seed: a.seed,
+            order_at_start: self.order.clone(),
+            closed: None,
+        });
+    }
+
+    fn apply_closed(&mut self, c: &RoundClosed) {
+        for m in &c.moves {
+            let Some(p) = self.player_mut(m.player) else {
+                continue;
+            };
+            match m.reason {
+                MoveReason::Skipped | MoveReason::SkippedTop | MoveReason::SkipLoss { .. } => {
+                    p.skip_streak += 1;
+                    p.missed_streak += 1;
+                }
+                MoveReason::Won { .. } | MoveReason::Lost { .. } | MoveReason::Entered => {
+                    p.skip_streak = 0;
+                    p.missed_streak = 0;
+                }
+                // TWS-R10: a bye is not a missed round (nor a skip).
+                MoveReason::Bye | MoveReason::NoResult { .. } => {
+                    p.skip_streak = 0;
+                }
+            }
+            p.joined_during = None;
+        }
+        for r in &c.inactive {
+            if let Some(p) = self.player_mut(r.player) {
+                p.status = Membership::Inactive;
+                p.skip_streak = 0;
+                p.missed_streak = r.missed;
+            }
+            self.inactive.push(r.player);
+        }
+        self.order.clone_from(&c.order);
+        self.champion = c.champion;
+        self.streak = c.streak;
+        if let Some(r) = self.rounds.iter_mut().find(|r| r.number == c.round) {
+            r.closed = Some(Box::new(c.clone()));
+        }
+    }
+}
+
+fn default_rules() -> &'static LadderRules {
+    static DEFAULT: std::sync::OnceLock<LadderRules> = std::sync::OnceLock::new();
+    DEFAULT.get_or_init(LadderRules::default)
+}
