@@ -1,1 +1,34 @@
-fn main() {}
+//! `arbiter`: a thin binary. Parse the command line, call the library, print,
+//! and map errors to exit codes (1: refused by a rule or bad input, 3: someone
+//! else changed the competition first, 4: storage failure).
+
+mod args;
+mod demo;
+mod render;
+mod run;
+mod script;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start: {e}");
+            return ExitCode::from(4);
+        }
+    };
+    match runtime.block_on(run::main(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(run::exit_code(&e))
+        }
+    }
+}

@@ -1,1 +1,525 @@
-//! arbiter-service
+//! The command path shared by every front end (the `arbiter` CLI now, the
+//! server later): load a competition by folding its events from the store,
+//! decide a command with the engine, encode the events, append them with
+//! optimistic concurrency and an idempotency key, and keep the folded state
+//! cached for the next command.
+//!
+//! Also here: the serializable views of a ladder (for `--json` and the API)
+//! and the forum texts (BBCode, Markdown).
+
+pub mod forum;
+pub mod views;
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use arbiter_engine::RuleError;
+use arbiter_engine::draw::{self, Seed};
+use arbiter_engine::model::Time;
+use arbiter_engine::tws::{self, Command, Event, Ladder, LadderRules, PairingPlan};
+use arbiter_record::RecordError;
+use arbiter_store::{EventStore, NewEvent, Seq, StoreError};
+
+/// Why a command did not go through. Nothing was stored in any case.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The rules refuse the command.
+    #[error("{0}")]
+    Rule(#[from] RuleError),
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    #[error("event {seq} of {competition} cannot be read: {source}")]
+    Record {
+        competition: String,
+        seq: Seq,
+        source: RecordError,
+    },
+    #[error("there is no competition {0:?}; `arbiter competition list` shows the competitions")]
+    NotFound(String),
+    #[error("competition {0:?} already exists")]
+    Exists(String),
+    #[error("{0}")]
+    Input(String),
+}
+
+pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
+
+/// Who does something, when, and how to recognise a retry.
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub actor: String,
+    pub at: Time,
+    pub idempotency_key: Option<String>,
+    /// The version the caller saw; `None` to take the current one.
+    pub expected: Option<Seq>,
+}
+
+impl Context {
+    pub fn new(actor: impl Into<String>, at: Time) -> Self {
+        Self {
+            actor: actor.into(),
+            at,
+            idempotency_key: None,
+            expected: None,
+        }
+    }
+}
+
+/// What an executed command did.
+#[derive(Debug, Clone)]
+pub struct Executed {
+    pub first: Seq,
+    pub last: Seq,
+    /// The events, when decided now (empty on an idempotent replay).
+    pub events: Vec<Event>,
+    /// True when the idempotency key had been used: nothing new was stored.
+    pub replayed: bool,
+}
+
+/// One entry of a competition's history.
+#[derive(Debug, Clone)]
+pub struct HistoryEntry {
+    pub seq: Seq,
+    pub kind: String,
+    pub actor: String,
+    pub recorded_at: String,
+    pub event: Event,
+    /// Undone by a later `reverted` event.
+    pub reverted: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Cached {
+    version: Seq,
+    ladder: Ladder,
+}
+
+/// How many times a command is decided again after another writer got in
+/// first (when the caller did not pin a version).
+const RETRIES: usize = 5;
+
+/// The command path over one store.
+#[derive(Debug)]
+pub struct Service<S> {
+    store: S,
+    cache: Mutex<HashMap<String, Cached>>,
+}
+
+fn seed_secret_name(hash: &[u8; 32]) -> String {
+    format!("draw-seed:{}", hex::encode(hash))
+}
+
+fn fresh_seed() -> Result<Seed> {
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed).map_err(|e| {
+        ServiceError::Input(format!("the system has no randomness for a draw seed: {e}"))
+    })?;
+    Ok(seed)
+}
+
+/// Refuse when the caller pinned a version that is not the current one.
+fn check_expected(ctx: &Context, competition: &str, version: Seq) -> Result<()> {
+    match ctx.expected {
+        Some(expected) if expected != version => Err(StoreError::Conflict {
+            competition: competition.to_string(),
+            expected,
+            actual: version,
+        }
+        .into()),
+        _ => Ok(()),
+    }
+}
+
+/// A competition id: lowercase letters, digits and dashes, 1 to 64.
+pub fn check_competition_id(id: &str) -> Result<()> {
+    let ok = !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !id.starts_with('-');
+    if ok {
+        Ok(())
+    } else {
+        Err(ServiceError::Input(format!(
+            "competition id {id:?} must be 1 to 64 lowercase letters, digits and dashes, like `tws-ladder`"
+        )))
+    }
+}
+
+impl<S: EventStore> Service<S> {
+    pub fn new(store: S) -> Self {
+        Self {
+            store,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    pub async fn competitions(&self) -> Result<Vec<String>> {
+        Ok(self.store.competitions().await?)
+    }
+
+    /// The events of a competition (up to `as_of`), decoded, with undo marks.
+    pub async fn history(
+        &self,
+        competition: &str,
+        as_of: Option<Seq>,
+    ) -> Result<Vec<HistoryEntry>> {
+        let stored = self.store.read(competition, 1, as_of).await?;
+        if stored.is_empty() {
+            return Err(ServiceError::NotFound(competition.to_string()));
+        }
+        let mut out = Vec::with_capacity(stored.len());
+        for s in stored {
+            let event =
+                arbiter_record::decode(&s.payload).map_err(|source| ServiceError::Record {
+                    competition: competition.to_string(),
+                    seq: s.seq,
+                    source,
+                })?;
+            out.push(HistoryEntry {
+                seq: s.seq,
+                kind: s.kind,
+                actor: s.actor,
+                recorded_at: s.recorded_at,
+                event,
+                reverted: false,
+            });
+        }
+        let reverted: Vec<Seq> = out
+            .iter()
+            .filter_map(|h| match &h.event {
+                Event::Reverted { seq, .. } => Some(*seq),
+                _ => None,
+            })
+            .collect();
+        for h in &mut out {
+            if reverted.contains(&h.seq) {
+                h.reverted = true;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The ladder as of event `as_of` (or now), with its version.
+    pub async fn load(&self, competition: &str, as_of: Option<Seq>) -> Result<(Ladder, Seq)> {
+        if as_of.is_none()
+            && let Some(c) = self.cached(competition)
+            && self.store.version(competition).await? == c.version
+        {
+            return Ok((c.ladder, c.version));
+        }
+        let history = self.history(competition, as_of).await?;
+        let version = history.last().map_or(0, |h| h.seq);
+        let ladder = tws::fold(history.iter().map(|h| (h.seq, &h.event)));
+        if as_of.is_none() {
+            self.remember(competition, version, ladder.clone());
+        }
+        Ok((ladder, version))
+    }
+
+    fn cached(&self, competition: &str) -> Option<Cached> {
+        self.cache
+            .lock()
+            .ok()
+            .and_then(|c| c.get(competition).cloned())
+    }
+
+    fn remember(&self, competition: &str, version: Seq, ladder: Ladder) {
+        if let Ok(mut c) = self.cache.lock() {
+            c.insert(competition.to_string(), Cached { version, ladder });
+        }
+    }
+
+    fn forget(&self, competition: &str) {
+        if let Ok(mut c) = self.cache.lock() {
+            c.remove(competition);
+        }
+    }
+
+    /// Create a ladder. Commits the first draw seed (kept secret until the
+    /// first round reveals it).
+    pub async fn create_ladder(
+        &self,
+        competition: &str,
+        name: &str,
+        rules: LadderRules,
+        moderators: &[String],
+        ctx: &Context,
+    ) -> Result<Executed> {
+        check_competition_id(competition)?;
+        if self.store.version(competition).await? > 0 {
+            return Err(ServiceError::Exists(competition.to_string()));
+        }
+        let seed = fresh_seed()?;
+        let hash = draw::commitment(&seed);
+        self.store
+            .put_secret(competition, &seed_secret_name(&hash), &hex::encode(seed))
+            .await?;
+        let ladder = Ladder::default();
+        let mut events = ladder.decide(Command::Create {
+            name: name.to_string(),
+            rules,
+            seed_hash: hash,
+        })?;
+        let mut state = ladder;
+        for e in &events {
+            state.apply(e);
+        }
+        for m in moderators {
+            let more = state.decide(Command::AddModerator { name: m.clone() })?;
+            for e in &more {
+                state.apply(e);
+            }
+            events.extend(more);
+        }
+        self.append(competition, 0, events, ctx, state).await
+    }
+
+    /// Announce the next round: closes the previous round first when all
+    /// its games are resolved ("The next round will start as soon as the
+    /// current round is completed"), reveals the committed seed and commits
+    /// the next one. With `preview`, nothing is stored.
+    pub async fn announce_round(
+        &self,
+        competition: &str,
+        deadline: Option<Time>,
+        plan: PairingPlan,
+        preview: bool,
+        ctx: &Context,
+    ) -> Result<(Ladder, Executed)> {
+        for attempt in 0..RETRIES {
+            let (mut state, version) = self.load(competition, None).await?;
+            check_expected(ctx, competition, version)?;
+            let mut events = Vec::new();
+            if state.open_round().is_some() {
+                let closed = state.decide(Command::CloseRound { at: ctx.at })?;
+                for e in &closed {
+                    state.apply(e);
+                }
+                events.extend(closed);
+            }
+            let seed = self.committed_seed(competition, &state).await?;
+            let next = if preview { [0u8; 32] } else { fresh_seed()? };
+            let next_hash = draw::commitment(&next);
+            let announced = state.decide(Command::AnnounceRound {
+                at: ctx.at,
+                deadline,
+                plan: plan.clone(),
+                seed,
+                next_seed_hash: next_hash,
+            })?;
+            for e in &announced {
+                state.apply(e);
+            }
+            events.extend(announced);
+            if preview {
+                return Ok((
+                    state,
+                    Executed {
+                        first: version + 1,
+                        last: version + events.len() as Seq,
+                        events,
+                        replayed: false,
+                    },
+                ));
+            }
+            self.store
+                .put_secret(
+                    competition,
+                    &seed_secret_name(&next_hash),
+                    &hex::encode(next),
+                )
+                .await?;
+            match self
+                .append(competition, version, events, ctx, state.clone())
+                .await
+            {
+                Err(ServiceError::Store(StoreError::Conflict { .. }))
+                    if ctx.expected.is_none() && attempt + 1 < RETRIES =>
+                {
+                    self.forget(competition);
+                }
+                other => return other.map(|x| (state, x)),
+            }
+        }
+        Err(ServiceError::Input(
+            "too many concurrent writers; try again".into(),
+        ))
+    }
+
+    async fn committed_seed(&self, competition: &str, state: &Ladder) -> Result<Seed> {
+        let secret = self
+            .store
+            .secret(competition, &seed_secret_name(&state.seed_hash))
+            .await?
+            .ok_or_else(|| {
+                ServiceError::Input(
+                    "the committed draw seed is not in this database; it cannot be revealed".into(),
+                )
+            })?;
+        let bytes = hex::decode(secret.trim())
+            .map_err(|e| ServiceError::Input(format!("the stored draw seed is not hex: {e}")))?;
+        <[u8; 32]>::try_from(bytes.as_slice())
+            .map_err(|_| ServiceError::Input("the stored draw seed is not 32 bytes".into()))
+    }
+
+    /// Decide `command` on the current state and append its events. When the
+    /// caller did not pin a version, a conflict with another writer makes the
+    /// command be decided again on the new state.
+    pub async fn execute(
+        &self,
+        competition: &str,
+        command: Command,
+        ctx: &Context,
+    ) -> Result<Executed> {
+        for attempt in 0..RETRIES {
+            let (mut state, version) = self.load(competition, None).await?;
+            check_expected(ctx, competition, version)?;
+            let events = match state.decide(command.clone()) {
+                Ok(events) => events,
+                Err(rule) => {
+                    // A retried command whose first try succeeded: answer
+                    // with the original events.
+                    if let Some(key) = &ctx.idempotency_key
+                        && let Some(done) = self.store.idempotent(competition, key).await?
+                    {
+                        return Ok(Executed {
+                            first: done.first,
+                            last: done.last,
+                            events: Vec::new(),
+                            replayed: true,
+                        });
+                    }
+                    return Err(rule.into());
+                }
+            };
+            for e in &events {
+                state.apply(e);
+            }
+            match self.append(competition, version, events, ctx, state).await {
+                Err(ServiceError::Store(StoreError::Conflict { .. }))
+                    if ctx.expected.is_none() && attempt + 1 < RETRIES =>
+                {
+                    self.forget(competition);
+                }
+                other => return other,
+            }
+        }
+        Err(ServiceError::Input(
+            "too many concurrent writers; try again".into(),
+        ))
+    }
+
+    /// Undo the last event still in force, by appending a `reverted` event.
+    pub async fn undo(&self, competition: &str, ctx: &Context) -> Result<(Executed, HistoryEntry)> {
+        let history = self.history(competition, None).await?;
+        let target = history
+            .iter()
+            .rev()
+            .find(|h| !h.reverted && !matches!(h.event, Event::Reverted { .. }))
+            .cloned()
+            .ok_or_else(|| ServiceError::Input("there is nothing to undo".into()))?;
+        if matches!(target.event, Event::Created { .. }) {
+            return Err(ServiceError::Input(
+                "the creation of the competition cannot be undone".into(),
+            ));
+        }
+        let version = history.last().map_or(0, |h| h.seq);
+        let (state, _) = self.load(competition, None).await?;
+        let events = state.decide(Command::Revert {
+            seq: target.seq,
+            summary: format!("{} (event {})", target.kind, target.seq),
+        })?;
+        self.forget(competition);
+        let executed = self.append_raw(competition, version, &events, ctx).await?;
+        Ok((executed, target))
+    }
+
+    async fn append(
+        &self,
+        competition: &str,
+        version: Seq,
+        events: Vec<Event>,
+        ctx: &Context,
+        state_after: Ladder,
+    ) -> Result<Executed> {
+        let executed = self.append_raw(competition, version, &events, ctx).await?;
+        if executed.replayed {
+            self.forget(competition);
+        } else {
+            self.remember(competition, executed.last, state_after);
+        }
+        Ok(executed)
+    }
+
+    async fn append_raw(
+        &self,
+        competition: &str,
+        version: Seq,
+        events: &[Event],
+        ctx: &Context,
+    ) -> Result<Executed> {
+        let at = ctx.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let new: Vec<NewEvent> = events
+            .iter()
+            .map(|e| NewEvent {
+                kind: e.kind().to_string(),
+                payload: arbiter_record::encode(e),
+                actor: ctx.actor.clone(),
+                recorded_at: at.clone(),
+            })
+            .collect();
+        let appended = self
+            .store
+            .append(competition, version, &new, ctx.idempotency_key.as_deref())
+            .await?;
+        Ok(Executed {
+            first: appended.first,
+            last: appended.last,
+            events: if appended.replayed {
+                Vec::new()
+            } else {
+                events.to_vec()
+            },
+            replayed: appended.replayed,
+        })
+    }
+
+    /// Whether the seed revealed by round `round` is the one whose hash was
+    /// published before it (at creation or by the previous announcement).
+    pub async fn seed_commitment_ok(&self, competition: &str, round: u32) -> Result<bool> {
+        let history = self.history(competition, None).await?;
+        let mut committed: Option<[u8; 32]> = None;
+        for h in history.iter().filter(|h| !h.reverted) {
+            match &h.event {
+                Event::Created { seed_hash, .. } => committed = Some(*seed_hash),
+                Event::RoundAnnounced(a) if a.round == round => {
+                    return Ok(committed.is_some_and(|c| draw::verify(&a.seed, &c)));
+                }
+                Event::RoundAnnounced(a) => committed = Some(a.next_seed_hash),
+                _ => {}
+            }
+        }
+        Err(ServiceError::Input(format!(
+            "round {round} has not been announced"
+        )))
+    }
+
+    /// Recompute the side draws of round `round` from its revealed seed and
+    /// compare them with the recorded ones.
+    pub async fn verify_draws(
+        &self,
+        competition: &str,
+        round: u32,
+    ) -> Result<Vec<views::DrawCheck>> {
+        let (ladder, _) = self.load(competition, None).await?;
+        views::verify_draws(&ladder, round).map_err(ServiceError::Input)
+    }
+}
+
+pub use arbiter_engine;

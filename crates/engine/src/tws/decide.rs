@@ -7,11 +7,11 @@ use super::{
     Command, Event, Game, Ladder, Membership, PairingMethod, PairingPlan, PairingReason,
     ResultInput, RoundAnnounced, ScheduledGame, SideReason, Skip,
 };
+use crate::RuleError;
 use crate::draw;
 use crate::model::{
     Counts, EndTag, GameId, GameResult, GameStatus, Outcome, Participant, PlayerId, Side, Time,
 };
-use crate::RuleError;
 
 const JOINING: &str = "TWS Joining the Ladder";
 const PAIRINGS: &str = "TWS Pairings";
@@ -20,6 +20,9 @@ const SKIPPING: &str = "TWS Skipping Rounds";
 const STANDINGS: &str = "TWS Change of Ladder Standings";
 
 type Decided = Result<Vec<Event>, RuleError>;
+
+/// A pairing as (player, rung) and his opponent; rung 0 marks an eliminator.
+type Pair = ((PlayerId, u32), Option<(PlayerId, u32)>);
 
 fn require_text(value: &str, clause: &str, what: &str, field: &str) -> Result<(), RuleError> {
     if value.trim().is_empty() {
@@ -33,12 +36,7 @@ fn surname_or_last_word(name: &str, surname: Option<String>) -> String {
     surname
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| {
-            name.split_whitespace()
-                .last()
-                .unwrap_or(name)
-                .to_string()
-        })
+        .unwrap_or_else(|| name.split_whitespace().last().unwrap_or(name).to_string())
 }
 
 impl Ladder {
@@ -74,7 +72,12 @@ impl Ladder {
                 reason,
             } => {
                 rules.validate()?;
-                require_text(&reason, "TWS Play Balance", "the reason for the change", "reason")?;
+                require_text(
+                    &reason,
+                    "TWS Play Balance",
+                    "the reason for the change",
+                    "reason",
+                )?;
                 let next = self.next_round_number();
                 let from_round = from_round.unwrap_or(next);
                 if from_round < next {
@@ -160,13 +163,34 @@ impl Ladder {
                 Ok(vec![Event::PlayerDeclined { player, reason }])
             }
             Command::Reenter { player } => {
-                self.expect_status(player, &[Membership::Inactive, Membership::Withdrawn], SKIPPING, "re-entered")?;
+                self.expect_status(
+                    player,
+                    &[Membership::Inactive, Membership::Withdrawn],
+                    SKIPPING,
+                    "re-entered",
+                )?;
+                // ARB-R16: only a former member comes back; an applicant who
+                // withdrew was never approved.
+                if !self.player(player).is_some_and(|p| p.entered) {
+                    return Err(RuleError::new(
+                        JOINING,
+                        format!(
+                            "{} was never approved onto the ladder: he applies again and a moderator approves",
+                            self.name_of(player)
+                        ),
+                    )
+                    .field("player"));
+                }
                 Ok(vec![Event::PlayerReentered { player }])
             }
             Command::Withdraw { player, reason } => {
                 self.expect_status(
                     player,
-                    &[Membership::Member, Membership::Inactive, Membership::Applicant],
+                    &[
+                        Membership::Member,
+                        Membership::Inactive,
+                        Membership::Applicant,
+                    ],
                     STANDINGS,
                     "withdrawn",
                 )?;
@@ -286,7 +310,7 @@ impl Ladder {
                 agreed,
                 at,
             } => {
-                let g = self.open_game(game)?;
+                let g = self.open_game_at(game, at)?;
                 let status = match (g.deadline, agreed) {
                     (Some(d), false) if at > d => {
                         return Err(RuleError::new(
@@ -306,6 +330,13 @@ impl Ladder {
                                 self.game_name(g),
                                 d.format("%Y-%m-%d")
                             ),
+                        )
+                        .field("agreed"));
+                    }
+                    (None, true) => {
+                        return Err(RuleError::new(
+                            "TWS Quick Rounds",
+                            "quick-round games have no time limit, so there is no agreement after a deadline: record the result as played",
                         )
                         .field("agreed"));
                     }
@@ -333,7 +364,7 @@ impl Ladder {
                 note,
                 at,
             } => {
-                let g = self.open_game(game)?;
+                let g = self.open_game_at(game, at)?;
                 let Some(side) = g.side_of(absent) else {
                     return Err(RuleError::new(
                         CONDUCT,
@@ -367,7 +398,7 @@ impl Ladder {
                 record,
                 at,
             } => {
-                let g = self.open_game(game)?;
+                let g = self.open_game_at(game, at)?;
                 match g.deadline {
                     Some(d) if at > d => {}
                     Some(d) => {
@@ -393,8 +424,15 @@ impl Ladder {
                     "the final game state (submitted by the players or deduced from the log)",
                     "final_state",
                 )?;
-                require_text(&record.decision, CONDUCT, "the moderator's decision", "decision")?;
+                require_text(
+                    &record.decision,
+                    CONDUCT,
+                    "the moderator's decision",
+                    "decision",
+                )?;
                 Self::check_turn(turn)?;
+                // ARB-R12 holds for adjudicated results too.
+                Self::check_vp(vp)?;
                 Ok(vec![Event::ResultRecorded {
                     game,
                     result: GameResult {
@@ -426,6 +464,15 @@ impl Ladder {
                     ));
                 };
                 self.game_round_open(g)?;
+                if old.status == GameStatus::Adjudicated {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "\"{}\" was adjudicated, and \"Decisions will be final\"",
+                            self.game_name(g)
+                        ),
+                    ));
+                }
                 require_text(&reason, CONDUCT, "the reason for the correction", "reason")?;
                 Self::check_result(&result)?;
                 Ok(vec![Event::ResultCorrected {
@@ -444,7 +491,7 @@ impl Ladder {
                 }])
             }
             Command::CancelGame { game, reason, at } => {
-                let g = self.open_game(game)?;
+                let g = self.open_game_at(game, at)?;
                 require_text(&reason, CONDUCT, "the reason for cancelling", "reason")?;
                 let _ = g;
                 Ok(vec![Event::GameCancelled { game, at, reason }])
@@ -459,14 +506,14 @@ impl Ladder {
                 let mut playing = Vec::new();
                 let mut overdue = Vec::new();
                 for gid in &round.games {
-                    if let Some(g) = self.game(*gid) {
-                        if !g.status.is_resolved() {
-                            let line = format!("{} \"{}\"", g.id, self.game_name(g));
-                            if at > round.deadline {
-                                overdue.push(line);
-                            } else {
-                                playing.push(line);
-                            }
+                    if let Some(g) = self.game(*gid)
+                        && !g.status.is_resolved()
+                    {
+                        let line = format!("{} \"{}\"", g.id, self.game_name(g));
+                        if at > round.deadline {
+                            overdue.push(line);
+                        } else {
+                            playing.push(line);
                         }
                     }
                 }
@@ -526,15 +573,16 @@ impl Ladder {
                 JOINING,
                 format!(
                     "{name} is already registered ({existing}, {})",
-                    self.player(existing)
-                        .map_or("unknown", |p| p.status.name())
+                    self.player(existing).map_or("unknown", |p| p.status.name())
                 ),
             )
             .field("name"));
         }
         let surname = surname_or_last_word(&name, surname);
         if surname.chars().any(char::is_control) {
-            return Err(RuleError::new(JOINING, "the surname has control characters").field("surname"));
+            return Err(
+                RuleError::new(JOINING, "the surname has control characters").field("surname"),
+            );
         }
         let id = PlayerId(self.players.len() as u32 + 1);
         Ok((id, name, surname))
@@ -576,26 +624,43 @@ impl Ladder {
     }
 
     fn game_round_open(&self, g: &Game) -> Result<(), RuleError> {
-        if let Some(n) = g.round {
-            if self
+        if let Some(n) = g.round
+            && self
                 .rounds
                 .iter()
                 .any(|r| r.number == n && r.closed.is_some())
-            {
-                return Err(RuleError::new(
-                    STANDINGS,
-                    format!(
-                        "round {n} is closed and its re-sort stands: \"{}\" can no longer change",
-                        self.game_name(g)
-                    ),
-                ));
-            }
+        {
+            return Err(RuleError::new(
+                STANDINGS,
+                format!(
+                    "round {n} is closed and its re-sort stands: \"{}\" can no longer change",
+                    self.game_name(g)
+                ),
+            ));
         }
         Ok(())
     }
 
     /// A game that can take a result: known, not cancelled, without result,
     /// in a running round.
+    /// [`Self::open_game`], refusing a result dated before the game existed.
+    fn open_game_at(&self, game: GameId, at: Time) -> Result<&Game, RuleError> {
+        let g = self.open_game(game)?;
+        if at < g.scheduled_at {
+            return Err(RuleError::new(
+                CONDUCT,
+                format!(
+                    "\"{}\" was scheduled on {}; nothing can happen to it on {}",
+                    self.game_name(g),
+                    g.scheduled_at.format("%Y-%m-%d"),
+                    at.format("%Y-%m-%d")
+                ),
+            )
+            .field("at"));
+        }
+        Ok(g)
+    }
+
     fn open_game(&self, game: GameId) -> Result<&Game, RuleError> {
         let g = self.known_game(game)?;
         self.game_round_open(g)?;
@@ -603,7 +668,10 @@ impl Ladder {
             GameStatus::Scheduled => Ok(g),
             GameStatus::Cancelled => Err(RuleError::new(
                 CONDUCT,
-                format!("\"{}\" was cancelled and takes no result", self.game_name(g)),
+                format!(
+                    "\"{}\" was cancelled and takes no result",
+                    self.game_name(g)
+                ),
             )),
             _ => Err(RuleError::new(
                 CONDUCT,
@@ -629,17 +697,21 @@ impl Ladder {
         }
     }
 
+    /// ARB-R12: the VP marker runs from -20 (USSR) to +20 (US).
+    fn check_vp(vp: Option<i32>) -> Result<(), RuleError> {
+        match vp {
+            Some(vp) if !(-20..=20).contains(&vp) => Err(RuleError::new(
+                "Twilight Struggle",
+                format!("the VP track runs from -20 (USSR) to +20 (US), not {vp}"),
+            )
+            .field("vp")),
+            _ => Ok(()),
+        }
+    }
+
     fn check_result(r: &ResultInput) -> Result<(), RuleError> {
         Self::check_turn(r.turn)?;
-        if let Some(vp) = r.vp {
-            if !(-20..=20).contains(&vp) {
-                return Err(RuleError::new(
-                    "Twilight Struggle",
-                    format!("the VP track runs from -20 (USSR) to +20 (US), not {vp}"),
-                )
-                .field("vp"));
-            }
-        }
+        Self::check_vp(r.vp)?;
         if r.ended_by == EndTag::Adjudication {
             return Err(RuleError::new(
                 CONDUCT,
@@ -647,7 +719,10 @@ impl Ladder {
             )
             .field("ended_by"));
         }
-        if r.outcome == Outcome::Tie && r.ended_by != EndTag::FinalScoring && !matches!(r.ended_by, EndTag::Other(_)) {
+        if r.outcome == Outcome::Tie
+            && r.ended_by != EndTag::FinalScoring
+            && !matches!(r.ended_by, EndTag::Other(_))
+        {
             return Err(RuleError::new(
                 "Twilight Struggle",
                 format!(
@@ -677,41 +752,26 @@ impl Ladder {
     /// A moderator who is not one of `players` ("No participant in a game
     /// may moderate his own game"), rotating by `turn`.
     fn pick_moderator(&self, players: &[PlayerId], turn: usize) -> Result<u32, RuleError> {
-        let active: Vec<usize> = self
+        self.moderator_pool()?.pick(self, players, turn)
+    }
+
+    /// The active moderators, each with the player he is (if he plays),
+    /// built once per announcement (ARB-R2).
+    fn moderator_pool(&self) -> Result<ModeratorPool, RuleError> {
+        let slots: Vec<(u32, Option<PlayerId>)> = self
             .moderators
             .iter()
             .enumerate()
             .filter(|(_, m)| m.active)
-            .map(|(i, _)| i)
+            .map(|(i, m)| (i as u32, self.find(&m.name)))
             .collect();
-        if active.is_empty() {
+        if slots.is_empty() {
             return Err(RuleError::new(
                 CONDUCT,
                 "\"All normal Ladder games will be moderated\": add a moderator first",
             ));
         }
-        for k in 0..active.len() {
-            let i = active[(turn + k) % active.len()];
-            let m = &self.moderators[i];
-            let plays = players.iter().any(|p| {
-                self.player(*p)
-                    .is_some_and(|r| r.player.name.eq_ignore_ascii_case(&m.name))
-            });
-            if !plays {
-                return Ok(i as u32);
-            }
-        }
-        Err(RuleError::new(
-            CONDUCT,
-            format!(
-                "\"No participant in a game may moderate his own game\": every moderator plays in the game of {}; add another moderator",
-                players
-                    .iter()
-                    .map(|p| self.name_of(*p))
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            ),
-        ))
+        Ok(ModeratorPool { slots })
     }
 
     fn decide_skip(&self, player: PlayerId, round: Option<u32>) -> Decided {
@@ -729,34 +789,30 @@ impl Ladder {
         }
         let next = self.next_round_number();
         let round = round.unwrap_or(next);
-        if let Some(open) = self.open_round() {
-            if round <= open.number {
-                if let Some(g) = open
-                    .games
-                    .iter()
-                    .filter_map(|g| self.game(*g))
-                    .find(|g| g.has_player(player))
-                {
-                    return Err(RuleError::new(
-                        SKIPPING,
-                        format!(
-                            "{} is already paired in round {} (\"{}\", {}); a skip is asked before the round is announced",
-                            rec.player.name,
-                            open.number,
-                            self.game_name(g),
-                            g.id
-                        ),
-                    )
-                    .field("round"));
-                }
-            }
+        if let Some(open) = self.open_round()
+            && round <= open.number
+            && let Some(g) = open
+                .games
+                .iter()
+                .filter_map(|g| self.game(*g))
+                .find(|g| g.has_player(player))
+        {
+            return Err(RuleError::new(
+                SKIPPING,
+                format!(
+                    "{} is already paired in round {} (\"{}\", {}); a skip is asked before the round is announced",
+                    rec.player.name,
+                    open.number,
+                    self.game_name(g),
+                    g.id
+                ),
+            )
+            .field("round"));
         }
         if round < next {
             return Err(RuleError::new(
                 SKIPPING,
-                format!(
-                    "round {round} has already been announced; the next round is {next}"
-                ),
+                format!("round {round} has already been announced; the next round is {next}"),
             )
             .field("round"));
         }
@@ -790,14 +846,14 @@ impl Ladder {
                 ),
             ));
         }
-        if let Some(last) = self.last_round() {
-            if at < last.announced_at {
-                return Err(RuleError::new(
-                    CONDUCT,
-                    "a round cannot be announced before the previous one",
-                )
-                .field("at"));
-            }
+        if let Some(last) = self.last_round()
+            && at < last.announced_at
+        {
+            return Err(RuleError::new(
+                CONDUCT,
+                "a round cannot be announced before the previous one",
+            )
+            .field("at"));
         }
         if !draw::verify(&seed, &self.seed_hash) {
             return Err(RuleError::new(
@@ -808,7 +864,9 @@ impl Ladder {
         }
         let number = self.next_round_number();
         let rules = self.rules_for(number);
-        let limit = at.checked_add_months(Months::new(rules.deadline_months)).unwrap_or(at);
+        let limit = at
+            .checked_add_months(Months::new(rules.deadline_months))
+            .unwrap_or(at);
         let deadline = match deadline {
             None => limit,
             Some(d) if d > limit => {
@@ -824,7 +882,10 @@ impl Ladder {
                 .field("deadline"));
             }
             Some(d) if d <= at => {
-                return Err(RuleError::new(CONDUCT, "the deadline must be after the announcement").field("deadline"));
+                return Err(
+                    RuleError::new(CONDUCT, "the deadline must be after the announcement")
+                        .field("deadline"),
+                );
             }
             Some(d) => d,
         };
@@ -835,14 +896,16 @@ impl Ladder {
         let mut skipping = vec![false; n_players];
         if let Some(list) = requested {
             for p in list {
-                skipping[p.index()] = true;
+                if let Some(slot) = skipping.get_mut(p.index()) {
+                    *slot = true;
+                }
             }
         }
         let mut skips = Vec::new();
         let mut active: Vec<(PlayerId, u32)> = Vec::with_capacity(self.order.len());
         for (i, &p) in self.order.iter().enumerate() {
             let rung = i as u32 + 1;
-            if skipping[p.index()] {
+            if skipping.get(p.index()).copied().unwrap_or(false) {
                 let consecutive = self.player(p).map_or(0, |r| r.skip_streak) + 1;
                 skips.push(Skip {
                     player: p,
@@ -861,10 +924,8 @@ impl Ladder {
         let mut next_id = self.games.len() as u32 + 1;
         let (method, pairs) = match plan {
             PairingPlan::Default { eliminator } => {
-                let mut pairs: Vec<((PlayerId, u32), Option<(PlayerId, u32)>)> = active
-                    .chunks_exact(2)
-                    .map(|c| (c[0], Some(c[1])))
-                    .collect();
+                let mut pairs: Vec<Pair> =
+                    active.chunks_exact(2).map(|c| (c[0], Some(c[1]))).collect();
                 if active.len() % 2 == 1 {
                     let last = active[active.len() - 1];
                     let chosen = match eliminator {
@@ -883,7 +944,12 @@ impl Ladder {
                 byes: bye_list,
                 reason,
             } => {
-                require_text(&reason, PAIRINGS, "the reason for the pairing exception", "reason")?;
+                require_text(
+                    &reason,
+                    PAIRINGS,
+                    "the reason for the pairing exception",
+                    "reason",
+                )?;
                 let resolved = self.check_override(&active, &skipping, &pairs, &bye_list)?;
                 for b in &bye_list {
                     let rung = active.iter().find(|(p, _)| p == b).map_or(0, |(_, r)| *r);
@@ -892,6 +958,7 @@ impl Ladder {
                 (PairingMethod::Override { reason }, resolved)
             }
         };
+        let pool = self.moderator_pool()?;
         for (i, (a, b)) in pairs.into_iter().enumerate() {
             let id = GameId(next_id);
             next_id += 1;
@@ -905,7 +972,7 @@ impl Ladder {
                 (_, None) => PairingReason::Eliminator { rung: a.1 },
             };
             let Some((bp, brung)) = b else { continue };
-            let moderator = self.pick_moderator(&[a.0, bp], i)?;
+            let moderator = pool.pick(self, &[a.0, bp], i)?;
             let seat_a = Seat {
                 player: a.0,
                 rung: a.1,
@@ -985,10 +1052,15 @@ impl Ladder {
     /// A volunteer eliminator who is free in this round: a guest, an
     /// inactive player, a member who skips, or (last resort) none.
     fn first_free_eliminator(&self, active: &[(PlayerId, u32)]) -> Option<PlayerId> {
-        let playing: std::collections::HashSet<PlayerId> = active.iter().map(|(p, _)| *p).collect();
+        let mut playing = vec![false; self.players.len()];
+        for (p, _) in active {
+            if let Some(slot) = playing.get_mut(p.index()) {
+                *slot = true;
+            }
+        }
         self.players
             .iter()
-            .filter(|r| r.eliminator && !playing.contains(&r.player.id))
+            .filter(|r| r.eliminator && !playing.get(r.player.id.index()).copied().unwrap_or(false))
             .map(|r| r.player.id)
             .next()
     }
@@ -1026,7 +1098,7 @@ impl Ladder {
         skipping: &[bool],
         pairs: &[(PlayerId, PlayerId)],
         byes: &[PlayerId],
-    ) -> Result<Vec<((PlayerId, u32), Option<(PlayerId, u32)>)>, RuleError> {
+    ) -> Result<Vec<Pair>, RuleError> {
         let mut rung_of = std::collections::HashMap::with_capacity(active.len());
         for (p, r) in active {
             rung_of.insert(*p, *r);
@@ -1035,6 +1107,11 @@ impl Ladder {
         let mut out = Vec::with_capacity(pairs.len());
         for (i, &(a, b)) in pairs.iter().enumerate() {
             let field = format!("pairs[{}]", i + 1);
+            // Checked first: otherwise the player is reported "paired twice".
+            if a == b {
+                self.known(a).map_err(|e| e.field(field.clone()))?;
+                return Err(RuleError::new(PAIRINGS, "a player cannot play himself").field(field));
+            }
             for p in [a, b] {
                 self.known(p).map_err(|e| e.field(field.clone()))?;
                 if let Some(prev) = seen.insert(p, i) {
@@ -1049,16 +1126,17 @@ impl Ladder {
                     )
                     .field(field));
                 }
-                if skipping.get(p.index()).copied().unwrap_or(false) {
+                // A skipper plays no ladder game, but a skipper who volunteers
+                // may serve as an eliminator, as in the default pairing
+                // (ARB-R15); the match below checks he meets an active player.
+                let volunteer = self.player(p).is_some_and(|r| r.eliminator);
+                if skipping.get(p.index()).copied().unwrap_or(false) && !volunteer {
                     return Err(RuleError::new(
                         SKIPPING,
                         format!("{} skips this round and cannot be paired", self.name_of(p)),
                     )
                     .field(field));
                 }
-            }
-            if a == b {
-                return Err(RuleError::new(PAIRINGS, "a player cannot play himself").field(field));
             }
             match (rung_of.get(&a), rung_of.get(&b)) {
                 (Some(&ra), Some(&rb)) => out.push(((a, ra), Some((b, rb)))),
@@ -1141,11 +1219,22 @@ impl Ladder {
         }
     }
 
-    fn add_round_game(&self, player: PlayerId, opponent: PlayerId, reason: String, at: Time) -> Decided {
+    fn add_round_game(
+        &self,
+        player: PlayerId,
+        opponent: PlayerId,
+        reason: String,
+        at: Time,
+    ) -> Decided {
         let Some(round) = self.open_round() else {
             return Err(RuleError::new(PAIRINGS, "no round is running"));
         };
-        require_text(&reason, PAIRINGS, "the reason for the late pairing", "reason")?;
+        require_text(
+            &reason,
+            PAIRINGS,
+            "the reason for the late pairing",
+            "reason",
+        )?;
         let unpaired = self.unpaired_members();
         if !unpaired.contains(&player) {
             return Err(RuleError::new(
@@ -1176,19 +1265,40 @@ impl Ladder {
                 rung: orung,
                 history: self.side_history(opponent),
             };
-            let (hi, lo) = if rung <= orung { (seat, other) } else { (other, seat) };
-            let (side, why) = sides::assign(hi, lo, self.order.first().copied(), &round.seed, draw_index);
+            let (hi, lo) = if rung <= orung {
+                (seat, other)
+            } else {
+                (other, seat)
+            };
+            let (side, why) =
+                sides::assign(hi, lo, self.order.first().copied(), &round.seed, draw_index);
             (
-                Participant { player: hi.player, side, counts: Counts::Ladder },
-                Participant { player: lo.player, side: side.other(), counts: Counts::Ladder },
+                Participant {
+                    player: hi.player,
+                    side,
+                    counts: Counts::Ladder,
+                },
+                Participant {
+                    player: lo.player,
+                    side: side.other(),
+                    counts: Counts::Ladder,
+                },
                 why,
             )
         } else {
             self.check_volunteer(opponent, "opponent")?;
             let (side, why) = sides::assign_vs_eliminator(seat, &round.seed, draw_index);
             (
-                Participant { player, side, counts: Counts::Ladder },
-                Participant { player: opponent, side: side.other(), counts: Counts::QuickRound },
+                Participant {
+                    player,
+                    side,
+                    counts: Counts::Ladder,
+                },
+                Participant {
+                    player: opponent,
+                    side: side.other(),
+                    counts: Counts::QuickRound,
+                },
                 why,
             )
         };
@@ -1209,8 +1319,46 @@ impl Ladder {
     }
 }
 
-fn order_sides(a: Participant, b: Participant, why: SideReason) -> (Participant, Participant, SideReason) {
-    if a.side == Side::Ussr { (a, b, why) } else { (b, a, why) }
+/// Moderators who can be given games: "No participant in a game may
+/// moderate his own game" (ARB-R2: a moderator is the player of his name).
+#[derive(Debug)]
+struct ModeratorPool {
+    slots: Vec<(u32, Option<PlayerId>)>,
+}
+
+impl ModeratorPool {
+    fn pick(&self, ladder: &Ladder, players: &[PlayerId], turn: usize) -> Result<u32, RuleError> {
+        let n = self.slots.len();
+        for k in 0..n {
+            let (index, as_player) = self.slots[(turn + k) % n];
+            if !as_player.is_some_and(|p| players.contains(&p)) {
+                return Ok(index);
+            }
+        }
+        Err(RuleError::new(
+            CONDUCT,
+            format!(
+                "\"No participant in a game may moderate his own game\": every moderator plays in the game of {}; add another moderator",
+                players
+                    .iter()
+                    .map(|p| ladder.name_of(*p))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ),
+        ))
+    }
+}
+
+fn order_sides(
+    a: Participant,
+    b: Participant,
+    why: SideReason,
+) -> (Participant, Participant, SideReason) {
+    if a.side == Side::Ussr {
+        (a, b, why)
+    } else {
+        (b, a, why)
+    }
 }
 
 fn article(word: &str) -> String {

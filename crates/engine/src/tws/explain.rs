@@ -1,7 +1,7 @@
 //! Explanations of the ladder's decisions: the rule clause, the rulings and
 //! the figures, in words.
 
-use super::{Game, Ladder, Move, MoveReason, PairingReason, Retirement, SideReason};
+use super::{Game, Ladder, Move, MoveReason, PairingMethod, PairingReason, Retirement, SideReason};
 use crate::explain::Explanation;
 use crate::model::Side;
 
@@ -66,7 +66,11 @@ impl Ladder {
                     ),
                 )
             }
-            SideReason::HigherRungLeastPlayed { player, ussr: pu, us: pa } => {
+            SideReason::HigherRungLeastPlayed {
+                player,
+                ussr: pu,
+                us: pa,
+            } => {
                 let least = if pu < pa { Side::Ussr } else { Side::Us };
                 Explanation::new(
                     SIDES,
@@ -135,7 +139,9 @@ impl Ladder {
             PairingReason::Adjacent { rungs: (a, b) } => Explanation::new(
                 PAIRINGS,
                 &["TWS-R10"],
-                format!("adjacent in the standings among the players active in the round: rung {a} plays rung {b}"),
+                format!(
+                    "adjacent in the standings among the players active in the round: rung {a} plays rung {b}"
+                ),
             ),
             PairingReason::Eliminator { rung } => Explanation::new(
                 PAIRINGS,
@@ -173,20 +179,45 @@ impl Ladder {
         match m.reason {
             MoveReason::Won { game, tie } => Explanation::new(
                 STANDINGS,
-                if tie { &["TWS-R1", "TWS-R11"] } else { &["TWS-R1"] },
+                if tie {
+                    &["TWS-R1", "TWS-R11"]
+                } else {
+                    &["TWS-R1"]
+                },
                 format!(
                     "{who} {} {} and moves from rung {from} to rung {to}: all winners move toward the top keeping their relative order",
-                    if tie { "advances on the tie as the US in" } else { "won" },
+                    if tie {
+                        "advances on the tie as the US in"
+                    } else {
+                        "won"
+                    },
                     game_name(game)
                 ),
             ),
             MoveReason::Lost { game, tie } => Explanation::new(
                 STANDINGS,
-                if tie { &["TWS-R1", "TWS-R11"] } else { &["TWS-R1"] },
+                if tie {
+                    &["TWS-R1", "TWS-R11"]
+                } else {
+                    &["TWS-R1"]
+                },
                 format!(
                     "{who} {} {} and moves from rung {from} to rung {to}: all losers drop toward the bottom keeping their relative order",
-                    if tie { "tied as the USSR (the US advances on ties) in" } else { "lost" },
+                    if tie {
+                        "tied as the USSR (the US advances on ties) in"
+                    } else {
+                        "lost"
+                    },
                     game_name(game)
+                ),
+            ),
+            // TWS-R3: a skipper below another skipper may land one rung
+            // lower than his prior rung (rungs 1 and 2 skip: 2 and 3).
+            MoveReason::Skipped if from != to => Explanation::new(
+                SKIPPING,
+                &["TWS-R3"],
+                format!(
+                    "{who} skipped the round from his prior rung {from}; skippers are reinserted in order of their prior rungs and keep their relative order, so he is reinserted at rung {to}"
                 ),
             ),
             MoveReason::Skipped => Explanation::new(
@@ -211,17 +242,29 @@ impl Ladder {
                     ordinal(consecutive)
                 ),
             ),
-            MoveReason::Bye => Explanation::new(
-                PAIRINGS,
-                &["TWS-R10"],
-                format!("{who} had a bye (odd last player, no eliminator) and keeps rung number {to} like a skipper"),
-            ),
+            MoveReason::Bye => {
+                // A bye is the odd last player's without an eliminator, or
+                // one the moderator gave in a pairing exception.
+                let why = match self.bye_exception(m) {
+                    Some(reason) => format!("given by the moderator's exception: {reason}"),
+                    None => "odd last player, no eliminator".to_string(),
+                };
+                Explanation::new(
+                    PAIRINGS,
+                    &["TWS-R10"],
+                    format!(
+                        "{who} had a bye ({why}) and {} like a skipper",
+                        kept(from, to)
+                    ),
+                )
+            }
             MoveReason::NoResult { game } => Explanation::new(
                 STANDINGS,
                 &["ARB-R3"],
                 format!(
-                    "{} was cancelled; {who} keeps rung number {to} like a skipper",
-                    game_name(game)
+                    "{} was cancelled; {who} {} like a skipper",
+                    game_name(game),
+                    kept(from, to)
                 ),
             ),
             MoveReason::Entered => Explanation::new(
@@ -232,6 +275,20 @@ impl Ladder {
                 ),
             ),
         }
+    }
+
+    /// The reason of the pairing exception that gave `m`'s player his bye,
+    /// if his round was paired by an exception.
+    fn bye_exception(&self, m: &Move) -> Option<String> {
+        self.rounds
+            .iter()
+            .rev()
+            .filter(|r| r.byes.iter().any(|(p, _)| *p == m.player))
+            .find(|r| r.closed.as_ref().is_some_and(|c| c.moves.contains(m)))
+            .and_then(|r| match &r.pairing {
+                PairingMethod::Override { reason } => Some(reason.clone()),
+                PairingMethod::Adjacent => None,
+            })
     }
 
     /// Why a player went to the inactive list.
@@ -245,6 +302,18 @@ impl Ladder {
                 r.missed,
                 r.rung
             ),
+        )
+    }
+}
+
+/// "keeps rung number 4", or, when a skipper above him pushed him down
+/// (TWS-R3: keepers keep their relative order), both rungs.
+fn kept(from: u32, to: u32) -> String {
+    if from == to {
+        format!("keeps rung number {to}")
+    } else {
+        format!(
+            "keeps his place among the skippers: prior rung {from}, reinserted at rung {to} after the skippers above him (TWS-R3)"
         )
     }
 }

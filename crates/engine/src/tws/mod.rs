@@ -109,6 +109,8 @@ pub struct PlayerRecord {
     pub all_sides: SideCounts,
     /// Whether he volunteers as an eliminator.
     pub eliminator: bool,
+    /// Whether he was ever approved onto the ladder.
+    pub entered: bool,
 }
 
 /// A moderator of the ladder. `active` is false once removed; indexes stay
@@ -143,7 +145,11 @@ pub enum SideReason {
     BothSwitch,
     /// TWS-R7: one player has no ladder game yet and takes either side; the
     /// other switches relative to his last game.
-    NewcomerFlexible { newcomer: PlayerId, other: PlayerId, last: Side },
+    NewcomerFlexible {
+        newcomer: PlayerId,
+        other: PlayerId,
+        last: Side,
+    },
     /// Rule 2: only one can switch; the more unbalanced player gets the side
     /// he played least often.
     MostUnbalanced {
@@ -155,7 +161,11 @@ pub enum SideReason {
     },
     /// Rule 2: equally unbalanced; the higher-rung player gets the side he
     /// played least often (TWS-R9).
-    HigherRungLeastPlayed { player: PlayerId, ussr: u32, us: u32 },
+    HigherRungLeastPlayed {
+        player: PlayerId,
+        ussr: u32,
+        us: u32,
+    },
     /// TWS-R8: equally unbalanced and both perfectly balanced; the
     /// higher-rung player switches relative to his last game.
     HigherRungSwitch { player: PlayerId, last: Side },
@@ -669,6 +679,9 @@ pub struct Ladder {
     /// The commitment of the next round's draw seed.
     pub seed_hash: [u8; 32],
     next_entry: u64,
+    /// Each player's `ladder_sides`, dense: announcing a round reads every
+    /// member's history, and a compact table keeps that read in cache.
+    side_table: Vec<SideCounts>,
 }
 
 /// Fold events into a ladder, skipping reverted ones (undo).
@@ -881,6 +894,10 @@ impl Ladder {
                 }
             }
             Event::PlayerWithdrawn { player, .. } => {
+                if self.champion == Some(*player) {
+                    self.champion = None;
+                    self.streak = 0;
+                }
                 self.order.retain(|p| p != player);
                 self.inactive.retain(|p| p != player);
                 for list in self.skip_requests.values_mut() {
@@ -942,6 +959,9 @@ impl Ladder {
                             rec.all_sides.record(p.side);
                             if counts == Counts::Ladder || counts_quick {
                                 rec.ladder_sides.record(p.side);
+                                if let Some(h) = self.side_table.get_mut(p.player.index()) {
+                                    h.record(p.side);
+                                }
                             }
                         }
                     }
@@ -992,7 +1012,9 @@ impl Ladder {
             ladder_sides: SideCounts::default(),
             all_sides: SideCounts::default(),
             eliminator: false,
+            entered: false,
         });
+        self.side_table.push(SideCounts::default());
     }
 
     /// Enter at the bottom, in order of entry (TWS Change of Ladder
@@ -1000,18 +1022,24 @@ impl Ladder {
     fn enter(&mut self, player: PlayerId) {
         let during = self.open_round().map(|r| r.number);
         let entry = self.next_entry;
+        let Some(p) = self.player_mut(player) else {
+            return;
+        };
+        let was = p.status;
+        if was == Membership::Member {
+            return;
+        }
+        p.status = Membership::Member;
+        p.entered = true;
+        p.entry = entry;
+        p.joined_during = during;
+        p.skip_streak = 0;
+        p.missed_streak = 0;
         self.next_entry += 1;
-        self.inactive.retain(|p| *p != player);
-        if let Some(p) = self.player_mut(player) {
-            p.status = Membership::Member;
-            p.entry = entry;
-            p.joined_during = during;
-            p.skip_streak = 0;
-            p.missed_streak = 0;
+        if was == Membership::Inactive {
+            self.inactive.retain(|q| *q != player);
         }
-        if !self.order.contains(&player) {
-            self.order.push(player);
-        }
+        self.order.push(player);
     }
 
     fn player_mut(&mut self, id: PlayerId) -> Option<&mut PlayerRecord> {

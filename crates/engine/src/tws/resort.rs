@@ -37,7 +37,9 @@ impl Ladder {
             class[p.index()] = Class::Keeper(MoveReason::Bye);
         }
         for gid in &round.games {
-            let Some(game) = self.game(*gid) else { continue };
+            let Some(game) = self.game(*gid) else {
+                continue;
+            };
             let tie = matches!(
                 game.result.as_ref().map(|r| r.outcome),
                 Some(crate::model::Outcome::Tie)
@@ -101,10 +103,13 @@ impl Ladder {
         let mut targets = Vec::with_capacity(keepers.len());
         let mut last_target = 0u32;
         for &(p, rung, reason) in &keepers {
-            let (mut target, reason) = if rung == 1 && matches!(reason, MoveReason::Skipped) {
-                (2, MoveReason::SkippedTop)
-            } else {
-                (rung.max(1), reason)
+            // TWS-R3: "each round will always generate a Ladder Champion from
+            // the contestants active in that round": rung 1 goes to rung 2
+            // whatever kept him out of the round (ARB-R3).
+            let (mut target, reason) = match (rung, reason) {
+                (1, MoveReason::Skipped) => (2, MoveReason::SkippedTop),
+                (1, other) => (2, other),
+                (r, other) => (r.max(1), other),
             };
             target = target.max(last_target + 1);
             last_target = target;

@@ -16,8 +16,11 @@ impl Ladder {
     /// The play history used for sides (TWS-R6: ladder games only, unless
     /// the rules count quick rounds).
     pub(crate) fn side_history(&self, player: PlayerId) -> SideCounts {
-        self.player(player)
-            .map(|p| p.ladder_sides)
+        player
+            .0
+            .checked_sub(1)
+            .and_then(|i| self.side_table.get(i as usize))
+            .copied()
             .unwrap_or_default()
     }
 }
@@ -36,18 +39,18 @@ pub(crate) fn assign(
     // Rule 1: "The current Ladder Champion must always switch sides relative
     // to his previous game, and his opponent must play the opposite side."
     for (champ, is_a) in [(a, true), (b, false)] {
-        if champion == Some(champ.player) {
-            if let Some(last) = champ.history.last {
-                let champ_side = last.other();
-                let side_a = if is_a { champ_side } else { champ_side.other() };
-                return (
-                    side_a,
-                    SideReason::ChampionSwitch {
-                        champion: champ.player,
-                        last,
-                    },
-                );
-            }
+        if champion == Some(champ.player)
+            && let Some(last) = champ.history.last
+        {
+            let champ_side = last.other();
+            let side_a = if is_a { champ_side } else { champ_side.other() };
+            return (
+                side_a,
+                SideReason::ChampionSwitch {
+                    champion: champ.player,
+                    last,
+                },
+            );
         }
     }
     // Rule 2.

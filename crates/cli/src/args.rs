@@ -1,0 +1,421 @@
+//! The command line: `arbiter <noun> <verb>`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "arbiter",
+    version,
+    about = "Arbiter runs competitions for game communities and explains every decision by its rule.",
+    after_help = "Start with `arbiter demo`. Every read command takes --json."
+)]
+pub struct Cli {
+    /// The SQLite database file [default: the user's data directory, arbiter/arbiter.db].
+    #[arg(long, global = true, env = "ARBITER_DB", value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// The competition to work on (not needed when there is only one).
+    #[arg(
+        short = 'c',
+        long,
+        global = true,
+        env = "ARBITER_COMPETITION",
+        value_name = "ID"
+    )]
+    pub competition: Option<String>,
+    /// Print JSON instead of tables and text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Who is acting, recorded with every event [default: $USER].
+    #[arg(long, global = true, env = "ARBITER_ACTOR", value_name = "NAME")]
+    pub actor: Option<String>,
+    /// The time of the action (YYYY-MM-DD or RFC 3339) [default: now]. Scripts use it to replay history.
+    #[arg(long, global = true, value_name = "TIME")]
+    pub at: Option<String>,
+    /// A key that makes a retried command harmless: the same key twice stores it once.
+    #[arg(long, global = true, value_name = "KEY")]
+    pub idempotency_key: Option<String>,
+    #[command(subcommand)]
+    pub command: Noun,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Noun {
+    /// Create, list and show competitions.
+    #[command(subcommand)]
+    Competition(CompetitionCmd),
+    /// Show and change the rules (versioned by round).
+    #[command(subcommand)]
+    Rules(RulesCmd),
+    /// Add and remove moderators.
+    #[command(subcommand)]
+    Moderator(ModeratorCmd),
+    /// Register, approve and manage players.
+    #[command(subcommand)]
+    Player(PlayerCmd),
+    /// Volunteer eliminators (TWS Pairings).
+    #[command(subcommand)]
+    Eliminator(EliminatorCmd),
+    /// Skipping rounds (TWS Skipping Rounds).
+    #[command(subcommand)]
+    Skip(SkipCmd),
+    /// Announce, show, export and close rounds.
+    #[command(subcommand)]
+    Round(RoundCmd),
+    /// Record, adjudicate and correct results.
+    #[command(subcommand)]
+    Result(ResultCmd),
+    /// Show or cancel a game.
+    #[command(subcommand)]
+    Game(GameCmd),
+    /// Quick-round games and their leaderboard.
+    #[command(subcommand)]
+    Quick(QuickCmd),
+    /// The ladder: standings and why each player is where he is.
+    #[command(subcommand)]
+    Ladder(LadderCmd),
+    /// Statistics: outcomes by side, bid and ending; per-player records.
+    Stats(StatsArgs),
+    /// The event history of a competition (event, actor, time).
+    History(HistoryArgs),
+    /// Undo the last event by appending a correcting event.
+    Undo,
+    /// Check a round's draws against its revealed seed.
+    #[command(subcommand)]
+    Draw(DrawCmd),
+    /// Run a file of arbiter commands, one per line.
+    Script(ScriptArgs),
+    /// Build a realistic demo ladder and show it.
+    Demo(DemoArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CompetitionCmd {
+    /// Create a competition from a preset or a rules file.
+    Create {
+        /// The id used on the command line, e.g. `tws-ladder`.
+        id: String,
+        /// Its display name.
+        #[arg(long)]
+        name: String,
+        /// A preset [possible values: tws-ladder].
+        #[arg(long, default_value = "tws-ladder", conflicts_with = "rules")]
+        preset: String,
+        /// A rules file (TOML).
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// Moderators (repeatable).
+        #[arg(long = "moderator", value_name = "NAME")]
+        moderators: Vec<String>,
+    },
+    /// List the competitions in the database.
+    List,
+    /// Summary of a competition.
+    Show,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RulesCmd {
+    /// Print the rules in force (TOML), or those of a round.
+    Show {
+        #[arg(long)]
+        round: Option<u32>,
+    },
+    /// Every version of the rules and the round it applies from.
+    Versions,
+    /// Change the rules from a round on (default: the next round announced).
+    Change {
+        #[arg(long, value_name = "FILE")]
+        file: PathBuf,
+        #[arg(long)]
+        from_round: Option<u32>,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Print a preset's rules file.
+    Preset {
+        #[arg(default_value = "tws-ladder")]
+        name: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ModeratorCmd {
+    Add { name: String },
+    Remove { name: String },
+    List,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PlayerCmd {
+    /// Ask to join the ladder (a moderator approves).
+    Apply {
+        name: String,
+        /// The surname used in game names [default: the last word of the name].
+        #[arg(long)]
+        surname: Option<String>,
+    },
+    /// Approve an application: the player enters at the bottom.
+    Approve { name: String },
+    /// Decline an application.
+    Decline {
+        name: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Add a player directly (apply and approve).
+    Add {
+        name: String,
+        #[arg(long)]
+        surname: Option<String>,
+    },
+    /// Register an outsider who volunteers as eliminator.
+    Guest {
+        name: String,
+        #[arg(long)]
+        surname: Option<String>,
+    },
+    /// An inactive player re-enters at the bottom.
+    Reenter { name: String },
+    /// A player leaves the ladder.
+    Withdraw {
+        name: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Everyone registered, with status.
+    List,
+    /// A player's record, side balance, games and moves with reasons.
+    Show { name: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EliminatorCmd {
+    Volunteer { name: String },
+    StandDown { name: String },
+    List,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SkipCmd {
+    /// Skip a round (default: the next round to be announced).
+    Request {
+        name: String,
+        #[arg(long)]
+        round: Option<u32>,
+    },
+    Cancel {
+        name: String,
+        #[arg(long)]
+        round: Option<u32>,
+    },
+    /// Skips asked for rounds not yet announced.
+    List,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RoundCmd {
+    /// Announce the next round (closing the finished one first).
+    Announce(AnnounceArgs),
+    /// Pair a player who joined during the round (usually against an eliminator).
+    AddGame {
+        name: String,
+        #[arg(long)]
+        opponent: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Pairings, sides, deadlines and overdue games of a round [default: the latest].
+    Show { number: Option<u32> },
+    /// Close the running round: the re-sort, with every move explained.
+    Close {
+        /// Show the re-sort without storing it.
+        #[arg(long)]
+        preview: bool,
+    },
+    /// The re-sort of a closed round, explained.
+    Explain { number: Option<u32> },
+    /// The round announcement as forum text.
+    Export {
+        number: Option<u32>,
+        /// bbcode or markdown.
+        #[arg(long, default_value = "bbcode")]
+        format: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct AnnounceArgs {
+    /// A deadline earlier than the limit (YYYY-MM-DD).
+    #[arg(long)]
+    pub deadline: Option<String>,
+    /// The volunteer eliminator for the odd last player.
+    #[arg(long)]
+    pub eliminator: Option<String>,
+    /// Override the pairings: every pair as `A:B` (repeatable). Needs --reason.
+    #[arg(long = "pair", value_name = "A:B")]
+    pub pairs: Vec<String>,
+    /// With --pair: the player with a bye.
+    #[arg(long)]
+    pub bye: Vec<String>,
+    /// Why the pairings are an exception.
+    #[arg(long)]
+    pub reason: Option<String>,
+    /// Show pairings and sides without storing anything.
+    #[arg(long)]
+    pub preview: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct OutcomeArgs {
+    /// A game id (G12 or 12) or a player's name (his game in the running round).
+    pub game: String,
+    /// The winner's name.
+    #[arg(long, conflicts_with = "tie")]
+    pub winner: Option<String>,
+    /// The game was tied (the US advances on the ladder, TWS-R11).
+    #[arg(long)]
+    pub tie: bool,
+    /// How the game ended: vp, defcon, europe, final-scoring, wargames, concession, or a word.
+    #[arg(long = "by", default_value = "vp")]
+    pub ended_by: String,
+    /// The final VP marker (+ toward the US, - toward the USSR).
+    #[arg(long, allow_hyphen_values = true)]
+    pub vp: Option<i32>,
+    /// The turn the game ended in.
+    #[arg(long)]
+    pub turn: Option<u8>,
+    #[arg(long)]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ResultCmd {
+    /// Record a result.
+    Record {
+        #[command(flatten)]
+        outcome: OutcomeArgs,
+        /// The players agreed on this outcome after the deadline.
+        #[arg(long)]
+        agreed: bool,
+    },
+    /// A player did not play: his opponent wins by forfeit.
+    Forfeit {
+        game: String,
+        #[arg(long)]
+        absent: String,
+        #[arg(long)]
+        note: Option<String>,
+    },
+    /// Adjudicate an overdue game, with the record of the decision.
+    Adjudicate {
+        game: String,
+        #[arg(long, conflicts_with = "tie")]
+        winner: Option<String>,
+        #[arg(long)]
+        tie: bool,
+        /// The final game state (submitted or deduced from the log).
+        #[arg(long)]
+        final_state: String,
+        #[arg(long)]
+        ussr_statement: Option<String>,
+        #[arg(long)]
+        us_statement: Option<String>,
+        /// The third party's opinion (name and assessment).
+        #[arg(long)]
+        third_party: Option<String>,
+        /// The moderator's decision and its grounds.
+        #[arg(long)]
+        decision: String,
+        #[arg(long, allow_hyphen_values = true)]
+        vp: Option<i32>,
+        #[arg(long)]
+        turn: Option<u8>,
+    },
+    /// Correct a recorded result (a new event; the old one stays in the history).
+    Correct {
+        #[command(flatten)]
+        outcome: OutcomeArgs,
+        #[arg(long)]
+        reason: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GameCmd {
+    /// A game, its result and the reasons for its pairing and sides.
+    Show { game: String },
+    /// Cancel a game (it counts for nobody).
+    Cancel {
+        game: String,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Every game, or those of a round.
+    List {
+        #[arg(long)]
+        round: Option<u32>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum QuickCmd {
+    /// Schedule a quick-round game.
+    Add {
+        #[arg(long)]
+        ussr: String,
+        #[arg(long)]
+        us: String,
+    },
+    /// The quick-round leaderboard.
+    Leaderboard,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LadderCmd {
+    /// The ladder as a table.
+    Show {
+        /// Show the ladder as it was after event SEQ.
+        #[arg(long, value_name = "SEQ")]
+        as_of: Option<u64>,
+    },
+    /// Why a player is where he is (his moves with reasons).
+    Explain { name: String },
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// One player's statistics.
+    #[arg(long)]
+    pub player: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Only the last N events.
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DrawCmd {
+    /// Recompute a round's side draws from its revealed seed.
+    Verify {
+        #[arg(long)]
+        round: Option<u32>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct ScriptArgs {
+    /// The script: one arbiter command per line (without `arbiter`), `#` comments.
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// The demo competition's id.
+    #[arg(long, default_value = "tws-demo")]
+    pub id: String,
+}

@@ -1,0 +1,616 @@
+//! Terminal output: tables and explanations.
+
+use std::fmt::Write as _;
+
+use arbiter_engine::tws::{Event, Ladder};
+use arbiter_service::views::{
+    CloseView, GameView, LadderView, PlayerStatsView, PlayerView, QuickLineView, RoundView,
+    StatsView, TallyView,
+};
+use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
+
+fn table(header: &[&str]) -> Table {
+    let mut t = Table::new();
+    t.load_preset(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(header.iter().map(Cell::new));
+    t
+}
+
+fn right(v: impl ToString) -> Cell {
+    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
+}
+
+fn wlt(w: u32, l: u32, t: u32) -> String {
+    format!("{w}-{l}-{t}")
+}
+
+pub fn competitions(rows: &[serde_json::Value]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut t = table(&["id", "name", "format", "members", "rounds", "version"]);
+    for r in rows {
+        t.add_row(vec![
+            Cell::new(r["id"].as_str().unwrap_or("")),
+            Cell::new(r["name"].as_str().unwrap_or("")),
+            Cell::new(r["format"].as_str().unwrap_or("")),
+            right(&r["members"]),
+            right(&r["rounds"]),
+            right(&r["version"]),
+        ]);
+    }
+    format!("{t}\n")
+}
+
+pub fn ladder(v: &LadderView) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({}), version {}", v.name, v.competition, v.version);
+    match &v.champion {
+        Some(c) => {
+            let _ = writeln!(
+                out,
+                "Champion: {c}, {} consecutive round(s) at the top. Rounds closed: {}. Automatic bid: {}.",
+                v.streak, v.rounds_closed, v.bid
+            );
+        }
+        None => {
+            let _ = writeln!(out, "No members yet.");
+        }
+    }
+    if let Some(r) = v.current_round {
+        let _ = writeln!(out, "Round {r} is running.");
+    }
+    if !v.rungs.is_empty() {
+        let mut t = table(&[
+            "rung",
+            "player",
+            "W-L-T",
+            "USSR/US",
+            "last move",
+            "this round",
+        ]);
+        for r in &v.rungs {
+            t.add_row(vec![
+                right(r.rung),
+                Cell::new(&r.name),
+                right(wlt(r.ladder.wins, r.ladder.losses, r.ladder.ties)),
+                right(format!("{}/{}", r.ussr, r.us)),
+                right(&r.last_move),
+                Cell::new(&r.round_status),
+            ]);
+        }
+        let _ = writeln!(out, "{t}");
+    }
+    if !v.inactive.is_empty() {
+        let _ = writeln!(out, "Inactive: {}", v.inactive.join(", "));
+    }
+    if !v.applicants.is_empty() {
+        let _ = writeln!(out, "Waiting for approval: {}", v.applicants.join(", "));
+    }
+    if !v.eliminators.is_empty() {
+        let _ = writeln!(out, "Volunteer eliminators: {}", v.eliminators.join(", "));
+    }
+    out
+}
+
+pub fn summary(v: &LadderView, ladder: &Ladder) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} ({}), Twilight Struggle ladder, version {}",
+        v.name, v.competition, v.version
+    );
+    let _ = writeln!(
+        out,
+        "Members: {}; inactive: {}; applicants: {}",
+        v.rungs.len(),
+        v.inactive.len(),
+        v.applicants.len()
+    );
+    let _ = writeln!(
+        out,
+        "Moderators: {}",
+        if v.moderators.is_empty() {
+            "none".to_string()
+        } else {
+            v.moderators.join(", ")
+        }
+    );
+    let _ = writeln!(
+        out,
+        "Champion: {} (streak {})",
+        v.champion.as_deref().unwrap_or("-"),
+        v.streak
+    );
+    let _ = writeln!(
+        out,
+        "Rounds: {} announced, {} closed",
+        ladder.rounds.len(),
+        v.rounds_closed
+    );
+    let _ = writeln!(out, "Automatic bid for the next round: {}", v.bid);
+    out
+}
+
+pub fn round(v: &RoundView) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Round {} of {}: announced {}, deadline {}, bid {}, pairing {}{}",
+        v.number,
+        v.ladder,
+        v.announced,
+        v.deadline,
+        v.bid,
+        v.pairing,
+        if v.closed { " (closed)" } else { "" }
+    );
+    let mut t = table(&[
+        "game",
+        "name",
+        "USSR",
+        "US",
+        "moderator",
+        "status",
+        "result",
+    ]);
+    for g in &v.games {
+        let result = g.result.as_ref().map_or(String::new(), |r| {
+            format!(
+                "{}{}",
+                r.winner
+                    .clone()
+                    .map_or("tie".into(), |w| format!("{w} won")),
+                if r.ended_by.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", r.ended_by)
+                }
+            )
+        });
+        let status = if g.overdue {
+            "OVERDUE".to_string()
+        } else {
+            g.status.clone()
+        };
+        let ussr = if g.ussr_counts == "ladder" {
+            g.ussr.clone()
+        } else {
+            format!("{} (eliminator)", g.ussr)
+        };
+        let us = if g.us_counts == "ladder" {
+            g.us.clone()
+        } else {
+            format!("{} (eliminator)", g.us)
+        };
+        t.add_row(vec![
+            Cell::new(&g.id),
+            Cell::new(&g.name),
+            Cell::new(ussr),
+            Cell::new(us),
+            Cell::new(g.moderator.as_deref().unwrap_or("-")),
+            Cell::new(status),
+            Cell::new(result),
+        ]);
+    }
+    let _ = writeln!(out, "{t}");
+    let _ = writeln!(out, "Why these sides:");
+    for g in &v.games {
+        let _ = writeln!(out, "  {} {}: {}", g.id, g.name, g.sides.line());
+    }
+    for s in &v.skips {
+        let _ = writeln!(
+            out,
+            "Skipping: {} (rung {}{})",
+            s.name,
+            s.rung,
+            if s.counts_as_loss {
+                format!(
+                    ", consecutive skip {}: counts as a loss [TWS-R2]",
+                    s.consecutive
+                )
+            } else {
+                ", keeps his rung number [TWS-R3]".into()
+            }
+        );
+    }
+    for b in &v.byes {
+        let _ = writeln!(out, "Bye: {b} keeps his rung number [TWS-R10]");
+    }
+    if !v.unpaired.is_empty() {
+        let _ = writeln!(
+            out,
+            "Joined during the round, not yet paired: {} (`arbiter round add-game NAME --opponent ELIMINATOR --reason ...`)",
+            v.unpaired.join(", ")
+        );
+    }
+    if !v.overdue.is_empty() {
+        let _ = writeln!(
+            out,
+            "Overdue (past the deadline): {} — record an agreed result (`result record --agreed`) or adjudicate.",
+            v.overdue.join("; ")
+        );
+    } else if !v.closed {
+        let _ = writeln!(out, "{} game(s) still to be decided.", v.unresolved);
+    }
+    out
+}
+
+pub fn close(v: &CloseView) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Round {} closed {}. Champion: {} (streak {}).",
+        v.round,
+        v.closed,
+        v.champion.as_deref().unwrap_or("-"),
+        v.streak
+    );
+    let mut t = table(&["rung", "player", "was", "move", "why"]);
+    for m in &v.moves {
+        t.add_row(vec![
+            right(m.to),
+            Cell::new(&m.name),
+            right(if m.from == 0 {
+                "-".to_string()
+            } else {
+                m.from.to_string()
+            }),
+            right(&m.change),
+            Cell::new(m.explanation.line()),
+        ]);
+    }
+    let _ = writeln!(out, "{t}");
+    for r in &v.inactive {
+        let _ = writeln!(out, "To the inactive list: {}", r.explanation.line());
+    }
+    out
+}
+
+pub fn game(g: &GameView) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} \"{}\"", g.id, g.name);
+    let _ = writeln!(out, "  USSR: {} ({} game for him)", g.ussr, g.ussr_counts);
+    let _ = writeln!(out, "  US:   {} ({} game for him)", g.us, g.us_counts);
+    let _ = writeln!(
+        out,
+        "  Bid: {}; moderator: {}",
+        g.bid,
+        g.moderator.as_deref().unwrap_or("-")
+    );
+    if let Some(d) = &g.deadline {
+        let _ = writeln!(
+            out,
+            "  Deadline: {d}{}",
+            if g.overdue { " (OVERDUE)" } else { "" }
+        );
+    }
+    let _ = writeln!(out, "  Status: {}", g.status);
+    if let Some(r) = &g.result {
+        let _ = writeln!(
+            out,
+            "  Result: {}{}, by {}{}{}",
+            r.outcome,
+            r.winner
+                .as_ref()
+                .map_or(String::new(), |w| format!(" ({w})")),
+            r.ended_by,
+            r.vp.map_or(String::new(), |v| format!(", VP {v:+}")),
+            r.turn.map_or(String::new(), |t| format!(", turn {t}"))
+        );
+        if let Some(n) = &r.note {
+            let _ = writeln!(out, "  Note: {n}");
+        }
+        if let Some(a) = &r.adjudication {
+            let _ = writeln!(out, "  Adjudication record:");
+            let _ = writeln!(out, "    final state: {}", a.final_state);
+            if let Some(s) = &a.ussr_statement {
+                let _ = writeln!(out, "    USSR player's statement: {s}");
+            }
+            if let Some(s) = &a.us_statement {
+                let _ = writeln!(out, "    US player's statement: {s}");
+            }
+            if let Some(s) = &a.third_party {
+                let _ = writeln!(out, "    third-party opinion: {s}");
+            }
+            let _ = writeln!(out, "    decision: {}", a.decision);
+        }
+    }
+    if g.corrections > 0 {
+        let _ = writeln!(
+            out,
+            "  Corrected {} time(s) (see `arbiter history`)",
+            g.corrections
+        );
+    }
+    if let Some(c) = &g.cancel_reason {
+        let _ = writeln!(out, "  Cancelled: {c}");
+    }
+    let _ = writeln!(out, "  Pairing: {}", g.pairing.line());
+    let _ = writeln!(out, "  Sides: {}", g.sides.line());
+    out
+}
+
+pub fn games(games: &[GameView]) -> String {
+    let mut t = table(&["game", "name", "status", "result"]);
+    for g in games {
+        t.add_row(vec![
+            Cell::new(&g.id),
+            Cell::new(&g.name),
+            Cell::new(if g.overdue {
+                "OVERDUE"
+            } else {
+                g.status.as_str()
+            }),
+            Cell::new(g.result.as_ref().map_or(String::new(), |r| {
+                format!(
+                    "{} ({})",
+                    r.winner
+                        .clone()
+                        .map_or("tie".into(), |w| format!("{w} won")),
+                    r.ended_by
+                )
+            })),
+        ]);
+    }
+    format!("{t}\n")
+}
+
+pub fn players(rows: &[serde_json::Value]) -> String {
+    let mut t = table(&["id", "name", "surname", "status", "rung", "eliminator"]);
+    for r in rows {
+        t.add_row(vec![
+            right(format!("P{}", r["id"])),
+            Cell::new(r["name"].as_str().unwrap_or("")),
+            Cell::new(r["surname"].as_str().unwrap_or("")),
+            Cell::new(r["status"].as_str().unwrap_or("")),
+            right(r["rung"].as_u64().map_or(String::new(), |x| x.to_string())),
+            Cell::new(if r["eliminator"].as_bool().unwrap_or(false) {
+                "yes"
+            } else {
+                ""
+            }),
+        ]);
+    }
+    format!("{t}\n")
+}
+
+pub fn player(p: &PlayerView) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} (P{}, surname {}), {}{}",
+        p.name,
+        p.id,
+        p.surname,
+        p.status,
+        p.rung.map_or(String::new(), |r| format!(", rung {r}"))
+    );
+    let _ = writeln!(
+        out,
+        "Ladder games: {} (W-L-T); sides {} USSR / {} US{}",
+        wlt(p.ladder.wins, p.ladder.losses, p.ladder.ties),
+        p.ladder_ussr,
+        p.ladder_us,
+        p.last_ladder_side
+            .as_ref()
+            .map_or(String::new(), |s| format!("; last ladder game as {s}"))
+    );
+    let _ = writeln!(
+        out,
+        "Quick rounds: {}",
+        wlt(p.quick.wins, p.quick.losses, p.quick.ties)
+    );
+    if p.eliminator {
+        let _ = writeln!(out, "Volunteers as eliminator.");
+    }
+    if p.skip_streak > 0 || p.missed_streak > 0 {
+        let _ = writeln!(
+            out,
+            "Consecutive skips: {}; consecutive missed rounds: {}",
+            p.skip_streak, p.missed_streak
+        );
+    }
+    if !p.games.is_empty() {
+        let _ = write!(out, "{}", games(&p.games));
+    }
+    out.push_str(&moves_of(p));
+    out
+}
+
+pub fn moves_of(p: &PlayerView) -> String {
+    let mut out = String::new();
+    for m in &p.moves {
+        let _ = writeln!(out, "  {}", m.explanation.line());
+    }
+    if p.moves.is_empty() {
+        let _ = writeln!(out, "  No closed round has moved {} yet.", p.name);
+    }
+    out
+}
+
+fn tally_row(t: &mut Table, label: &str, v: &TallyView) {
+    let pct = |x: u32| {
+        if v.games == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.1}%", f64::from(x) * 100.0 / f64::from(v.games))
+        }
+    };
+    t.add_row(vec![
+        Cell::new(label),
+        right(v.games),
+        right(format!("{} ({})", v.ussr_wins, pct(v.ussr_wins))),
+        right(format!("{} ({})", v.us_wins, pct(v.us_wins))),
+        right(v.ties),
+    ]);
+}
+
+pub fn stats(s: &StatsView) -> String {
+    let mut out = String::new();
+    let mut t = table(&["games", "played", "USSR wins", "US wins", "ties"]);
+    tally_row(&mut t, "ladder", &s.ladder_games);
+    tally_row(&mut t, "quick rounds", &s.quick_round_games);
+    tally_row(&mut t, "all", &s.all_games);
+    let _ = writeln!(
+        out,
+        "Results by side (ties are ties here; the US advances on the ladder, TWS-R11)\n{t}"
+    );
+    let mut t = table(&["bid", "played", "USSR wins", "US wins", "ties"]);
+    for b in &s.by_bid {
+        tally_row(&mut t, &b.label, &b.tally);
+    }
+    let _ = writeln!(out, "By automatic bid\n{t}");
+    let mut t = table(&["ended by", "played", "USSR wins", "US wins", "ties"]);
+    for b in &s.by_end {
+        tally_row(&mut t, &b.label, &b.tally);
+    }
+    let _ = writeln!(out, "By how the game ended\n{t}");
+    let mut t = table(&[
+        "player",
+        "status",
+        "rung",
+        "ladder W-L-T",
+        "quick W-L-T",
+        "ladder USSR/US",
+    ]);
+    for p in &s.players {
+        t.add_row(vec![
+            Cell::new(&p.name),
+            Cell::new(&p.status),
+            right(p.rung.map_or(String::new(), |r| r.to_string())),
+            right(wlt(p.ladder.wins, p.ladder.losses, p.ladder.ties)),
+            right(wlt(p.quick.wins, p.quick.losses, p.quick.ties)),
+            right(format!("{}/{}", p.ladder_ussr, p.ladder_us)),
+        ]);
+    }
+    let _ = writeln!(out, "Players\n{t}");
+    out
+}
+
+pub fn player_stats(p: &PlayerStatsView) -> String {
+    format!(
+        "{} ({}{}): ladder {} W-L-T, quick rounds {}; ladder sides {} USSR / {} US; all games {} USSR / {} US\n",
+        p.name,
+        p.status,
+        p.rung.map_or(String::new(), |r| format!(", rung {r}")),
+        wlt(p.ladder.wins, p.ladder.losses, p.ladder.ties),
+        wlt(p.quick.wins, p.quick.losses, p.quick.ties),
+        p.ladder_ussr,
+        p.ladder_us,
+        p.all_ussr,
+        p.all_us
+    )
+}
+
+pub fn quick(lines: &[QuickLineView]) -> String {
+    if lines.is_empty() {
+        return "No quick-round game has been decided yet.\n".into();
+    }
+    let mut t = table(&["place", "player", "wins", "losses", "ties"]);
+    for l in lines {
+        t.add_row(vec![
+            right(l.place),
+            Cell::new(&l.name),
+            right(l.record.wins),
+            right(l.record.losses),
+            right(l.record.ties),
+        ]);
+    }
+    format!("Quick-round leaderboard (TWS Quick Rounds)\n{t}\n")
+}
+
+pub fn history(rows: &[serde_json::Value]) -> String {
+    let mut t = table(&["seq", "time", "actor", "event", "summary"]);
+    for r in rows {
+        let undone = r["undone"].as_bool().unwrap_or(false);
+        t.add_row(vec![
+            right(&r["seq"]),
+            Cell::new(r["time"].as_str().unwrap_or("")),
+            Cell::new(r["actor"].as_str().unwrap_or("")),
+            Cell::new(format!(
+                "{}{}",
+                r["event"].as_str().unwrap_or(""),
+                if undone { " (undone)" } else { "" }
+            )),
+            Cell::new(r["summary"].as_str().unwrap_or("")),
+        ]);
+    }
+    format!("{t}\n")
+}
+
+/// One line about an event, for the history.
+pub fn summarize(l: &Ladder, e: &Event) -> String {
+    let n = |p| l.name_of(p);
+    let game = |g: arbiter_engine::model::GameId| {
+        l.game(g)
+            .map_or_else(|| g.to_string(), |gm| format!("{} {}", g, l.game_name(gm)))
+    };
+    match e {
+        Event::Created { name, .. } => format!("created {name}"),
+        Event::RulesChanged {
+            from_round,
+            reason,
+            rules,
+        } => {
+            format!(
+                "rules from round {from_round}: bid {}, {} months — {reason}",
+                rules.bid, rules.deadline_months
+            )
+        }
+        Event::ModeratorAdded { name } => format!("moderator {name} added"),
+        Event::ModeratorRemoved { name } => format!("moderator {name} removed"),
+        Event::PlayerApplied { name, .. } => format!("{name} applied to join"),
+        Event::PlayerApproved { player } => {
+            format!("{} approved: enters at the bottom", n(*player))
+        }
+        Event::PlayerDeclined { player, reason } => format!("{} declined: {reason}", n(*player)),
+        Event::GuestRegistered { name, .. } => format!("{name} registered as a guest"),
+        Event::PlayerReentered { player } => format!("{} re-entered at the bottom", n(*player)),
+        Event::PlayerWithdrawn { player, reason } => format!("{} withdrew: {reason}", n(*player)),
+        Event::EliminatorVolunteered { player } => {
+            format!("{} volunteers as eliminator", n(*player))
+        }
+        Event::EliminatorStoodDown { player } => format!("{} no longer volunteers", n(*player)),
+        Event::SkipRequested { player, round } => format!("{} skips round {round}", n(*player)),
+        Event::SkipCancelled { player, round } => {
+            format!("{} will play round {round} after all", n(*player))
+        }
+        Event::RoundAnnounced(a) => format!(
+            "round {} announced: {} games, deadline {}, bid {}",
+            a.round,
+            a.games.len(),
+            a.deadline.format("%Y-%m-%d"),
+            a.bid
+        ),
+        Event::GameAdded { game: g, round, .. } => format!("{} added to round {round}", game(g.id)),
+        Event::QuickGameScheduled { game: g, .. } => format!("quick-round game {}", game(g.id)),
+        Event::ResultRecorded { game: g, result } => format!(
+            "{}: {} ({}, {})",
+            game(*g),
+            result.outcome.describe(),
+            result.ended_by.describe(),
+            result.status.name()
+        ),
+        Event::ResultCorrected {
+            game: g,
+            result,
+            reason,
+        } => format!(
+            "{} corrected to {}: {reason}",
+            game(*g),
+            result.outcome.describe()
+        ),
+        Event::GameCancelled {
+            game: g, reason, ..
+        } => format!("{} cancelled: {reason}", game(*g)),
+        Event::RoundClosed(c) => format!(
+            "round {} closed: champion {}, streak {}",
+            c.round,
+            c.champion.map_or("-".into(), n),
+            c.streak
+        ),
+        Event::Reverted { seq, summary } => format!("undo of event {seq} ({summary})"),
+    }
+}

@@ -1,0 +1,977 @@
+//! Carrying out one command line.
+
+use std::path::PathBuf;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use arbiter_engine::model::{Adjudication, EndTag, GameId, Outcome, PlayerId, Time};
+use arbiter_engine::tws::{Command, Event, Ladder, PairingPlan, ResultInput};
+use arbiter_service::forum::{self, Markup};
+use arbiter_service::views;
+use arbiter_service::{Context, Service, ServiceError};
+use arbiter_store::StoreError;
+use arbiter_store_sqlite::SqliteStore;
+use chrono::{NaiveDate, NaiveDateTime, TimeZone, Utc};
+
+use crate::args::*;
+use crate::render;
+
+pub type Svc = Service<SqliteStore>;
+
+/// The exit code for an error: 1 refused, 3 conflict, 4 storage.
+pub fn exit_code(e: &anyhow::Error) -> u8 {
+    match e.downcast_ref::<ServiceError>() {
+        Some(ServiceError::Store(StoreError::Conflict { .. })) => 3,
+        Some(ServiceError::Store(StoreError::Backend(_))) => 4,
+        _ => 1,
+    }
+}
+
+/// The default database: `<data dir>/arbiter/arbiter.db`.
+pub fn default_db() -> Result<PathBuf> {
+    let dir = dirs::data_dir()
+        .ok_or_else(|| anyhow!("no data directory for this user: give --db PATH or ARBITER_DB"))?;
+    Ok(dir.join("arbiter").join("arbiter.db"))
+}
+
+pub async fn open(db: Option<&PathBuf>) -> Result<Svc> {
+    let path = match db {
+        Some(p) => p.clone(),
+        None => default_db()?,
+    };
+    let store = SqliteStore::open(&path)
+        .await
+        .with_context(|| format!("cannot open the database {}", path.display()))?;
+    Ok(Service::new(store))
+}
+
+pub async fn main(cli: Cli) -> Result<()> {
+    let svc = open(cli.db.as_ref()).await?;
+    let globals = Globals::from_cli(&cli)?;
+    match &cli.command {
+        Noun::Script(s) => crate::script::run_file(&svc, &globals, &s.file).await,
+        Noun::Demo(d) => crate::demo::run(&svc, &globals, &d.id).await,
+        other => execute(&svc, &globals, other).await,
+    }
+}
+
+/// The options that apply to every command.
+#[derive(Debug, Clone)]
+pub struct Globals {
+    pub competition: Option<String>,
+    pub json: bool,
+    pub actor: String,
+    pub at: Option<Time>,
+    pub idempotency_key: Option<String>,
+}
+
+impl Globals {
+    pub fn from_cli(cli: &Cli) -> Result<Self> {
+        let at = cli.at.as_deref().map(parse_time).transpose()?;
+        Ok(Self {
+            competition: cli.competition.clone(),
+            json: cli.json,
+            actor: cli
+                .actor
+                .clone()
+                .or_else(|| std::env::var("USER").ok())
+                .unwrap_or_else(|| "moderator".into()),
+            at,
+            idempotency_key: cli.idempotency_key.clone(),
+        })
+    }
+
+    /// Options of a script line override the script's own.
+    pub fn merged(&self, line: &Cli) -> Result<Self> {
+        let mine = Self::from_cli(line)?;
+        Ok(Self {
+            competition: mine.competition.or_else(|| self.competition.clone()),
+            json: mine.json || self.json,
+            actor: line.actor.clone().unwrap_or_else(|| self.actor.clone()),
+            at: mine.at.or(self.at),
+            idempotency_key: mine.idempotency_key,
+        })
+    }
+
+    pub fn now(&self) -> Time {
+        self.at.unwrap_or_else(Utc::now)
+    }
+
+    pub fn ctx(&self) -> Context {
+        Context {
+            actor: self.actor.clone(),
+            at: self.now(),
+            idempotency_key: self.idempotency_key.clone(),
+            expected: None,
+        }
+    }
+}
+
+/// `2026-01-31`, `2026-01-31T12:00`, or RFC 3339.
+pub fn parse_time(s: &str) -> Result<Time> {
+    let s = s.trim();
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    for f in ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"] {
+        if let Ok(t) = NaiveDateTime::parse_from_str(s, f) {
+            return Ok(Utc.from_utc_datetime(&t));
+        }
+    }
+    if let Ok(d) = NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        && let Some(t) = d.and_hms_opt(0, 0, 0)
+    {
+        return Ok(Utc.from_utc_datetime(&t));
+    }
+    bail!("{s:?} is not a time: use YYYY-MM-DD, YYYY-MM-DDTHH:MM or RFC 3339")
+}
+
+/// A deadline given as a date means the end of that day.
+fn parse_deadline(s: &str) -> Result<Time> {
+    if let Ok(d) = NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
+        && let Some(t) = d.and_hms_opt(23, 59, 59)
+    {
+        return Ok(Utc.from_utc_datetime(&t));
+    }
+    parse_time(s).context("--deadline")
+}
+
+pub async fn competition(svc: &Svc, g: &Globals) -> Result<String> {
+    if let Some(c) = &g.competition {
+        return Ok(c.clone());
+    }
+    let all = svc.competitions().await?;
+    match all.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => bail!(
+            "there is no competition yet: create one with `arbiter competition create ID --name NAME`"
+        ),
+        many => bail!(
+            "there are {} competitions ({}): choose one with -c ID",
+            many.len(),
+            many.join(", ")
+        ),
+    }
+}
+
+/// A player by name (case-insensitive) or id (`P12`).
+pub fn player(ladder: &Ladder, name: &str) -> Result<PlayerId> {
+    if let Some(id) = ladder.find(name) {
+        return Ok(id);
+    }
+    if let Some(n) = name
+        .strip_prefix(['P', 'p'])
+        .and_then(|n| n.parse::<u32>().ok())
+        && ladder.player(PlayerId(n)).is_some()
+    {
+        return Ok(PlayerId(n));
+    }
+    let lower = name.to_lowercase();
+    let similar: Vec<String> = ladder
+        .players
+        .iter()
+        .filter(|p| {
+            let n = p.player.name.to_lowercase();
+            n.contains(&lower) || lower.contains(&p.player.surname.to_lowercase())
+        })
+        .map(|p| p.player.name.clone())
+        .take(5)
+        .collect();
+    if similar.is_empty() {
+        bail!(
+            "there is no player named {name:?} in this competition (`arbiter player list` shows everyone)"
+        )
+    } else {
+        bail!(
+            "there is no player named {name:?}; did you mean {}?",
+            similar.join(" or ")
+        )
+    }
+}
+
+/// A game by id (`G12`, `12`) or by a player's name (his game in the
+/// running round, unresolved first).
+pub fn game(ladder: &Ladder, s: &str) -> Result<GameId> {
+    let digits = s.strip_prefix(['G', 'g']).unwrap_or(s);
+    if let Ok(n) = digits.parse::<u32>() {
+        if n >= 1 && ladder.game(GameId(n)).is_some() {
+            return Ok(GameId(n));
+        }
+        bail!("there is no game {s} (`arbiter game list` shows the games)");
+    }
+    let p =
+        player(ladder, s).with_context(|| format!("{s:?} is neither a game id nor a player"))?;
+    let round = ladder
+        .open_round()
+        .ok_or_else(|| anyhow!("no round is running: name the game by its id (G12)"))?;
+    let mine: Vec<GameId> = round
+        .games
+        .iter()
+        .copied()
+        .filter(|g| ladder.game(*g).is_some_and(|g| g.has_player(p)))
+        .collect();
+    let open = mine
+        .iter()
+        .copied()
+        .find(|g| ladder.game(*g).is_some_and(|g| !g.status.is_resolved()));
+    open.or_else(|| mine.last().copied()).ok_or_else(|| {
+        anyhow!(
+            "{} has no game in round {}: name the game by its id",
+            ladder.name_of(p),
+            round.number
+        )
+    })
+}
+
+fn outcome(ladder: &Ladder, g: GameId, winner: Option<&str>, tie: bool) -> Result<Outcome> {
+    if tie {
+        return Ok(Outcome::Tie);
+    }
+    let Some(w) = winner else {
+        bail!("say who won with --winner NAME, or --tie");
+    };
+    let w = player(ladder, w)?;
+    let game = ladder
+        .game(g)
+        .ok_or_else(|| anyhow!("there is no game {g}"))?;
+    let side = game.side_of(w).ok_or_else(|| {
+        anyhow!(
+            "{} does not play in \"{}\" ({} v. {})",
+            ladder.name_of(w),
+            ladder.game_name(game),
+            ladder.name_of(game.ussr.player),
+            ladder.name_of(game.us.player)
+        )
+    })?;
+    Ok(Outcome::Win(side))
+}
+
+fn result_input(ladder: &Ladder, g: GameId, o: &OutcomeArgs) -> Result<ResultInput> {
+    Ok(ResultInput {
+        outcome: outcome(ladder, g, o.winner.as_deref(), o.tie)?,
+        ended_by: EndTag::parse(&o.ended_by),
+        vp: o.vp,
+        turn: o.turn,
+        note: o.note.clone(),
+    })
+}
+
+fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
+}
+
+fn read_rules_file(path: &PathBuf) -> Result<arbiter_engine::tws::LadderRules> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the rules file {}", path.display()))?;
+    arbiter_record::parse_rules(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
+}
+
+/// Carry out one command (everything but `script` and `demo`).
+pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
+    match noun {
+        Noun::Competition(CompetitionCmd::Create {
+            id,
+            name,
+            preset,
+            rules,
+            moderators,
+        }) => {
+            let rules = match rules {
+                Some(path) => read_rules_file(path)?,
+                None => {
+                    let text = arbiter_record::preset(preset).ok_or_else(|| {
+                        anyhow!("there is no preset {preset:?}; presets: tws-ladder")
+                    })?;
+                    arbiter_record::parse_rules(text)
+                        .map_err(|e| anyhow!("preset {preset}: {e}"))?
+                }
+            };
+            let done = svc
+                .create_ladder(id, name, rules, moderators, &g.ctx())
+                .await?;
+            if g.json {
+                print_json(&serde_json::json!({"competition": id, "version": done.last}))?;
+            } else {
+                println!("Created {id} ({name}), version {}.", done.last);
+                if moderators.is_empty() {
+                    println!(
+                        "Next: `arbiter -c {id} moderator add NAME` (every ladder game is moderated), then add players."
+                    );
+                }
+            }
+            Ok(())
+        }
+        Noun::Competition(CompetitionCmd::List) => {
+            let ids = svc.competitions().await?;
+            let mut rows = Vec::new();
+            for id in &ids {
+                let (ladder, version) = svc.load(id, None).await?;
+                rows.push(serde_json::json!({
+                    "id": id,
+                    "name": ladder.name,
+                    "format": "tws-ladder",
+                    "members": ladder.order.len(),
+                    "rounds": ladder.rounds.len(),
+                    "version": version,
+                }));
+            }
+            if g.json {
+                return print_json(&rows);
+            }
+            if rows.is_empty() {
+                println!("No competitions yet. Try `arbiter demo`.");
+            }
+            print!("{}", render::competitions(&rows));
+            Ok(())
+        }
+        other => {
+            let comp = competition(svc, g).await?;
+            execute_in(svc, g, &comp, other).await
+        }
+    }
+}
+
+async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<()> {
+    let (ladder, version) = svc.load(comp, None).await?;
+    let now = g.now();
+    let ctx = g.ctx();
+    // A command decided by the engine, then a line saying what it did.
+    macro_rules! exec {
+        ($cmd:expr) => {{
+            let done = svc.execute(comp, $cmd, &ctx).await?;
+            report(g, &done)?;
+            done
+        }};
+    }
+    match noun {
+        Noun::Competition(CompetitionCmd::Show) => {
+            let view = views::ladder_view(&ladder, comp, version);
+            if g.json {
+                return print_json(&view);
+            }
+            print!("{}", render::summary(&view, &ladder));
+        }
+        Noun::Competition(_) => unreachable_noun()?,
+        Noun::Rules(cmd) => match cmd {
+            RulesCmd::Show { round } => {
+                let rules = match round {
+                    Some(r) => ladder.rules_for(*r),
+                    None => ladder.current_rules(),
+                };
+                print!("{}", arbiter_record::rules_to_toml(rules));
+            }
+            RulesCmd::Versions => {
+                let rows: Vec<serde_json::Value> = ladder
+                    .rules
+                    .iter()
+                    .map(|v| serde_json::json!({"from_round": v.from_round, "reason": v.reason, "bid": v.rules.bid.to_string(), "deadline_months": v.rules.deadline_months}))
+                    .collect();
+                if g.json {
+                    return print_json(&rows);
+                }
+                for v in &ladder.rules {
+                    println!(
+                        "from round {}: bid {}, time limit {} months — {}",
+                        v.from_round, v.rules.bid, v.rules.deadline_months, v.reason
+                    );
+                }
+            }
+            RulesCmd::Change {
+                file,
+                from_round,
+                reason,
+            } => {
+                let rules = read_rules_file(file)?;
+                exec!(Command::ChangeRules {
+                    rules,
+                    from_round: *from_round,
+                    reason: reason.clone()
+                });
+            }
+            RulesCmd::Preset { name } => {
+                let text = arbiter_record::preset(name)
+                    .ok_or_else(|| anyhow!("there is no preset {name:?}; presets: tws-ladder"))?;
+                print!("{text}");
+            }
+        },
+        Noun::Moderator(cmd) => match cmd {
+            ModeratorCmd::Add { name } => {
+                exec!(Command::AddModerator { name: name.clone() });
+            }
+            ModeratorCmd::Remove { name } => {
+                exec!(Command::RemoveModerator { name: name.clone() });
+            }
+            ModeratorCmd::List => {
+                let names: Vec<&str> = ladder
+                    .moderators
+                    .iter()
+                    .filter(|m| m.active)
+                    .map(|m| m.name.as_str())
+                    .collect();
+                if g.json {
+                    return print_json(&names);
+                }
+                for n in names {
+                    println!("{n}");
+                }
+            }
+        },
+        Noun::Player(cmd) => match cmd {
+            PlayerCmd::Apply { name, surname } => {
+                exec!(Command::Apply {
+                    name: name.clone(),
+                    surname: surname.clone()
+                });
+            }
+            PlayerCmd::Add { name, surname } => {
+                exec!(Command::Join {
+                    name: name.clone(),
+                    surname: surname.clone()
+                });
+            }
+            PlayerCmd::Guest { name, surname } => {
+                exec!(Command::RegisterGuest {
+                    name: name.clone(),
+                    surname: surname.clone()
+                });
+            }
+            PlayerCmd::Approve { name } => {
+                exec!(Command::Approve {
+                    player: player(&ladder, name)?
+                });
+            }
+            PlayerCmd::Decline { name, reason } => {
+                exec!(Command::Decline {
+                    player: player(&ladder, name)?,
+                    reason: reason.clone()
+                });
+            }
+            PlayerCmd::Reenter { name } => {
+                exec!(Command::Reenter {
+                    player: player(&ladder, name)?
+                });
+            }
+            PlayerCmd::Withdraw { name, reason } => {
+                exec!(Command::Withdraw {
+                    player: player(&ladder, name)?,
+                    reason: reason.clone()
+                });
+            }
+            PlayerCmd::List => {
+                let rows: Vec<serde_json::Value> = ladder
+                    .players
+                    .iter()
+                    .map(|p| {
+                        serde_json::json!({
+                            "id": p.player.id.0,
+                            "name": p.player.name,
+                            "surname": p.player.surname,
+                            "status": p.status.name(),
+                            "rung": ladder.rung_of(p.player.id),
+                            "eliminator": p.eliminator,
+                        })
+                    })
+                    .collect();
+                if g.json {
+                    return print_json(&rows);
+                }
+                print!("{}", render::players(&rows));
+            }
+            PlayerCmd::Show { name } => {
+                let p = player(&ladder, name)?;
+                let view = views::player_view(&ladder, p, now)
+                    .ok_or_else(|| anyhow!("there is no player {name:?}"))?;
+                if g.json {
+                    return print_json(&view);
+                }
+                print!("{}", render::player(&view));
+            }
+        },
+        Noun::Eliminator(cmd) => match cmd {
+            EliminatorCmd::Volunteer { name } => {
+                exec!(Command::VolunteerEliminator {
+                    player: player(&ladder, name)?
+                });
+            }
+            EliminatorCmd::StandDown { name } => {
+                exec!(Command::StandDownEliminator {
+                    player: player(&ladder, name)?
+                });
+            }
+            EliminatorCmd::List => {
+                let names: Vec<String> = ladder
+                    .players
+                    .iter()
+                    .filter(|p| p.eliminator)
+                    .map(|p| format!("{} ({})", p.player.name, p.status.name()))
+                    .collect();
+                if g.json {
+                    return print_json(&names);
+                }
+                for n in names {
+                    println!("{n}");
+                }
+            }
+        },
+        Noun::Skip(cmd) => match cmd {
+            SkipCmd::Request { name, round } => {
+                exec!(Command::RequestSkip {
+                    player: player(&ladder, name)?,
+                    round: *round
+                });
+            }
+            SkipCmd::Cancel { name, round } => {
+                exec!(Command::CancelSkip {
+                    player: player(&ladder, name)?,
+                    round: *round
+                });
+            }
+            SkipCmd::List => {
+                let mut rows: Vec<serde_json::Value> = Vec::new();
+                for (r, ps) in &ladder.skip_requests {
+                    for p in ps {
+                        rows.push(serde_json::json!({"round": r, "name": ladder.name_of(*p)}));
+                    }
+                }
+                if g.json {
+                    return print_json(&rows);
+                }
+                for r in &rows {
+                    println!("round {}: {}", r["round"], r["name"].as_str().unwrap_or(""));
+                }
+            }
+        },
+        Noun::Round(cmd) => round_cmd(svc, g, comp, &ladder, cmd).await?,
+        Noun::Result(cmd) => match cmd {
+            ResultCmd::Record { outcome: o, agreed } => {
+                let gid = game(&ladder, &o.game)?;
+                exec!(Command::RecordResult {
+                    game: gid,
+                    result: result_input(&ladder, gid, o)?,
+                    agreed: *agreed,
+                    at: now
+                });
+            }
+            ResultCmd::Forfeit {
+                game: gs,
+                absent,
+                note,
+            } => {
+                let gid = game(&ladder, gs)?;
+                exec!(Command::Forfeit {
+                    game: gid,
+                    absent: player(&ladder, absent)?,
+                    note: note.clone(),
+                    at: now
+                });
+            }
+            ResultCmd::Adjudicate {
+                game: gs,
+                winner,
+                tie,
+                final_state,
+                ussr_statement,
+                us_statement,
+                third_party,
+                decision,
+                vp,
+                turn,
+            } => {
+                let gid = game(&ladder, gs)?;
+                exec!(Command::Adjudicate {
+                    game: gid,
+                    outcome: outcome(&ladder, gid, winner.as_deref(), *tie)?,
+                    vp: *vp,
+                    turn: *turn,
+                    record: Adjudication {
+                        final_state: final_state.clone(),
+                        ussr_statement: ussr_statement.clone(),
+                        us_statement: us_statement.clone(),
+                        third_party: third_party.clone(),
+                        decision: decision.clone(),
+                    },
+                    at: now
+                });
+            }
+            ResultCmd::Correct { outcome: o, reason } => {
+                let gid = game(&ladder, &o.game)?;
+                exec!(Command::CorrectResult {
+                    game: gid,
+                    result: result_input(&ladder, gid, o)?,
+                    reason: reason.clone(),
+                    at: now
+                });
+            }
+        },
+        Noun::Game(cmd) => match cmd {
+            GameCmd::Show { game: gs } => {
+                let gid = game(&ladder, gs)?;
+                let gm = ladder
+                    .game(gid)
+                    .ok_or_else(|| anyhow!("there is no game {gs}"))?;
+                let view = views::game_view(&ladder, gm, now);
+                if g.json {
+                    return print_json(&view);
+                }
+                print!("{}", render::game(&view));
+            }
+            GameCmd::Cancel { game: gs, reason } => {
+                let gid = game(&ladder, gs)?;
+                exec!(Command::CancelGame {
+                    game: gid,
+                    reason: reason.clone(),
+                    at: now
+                });
+            }
+            GameCmd::List { round } => {
+                let games: Vec<views::GameView> = ladder
+                    .games
+                    .iter()
+                    .filter(|gm| round.is_none() || gm.round == *round)
+                    .map(|gm| views::game_view(&ladder, gm, now))
+                    .collect();
+                if g.json {
+                    return print_json(&games);
+                }
+                print!("{}", render::games(&games));
+            }
+        },
+        Noun::Quick(cmd) => match cmd {
+            QuickCmd::Add { ussr, us } => {
+                exec!(Command::ScheduleQuickGame {
+                    ussr: player(&ladder, ussr)?,
+                    us: player(&ladder, us)?,
+                    at: now
+                });
+            }
+            QuickCmd::Leaderboard => {
+                let lines = views::quick_view(&ladder);
+                if g.json {
+                    return print_json(&lines);
+                }
+                print!("{}", render::quick(&lines));
+            }
+        },
+        Noun::Ladder(cmd) => match cmd {
+            LadderCmd::Show { as_of } => {
+                let (l, v) = match as_of {
+                    Some(seq) => svc.load(comp, Some(*seq)).await?,
+                    None => (ladder.clone(), version),
+                };
+                let view = views::ladder_view(&l, comp, v);
+                if g.json {
+                    return print_json(&view);
+                }
+                print!("{}", render::ladder(&view));
+            }
+            LadderCmd::Explain { name } => {
+                let p = player(&ladder, name)?;
+                let view = views::player_view(&ladder, p, now)
+                    .ok_or_else(|| anyhow!("there is no player {name:?}"))?;
+                if g.json {
+                    return print_json(&view.moves);
+                }
+                print!("{}", render::moves_of(&view));
+            }
+        },
+        Noun::Stats(a) => {
+            let view = views::stats_view(&ladder);
+            if let Some(name) = &a.player {
+                let p = player(&ladder, name)?;
+                let pname = ladder.name_of(p);
+                let row = view.players.iter().find(|r| r.name == pname).cloned();
+                if g.json {
+                    return print_json(&row);
+                }
+                match row {
+                    Some(r) => print!("{}", render::player_stats(&r)),
+                    None => println!("{pname} has no decided game yet."),
+                }
+                return Ok(());
+            }
+            if g.json {
+                return print_json(&view);
+            }
+            print!("{}", render::stats(&view));
+        }
+        Noun::History(a) => {
+            let history = svc.history(comp, None).await?;
+            let skip = a.limit.map_or(0, |n| history.len().saturating_sub(n));
+            let rows: Vec<serde_json::Value> = history
+                .iter()
+                .skip(skip)
+                .map(|h| {
+                    serde_json::json!({
+                        "seq": h.seq,
+                        "event": h.kind,
+                        "actor": h.actor,
+                        "time": h.recorded_at,
+                        "summary": render::summarize(&ladder, &h.event),
+                        "undone": h.reverted,
+                    })
+                })
+                .collect();
+            if g.json {
+                return print_json(&rows);
+            }
+            print!("{}", render::history(&rows));
+        }
+        Noun::Undo => {
+            let (done, target) = svc.undo(comp, &ctx).await?;
+            if g.json {
+                return print_json(
+                    &serde_json::json!({"undone": target.seq, "event": target.kind, "version": done.last}),
+                );
+            }
+            println!(
+                "Undid event {} ({}: {}) by event {}.",
+                target.seq,
+                target.kind,
+                render::summarize(&ladder, &target.event),
+                done.last
+            );
+        }
+        Noun::Draw(DrawCmd::Verify { round }) => {
+            let number = round
+                .or_else(|| ladder.last_round().map(|r| r.number))
+                .ok_or_else(|| anyhow!("no round has been announced"))?;
+            let checks = svc.verify_draws(comp, number).await?;
+            let commitment = svc.seed_commitment_ok(comp, number).await?;
+            if g.json {
+                return print_json(
+                    &serde_json::json!({"round": number, "seed_matches_commitment": commitment, "draws": checks}),
+                );
+            }
+            println!(
+                "Round {number}: the revealed seed {} the commitment published before the round.",
+                if commitment {
+                    "matches"
+                } else {
+                    "DOES NOT match"
+                }
+            );
+            if checks.is_empty() {
+                println!("No side was drawn in round {number}.");
+            }
+            for c in &checks {
+                println!(
+                    "{} draw {}: {} recorded {}, recomputed {} — {}",
+                    c.game,
+                    c.draw_index,
+                    c.player,
+                    c.recorded,
+                    c.recomputed,
+                    if c.matches { "ok" } else { "MISMATCH" }
+                );
+            }
+            if !commitment || checks.iter().any(|c| !c.matches) {
+                bail!("round {number}'s draws do not verify");
+            }
+        }
+        Noun::Script(_) | Noun::Demo(_) => unreachable_noun()?,
+    }
+    Ok(())
+}
+
+fn unreachable_noun() -> Result<()> {
+    bail!("this command cannot run here (scripts cannot run scripts or the demo)")
+}
+
+/// Print what a write did.
+fn report(g: &Globals, done: &arbiter_service::Executed) -> Result<()> {
+    if g.json {
+        return print_json(&serde_json::json!({
+            "first": done.first,
+            "last": done.last,
+            "replayed": done.replayed,
+            "events": done.events.iter().map(Event::kind).collect::<Vec<_>>(),
+        }));
+    }
+    if done.replayed {
+        println!(
+            "Already done (same idempotency key): events {}..{}.",
+            done.first, done.last
+        );
+    }
+    Ok(())
+}
+
+async fn round_cmd(
+    svc: &Svc,
+    g: &Globals,
+    comp: &str,
+    ladder: &Ladder,
+    cmd: &RoundCmd,
+) -> Result<()> {
+    let now = g.now();
+    let ctx = g.ctx();
+    match cmd {
+        RoundCmd::Announce(a) => {
+            let deadline = a.deadline.as_deref().map(parse_deadline).transpose()?;
+            let plan = if a.pairs.is_empty() {
+                if !a.bye.is_empty() {
+                    bail!(
+                        "--bye goes with --pair (a pairing exception); the default pairing gives the odd last player a bye when there is no eliminator"
+                    );
+                }
+                PairingPlan::Default {
+                    eliminator: a
+                        .eliminator
+                        .as_deref()
+                        .map(|e| player(ladder, e))
+                        .transpose()?,
+                }
+            } else {
+                let reason = a
+                    .reason
+                    .clone()
+                    .ok_or_else(|| anyhow!("a pairing exception needs --reason (TWS Pairings)"))?;
+                let mut pairs = Vec::new();
+                for (i, p) in a.pairs.iter().enumerate() {
+                    let (x, y) = p
+                        .split_once(':')
+                        .ok_or_else(|| anyhow!("--pair number {} ({p:?}) must be `A:B`", i + 1))?;
+                    pairs.push((player(ladder, x.trim())?, player(ladder, y.trim())?));
+                }
+                let byes = a
+                    .bye
+                    .iter()
+                    .map(|b| player(ladder, b))
+                    .collect::<Result<Vec<_>>>()?;
+                PairingPlan::Override {
+                    pairs,
+                    byes,
+                    reason,
+                }
+            };
+            let (state, done) = svc
+                .announce_round(comp, deadline, plan, a.preview, &ctx)
+                .await?;
+            let round = state
+                .open_round()
+                .ok_or_else(|| anyhow!("the round was not announced"))?;
+            let view = views::round_view(&state, comp, round, now);
+            if g.json {
+                return print_json(
+                    &serde_json::json!({"preview": a.preview, "version": done.last, "round": view}),
+                );
+            }
+            if let Some(closed) = done.events.iter().find_map(|e| match e {
+                Event::RoundClosed(c) => Some(c),
+                _ => None,
+            }) {
+                println!(
+                    "Round {} closed first (all its games were resolved): champion {}, streak {}.",
+                    closed.round,
+                    closed.champion.map_or("-".into(), |p| state.name_of(p)),
+                    closed.streak
+                );
+            }
+            if a.preview {
+                println!("PREVIEW — nothing stored. Without --preview this announces:");
+            } else {
+                println!("Round {} announced (version {}).", view.number, done.last);
+            }
+            print!("{}", render::round(&view));
+        }
+        RoundCmd::AddGame {
+            name,
+            opponent,
+            reason,
+        } => {
+            let done = svc
+                .execute(
+                    comp,
+                    Command::AddRoundGame {
+                        player: player(ladder, name)?,
+                        opponent: player(ladder, opponent)?,
+                        reason: reason.clone(),
+                        at: now,
+                    },
+                    &ctx,
+                )
+                .await?;
+            report(g, &done)?;
+            if !g.json {
+                let (state, _) = svc.load(comp, None).await?;
+                if let Some(Event::GameAdded { game, .. }) = done.events.first()
+                    && let Some(gm) = state.game(game.id)
+                {
+                    print!("{}", render::game(&views::game_view(&state, gm, now)));
+                }
+            }
+        }
+        RoundCmd::Show { number } => {
+            let r = match number {
+                Some(n) => ladder.rounds.iter().find(|r| r.number == *n),
+                None => ladder.last_round(),
+            }
+            .ok_or_else(|| anyhow!("that round has not been announced"))?;
+            let view = views::round_view(ladder, comp, r, now);
+            if g.json {
+                return print_json(&view);
+            }
+            print!("{}", render::round(&view));
+        }
+        RoundCmd::Close { preview } => {
+            if *preview {
+                let events = ladder.decide(Command::CloseRound { at: now })?;
+                let mut state = ladder.clone();
+                for e in &events {
+                    state.apply(e);
+                }
+                if let Some(Event::RoundClosed(c)) = events.first() {
+                    let view = views::close_view(&state, c);
+                    if g.json {
+                        return print_json(&view);
+                    }
+                    println!("PREVIEW — nothing stored.");
+                    print!("{}", render::close(&view));
+                }
+                return Ok(());
+            }
+            let done = svc
+                .execute(comp, Command::CloseRound { at: now }, &ctx)
+                .await?;
+            let (state, _) = svc.load(comp, None).await?;
+            if let Some(Event::RoundClosed(c)) = done.events.first() {
+                let view = views::close_view(&state, c);
+                if g.json {
+                    return print_json(&view);
+                }
+                println!("Round {} closed (version {}).", c.round, done.last);
+                print!("{}", render::close(&view));
+            } else {
+                report(g, &done)?;
+            }
+        }
+        RoundCmd::Explain { number } => {
+            let r = match number {
+                Some(n) => ladder.rounds.iter().find(|r| r.number == *n),
+                None => ladder.rounds.iter().rev().find(|r| r.closed.is_some()),
+            }
+            .ok_or_else(|| anyhow!("no such round"))?;
+            let c = r
+                .closed
+                .as_ref()
+                .ok_or_else(|| anyhow!("round {} is not closed yet", r.number))?;
+            let view = views::close_view(ladder, c);
+            if g.json {
+                return print_json(&view);
+            }
+            print!("{}", render::close(&view));
+        }
+        RoundCmd::Export { number, format } => {
+            let markup = Markup::parse(format)
+                .ok_or_else(|| anyhow!("--format must be bbcode or markdown, not {format:?}"))?;
+            let r = match number {
+                Some(n) => ladder.rounds.iter().find(|r| r.number == *n),
+                None => ladder.last_round(),
+            }
+            .ok_or_else(|| anyhow!("that round has not been announced"))?;
+            let view = views::round_view(ladder, comp, r, now);
+            print!("{}", forum::announcement(markup, &view));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,1355 @@
+//! Golden cases for the TWS ladder, as data: every `tests/golden/*.case`
+//! file is a script of commands and expectations, starting with the clause
+//! of the rule document it tests (quoted) and the ruling it applies.
+//!
+//! The harness drives the engine only: it builds [`Command`]s, asks
+//! [`Ladder::decide`], applies the events and checks the expectations. On
+//! failure it names the case file and line.
+//!
+//! # Format
+//!
+//! One command or expectation a line; `#` starts a comment (outside quotes);
+//! tokens are separated by spaces, `"..."` quotes a token with spaces,
+//! `key=value` (or `key="a b"`) gives an option. Names are player names as
+//! registered; `@7` names player id 7 (for unknown players). Dates are
+//! `YYYY-MM-DD` (UTC midnight).
+//!
+//! Header (required, first lines):
+//!
+//! ```text
+//! # clause: "<words quoted from tws-ladder.txt>" (TWS <Section>)
+//! # ruling: TWS-R3            (ids separated by commas, or `none`)
+//! ```
+//!
+//! Game references (`GREF`): `G7` (game id 7) or `Ames/Baker` (the latest
+//! game with both). Outcomes (`SPEC`): `Ames>Baker` (Ames beat Baker),
+//! `tie:Ames/Baker`, or `G7:ussr` / `G7:us` / `G7:tie`.
+//!
+//! Commands (the ladder is created with default rules before the first
+//! command unless `create` comes first):
+//!
+//! ```text
+//! create [rule=value ...]                  rules: deadline_months, bid=3:us, tie_advances,
+//!                                          consecutive_skips_for_loss, missed_rounds_for_inactive,
+//!                                          sides_count_quick_rounds, game_name_prefix, quick_round_prefix
+//! rules [from=N] reason="..." rule=value... change the rules (from the next round by default)
+//! moderator NAME...   unmoderator NAME
+//! join NAME...        apply NAME...     approve NAME...   decline NAME reason="..."
+//! guest NAME...       eliminator NAME... stand-down NAME  withdraw NAME reason="..."   reenter NAME
+//! skip NAME... [round=N]                 unskip NAME [round=N]
+//! announce DATE [deadline=DATE] [eliminator=NAME] [badseed]
+//! override DATE reason="..." A:B ... [bye=NAME] [deadline=DATE]
+//! add-game NAME OPPONENT reason="..."    (a late pairing in the running round)
+//! quick USSR US                          (a quick-round game)
+//! on DATE                                (the clock for the following commands)
+//! result SPEC [end=vp] [vp=N] [turn=N] [note="..."]    tie A B
+//! agree SPEC          forfeit NAME [game=GREF]
+//! adjudicate SPEC state="..." decision="..." [ussr-says=..] [us-says=..] [third=..] [vp=N] [turn=N]
+//! correct SPEC reason="..." [end=..]     cancel GREF reason="..."
+//! close DATE          undo ["summary"]   (revert the last event in force)
+//! ```
+//!
+//! Expectations (`expect ...`), checked against the state after the previous
+//! lines:
+//!
+//! ```text
+//! error "text" [clause="text"]   the previous command was refused with this in its message;
+//!                                the ladder state is unchanged
+//! order NAME...                  champion NAME|none       streak NAME K
+//! rung NAME K                    inactive NAME...         status NAME member|applicant|...
+//! game "Ladder Round 1 A v. B"   (a game of that exact name exists)
+//! paired A B                     (a game of the last round between them, either side)
+//! games K                        (number of games of the last round)
+//! ussr NAME | us NAME            (side in his latest game)
+//! counts NAME ladder|quick       (what his latest game counts as for him)
+//! sides-why GREF "text"          pairing GREF "text"     drawn GREF
+//! explain NAME "text"            (his move at the last close)   retired NAME "text"
+//! deadline DATE                  (of the last round)      game-deadline GREF DATE
+//! bid ROUND INFLUENCE SIDE       game-bid GREF INFLUENCE SIDE
+//! moderator GREF NAME            game-status GREF STATUS  outcome GREF ussr|us|tie
+//! corrections GREF K             adjudication GREF "text"
+//! stats ladder|quick|all|bid=3:us|end=vp ussr=K us=K ties=K
+//! record NAME ladder|quick W-L-T history NAME ussr=K us=K [last=SIDE]
+//! leaderboard NAME...            unpaired NAME...         byes NAME...
+//! missed NAME K                  skip-streak NAME K       rounds K
+//! last-events KIND...            (kinds of the last events of the log, e.g. result-corrected)
+//! ```
+//!
+//! Draw seeds are fixed: the seed of round n is `[n; 32]`; `Create`
+//! commits round 1's and every announcement commits the next one's.
+//!
+//! Besides each case's expectations the harness checks, for every case: a
+//! refused command leaves the state unchanged; an error not expected fails;
+//! the fold of the event log equals the incrementally applied state; a
+//! second run gives the same events (draws are reproducible); the quoted
+//! clause is found word for word in the rule document
+//! (`tests/golden/tws-ladder.txt`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use arbiter_engine::RuleError;
+use arbiter_engine::draw::{self, Seed};
+use arbiter_engine::model::{
+    Adjudication, Counts, EndTag, GameId, GameStatus, Outcome, PlayerId, Side, Time,
+};
+use arbiter_engine::tws::stats::SideTally;
+use arbiter_engine::tws::{
+    Bid, Command, Event, Game, Ladder, LadderRules, Membership, PairingPlan, ResultInput,
+    SideReason, fold,
+};
+use chrono::{NaiveDate, TimeZone, Utc};
+
+type Step = Result<(), String>;
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// The draw seed of round `n` (fixed so cases are reproducible).
+fn seed_of(n: u32) -> Seed {
+    [u8::try_from(n % 256).unwrap_or(0); 32]
+}
+
+fn date(s: &str) -> Result<Time, String> {
+    let d = NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|e| format!("bad date `{s}`: {e}"))?;
+    let naive = d.and_hms_opt(0, 0, 0).ok_or("bad time")?;
+    Ok(Utc.from_utc_datetime(&naive))
+}
+
+/// Split a line into tokens: spaces separate, `"..."` quotes (also after
+/// `key=`), `#` at the start of a token begins a comment.
+fn tokenize(line: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_token = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                in_token = true;
+                let mut closed = false;
+                for q in chars.by_ref() {
+                    if q == '"' {
+                        closed = true;
+                        break;
+                    }
+                    cur.push(q);
+                }
+                if !closed {
+                    return Err("unclosed quote".into());
+                }
+            }
+            '#' if !in_token => break,
+            c if c.is_whitespace() => {
+                if in_token {
+                    out.push(std::mem::take(&mut cur));
+                    in_token = false;
+                }
+            }
+            c => {
+                in_token = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_token {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+/// Positional tokens and `key=value` options of a line.
+struct Args {
+    pos: Vec<String>,
+    opts: Vec<(String, String)>,
+}
+
+impl Args {
+    fn parse(tokens: &[String]) -> Args {
+        let mut pos = Vec::new();
+        let mut opts = Vec::new();
+        for t in tokens {
+            match t.split_once('=') {
+                Some((k, v))
+                    if !k.is_empty()
+                        && k.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
+                {
+                    opts.push((k.to_string(), v.to_string()));
+                }
+                _ => pos.push(t.clone()),
+            }
+        }
+        Args { pos, opts }
+    }
+
+    fn opt(&self, key: &str) -> Option<&str> {
+        self.opts
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn req(&self, key: &str) -> Result<&str, String> {
+        self.opt(key)
+            .ok_or_else(|| format!("missing option {key}=..."))
+    }
+
+    fn at(&self, i: usize) -> Result<&str, String> {
+        self.pos
+            .get(i)
+            .map(String::as_str)
+            .ok_or_else(|| format!("missing argument {}", i + 1))
+    }
+
+    fn only(&self, allowed: &[&str]) -> Step {
+        for (k, _) in &self.opts {
+            if !allowed.contains(&k.as_str()) {
+                return Err(format!(
+                    "unknown option `{k}` (allowed: {})",
+                    allowed.join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_num<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    s.parse().map_err(|_| format!("not a number: `{s}`"))
+}
+
+fn parse_side(s: &str) -> Result<Side, String> {
+    Side::parse(s).ok_or_else(|| format!("not a side: `{s}`"))
+}
+
+fn parse_bool(s: &str) -> Result<bool, String> {
+    match s {
+        "true" | "yes" => Ok(true),
+        "false" | "no" => Ok(false),
+        _ => Err(format!("not a boolean: `{s}`")),
+    }
+}
+
+fn parse_bid(s: &str) -> Result<Bid, String> {
+    let (n, side) = s
+        .split_once(':')
+        .ok_or_else(|| format!("a bid is INFLUENCE:SIDE, not `{s}`"))?;
+    Ok(Bid {
+        influence: parse_num(n)?,
+        side: parse_side(side)?,
+    })
+}
+
+const RULE_KEYS: [&str; 8] = [
+    "deadline_months",
+    "bid",
+    "tie_advances",
+    "consecutive_skips_for_loss",
+    "missed_rounds_for_inactive",
+    "sides_count_quick_rounds",
+    "game_name_prefix",
+    "quick_round_prefix",
+];
+
+fn set_rules(rules: &mut LadderRules, args: &Args) -> Step {
+    for (k, v) in &args.opts {
+        match k.as_str() {
+            "deadline_months" => rules.deadline_months = parse_num(v)?,
+            "bid" => rules.bid = parse_bid(v)?,
+            "tie_advances" => rules.tie_advances = parse_side(v)?,
+            "consecutive_skips_for_loss" => rules.consecutive_skips_for_loss = parse_num(v)?,
+            "missed_rounds_for_inactive" => rules.missed_rounds_for_inactive = parse_num(v)?,
+            "sides_count_quick_rounds" => rules.sides_count_quick_rounds = parse_bool(v)?,
+            "game_name_prefix" => rules.game_name_prefix.clone_from(v),
+            "quick_round_prefix" => rules.quick_round_prefix.clone_from(v),
+            "from" | "reason" => {}
+            _ => {
+                return Err(format!(
+                    "unknown rule `{k}` (known: {})",
+                    RULE_KEYS.join(", ")
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn status_name(s: GameStatus) -> &'static str {
+    s.name()
+}
+
+fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win(Side::Ussr) => "ussr",
+        Outcome::Win(Side::Us) => "us",
+        Outcome::Tie => "tie",
+    }
+}
+
+/// A refused command whose `expect error` has not been seen yet.
+struct Pending {
+    line: usize,
+    error: RuleError,
+    before: Box<Ladder>,
+}
+
+struct Runner {
+    ladder: Ladder,
+    log: Vec<(u64, Event)>,
+    clock: Time,
+    pending: Option<Pending>,
+    /// The state before the last refused command, kept until the next
+    /// command so `expect` lines after `expect error` can still compare.
+    refused_before: Option<Box<Ladder>>,
+}
+
+impl Runner {
+    fn new() -> Result<Runner, String> {
+        Ok(Runner {
+            ladder: Ladder::default(),
+            log: Vec::new(),
+            clock: date("2026-01-01")?,
+            pending: None,
+            refused_before: None,
+        })
+    }
+
+    // ---- lookups -------------------------------------------------------
+
+    fn player(&self, name: &str) -> Result<PlayerId, String> {
+        if let Some(n) = name.strip_prefix('@') {
+            return Ok(PlayerId(parse_num(n)?));
+        }
+        self.ladder
+            .find(name)
+            .ok_or_else(|| format!("no player named `{name}` (a typo in the case?)"))
+    }
+
+    fn name(&self, p: PlayerId) -> String {
+        self.ladder.name_of(p)
+    }
+
+    fn names(&self, list: &[PlayerId]) -> String {
+        list.iter()
+            .map(|p| self.name(*p))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn players(&self, names: &[String]) -> Result<Vec<PlayerId>, String> {
+        names.iter().map(|n| self.player(n)).collect()
+    }
+
+    /// The latest game with both players.
+    fn game_between(&self, a: PlayerId, b: PlayerId) -> Result<GameId, String> {
+        self.ladder
+            .games
+            .iter()
+            .rev()
+            .find(|g| g.has_player(a) && g.has_player(b))
+            .map(|g| g.id)
+            .ok_or_else(|| format!("no game between {} and {}", self.name(a), self.name(b)))
+    }
+
+    fn game_id(&self, r: &str) -> Result<GameId, String> {
+        if let Some(n) = r.strip_prefix('G')
+            && !n.is_empty()
+            && n.chars().all(|c| c.is_ascii_digit())
+        {
+            return Ok(GameId(parse_num(n)?));
+        }
+        let (a, b) = r
+            .split_once('/')
+            .ok_or_else(|| format!("a game is G<n> or A/B, not `{r}`"))?;
+        self.game_between(self.player(a)?, self.player(b)?)
+    }
+
+    fn game(&self, r: &str) -> Result<&Game, String> {
+        let id = self.game_id(r)?;
+        self.ladder
+            .game(id)
+            .ok_or_else(|| format!("there is no game {id}"))
+    }
+
+    /// An outcome spec: `A>B`, `tie:A/B`, `G7:ussr|us|tie`.
+    fn spec(&self, s: &str) -> Result<(GameId, Outcome), String> {
+        if let Some(rest) = s.strip_prefix("tie:") {
+            return Ok((self.game_id(rest)?, Outcome::Tie));
+        }
+        if let Some((w, l)) = s.split_once('>') {
+            let (w, l) = (self.player(w)?, self.player(l)?);
+            let id = self.game_between(w, l)?;
+            let side = self
+                .ladder
+                .game(id)
+                .and_then(|g| g.side_of(w))
+                .ok_or("winner not in game")?;
+            return Ok((id, Outcome::Win(side)));
+        }
+        if let Some((g, o)) = s.split_once(':') {
+            let id = self.game_id(g)?;
+            let outcome = match o {
+                "tie" => Outcome::Tie,
+                other => Outcome::Win(parse_side(other)?),
+            };
+            return Ok((id, outcome));
+        }
+        Err(format!(
+            "an outcome is A>B, tie:A/B or G<n>:ussr|us|tie, not `{s}`"
+        ))
+    }
+
+    fn result_input(outcome: Outcome, args: &Args) -> Result<ResultInput, String> {
+        let default_end = if outcome == Outcome::Tie {
+            "final-scoring"
+        } else {
+            "vp"
+        };
+        Ok(ResultInput {
+            outcome,
+            ended_by: EndTag::parse(args.opt("end").unwrap_or(default_end)),
+            vp: args.opt("vp").map(parse_num).transpose()?,
+            turn: args.opt("turn").map(parse_num).transpose()?,
+            note: args.opt("note").map(str::to_string),
+        })
+    }
+
+    fn last_round(&self) -> Result<&arbiter_engine::tws::Round, String> {
+        self.ladder
+            .last_round()
+            .ok_or_else(|| "no round yet".to_string())
+    }
+
+    // ---- running -------------------------------------------------------
+
+    /// Decide and apply one command. A refusal becomes the pending error.
+    fn exec(&mut self, line: usize, command: Command) {
+        let before = self.ladder.clone();
+        match self.ladder.decide(command) {
+            Ok(events) => {
+                let mut refold = false;
+                for e in events {
+                    let seq = self.log.len() as u64 + 1;
+                    if matches!(e, Event::Reverted { .. }) {
+                        refold = true;
+                    } else {
+                        self.ladder.apply(&e);
+                    }
+                    self.log.push((seq, e));
+                }
+                if refold {
+                    self.ladder = fold(self.log.iter().map(|(s, e)| (*s, e)));
+                }
+            }
+            Err(error) => {
+                self.pending = Some(Pending {
+                    line,
+                    error,
+                    before: Box::new(before),
+                });
+            }
+        }
+    }
+
+    fn ensure_created(&mut self, line: usize) -> Step {
+        if !self.ladder.created {
+            self.exec(
+                line,
+                Command::Create {
+                    name: "golden".into(),
+                    rules: LadderRules::default(),
+                    seed_hash: draw::commitment(&seed_of(1)),
+                },
+            );
+            if let Some(p) = self.pending.take() {
+                return Err(format!("create failed: {}", p.error));
+            }
+        }
+        Ok(())
+    }
+
+    /// Run each command in turn, stopping at the first refusal.
+    fn exec_all(&mut self, line: usize, commands: Vec<Command>) {
+        for c in commands {
+            self.exec(line, c);
+            if self.pending.is_some() {
+                return;
+            }
+        }
+    }
+
+    fn command(&mut self, line: usize, verb: &str, args: &Args) -> Step {
+        if verb != "create" {
+            self.ensure_created(line)?;
+        }
+        let each = |r: &Runner, f: &dyn Fn(PlayerId) -> Command| -> Result<Vec<Command>, String> {
+            r.players(&args.pos)?
+                .into_iter()
+                .map(|p| Ok(f(p)))
+                .collect()
+        };
+        let commands: Vec<Command> = match verb {
+            "create" => {
+                args.only(&RULE_KEYS)?;
+                let mut rules = LadderRules::default();
+                set_rules(&mut rules, args)?;
+                vec![Command::Create {
+                    name: "golden".into(),
+                    rules,
+                    seed_hash: draw::commitment(&seed_of(1)),
+                }]
+            }
+            "rules" => {
+                let mut rules = self.ladder.current_rules().clone();
+                set_rules(&mut rules, args)?;
+                vec![Command::ChangeRules {
+                    rules,
+                    from_round: args.opt("from").map(parse_num).transpose()?,
+                    reason: args.req("reason")?.to_string(),
+                }]
+            }
+            "moderator" => args
+                .pos
+                .iter()
+                .map(|n| Command::AddModerator { name: n.clone() })
+                .collect(),
+            "unmoderator" => vec![Command::RemoveModerator {
+                name: args.at(0)?.to_string(),
+            }],
+            "join" => args
+                .pos
+                .iter()
+                .map(|n| Command::Join {
+                    name: n.clone(),
+                    surname: None,
+                })
+                .collect(),
+            "apply" => args
+                .pos
+                .iter()
+                .map(|n| Command::Apply {
+                    name: n.clone(),
+                    surname: None,
+                })
+                .collect(),
+            "guest" => args
+                .pos
+                .iter()
+                .map(|n| Command::RegisterGuest {
+                    name: n.clone(),
+                    surname: None,
+                })
+                .collect(),
+            "approve" => each(self, &|player| Command::Approve { player })?,
+            "eliminator" => each(self, &|player| Command::VolunteerEliminator { player })?,
+            "stand-down" => each(self, &|player| Command::StandDownEliminator { player })?,
+            "reenter" => each(self, &|player| Command::Reenter { player })?,
+            "decline" | "withdraw" => {
+                args.only(&["reason"])?;
+                let player = self.player(args.at(0)?)?;
+                let reason = args.req("reason")?.to_string();
+                if verb == "decline" {
+                    vec![Command::Decline { player, reason }]
+                } else {
+                    vec![Command::Withdraw { player, reason }]
+                }
+            }
+            "skip" | "unskip" => {
+                args.only(&["round"])?;
+                let round = args.opt("round").map(parse_num).transpose()?;
+                let players = self.players(&args.pos)?;
+                players
+                    .into_iter()
+                    .map(|player| {
+                        if verb == "skip" {
+                            Command::RequestSkip { player, round }
+                        } else {
+                            Command::CancelSkip { player, round }
+                        }
+                    })
+                    .collect()
+            }
+            "announce" | "override" => {
+                let at = date(args.at(0)?)?;
+                self.clock = at;
+                let deadline = args.opt("deadline").map(date).transpose()?;
+                let plan = if verb == "announce" {
+                    args.only(&["deadline", "eliminator"])?;
+                    PairingPlan::Default {
+                        eliminator: args.opt("eliminator").map(|n| self.player(n)).transpose()?,
+                    }
+                } else {
+                    args.only(&["deadline", "bye", "reason"])?;
+                    let mut pairs = Vec::new();
+                    for t in &args.pos[1..] {
+                        let (a, b) = t
+                            .split_once(':')
+                            .ok_or_else(|| format!("a pair is A:B, not `{t}`"))?;
+                        pairs.push((self.player(a)?, self.player(b)?));
+                    }
+                    let byes = args
+                        .opts
+                        .iter()
+                        .filter(|(k, _)| k == "bye")
+                        .map(|(_, v)| self.player(v))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    PairingPlan::Override {
+                        pairs,
+                        byes,
+                        reason: args.req("reason")?.to_string(),
+                    }
+                };
+                let n = self.ladder.next_round_number();
+                let badseed = verb == "announce" && args.pos.iter().any(|t| t == "badseed");
+                let seed = if badseed { [0xEE; 32] } else { seed_of(n) };
+                vec![Command::AnnounceRound {
+                    at,
+                    deadline,
+                    plan,
+                    seed,
+                    next_seed_hash: draw::commitment(&seed_of(n + 1)),
+                }]
+            }
+            "add-game" => {
+                args.only(&["reason"])?;
+                vec![Command::AddRoundGame {
+                    player: self.player(args.at(0)?)?,
+                    opponent: self.player(args.at(1)?)?,
+                    reason: args.req("reason")?.to_string(),
+                    at: self.clock,
+                }]
+            }
+            "quick" => vec![Command::ScheduleQuickGame {
+                ussr: self.player(args.at(0)?)?,
+                us: self.player(args.at(1)?)?,
+                at: self.clock,
+            }],
+            "on" => {
+                self.clock = date(args.at(0)?)?;
+                vec![]
+            }
+            "result" | "agree" | "tie" => {
+                args.only(&["end", "vp", "turn", "note"])?;
+                let (game, outcome) = if verb == "tie" {
+                    let (a, b) = (self.player(args.at(0)?)?, self.player(args.at(1)?)?);
+                    (self.game_between(a, b)?, Outcome::Tie)
+                } else {
+                    self.spec(args.at(0)?)?
+                };
+                vec![Command::RecordResult {
+                    game,
+                    result: Self::result_input(outcome, args)?,
+                    agreed: verb == "agree",
+                    at: self.clock,
+                }]
+            }
+            "forfeit" => {
+                args.only(&["game", "note"])?;
+                let absent = self.player(args.at(0)?)?;
+                let game = match args.opt("game") {
+                    Some(g) => self.game_id(g)?,
+                    None => self
+                        .ladder
+                        .games
+                        .iter()
+                        .rev()
+                        .find(|g| g.has_player(absent))
+                        .map(|g| g.id)
+                        .ok_or("no game of that player")?,
+                };
+                vec![Command::Forfeit {
+                    game,
+                    absent,
+                    note: args.opt("note").map(str::to_string),
+                    at: self.clock,
+                }]
+            }
+            "adjudicate" => {
+                args.only(&[
+                    "state",
+                    "decision",
+                    "ussr-says",
+                    "us-says",
+                    "third",
+                    "vp",
+                    "turn",
+                ])?;
+                let (game, outcome) = self.spec(args.at(0)?)?;
+                vec![Command::Adjudicate {
+                    game,
+                    outcome,
+                    vp: args.opt("vp").map(parse_num).transpose()?,
+                    turn: args.opt("turn").map(parse_num).transpose()?,
+                    record: Adjudication {
+                        final_state: args.opt("state").unwrap_or("").to_string(),
+                        ussr_statement: args.opt("ussr-says").map(str::to_string),
+                        us_statement: args.opt("us-says").map(str::to_string),
+                        third_party: args.opt("third").map(str::to_string),
+                        decision: args.opt("decision").unwrap_or("").to_string(),
+                    },
+                    at: self.clock,
+                }]
+            }
+            "correct" => {
+                args.only(&["reason", "end", "vp", "turn", "note"])?;
+                let (game, outcome) = self.spec(args.at(0)?)?;
+                vec![Command::CorrectResult {
+                    game,
+                    result: Self::result_input(outcome, args)?,
+                    reason: args.req("reason")?.to_string(),
+                    at: self.clock,
+                }]
+            }
+            "cancel" => {
+                args.only(&["reason"])?;
+                vec![Command::CancelGame {
+                    game: self.game_id(args.at(0)?)?,
+                    reason: args.req("reason")?.to_string(),
+                    at: self.clock,
+                }]
+            }
+            "close" => {
+                let at = date(args.at(0)?)?;
+                self.clock = at;
+                vec![Command::CloseRound { at }]
+            }
+            "undo" => {
+                let reverted: std::collections::HashSet<u64> = self
+                    .log
+                    .iter()
+                    .filter_map(|(_, e)| match e {
+                        Event::Reverted { seq, .. } => Some(*seq),
+                        _ => None,
+                    })
+                    .collect();
+                let seq = self
+                    .log
+                    .iter()
+                    .rev()
+                    .find(|(s, e)| !reverted.contains(s) && !matches!(e, Event::Reverted { .. }))
+                    .map(|(s, _)| *s)
+                    .ok_or("nothing to undo")?;
+                vec![Command::Revert {
+                    seq,
+                    summary: args.pos.first().cloned().unwrap_or_else(|| "undo".into()),
+                }]
+            }
+            other => return Err(format!("unknown command `{other}`")),
+        };
+        self.exec_all(line, commands);
+        Ok(())
+    }
+
+    // ---- expectations --------------------------------------------------
+
+    fn expect(&mut self, what: &str, args: &Args) -> Step {
+        let l = &self.ladder;
+        let text_in = |shown: String, want: &str| -> Step {
+            if shown.contains(want) {
+                Ok(())
+            } else {
+                Err(format!("expected text containing {want:?}, got {shown:?}"))
+            }
+        };
+        let eq = |got: String, want: String| -> Step {
+            if got == want {
+                Ok(())
+            } else {
+                Err(format!("expected `{want}`, got `{got}`"))
+            }
+        };
+        match what {
+            "error" => {
+                let Some(p) = self.pending.take() else {
+                    return Err(
+                        "expected the previous command to be refused, but it was accepted".into(),
+                    );
+                };
+                let shown = p.error.to_string();
+                if !p.error.message.contains(args.at(0)?) {
+                    return Err(format!(
+                        "expected a refusal containing {:?}, got: {shown}",
+                        args.at(0)?
+                    ));
+                }
+                if let Some(c) = args.opt("clause")
+                    && !p.error.clause.contains(c)
+                {
+                    return Err(format!("expected the refusal to cite {c:?}, got: {shown}"));
+                }
+                if *p.before != self.ladder {
+                    return Err(format!(
+                        "the refused command (line {}) changed the ladder state",
+                        p.line
+                    ));
+                }
+                self.refused_before = Some(p.before);
+                Ok(())
+            }
+            "order" => eq(self.names(&l.order), self.names(&self.players(&args.pos)?)),
+            "inactive" => eq(
+                self.names(&l.inactive),
+                self.names(&self.players(&args.pos)?),
+            ),
+            "champion" => {
+                let want = match args.at(0)? {
+                    "none" => "none".to_string(),
+                    n => self.name(self.player(n)?),
+                };
+                eq(l.champion.map_or("none".into(), |c| self.name(c)), want)
+            }
+            "streak" => {
+                let p = self.player(args.at(0)?)?;
+                eq(
+                    format!(
+                        "champion {} streak {}",
+                        l.champion.map_or("none".into(), |c| self.name(c)),
+                        l.streak
+                    ),
+                    format!("champion {} streak {}", self.name(p), args.at(1)?),
+                )
+            }
+            "rung" => {
+                let p = self.player(args.at(0)?)?;
+                eq(
+                    l.rung_of(p)
+                        .map_or("off the ladder".into(), |r| r.to_string()),
+                    args.at(1)?.to_string(),
+                )
+            }
+            "status" => {
+                let p = self.player(args.at(0)?)?;
+                let rec = l.player(p).ok_or("unknown player")?;
+                eq(rec.status.name().to_string(), args.at(1)?.to_string())
+            }
+            "game" => {
+                let want = args.at(0)?;
+                let names: Vec<String> = l.games.iter().map(|g| l.game_name(g)).collect();
+                if names.iter().any(|n| n == want) {
+                    Ok(())
+                } else {
+                    Err(format!("no game named {want:?}; games: {names:?}"))
+                }
+            }
+            "paired" => {
+                let (a, b) = (self.player(args.at(0)?)?, self.player(args.at(1)?)?);
+                let round = self.last_round()?;
+                let found = round
+                    .games
+                    .iter()
+                    .filter_map(|g| l.game(*g))
+                    .any(|g| g.has_player(a) && g.has_player(b));
+                if found {
+                    Ok(())
+                } else {
+                    let names: Vec<String> = round
+                        .games
+                        .iter()
+                        .filter_map(|g| l.game(*g))
+                        .map(|g| l.game_name(g))
+                        .collect();
+                    Err(format!(
+                        "{} and {} are not paired in round {}; games: {names:?}",
+                        self.name(a),
+                        self.name(b),
+                        round.number
+                    ))
+                }
+            }
+            "games" => eq(
+                self.last_round()?.games.len().to_string(),
+                args.at(0)?.to_string(),
+            ),
+            "ussr" | "us" => {
+                let p = self.player(args.at(0)?)?;
+                let g = l
+                    .games
+                    .iter()
+                    .rev()
+                    .find(|g| g.has_player(p))
+                    .ok_or("he has no game")?;
+                let side = g.side_of(p).ok_or("not in game")?;
+                let want = parse_side(what)?;
+                if side == want {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "{} plays the {side} in \"{}\" ({})",
+                        self.name(p),
+                        l.game_name(g),
+                        l.explain_sides(g)
+                    ))
+                }
+            }
+            "counts" => {
+                let p = self.player(args.at(0)?)?;
+                let g = l
+                    .games
+                    .iter()
+                    .rev()
+                    .find(|g| g.has_player(p))
+                    .ok_or("he has no game")?;
+                let part = g
+                    .participants()
+                    .into_iter()
+                    .find(|x| x.player == p)
+                    .ok_or("not in game")?;
+                let got = match part.counts {
+                    Counts::Ladder => "ladder",
+                    Counts::QuickRound => "quick",
+                };
+                eq(got.to_string(), args.at(1)?.to_string())
+            }
+            "sides-why" => text_in(
+                l.explain_sides(self.game(args.at(0)?)?).to_string(),
+                args.at(1)?,
+            ),
+            "pairing" => text_in(
+                l.explain_pairing(self.game(args.at(0)?)?).to_string(),
+                args.at(1)?,
+            ),
+            "drawn" => {
+                let g = self.game(args.at(0)?)?;
+                let round = g.round.ok_or("a quick game has no draw")?;
+                let seed = l
+                    .rounds
+                    .iter()
+                    .find(|r| r.number == round)
+                    .map(|r| r.seed)
+                    .ok_or("no round")?;
+                if seed != seed_of(round)
+                    || !draw::verify(&seed, &draw::commitment(&seed_of(round)))
+                {
+                    return Err("the round's seed is not the committed one".into());
+                }
+                let (player, side, idx) = match g.sides {
+                    SideReason::Drawn {
+                        higher,
+                        side,
+                        draw_index,
+                    } => (higher, side, draw_index),
+                    SideReason::EliminatorDrawn {
+                        player,
+                        side,
+                        draw_index,
+                    } => (player, side, draw_index),
+                    ref other => return Err(format!("sides were not drawn: {other:?}")),
+                };
+                // Recompute the draw from the revealed seed.
+                let expected = if draw::coin(&seed, idx) {
+                    Side::Ussr
+                } else {
+                    Side::Us
+                };
+                if side != expected || g.side_of(player) != Some(side) {
+                    return Err(format!(
+                        "the draw gave {side} but the seed gives {expected} (player plays {:?})",
+                        g.side_of(player)
+                    ));
+                }
+                Ok(())
+            }
+            "explain" => {
+                let p = self.player(args.at(0)?)?;
+                let closed = l
+                    .rounds
+                    .iter()
+                    .rev()
+                    .find_map(|r| r.closed.as_ref())
+                    .ok_or("no round has closed")?;
+                let m =
+                    closed.moves.iter().find(|m| m.player == p).ok_or_else(|| {
+                        format!("{} did not move at the last close", self.name(p))
+                    })?;
+                text_in(l.explain_move(m).to_string(), args.at(1)?)
+            }
+            "retired" => {
+                let p = self.player(args.at(0)?)?;
+                let r = l
+                    .rounds
+                    .iter()
+                    .rev()
+                    .filter_map(|r| r.closed.as_ref())
+                    .find_map(|c| c.inactive.iter().find(|r| r.player == p))
+                    .ok_or_else(|| format!("{} was never retired", self.name(p)))?;
+                text_in(l.explain_retirement(r).to_string(), args.at(1)?)
+            }
+            "deadline" => eq(
+                self.last_round()?.deadline.format("%Y-%m-%d").to_string(),
+                args.at(0)?.to_string(),
+            ),
+            "game-deadline" => eq(
+                self.game(args.at(0)?)?
+                    .deadline
+                    .map_or("none".into(), |d| d.format("%Y-%m-%d").to_string()),
+                args.at(1)?.to_string(),
+            ),
+            "bid" => {
+                let n: u32 = parse_num(args.at(0)?)?;
+                let r = l
+                    .rounds
+                    .iter()
+                    .find(|r| r.number == n)
+                    .ok_or_else(|| format!("no round {n}"))?;
+                let want = Bid {
+                    influence: parse_num(args.at(1)?)?,
+                    side: parse_side(args.at(2)?)?,
+                };
+                eq(r.bid.to_string(), want.to_string())
+            }
+            "game-bid" => {
+                let g = self.game(args.at(0)?)?;
+                let want = Bid {
+                    influence: parse_num(args.at(1)?)?,
+                    side: parse_side(args.at(2)?)?,
+                };
+                eq(g.bid.to_string(), want.to_string())
+            }
+            "moderator" => {
+                let g = self.game(args.at(0)?)?;
+                eq(
+                    l.moderator_name(g.moderator).unwrap_or("none").to_string(),
+                    args.at(1)?.to_string(),
+                )
+            }
+            "game-status" => eq(
+                status_name(self.game(args.at(0)?)?.status).to_string(),
+                args.at(1)?.to_string(),
+            ),
+            "outcome" => eq(
+                self.game(args.at(0)?)?
+                    .result
+                    .as_ref()
+                    .map_or("none", |r| outcome_name(r.outcome))
+                    .to_string(),
+                args.at(1)?.to_string(),
+            ),
+            "corrections" => eq(
+                self.game(args.at(0)?)?.corrections.to_string(),
+                args.at(1)?.to_string(),
+            ),
+            "adjudication" => {
+                let g = self.game(args.at(0)?)?;
+                let rec = g
+                    .result
+                    .as_ref()
+                    .and_then(|r| r.adjudication.as_ref())
+                    .ok_or("no adjudication record")?;
+                text_in(format!("{rec:?}"), args.at(1)?)
+            }
+            "stats" => {
+                args.only(&["ussr", "us", "ties", "bid", "end"])?;
+                let s = l.statistics();
+                let tally: SideTally = if let Some(b) = args.opt("bid") {
+                    let b = parse_bid(b)?;
+                    s.by_bid
+                        .get(&(b.influence, b.side.name()))
+                        .copied()
+                        .unwrap_or_default()
+                } else if let Some(e) = args.opt("end") {
+                    s.by_end.get(&EndTag::parse(e)).copied().unwrap_or_default()
+                } else {
+                    match args.at(0)? {
+                        "ladder" => s.ladder,
+                        "quick" => s.quick,
+                        "all" => s.all,
+                        other => return Err(format!("no statistics `{other}`")),
+                    }
+                };
+                let got = format!(
+                    "ussr={} us={} ties={}",
+                    tally.ussr_wins, tally.us_wins, tally.ties
+                );
+                let want = format!(
+                    "ussr={} us={} ties={}",
+                    args.req("ussr")?,
+                    args.req("us")?,
+                    args.req("ties")?
+                );
+                eq(got, want)
+            }
+            "record" => {
+                let p = self.player(args.at(0)?)?;
+                let s = l.statistics();
+                let ps = s.players.get(p.index()).ok_or("no statistics")?;
+                let r = match args.at(1)? {
+                    "ladder" => ps.ladder,
+                    "quick" => ps.quick,
+                    other => return Err(format!("no record `{other}`")),
+                };
+                eq(
+                    format!("{}-{}-{}", r.wins, r.losses, r.ties),
+                    args.at(2)?.to_string(),
+                )
+            }
+            "history" => {
+                args.only(&["ussr", "us", "last"])?;
+                let p = self.player(args.at(0)?)?;
+                let h = l.player(p).ok_or("unknown")?.ladder_sides;
+                let mut got = format!("ussr={} us={}", h.ussr, h.us);
+                let mut want = format!("ussr={} us={}", args.req("ussr")?, args.req("us")?);
+                if let Some(last) = args.opt("last") {
+                    got.push_str(&format!(" last={}", h.last.map_or("none", Side::name)));
+                    want.push_str(&format!(
+                        " last={}",
+                        if last == "none" {
+                            "none"
+                        } else {
+                            parse_side(last)?.name()
+                        }
+                    ));
+                }
+                eq(got, want)
+            }
+            "leaderboard" => eq(
+                self.names(
+                    &l.quick_leaderboard()
+                        .iter()
+                        .map(|q| q.player)
+                        .collect::<Vec<_>>(),
+                ),
+                self.names(&self.players(&args.pos)?),
+            ),
+            "unpaired" => eq(
+                self.names(&l.unpaired_members()),
+                self.names(&self.players(&args.pos)?),
+            ),
+            "byes" => eq(
+                self.names(
+                    &self
+                        .last_round()?
+                        .byes
+                        .iter()
+                        .map(|(p, _)| *p)
+                        .collect::<Vec<_>>(),
+                ),
+                self.names(&self.players(&args.pos)?),
+            ),
+            "missed" | "skip-streak" => {
+                let p = self.player(args.at(0)?)?;
+                let rec = l.player(p).ok_or("unknown")?;
+                let got = if what == "missed" {
+                    rec.missed_streak
+                } else {
+                    rec.skip_streak
+                };
+                eq(got.to_string(), args.at(1)?.to_string())
+            }
+            "rounds" => eq(l.rounds.len().to_string(), args.at(0)?.to_string()),
+            "last-events" => {
+                let n = args.pos.len();
+                let got: Vec<&str> = self.log[self.log.len().saturating_sub(n)..]
+                    .iter()
+                    .map(|(_, e)| e.kind())
+                    .collect();
+                eq(got.join(" "), args.pos.join(" "))
+            }
+            other => Err(format!("unknown expectation `{other}`")),
+        }
+    }
+
+    fn run_line(&mut self, line: usize, text: &str) -> Step {
+        let tokens = tokenize(text)?;
+        let Some((verb, rest)) = tokens.split_first() else {
+            return Ok(());
+        };
+        if verb == "expect" {
+            let (what, rest) = rest.split_first().ok_or("expect what?")?;
+            if what != "error"
+                && let Some(p) = &self.pending
+            {
+                return Err(format!(
+                    "the command of line {} was refused: {}",
+                    p.line, p.error
+                ));
+            }
+            return self.expect(what, &Args::parse(rest));
+        }
+        if let Some(p) = &self.pending {
+            return Err(format!(
+                "the command of line {} was refused (no `expect error` followed): {}",
+                p.line, p.error
+            ));
+        }
+        // After a refusal and its `expect error`, nothing may have changed.
+        if let Some(before) = self.refused_before.take()
+            && *before != self.ladder
+        {
+            return Err("the ladder changed after a refused command".into());
+        }
+        self.command(line, verb, &Args::parse(rest))
+    }
+}
+
+struct CaseFile {
+    path: PathBuf,
+    text: String,
+}
+
+impl CaseFile {
+    fn name(&self) -> String {
+        self.path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    }
+}
+
+fn normalize(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The header: a quoted clause found in the rule document and a ruling line.
+fn check_header(case: &CaseFile, rules_doc: &str) -> Result<(), (usize, String)> {
+    let mut lines = case.text.lines().enumerate();
+    let (_, first) = lines.next().ok_or((1, "empty case".to_string()))?;
+    let clause = first.strip_prefix("# clause: \"").ok_or((
+        1,
+        "the first line must be `# clause: \"<quote>\" (TWS <Section>)`".to_string(),
+    ))?;
+    let (quote, section) = clause
+        .rsplit_once('"')
+        .ok_or((1, "unclosed clause quote".to_string()))?;
+    let section = section.trim();
+    if !(section.starts_with("(TWS ") && section.ends_with(')')) {
+        return Err((
+            1,
+            format!("name the section after the quote: `(TWS ...)`, not `{section}`"),
+        ));
+    }
+    // Quotes may elide with "..." between fragments.
+    let doc = normalize(rules_doc);
+    for fragment in quote.split("...") {
+        let f = normalize(fragment);
+        if !f.is_empty() && !doc.contains(&f) {
+            return Err((
+                1,
+                format!("the quoted clause is not in tws-ladder.txt: {f:?}"),
+            ));
+        }
+    }
+    let (_, second) = lines
+        .next()
+        .ok_or((2, "missing `# ruling:` line".to_string()))?;
+    let rulings = second.strip_prefix("# ruling: ").ok_or((
+        2,
+        "the second line must be `# ruling: <ids>` (or `none`)".to_string(),
+    ))?;
+    for r in rulings.split(',').map(str::trim) {
+        let ok = r == "none"
+            || ["TWS-R", "ARB-R"].iter().any(|p| {
+                r.strip_prefix(p)
+                    .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+            });
+        if !ok {
+            return Err((2, format!("not a ruling id: `{r}`")));
+        }
+    }
+    Ok(())
+}
+
+/// The event log and final state of a case, or the failing line and message.
+type CaseRun = Result<(Vec<(u64, Event)>, Ladder), (usize, String)>;
+
+/// Run one case.
+fn run_case(case: &CaseFile) -> CaseRun {
+    let mut runner = Runner::new().map_err(|e| (0, e))?;
+    for (i, text) in case.text.lines().enumerate() {
+        runner.run_line(i + 1, text).map_err(|e| (i + 1, e))?;
+    }
+    let end = case.text.lines().count();
+    if let Some(p) = &runner.pending {
+        return Err((
+            p.line,
+            format!(
+                "the command was refused (no `expect error` followed): {}",
+                p.error
+            ),
+        ));
+    }
+    let folded = fold(runner.log.iter().map(|(s, e)| (*s, e)));
+    if folded != runner.ladder {
+        return Err((
+            end,
+            "the fold of the event log differs from the applied state".into(),
+        ));
+    }
+    Ok((runner.log, runner.ladder))
+}
+
+fn load_cases() -> Vec<CaseFile> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(golden_dir())
+        .expect("tests/golden exists")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "case"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("readable case");
+            CaseFile { path, text }
+        })
+        .collect()
+}
+
+#[test]
+fn golden_cases() {
+    let rules_doc =
+        std::fs::read_to_string(golden_dir().join("tws-ladder.txt")).expect("the rule document");
+    let cases = load_cases();
+    assert!(cases.len() >= 28, "only {} golden cases", cases.len());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let outcome = check_header(case, &rules_doc).and_then(|()| run_case(case));
+        match outcome {
+            Err((line, msg)) => {
+                failures.push(format!("tests/golden/{}:{line}: {msg}", case.name()))
+            }
+            Ok((log, state)) => {
+                // Reproducible: the same case gives the same events and state.
+                match run_case(case) {
+                    Ok((log2, state2)) if log2 == log && state2 == state => {}
+                    _ => failures.push(format!(
+                        "tests/golden/{}: a second run gave different events",
+                        case.name()
+                    )),
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} golden case(s) failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn tokenizer_handles_quotes_and_comments() {
+    let t = tokenize(r#"result Ames>Baker note="a b" # comment "x""#).unwrap();
+    assert_eq!(t, vec!["result", "Ames>Baker", "note=a b"]);
+    let t = tokenize(r#"expect error "already paired""#).unwrap();
+    assert_eq!(t, vec!["expect", "error", "already paired"]);
+    assert!(tokenize(r#"x "open"#).is_err());
+}
+
+#[test]
+fn membership_names_used_by_cases() {
+    // `expect status` compares with these names.
+    for (m, n) in [
+        (Membership::Applicant, "applicant"),
+        (Membership::Member, "member"),
+        (Membership::Inactive, "inactive"),
+        (Membership::Guest, "guest"),
+        (Membership::Declined, "declined"),
+        (Membership::Withdrawn, "withdrawn"),
+    ] {
+        assert_eq!(m.name(), n);
+    }
+}

@@ -1,0 +1,635 @@
+//! Serializable views of a ladder: what `--json` prints and what pages show.
+//! Each decision carries its explanation.
+
+use arbiter_engine::draw;
+use arbiter_engine::explain::Explanation;
+use arbiter_engine::model::{Counts, GameStatus, Outcome, PlayerId, Side, Time};
+use arbiter_engine::tws::stats::Record;
+use arbiter_engine::tws::{Game, Ladder, Membership, Move, PairingMethod, Round, SideReason};
+use serde::Serialize;
+
+fn date(t: Time) -> String {
+    t.format("%Y-%m-%d").to_string()
+}
+
+fn stamp(t: Time) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ExplanationView {
+    pub clause: String,
+    pub rulings: Vec<String>,
+    pub text: String,
+}
+
+impl From<Explanation> for ExplanationView {
+    fn from(e: Explanation) -> Self {
+        Self {
+            clause: e.clause.to_string(),
+            rulings: e.rulings.iter().map(|r| (*r).to_string()).collect(),
+            text: e.text,
+        }
+    }
+}
+
+impl ExplanationView {
+    /// "text [clause; ruling]".
+    pub fn line(&self) -> String {
+        let mut refs = vec![self.clause.clone()];
+        refs.extend(self.rulings.iter().cloned());
+        format!("{} [{}]", self.text, refs.join("; "))
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default)]
+pub struct RecordView {
+    pub wins: u32,
+    pub losses: u32,
+    pub ties: u32,
+}
+
+impl From<Record> for RecordView {
+    fn from(r: Record) -> Self {
+        Self {
+            wins: r.wins,
+            losses: r.losses,
+            ties: r.ties,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct RungView {
+    pub rung: u32,
+    pub player: u32,
+    pub name: String,
+    /// What he does in the running round: `playing G12`, `skipping`, `bye`,
+    /// `unpaired`, or empty when no round runs.
+    pub round_status: String,
+    pub ladder: RecordView,
+    pub ussr: u32,
+    pub us: u32,
+    /// His move at the last close, e.g. `+4`, `-2`, `=`, `new`.
+    pub last_move: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LadderView {
+    pub competition: String,
+    pub name: String,
+    pub version: u64,
+    pub champion: Option<String>,
+    pub streak: u32,
+    pub current_round: Option<u32>,
+    pub rounds_closed: u32,
+    pub bid: String,
+    pub rungs: Vec<RungView>,
+    pub inactive: Vec<String>,
+    pub applicants: Vec<String>,
+    pub eliminators: Vec<String>,
+    pub moderators: Vec<String>,
+}
+
+pub fn ladder_view(ladder: &Ladder, competition: &str, version: u64) -> LadderView {
+    let stats = ladder.statistics();
+    let open = ladder.open_round();
+    let mut status = vec![String::new(); ladder.players.len()];
+    if let Some(r) = open {
+        for p in ladder.unpaired_members() {
+            status[p.index()] = "unpaired".into();
+        }
+        for g in r.games.iter().filter_map(|g| ladder.game(*g)) {
+            for p in g.participants() {
+                if p.counts == Counts::Ladder {
+                    status[p.player.index()] = if g.status.is_resolved() {
+                        format!("{} {}", g.status.name(), g.id)
+                    } else {
+                        format!("playing {}", g.id)
+                    };
+                }
+            }
+        }
+        for s in &r.skips {
+            status[s.player.index()] = if s.as_loss {
+                "skipping (loss)".into()
+            } else {
+                "skipping".into()
+            };
+        }
+        for (b, _) in &r.byes {
+            status[b.index()] = "bye".into();
+        }
+    }
+    let last_close = ladder.rounds.iter().rev().find_map(|r| r.closed.as_ref());
+    let mut moved = vec![String::new(); ladder.players.len()];
+    if let Some(c) = last_close {
+        for m in &c.moves {
+            moved[m.player.index()] = move_delta(m);
+        }
+    }
+    let rungs = ladder
+        .order
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| {
+            let ps = &stats.players[p.index()];
+            RungView {
+                rung: i as u32 + 1,
+                player: p.0,
+                name: ladder.name_of(p),
+                round_status: status[p.index()].clone(),
+                ladder: ps.ladder.into(),
+                ussr: ps.ladder_ussr,
+                us: ps.ladder_us,
+                last_move: moved[p.index()].clone(),
+            }
+        })
+        .collect();
+    let with = |m: Membership| -> Vec<String> {
+        ladder
+            .players
+            .iter()
+            .filter(|p| p.status == m)
+            .map(|p| p.player.name.clone())
+            .collect()
+    };
+    LadderView {
+        competition: competition.to_string(),
+        name: ladder.name.clone(),
+        version,
+        champion: ladder.order.first().map(|p| ladder.name_of(*p)),
+        streak: ladder.streak,
+        current_round: open.map(|r| r.number),
+        rounds_closed: ladder.rounds.iter().filter(|r| r.closed.is_some()).count() as u32,
+        bid: ladder.current_rules().bid.to_string(),
+        rungs,
+        inactive: ladder.inactive.iter().map(|p| ladder.name_of(*p)).collect(),
+        applicants: with(Membership::Applicant),
+        eliminators: ladder
+            .players
+            .iter()
+            .filter(|p| p.eliminator)
+            .map(|p| p.player.name.clone())
+            .collect(),
+        moderators: ladder
+            .moderators
+            .iter()
+            .filter(|m| m.active)
+            .map(|m| m.name.clone())
+            .collect(),
+    }
+}
+
+fn move_delta(m: &Move) -> String {
+    if m.from == 0 {
+        "new".into()
+    } else if m.to < m.from {
+        format!("+{}", m.from - m.to)
+    } else if m.to > m.from {
+        format!("-{}", m.to - m.from)
+    } else {
+        "=".into()
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ResultView {
+    pub outcome: String,
+    pub winner: Option<String>,
+    pub ended_by: String,
+    pub vp: Option<i32>,
+    pub turn: Option<u8>,
+    pub note: Option<String>,
+    pub recorded: String,
+    pub adjudication: Option<AdjudicationView>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct AdjudicationView {
+    pub final_state: String,
+    pub ussr_statement: Option<String>,
+    pub us_statement: Option<String>,
+    pub third_party: Option<String>,
+    pub decision: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct GameView {
+    pub id: String,
+    pub name: String,
+    pub round: Option<u32>,
+    pub ussr: String,
+    pub us: String,
+    /// What the game counts as for the USSR and US player.
+    pub ussr_counts: String,
+    pub us_counts: String,
+    pub bid: String,
+    pub moderator: Option<String>,
+    pub status: String,
+    pub deadline: Option<String>,
+    pub overdue: bool,
+    pub result: Option<ResultView>,
+    pub pairing: ExplanationView,
+    pub sides: ExplanationView,
+    pub corrections: u32,
+    pub cancel_reason: Option<String>,
+}
+
+pub fn game_view(ladder: &Ladder, g: &Game, now: Time) -> GameView {
+    GameView {
+        id: g.id.to_string(),
+        name: ladder.game_name(g),
+        round: g.round,
+        ussr: ladder.name_of(g.ussr.player),
+        us: ladder.name_of(g.us.player),
+        ussr_counts: g.ussr.counts.name().into(),
+        us_counts: g.us.counts.name().into(),
+        bid: g.bid.to_string(),
+        moderator: ladder.moderator_name(g.moderator).map(str::to_string),
+        status: g.status.name().into(),
+        deadline: g.deadline.map(date),
+        overdue: g.status == GameStatus::Scheduled && g.deadline.is_some_and(|d| now > d),
+        result: g.result.as_ref().map(|r| ResultView {
+            outcome: r.outcome.describe().into(),
+            winner: match r.outcome {
+                Outcome::Win(s) => Some(ladder.name_of(g.participant(s).player)),
+                Outcome::Tie => None,
+            },
+            ended_by: r.ended_by.describe().into(),
+            vp: r.vp,
+            turn: r.turn,
+            note: r.note.clone(),
+            recorded: stamp(r.at),
+            adjudication: r.adjudication.as_ref().map(|a| AdjudicationView {
+                final_state: a.final_state.clone(),
+                ussr_statement: a.ussr_statement.clone(),
+                us_statement: a.us_statement.clone(),
+                third_party: a.third_party.clone(),
+                decision: a.decision.clone(),
+            }),
+        }),
+        pairing: ladder.explain_pairing(g).into(),
+        sides: ladder.explain_sides(g).into(),
+        corrections: g.corrections,
+        cancel_reason: g.cancel_reason.clone(),
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SkipView {
+    pub name: String,
+    pub rung: u32,
+    pub consecutive: u32,
+    pub counts_as_loss: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct RoundView {
+    pub competition: String,
+    pub ladder: String,
+    pub number: u32,
+    pub announced: String,
+    pub deadline: String,
+    pub bid: String,
+    pub platform: String,
+    pub pairing: String,
+    pub closed: bool,
+    pub games: Vec<GameView>,
+    pub skips: Vec<SkipView>,
+    pub byes: Vec<String>,
+    pub unpaired: Vec<String>,
+    pub unresolved: u32,
+    pub overdue: Vec<String>,
+    pub seed: String,
+}
+
+pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> RoundView {
+    let games: Vec<GameView> = r
+        .games
+        .iter()
+        .filter_map(|g| ladder.game(*g))
+        .map(|g| game_view(ladder, g, now))
+        .collect();
+    let unresolved = games.iter().filter(|g| g.status == "scheduled").count() as u32;
+    RoundView {
+        competition: competition.to_string(),
+        ladder: ladder.name.clone(),
+        number: r.number,
+        announced: date(r.announced_at),
+        deadline: date(r.deadline),
+        bid: r.bid.to_string(),
+        platform: ladder.rules_for(r.number).platform.clone(),
+        pairing: match &r.pairing {
+            PairingMethod::Adjacent => "adjacent (TWS-R10)".into(),
+            PairingMethod::Override { reason } => format!("moderator's exception: {reason}"),
+        },
+        closed: r.closed.is_some(),
+        overdue: games
+            .iter()
+            .filter(|g| g.overdue)
+            .map(|g| format!("{} {}", g.id, g.name))
+            .collect(),
+        games,
+        skips: r
+            .skips
+            .iter()
+            .map(|s| SkipView {
+                name: ladder.name_of(s.player),
+                rung: s.rung,
+                consecutive: s.consecutive,
+                counts_as_loss: s.as_loss,
+            })
+            .collect(),
+        byes: r.byes.iter().map(|(p, _)| ladder.name_of(*p)).collect(),
+        unpaired: if r.closed.is_none() {
+            ladder
+                .unpaired_members()
+                .into_iter()
+                .map(|p| ladder.name_of(p))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        unresolved,
+        seed: hex::encode(r.seed),
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct MoveView {
+    pub name: String,
+    pub from: u32,
+    pub to: u32,
+    pub change: String,
+    pub explanation: ExplanationView,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct CloseView {
+    pub round: u32,
+    pub closed: String,
+    pub champion: Option<String>,
+    pub streak: u32,
+    pub moves: Vec<MoveView>,
+    pub inactive: Vec<MoveToInactiveView>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct MoveToInactiveView {
+    pub name: String,
+    pub rung: u32,
+    pub explanation: ExplanationView,
+}
+
+pub fn close_view(ladder: &Ladder, c: &arbiter_engine::tws::RoundClosed) -> CloseView {
+    CloseView {
+        round: c.round,
+        closed: date(c.at),
+        champion: c.champion.map(|p| ladder.name_of(p)),
+        streak: c.streak,
+        moves: c
+            .moves
+            .iter()
+            .map(|m| MoveView {
+                name: ladder.name_of(m.player),
+                from: m.from,
+                to: m.to,
+                change: move_delta(m),
+                explanation: ladder.explain_move(m).into(),
+            })
+            .collect(),
+        inactive: c
+            .inactive
+            .iter()
+            .map(|r| MoveToInactiveView {
+                name: ladder.name_of(r.player),
+                rung: r.rung,
+                explanation: ladder.explain_retirement(r).into(),
+            })
+            .collect(),
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, Default)]
+pub struct TallyView {
+    pub games: u32,
+    pub ussr_wins: u32,
+    pub us_wins: u32,
+    pub ties: u32,
+}
+
+impl From<arbiter_engine::tws::stats::SideTally> for TallyView {
+    fn from(t: arbiter_engine::tws::stats::SideTally) -> Self {
+        Self {
+            games: t.games(),
+            ussr_wins: t.ussr_wins,
+            us_wins: t.us_wins,
+            ties: t.ties,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LabelledTally {
+    pub label: String,
+    #[serde(flatten)]
+    pub tally: TallyView,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PlayerStatsView {
+    pub name: String,
+    pub status: String,
+    pub rung: Option<u32>,
+    pub ladder: RecordView,
+    pub quick: RecordView,
+    pub ladder_ussr: u32,
+    pub ladder_us: u32,
+    pub all_ussr: u32,
+    pub all_us: u32,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct StatsView {
+    pub ladder_games: TallyView,
+    pub quick_round_games: TallyView,
+    pub all_games: TallyView,
+    pub by_bid: Vec<LabelledTally>,
+    pub by_end: Vec<LabelledTally>,
+    pub players: Vec<PlayerStatsView>,
+}
+
+pub fn stats_view(ladder: &Ladder) -> StatsView {
+    let s = ladder.statistics();
+    let mut rung = vec![None; ladder.players.len()];
+    for (i, p) in ladder.order.iter().enumerate() {
+        rung[p.index()] = Some(i as u32 + 1);
+    }
+    StatsView {
+        ladder_games: s.ladder.into(),
+        quick_round_games: s.quick.into(),
+        all_games: s.all.into(),
+        by_bid: s
+            .by_bid
+            .iter()
+            .map(|((inf, side), t)| LabelledTally {
+                label: format!("{inf} influence to the {side}"),
+                tally: (*t).into(),
+            })
+            .collect(),
+        by_end: s
+            .by_end
+            .iter()
+            .map(|(tag, t)| LabelledTally {
+                label: tag.describe().to_string(),
+                tally: (*t).into(),
+            })
+            .collect(),
+        players: s
+            .players
+            .iter()
+            .zip(&ladder.players)
+            .filter(|(p, _)| p.ladder.games() + p.quick.games() > 0)
+            .map(|(p, rec)| PlayerStatsView {
+                name: rec.player.name.clone(),
+                status: rec.status.name().into(),
+                rung: rung[rec.player.id.index()],
+                ladder: p.ladder.into(),
+                quick: p.quick.into(),
+                ladder_ussr: p.ladder_ussr,
+                ladder_us: p.ladder_us,
+                all_ussr: p.all_ussr,
+                all_us: p.all_us,
+            })
+            .collect(),
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct QuickLineView {
+    pub place: u32,
+    pub name: String,
+    pub record: RecordView,
+}
+
+pub fn quick_view(ladder: &Ladder) -> Vec<QuickLineView> {
+    ladder
+        .quick_leaderboard()
+        .iter()
+        .enumerate()
+        .map(|(i, l)| QuickLineView {
+            place: i as u32 + 1,
+            name: ladder.name_of(l.player),
+            record: l.record.into(),
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct PlayerView {
+    pub id: u32,
+    pub name: String,
+    pub surname: String,
+    pub status: String,
+    pub rung: Option<u32>,
+    pub eliminator: bool,
+    pub skip_streak: u32,
+    pub missed_streak: u32,
+    pub ladder: RecordView,
+    pub quick: RecordView,
+    pub ladder_ussr: u32,
+    pub ladder_us: u32,
+    pub last_ladder_side: Option<String>,
+    pub games: Vec<GameView>,
+    pub moves: Vec<MoveView>,
+}
+
+pub fn player_view(ladder: &Ladder, p: PlayerId, now: Time) -> Option<PlayerView> {
+    let rec = ladder.player(p)?;
+    let s = ladder.statistics();
+    let ps = &s.players[p.index()];
+    let moves = ladder
+        .rounds
+        .iter()
+        .filter_map(|r| r.closed.as_ref())
+        .filter_map(|c| c.moves.iter().find(|m| m.player == p))
+        .map(|m| MoveView {
+            name: rec.player.name.clone(),
+            from: m.from,
+            to: m.to,
+            change: move_delta(m),
+            explanation: ladder.explain_move(m).into(),
+        })
+        .collect();
+    Some(PlayerView {
+        id: p.0,
+        name: rec.player.name.clone(),
+        surname: rec.player.surname.clone(),
+        status: rec.status.name().into(),
+        rung: ladder.rung_of(p),
+        eliminator: rec.eliminator,
+        skip_streak: rec.skip_streak,
+        missed_streak: rec.missed_streak,
+        ladder: ps.ladder.into(),
+        quick: ps.quick.into(),
+        ladder_ussr: ps.ladder_ussr,
+        ladder_us: ps.ladder_us,
+        last_ladder_side: rec.ladder_sides.last.map(|s| s.name().to_string()),
+        games: ladder
+            .games_of(p)
+            .map(|g| game_view(ladder, g, now))
+            .collect(),
+        moves,
+    })
+}
+
+/// A recomputed draw compared with the recorded one.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct DrawCheck {
+    pub game: String,
+    pub draw_index: u64,
+    pub player: String,
+    pub recorded: String,
+    pub recomputed: String,
+    pub matches: bool,
+}
+
+/// Recompute every draw of round `round` from its revealed seed.
+pub fn verify_draws(ladder: &Ladder, round: u32) -> Result<Vec<DrawCheck>, String> {
+    let r = ladder
+        .rounds
+        .iter()
+        .find(|r| r.number == round)
+        .ok_or_else(|| format!("round {round} has not been announced"))?;
+    let mut out = Vec::new();
+    for g in r.games.iter().filter_map(|g| ladder.game(*g)) {
+        let (player, side, index) = match &g.sides {
+            SideReason::Drawn {
+                higher,
+                side,
+                draw_index,
+            } => (*higher, *side, *draw_index),
+            SideReason::EliminatorDrawn {
+                player,
+                side,
+                draw_index,
+            } => (*player, *side, *draw_index),
+            _ => continue,
+        };
+        let recomputed = if draw::coin(&r.seed, index) {
+            Side::Ussr
+        } else {
+            Side::Us
+        };
+        out.push(DrawCheck {
+            game: g.id.to_string(),
+            draw_index: index,
+            player: ladder.name_of(player),
+            recorded: side.name().into(),
+            recomputed: recomputed.name().into(),
+            matches: side == recomputed,
+        });
+    }
+    Ok(out)
+}

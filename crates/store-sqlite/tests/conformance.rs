@@ -1,0 +1,302 @@
+//! The SQLite store against the conformance suite, and what only SQLite can
+//! be asked: the triggers, and the file surviving a reopen.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+
+use arbiter_store::{EventStore, NewEvent};
+use arbiter_store_sqlite::SqliteStore;
+use sqlx::sqlite::SqliteConnection;
+use sqlx::{ConnectOptions, Connection};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conformance_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let counter = std::sync::atomic::AtomicUsize::new(0);
+    arbiter_store::conformance::run_all(|| {
+        let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // A missing parent directory is created too.
+        let path = dir.path().join(format!("store-{n}")).join("arbiter.db");
+        async move { SqliteStore::open(&path).await.unwrap() }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conformance_in_memory() {
+    arbiter_store::conformance::run_all(|| async { SqliteStore::open_in_memory().await.unwrap() })
+        .await;
+}
+
+fn event(i: usize) -> NewEvent {
+    NewEvent {
+        kind: "result_recorded".to_owned(),
+        payload: format!(r#"{{"v":1,"game":{i}}}"#),
+        actor: "moderator:alice".to_owned(),
+        recorded_at: "2024-05-01T12:00:00Z".to_owned(),
+    }
+}
+
+async fn raw(path: &Path) -> SqliteConnection {
+    SqliteConnection::connect(&format!("sqlite://{}", path.display()))
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn events_are_append_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("arbiter.db");
+    let store = SqliteStore::open(&path).await.unwrap();
+    store
+        .append("c", 0, &[event(1), event(2)], Some("k"))
+        .await
+        .unwrap();
+
+    let mut conn = raw(&path).await;
+    for sql in [
+        "UPDATE events SET payload = 'forged' WHERE seq = 1",
+        "UPDATE events SET seq = 7",
+        "DELETE FROM events WHERE seq = 2",
+        "DELETE FROM events",
+    ] {
+        let err = sqlx::query(sql).execute(&mut conn).await.unwrap_err();
+        assert!(
+            err.to_string().contains("append-only"),
+            "{sql} must be refused by a trigger, got: {err}"
+        );
+    }
+    for sql in [
+        // REPLACE deletes the old row without firing the delete trigger.
+        "INSERT OR REPLACE INTO events (competition, seq, kind, payload, actor, recorded_at) \
+         VALUES ('c', 1, 'k', 'forged', 'a', 't')",
+        // A gap.
+        "INSERT INTO events (competition, seq, kind, payload, actor, recorded_at) \
+         VALUES ('c', 4, 'k', 'forged', 'a', 't')",
+        "INSERT INTO events (competition, seq, kind, payload, actor, recorded_at) \
+         VALUES ('d', 2, 'k', 'forged', 'a', 't')",
+    ] {
+        let err = sqlx::query(sql).execute(&mut conn).await.unwrap_err();
+        assert!(
+            err.to_string().contains("append-only"),
+            "{sql} must be refused by a trigger, got: {err}"
+        );
+    }
+    // The next sequence is accepted (what the store itself does).
+    sqlx::query(
+        "INSERT INTO events (competition, seq, kind, payload, actor, recorded_at) \
+         VALUES ('c', 3, 'k', 'p', 'a', 't')",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let events = store.read("c", 1, None).await.unwrap();
+    assert_eq!(events.len(), 3);
+    assert_eq!(events[0].payload, event(1).payload);
+    assert_eq!(events[1].payload, event(2).payload);
+    conn.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn reopening_keeps_every_event_and_migrations_are_idempotent() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested").join("arbiter.db");
+
+    let store = SqliteStore::open(&path).await.unwrap();
+    for i in 0..20u64 {
+        store
+            .append("c", i, &[event(i as usize)], Some(&format!("k{i}")))
+            .await
+            .unwrap();
+    }
+    store.put_secret("c", "seed", "s3cret").await.unwrap();
+    let before = store.read("c", 1, None).await.unwrap();
+    store.close().await;
+    drop(store);
+
+    for round in 0..3 {
+        let store = SqliteStore::open(&path).await.unwrap();
+        assert_eq!(
+            store.read("c", 1, None).await.unwrap(),
+            before,
+            "round {round}"
+        );
+        assert_eq!(store.version("c").await.unwrap(), 20);
+        assert_eq!(store.competitions().await.unwrap(), vec!["c".to_owned()]);
+        assert_eq!(
+            store.secret("c", "seed").await.unwrap().as_deref(),
+            Some("s3cret")
+        );
+        // Idempotency keys survive too.
+        let replay = store.append("c", 0, &[event(0)], Some("k3")).await.unwrap();
+        assert!(replay.replayed && replay.first == 4 && replay.last == 4);
+        store.close().await;
+    }
+
+    let mut conn = raw(&path).await;
+    let migrations: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM _sqlx_migrations")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/migrations"))
+        .unwrap()
+        .count();
+    assert_eq!(migrations as usize, files, "each migration applied once");
+    let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(mode, "wal");
+    conn.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn open_names_the_path_it_cannot_open() {
+    let dir = tempfile::tempdir().unwrap();
+    // A directory where the file should be.
+    let path = dir.path().join("is-a-dir");
+    std::fs::create_dir(&path).unwrap();
+    let err = SqliteStore::open(&path).await.unwrap_err().to_string();
+    assert!(
+        err.contains("cannot open database at") && err.contains("is-a-dir"),
+        "{err}"
+    );
+}
+
+/// Appends around the batch size of the SQLite store (it inserts up to
+/// `CHUNK` events per statement), refused ones included.
+#[tokio::test]
+async fn appends_across_chunk_boundaries() {
+    use arbiter_store_sqlite::CHUNK;
+    let store = SqliteStore::open_in_memory().await.unwrap();
+    let mut version = 0u64;
+    for (i, n) in [
+        1,
+        CHUNK - 1,
+        CHUNK,
+        CHUNK + 1,
+        2 * CHUNK,
+        2 * CHUNK + 1,
+        3 * CHUNK + 7,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let c = format!("c{i}");
+        let evs: Vec<NewEvent> = (0..n).map(event).collect();
+        let key = format!("k{i}");
+        // Refused first: a conflict and a key used elsewhere write nothing.
+        let err = store.append(&c, 1, &evs, Some(&key)).await.unwrap_err();
+        assert!(
+            matches!(err, arbiter_store::StoreError::Conflict { actual: 0, .. }),
+            "{err}"
+        );
+        let got = store.append(&c, 0, &evs, Some(&key)).await.unwrap();
+        assert_eq!(
+            (got.first, got.last, got.replayed),
+            (1, n as u64, false),
+            "n = {n}"
+        );
+        let got = store.append(&c, 0, &evs, Some(&key)).await.unwrap();
+        assert_eq!(
+            (got.first, got.last, got.replayed),
+            (1, n as u64, true),
+            "n = {n}"
+        );
+        let err = store
+            .append("other", 0, &evs, Some(&key))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, arbiter_store::StoreError::KeyReused { .. }),
+            "{err}"
+        );
+        let read = store.read(&c, 1, None).await.unwrap();
+        assert_eq!(read.len(), n);
+        for (e, seq) in read.iter().zip(1..) {
+            assert_eq!(e.seq, seq);
+            assert_eq!(e.payload, event(seq as usize - 1).payload);
+            assert_eq!(e.idempotency_key.as_deref(), Some(key.as_str()));
+        }
+        version += n as u64;
+    }
+    assert_eq!(store.version("other").await.unwrap(), 0);
+    let total: usize = {
+        let mut t = 0;
+        for c in store.competitions().await.unwrap() {
+            t += store.read(&c, 1, None).await.unwrap().len();
+        }
+        t
+    };
+    assert_eq!(total as u64, version);
+}
+
+/// An append dropped part-way (its caller timed out, its task was aborted)
+/// is all or nothing, and the store goes on working.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelled_appends_are_all_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for store in [
+        SqliteStore::open(&dir.path().join("cancel.db"))
+            .await
+            .unwrap(),
+        SqliteStore::open_in_memory().await.unwrap(),
+    ] {
+        let big: Vec<NewEvent> = (0..1000).map(event).collect();
+        for round in 0..30u64 {
+            let c = format!("c{round}");
+            let delay = std::time::Duration::from_micros(round * round * 50);
+            let attempt = tokio::time::timeout(delay, store.append(&c, 0, &big, Some(&c))).await;
+            let version = store.version(&c).await.unwrap();
+            match attempt {
+                Ok(result) => {
+                    result.unwrap();
+                    assert_eq!(version, 1000);
+                }
+                Err(_elapsed) => assert!(
+                    version == 0 || version == 1000,
+                    "a cancelled append left {version} events"
+                ),
+            }
+            // The store goes on: the command, retried, is appended or replayed.
+            let got = store.append(&c, 0, &big, Some(&c)).await.unwrap();
+            assert_eq!((got.first, got.last), (1, 1000));
+            let got = store.append(&c, 1000, &[event(0)], None).await.unwrap();
+            assert_eq!((got.first, got.last, got.replayed), (1001, 1001, false));
+            assert_eq!(store.read(&c, 1, None).await.unwrap().len(), 1001);
+        }
+    }
+}
+
+/// A cancelled append does not keep SQLite's write lock from other
+/// processes until the store's next append.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_append_releases_the_write_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lock.db");
+    let store = SqliteStore::open(&path).await.unwrap();
+    let big: Vec<NewEvent> = (0..5000).map(event).collect();
+    for round in 0..5u64 {
+        let delay = std::time::Duration::from_millis(1 + round * 3);
+        let _ = tokio::time::timeout(delay, store.append("c", 0, &big, None)).await;
+        // Another process's writer, with a short busy timeout.
+        let mut other = sqlx::sqlite::SqliteConnectOptions::new()
+            .filename(&path)
+            .busy_timeout(std::time::Duration::from_secs(2))
+            .connect()
+            .await
+            .unwrap();
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut other)
+            .await
+            .unwrap_or_else(|e| panic!("round {round}: the write lock is still held: {e}"));
+        sqlx::query("ROLLBACK").execute(&mut other).await.unwrap();
+        other.close().await.unwrap();
+        let v = store.version("c").await.unwrap();
+        assert!(v == 0 || v == 5000, "{v}");
+        if v == 5000 {
+            break;
+        }
+    }
+}

@@ -1,0 +1,924 @@
+//! The conformance suite every [`EventStore`] backend must pass.
+//!
+//! A backend's integration test calls [`run_all`] with a closure that makes a
+//! fresh, empty store; every check gets its own store. The checks are public
+//! so a backend can also run one of them alone while debugging.
+//!
+//! The checks panic with a message naming what went wrong: this is test code.
+//! [`concurrent_appenders`] and [`concurrent_retries_of_one_command`] spawn
+//! tokio tasks, so call [`run_all`] from a multi-threaded tokio runtime
+//! (`#[tokio::test(flavor = "multi_thread")]`).
+//!
+//! Payloads used here never contain NUL characters: payloads are JSON text,
+//! which escapes them, and PostgreSQL's `TEXT` cannot hold them.
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::{Appended, EventStore, NewEvent, Seq, StoreError, StoredEvent};
+
+/// Run every check, each on a fresh empty store made by `make`.
+pub async fn run_all<S, F, Fut>(make: F)
+where
+    S: EventStore + 'static,
+    F: Fn() -> Fut,
+    Fut: Future<Output = S>,
+{
+    // The name is printed before each check so that a failure's captured
+    // output says which check was running.
+    macro_rules! check {
+        ($name:ident) => {
+            eprintln!("conformance: {}", stringify!($name));
+            $name(make().await).await;
+        };
+    }
+    check!(append_assigns_sequences);
+    check!(read_returns_what_was_appended);
+    check!(read_ranges);
+    check!(version_tracks_appends);
+    check!(competitions_sorted_with_events_only);
+    check!(conflict_expected_too_low);
+    check!(conflict_expected_too_high);
+    check!(conflict_does_not_consume_key);
+    check!(idempotent_replay);
+    check!(key_reused_on_other_competition);
+    check!(empty_append);
+    check!(competitions_are_isolated);
+    check!(payloads_round_trip);
+    check!(large_payload_round_trips);
+    check!(many_events_in_one_append);
+    check!(secrets);
+    check!(concurrent_appenders);
+    check!(concurrent_retries_of_one_command);
+}
+
+// ---------------------------------------------------------------- helpers
+
+/// A distinguishable event: `kind`/`payload`/`actor` carry `tag`.
+fn event(tag: &str) -> NewEvent {
+    NewEvent {
+        kind: format!("kind-{tag}"),
+        payload: format!(r#"{{"v":1,"tag":"{tag}"}}"#),
+        actor: format!("actor-{tag}"),
+        recorded_at: "2024-05-01T12:00:00Z".to_owned(),
+    }
+}
+
+fn events(prefix: &str, n: usize) -> Vec<NewEvent> {
+    (0..n).map(|i| event(&format!("{prefix}{i}"))).collect()
+}
+
+/// What `read` must return for `events` appended at `first`.
+fn stored(
+    competition: &str,
+    first: Seq,
+    events: &[NewEvent],
+    key: Option<&str>,
+) -> Vec<StoredEvent> {
+    events
+        .iter()
+        .zip(first..)
+        .map(|(e, seq)| StoredEvent {
+            competition: competition.to_owned(),
+            seq,
+            kind: e.kind.clone(),
+            payload: e.payload.clone(),
+            actor: e.actor.clone(),
+            recorded_at: e.recorded_at.clone(),
+            idempotency_key: key.map(str::to_owned),
+        })
+        .collect()
+}
+
+fn ok<T>(what: &str, result: Result<T, StoreError>) -> T {
+    match result {
+        Ok(value) => value,
+        Err(error) => panic!("{what}: unexpected error: {error} ({error:?})"),
+    }
+}
+
+fn appended(first: Seq, last: Seq, replayed: bool) -> Appended {
+    Appended {
+        first,
+        last,
+        replayed,
+    }
+}
+
+async fn append_ok<S: EventStore + ?Sized>(
+    store: &S,
+    competition: &str,
+    expected: Seq,
+    events: &[NewEvent],
+    key: Option<&str>,
+) -> Appended {
+    ok(
+        &format!(
+            "append of {} event(s) to {competition:?} at expected version {expected} with key {key:?}",
+            events.len()
+        ),
+        store.append(competition, expected, events, key).await,
+    )
+}
+
+async fn read_all<S: EventStore + ?Sized>(store: &S, competition: &str) -> Vec<StoredEvent> {
+    ok(
+        &format!("read of {competition:?}"),
+        store.read(competition, 1, None).await,
+    )
+}
+
+async fn version<S: EventStore + ?Sized>(store: &S, competition: &str) -> Seq {
+    ok(
+        &format!("version of {competition:?}"),
+        store.version(competition).await,
+    )
+}
+
+fn seqs(events: &[StoredEvent]) -> Vec<Seq> {
+    events.iter().map(|e| e.seq).collect()
+}
+
+fn assert_conflict(
+    what: &str,
+    result: Result<Appended, StoreError>,
+    competition: &str,
+    expected: Seq,
+    actual: Seq,
+) {
+    match result {
+        Err(StoreError::Conflict {
+            competition: c,
+            expected: e,
+            actual: a,
+        }) => assert_eq!(
+            (c.as_str(), e, a),
+            (competition, expected, actual),
+            "{what}: Conflict must name the competition, the expected and the actual version"
+        ),
+        other => panic!(
+            "{what}: expected Conflict {{ competition: {competition:?}, expected: {expected}, actual: {actual} }}, got {other:?}"
+        ),
+    }
+}
+
+// ----------------------------------------------------------------- checks
+
+/// Appending to an empty competition at version 0 gives sequences 1..=n, and
+/// the next append continues without a gap.
+pub async fn append_assigns_sequences<S: EventStore>(store: S) {
+    let c = "seq";
+    let got = append_ok(&store, c, 0, &events("a", 3), Some("k-seq-1")).await;
+    assert_eq!(got, appended(1, 3, false), "first append of 3 events");
+    assert_eq!(version(&store, c).await, 3, "version after 3 events");
+
+    let got = append_ok(&store, c, 3, &events("b", 2), None).await;
+    assert_eq!(got, appended(4, 5, false), "second append of 2 events");
+
+    let got = append_ok(&store, c, 5, &events("c", 1), Some("k-seq-2")).await;
+    assert_eq!(got, appended(6, 6, false), "third append of 1 event");
+
+    assert_eq!(
+        seqs(&read_all(&store, c).await),
+        (1..=6).collect::<Vec<_>>(),
+        "sequences must be 1, 2, 3 … without gaps"
+    );
+}
+
+/// `read` returns every field exactly as appended, the competition, the
+/// sequence and the idempotency key of the command (on every one of its
+/// events; `None` for a command without a key).
+pub async fn read_returns_what_was_appended<S: EventStore>(store: S) {
+    let c = "roundtrip";
+    let first = vec![
+        NewEvent {
+            kind: "competition_created".to_owned(),
+            payload: r#"{"v":1,"name":"Spring ladder","rules":"tws-ladder"}"#.to_owned(),
+            actor: "moderator:alice".to_owned(),
+            recorded_at: "2024-03-01T09:30:00Z".to_owned(),
+        },
+        NewEvent {
+            kind: "player_joined".to_owned(),
+            payload: r#"{"v":1,"player":"bob"}"#.to_owned(),
+            actor: "player:bob".to_owned(),
+            recorded_at: "2024-03-01T09:31:07.250Z".to_owned(),
+        },
+    ];
+    let second = vec![NewEvent {
+        kind: "result_recorded".to_owned(),
+        payload: r#"{"v":2,"white":"bob","black":"carol","score":[2,0]}"#.to_owned(),
+        actor: "system".to_owned(),
+        recorded_at: "2024-03-02T18:00:00Z".to_owned(),
+    }];
+    append_ok(&store, c, 0, &first, Some("cmd-create-1")).await;
+    append_ok(&store, c, 2, &second, None).await;
+
+    let mut want = stored(c, 1, &first, Some("cmd-create-1"));
+    want.extend(stored(c, 3, &second, None));
+    assert_eq!(
+        read_all(&store, c).await,
+        want,
+        "read must return the events exactly as appended"
+    );
+}
+
+/// `read(c, from, to)` returns `from..=to`; `read(c, 1, Some(k))` is the
+/// competition as of version `k`.
+pub async fn read_ranges<S: EventStore>(store: S) {
+    let c = "ranges";
+    let all = events("r", 10);
+    append_ok(&store, c, 0, &all[..4], Some("k-ranges-1")).await;
+    append_ok(&store, c, 4, &all[4..], None).await;
+    let mut want = stored(c, 1, &all[..4], Some("k-ranges-1"));
+    want.extend(stored(c, 5, &all[4..], None));
+
+    let cases: &[(Seq, Option<Seq>, std::ops::Range<usize>)] = &[
+        (1, None, 0..10),
+        (0, None, 0..10), // there is no event 0: from 0 is from the start
+        (4, None, 3..10),
+        (10, None, 9..10),
+        (11, None, 10..10),
+        (Seq::MAX, None, 10..10),
+        (1, Some(5), 0..5), // as of version 5
+        (1, Some(1), 0..1),
+        (1, Some(0), 0..0), // as of version 0: nothing
+        (0, Some(0), 0..0),
+        (3, Some(3), 2..3),
+        (3, Some(7), 2..7),
+        (6, Some(5), 5..5), // to < from: nothing
+        (1, Some(10), 0..10),
+        (1, Some(1000), 0..10),
+        (1, Some(Seq::MAX), 0..10),
+        (12, Some(20), 10..10),
+    ];
+    for (from, to, range) in cases {
+        let got = ok(
+            &format!("read({c:?}, {from}, {to:?})"),
+            store.read(c, *from, *to).await,
+        );
+        assert_eq!(got, want[range.clone()], "read({c:?}, {from}, {to:?})");
+    }
+
+    for (from, to) in [(1, None), (0, Some(5)), (3, Some(Seq::MAX))] {
+        let got = ok(
+            "read of an unknown competition",
+            store.read("unknown", from, to).await,
+        );
+        assert!(
+            got.is_empty(),
+            "read(\"unknown\", {from}, {to:?}) must be empty, got {got:?}"
+        );
+    }
+}
+
+/// `version` is 0 for an unknown competition and the last sequence otherwise.
+pub async fn version_tracks_appends<S: EventStore>(store: S) {
+    let c = "versions";
+    assert_eq!(
+        version(&store, c).await,
+        0,
+        "version of an empty competition"
+    );
+    let mut v = 0;
+    for n in [1, 4, 1, 7] {
+        append_ok(&store, c, v, &events(&format!("v{v}-"), n), None).await;
+        v += n as Seq;
+        assert_eq!(version(&store, c).await, v, "version after appends");
+    }
+    assert_eq!(
+        version(&store, "other").await,
+        0,
+        "version of another competition"
+    );
+}
+
+/// `competitions` lists every competition with at least one event, sorted,
+/// each once; a competition with only secrets or only empty appends is not
+/// listed.
+pub async fn competitions_sorted_with_events_only<S: EventStore>(store: S) {
+    assert!(
+        ok("competitions of an empty store", store.competitions().await).is_empty(),
+        "an empty store has no competitions"
+    );
+    let names = ["b", "a", "c-2", "B", "ärger", "a-1", "c-10"];
+    for (i, name) in names.iter().enumerate() {
+        append_ok(&store, name, 0, &events(&format!("c{i}-"), 2), None).await;
+        append_ok(&store, name, 2, &events(&format!("d{i}-"), 1), None).await;
+    }
+    ok(
+        "put_secret",
+        store.put_secret("secret-only", "seed", "abc").await,
+    );
+    append_ok(&store, "empty-only", 0, &[], None).await;
+
+    let mut want: Vec<String> = names.iter().map(|s| (*s).to_owned()).collect();
+    want.sort(); // byte order of UTF-8, which is code point order
+    assert_eq!(
+        ok("competitions", store.competitions().await),
+        want,
+        "competitions must be sorted by id, each once, and only those with events"
+    );
+}
+
+/// An append whose expected version is behind the actual one writes nothing
+/// and reports the actual version.
+pub async fn conflict_expected_too_low<S: EventStore>(store: S) {
+    let c = "conflict-low";
+    append_ok(&store, c, 0, &events("a", 3), None).await;
+    let before = read_all(&store, c).await;
+
+    for expected in [0, 1, 2] {
+        let result = store
+            .append(c, expected, &events("late", 2), Some("k-late"))
+            .await;
+        assert_conflict(
+            &format!("append at expected {expected} to version 3"),
+            result,
+            c,
+            expected,
+            3,
+        );
+    }
+    assert_eq!(version(&store, c).await, 3, "a conflict must write nothing");
+    assert_eq!(
+        read_all(&store, c).await,
+        before,
+        "a conflict must write nothing"
+    );
+}
+
+/// An append whose expected version is ahead of the actual one writes nothing
+/// and reports the actual version, also on an empty competition.
+pub async fn conflict_expected_too_high<S: EventStore>(store: S) {
+    let c = "conflict-high";
+    assert_conflict(
+        "append at expected 1 to an empty competition",
+        store.append(c, 1, &events("x", 1), None).await,
+        c,
+        1,
+        0,
+    );
+    assert_eq!(version(&store, c).await, 0, "a conflict must write nothing");
+    assert!(
+        ok("competitions", store.competitions().await).is_empty(),
+        "a conflicting first append must not create the competition"
+    );
+
+    append_ok(&store, c, 0, &events("a", 3), None).await;
+    let before = read_all(&store, c).await;
+    for expected in [4, 5, Seq::MAX] {
+        assert_conflict(
+            &format!("append at expected {expected} to version 3"),
+            store
+                .append(c, expected, &events("ahead", 1), Some("k-ahead"))
+                .await,
+            c,
+            expected,
+            3,
+        );
+    }
+    assert_eq!(
+        read_all(&store, c).await,
+        before,
+        "a conflict must write nothing"
+    );
+}
+
+/// A conflicting append does not record its idempotency key: the command,
+/// retried at the right version with the same key, is appended.
+pub async fn conflict_does_not_consume_key<S: EventStore>(store: S) {
+    let c = "conflict-key";
+    append_ok(&store, c, 0, &events("a", 2), None).await;
+    assert_conflict(
+        "append at a stale version",
+        store.append(c, 1, &events("b", 1), Some("k-retry")).await,
+        c,
+        1,
+        2,
+    );
+    let got = append_ok(&store, c, 2, &events("b", 1), Some("k-retry")).await;
+    assert_eq!(
+        got,
+        appended(3, 3, false),
+        "the retried command must be appended, not replayed"
+    );
+    let all = read_all(&store, c).await;
+    assert_eq!(
+        all[2].idempotency_key.as_deref(),
+        Some("k-retry"),
+        "the retried command's event carries its key"
+    );
+}
+
+/// The same key twice returns the original range with `replayed = true` and
+/// writes nothing, whatever the expected version, even after later appends.
+pub async fn idempotent_replay<S: EventStore>(store: S) {
+    let c = "idem";
+    let original = events("orig", 2);
+    let got = append_ok(&store, c, 0, &original, Some("k-idem")).await;
+    assert_eq!(got, appended(1, 2, false), "the original append");
+
+    let got = append_ok(&store, c, 0, &original, Some("k-idem")).await;
+    assert_eq!(
+        got,
+        appended(1, 2, true),
+        "the same command again must be replayed"
+    );
+    assert_eq!(version(&store, c).await, 2, "a replay must write nothing");
+
+    // The key can be looked up, in its competition only.
+    let found = store
+        .idempotent(c, "k-idem")
+        .await
+        .expect("idempotent lookup");
+    assert_eq!(
+        found,
+        Some(appended(1, 2, true)),
+        "the key's events by lookup"
+    );
+    let other = store
+        .idempotent("elsewhere", "k-idem")
+        .await
+        .expect("idempotent lookup");
+    assert_eq!(other, None, "a key belongs to its competition");
+    let unknown = store
+        .idempotent(c, "k-never")
+        .await
+        .expect("idempotent lookup");
+    assert_eq!(unknown, None, "an unused key");
+
+    // Later appends by other commands.
+    append_ok(&store, c, 2, &events("other", 1), None).await;
+    append_ok(&store, c, 3, &events("another", 2), Some("k-other")).await;
+    assert_eq!(version(&store, c).await, 5);
+
+    // A late retry, with its stale expected version, or any other one, and
+    // even with different events: the key identifies the command.
+    for expected in [0, 2, 5, 9] {
+        let got = append_ok(&store, c, expected, &original, Some("k-idem")).await;
+        assert_eq!(
+            got,
+            appended(1, 2, true),
+            "a retry at expected {expected} after later appends must be replayed"
+        );
+    }
+    let got = append_ok(&store, c, 5, &events("different", 3), Some("k-idem")).await;
+    assert_eq!(
+        got,
+        appended(1, 2, true),
+        "a retry with other events is still the same command"
+    );
+    let got = append_ok(&store, c, 0, &events("x", 1), Some("k-other")).await;
+    assert_eq!(got, appended(4, 5, true), "the other key replays its range");
+
+    assert_eq!(version(&store, c).await, 5, "replays must write nothing");
+    let mut want = stored(c, 1, &original, Some("k-idem"));
+    want.extend(stored(c, 3, &events("other", 1), None));
+    want.extend(stored(c, 4, &events("another", 2), Some("k-other")));
+    assert_eq!(
+        read_all(&store, c).await,
+        want,
+        "replays must write nothing"
+    );
+}
+
+/// A key used for one competition is refused on another, which stays as it
+/// was.
+pub async fn key_reused_on_other_competition<S: EventStore>(store: S) {
+    append_ok(&store, "home", 0, &events("a", 1), Some("k-shared")).await;
+    match store
+        .append("away", 0, &events("b", 2), Some("k-shared"))
+        .await
+    {
+        Err(StoreError::KeyReused { key }) => {
+            assert_eq!(key, "k-shared", "KeyReused must name the key")
+        }
+        other => panic!("a key used on another competition must give KeyReused, got {other:?}"),
+    }
+    // Checked before the version: a wrong version still gives KeyReused.
+    match store
+        .append("away", 7, &events("b", 2), Some("k-shared"))
+        .await
+    {
+        Err(StoreError::KeyReused { key }) => assert_eq!(key, "k-shared"),
+        other => panic!(
+            "a key used on another competition must give KeyReused whatever the version, got {other:?}"
+        ),
+    }
+    assert_eq!(
+        version(&store, "away").await,
+        0,
+        "KeyReused must write nothing"
+    );
+    assert_eq!(
+        ok("competitions", store.competitions().await),
+        vec!["home".to_owned()],
+        "KeyReused must write nothing"
+    );
+    assert_eq!(version(&store, "home").await, 1);
+}
+
+/// An empty append writes nothing and returns the empty range
+/// `version + 1 ..= version`, `replayed = false`. It still checks the
+/// expected version and a key already used, and does not record its key.
+pub async fn empty_append<S: EventStore>(store: S) {
+    let c = "empty";
+    let got = append_ok(&store, c, 0, &[], None).await;
+    assert_eq!(
+        got,
+        appended(1, 0, false),
+        "empty append to an empty competition"
+    );
+    assert_eq!(version(&store, c).await, 0);
+    assert!(read_all(&store, c).await.is_empty());
+
+    append_ok(&store, c, 0, &events("a", 2), Some("k-full")).await;
+    let got = append_ok(&store, c, 2, &[], Some("k-empty")).await;
+    assert_eq!(got, appended(3, 2, false), "empty append at version 2");
+    assert_eq!(
+        version(&store, c).await,
+        2,
+        "an empty append writes nothing"
+    );
+
+    assert_conflict(
+        "empty append at a stale version",
+        store.append(c, 1, &[], None).await,
+        c,
+        1,
+        2,
+    );
+
+    let got = append_ok(&store, c, 2, &[], Some("k-full")).await;
+    assert_eq!(
+        got,
+        appended(1, 2, true),
+        "an empty append with a used key is a replay"
+    );
+
+    // The key of an empty append was not recorded.
+    let got = append_ok(&store, c, 2, &events("b", 1), Some("k-empty")).await;
+    assert_eq!(
+        got,
+        appended(3, 3, false),
+        "the key of an empty append is not recorded"
+    );
+    assert_eq!(
+        ok("competitions", store.competitions().await),
+        vec![c.to_owned()]
+    );
+}
+
+/// Competitions are separate logs: appends to one neither number nor show in
+/// another.
+pub async fn competitions_are_isolated<S: EventStore>(store: S) {
+    let (a, b) = ("alpha", "beta");
+    let mut want_a = Vec::new();
+    let mut want_b = Vec::new();
+    for round in 0..5u64 {
+        let ea = events(&format!("a{round}-"), 2);
+        let eb = events(&format!("b{round}-"), 1);
+        let got = append_ok(&store, a, round * 2, &ea, None).await;
+        assert_eq!(got, appended(round * 2 + 1, round * 2 + 2, false));
+        let got = append_ok(&store, b, round, &eb, Some(&format!("kb{round}"))).await;
+        assert_eq!(got, appended(round + 1, round + 1, false));
+        want_a.extend(stored(a, round * 2 + 1, &ea, None));
+        want_b.extend(stored(b, round + 1, &eb, Some(&format!("kb{round}"))));
+    }
+    assert_eq!(version(&store, a).await, 10);
+    assert_eq!(version(&store, b).await, 5);
+    assert_eq!(
+        read_all(&store, a).await,
+        want_a,
+        "alpha holds only its events"
+    );
+    assert_eq!(
+        read_all(&store, b).await,
+        want_b,
+        "beta holds only its events"
+    );
+    // A competition whose name is a prefix of another's is a different one.
+    assert_eq!(version(&store, "alph").await, 0);
+    assert_eq!(version(&store, "alpha ").await, 0);
+}
+
+/// Text of every kind round-trips byte for byte: unicode, quotes,
+/// backslashes, newlines, SQL-looking text, empty strings.
+pub async fn payloads_round_trip<S: EventStore>(store: S) {
+    let c = "texts ‘quoted’ \"and\" 'such'";
+    let texts = [
+        "",
+        " ",
+        "plain",
+        "Grüße, Jürgen! Ça va? ñandú",
+        "日本語のテキスト, 한국어, 中文",
+        "emoji 🎲♟️🏆 and a flag 🇩🇪 and a family 👨‍👩‍👧",
+        "combining: e\u{301} vs \u{e9}",
+        "right-to-left: שלום مرحبا",
+        r#"{"v":1,"quote":"he said \"hi\"","apostrophe":"it's","backtick":"`x`"}"#,
+        "back\\slash \\n not a newline \\\\ \\u0000",
+        "line 1\nline 2\r\nline 3\rline 4\n",
+        "\ttabs\tand  spaces  ",
+        "'); DROP TABLE events; --",
+        "\" OR 1=1 --",
+        "$1 ?1 :name @p %s {}",
+        "\u{7f}\u{1}\u{1f} control characters",
+        "\u{feff}byte order mark",
+        "max code point \u{10ffff}",
+    ];
+    let evs: Vec<NewEvent> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| NewEvent {
+            kind: format!("kind {t}"),
+            payload: (*t).to_owned(),
+            actor: format!("{t}{i}"),
+            recorded_at: (*t).to_owned(),
+        })
+        .collect();
+    let key = "key with \"quotes\", 'apostrophes', ünïcödé 🎲 and\nnewline";
+    append_ok(&store, c, 0, &evs, Some(key)).await;
+    assert_eq!(
+        read_all(&store, c).await,
+        stored(c, 1, &evs, Some(key)),
+        "texts must round-trip exactly"
+    );
+    assert_eq!(
+        ok("competitions", store.competitions().await),
+        vec![c.to_owned()]
+    );
+    let got = append_ok(&store, c, 0, &evs, Some(key)).await;
+    assert!(got.replayed, "a unicode key must be found again");
+}
+
+/// A 1 MB payload round-trips.
+pub async fn large_payload_round_trips<S: EventStore>(store: S) {
+    let c = "large";
+    let chunk = "{\"ünïcödé\":\"🎲\",\"q\":\"\\\"\"}\n";
+    let mut payload = String::with_capacity(1 << 20);
+    while payload.len() + chunk.len() <= 1 << 20 {
+        payload.push_str(chunk);
+    }
+    let big = NewEvent {
+        kind: "large".to_owned(),
+        payload,
+        actor: "system".to_owned(),
+        recorded_at: "2024-01-01T00:00:00Z".to_owned(),
+    };
+    let evs = vec![event("before"), big, event("after")];
+    append_ok(&store, c, 0, &evs, None).await;
+    let got = read_all(&store, c).await;
+    assert_eq!(got.len(), 3, "three events");
+    assert!(
+        got == stored(c, 1, &evs, None),
+        "a 1 MB payload must round-trip exactly (lengths {} vs {})",
+        got[1].payload.len(),
+        evs[1].payload.len()
+    );
+}
+
+/// One append of thousands of events (an import) is one all-or-nothing
+/// command like any other: numbered, keyed, replayed, refused as a whole.
+pub async fn many_events_in_one_append<S: EventStore>(store: S) {
+    let c = "import";
+    append_ok(&store, c, 0, &events("head", 3), None).await;
+    let batch = events("imp", 2500);
+    let got = append_ok(&store, c, 3, &batch, Some("k-import")).await;
+    assert_eq!(got, appended(4, 2503, false), "an append of 2500 events");
+    let got = append_ok(&store, c, 3, &batch, Some("k-import")).await;
+    assert_eq!(got, appended(4, 2503, true), "its retry is a replay");
+    assert_conflict(
+        "a stale append of 2500 events",
+        store.append(c, 3, &events("stale", 2500), None).await,
+        c,
+        3,
+        2503,
+    );
+    match store
+        .append("elsewhere", 0, &events("x", 1000), Some("k-import"))
+        .await
+    {
+        Err(StoreError::KeyReused { .. }) => {}
+        other => {
+            panic!("a big append with a key used elsewhere must give KeyReused, got {other:?}")
+        }
+    }
+    assert_eq!(
+        version(&store, "elsewhere").await,
+        0,
+        "KeyReused writes nothing"
+    );
+
+    let mut want = stored(c, 1, &events("head", 3), None);
+    want.extend(stored(c, 4, &batch, Some("k-import")));
+    assert_eq!(
+        read_all(&store, c).await,
+        want,
+        "2503 events, gapless, each with its key, nothing from refused appends"
+    );
+    let got = append_ok(&store, c, 2503, &events("tail", 1), None).await;
+    assert_eq!(
+        got,
+        appended(2504, 2504, false),
+        "appends go on after a big one"
+    );
+}
+
+/// Secrets are kept per (competition, name), replaced by a later put, and
+/// never appear in the event log.
+pub async fn secrets<S: EventStore>(store: S) {
+    let c = "draws";
+    assert_eq!(
+        ok("secret", store.secret(c, "seed").await),
+        None,
+        "no secret yet"
+    );
+
+    append_ok(&store, c, 0, &events("a", 2), None).await;
+    let first = "seed-value-0123456789abcdef";
+    ok("put_secret", store.put_secret(c, "seed", first).await);
+    assert_eq!(
+        ok("secret", store.secret(c, "seed").await).as_deref(),
+        Some(first)
+    );
+
+    let second = "seed-value-fedcba9876543210 ünïcödé \"quoted\"\n";
+    ok("put_secret", store.put_secret(c, "seed", second).await);
+    assert_eq!(
+        ok("secret", store.secret(c, "seed").await).as_deref(),
+        Some(second),
+        "a later put replaces the secret"
+    );
+
+    ok(
+        "put_secret",
+        store.put_secret(c, "round-2", "other-secret").await,
+    );
+    ok(
+        "put_secret",
+        store
+            .put_secret("elsewhere", "seed", "elsewhere-secret")
+            .await,
+    );
+    assert_eq!(
+        ok("secret", store.secret(c, "seed").await).as_deref(),
+        Some(second),
+        "secrets are per name"
+    );
+    assert_eq!(
+        ok("secret", store.secret(c, "round-2").await).as_deref(),
+        Some("other-secret")
+    );
+    assert_eq!(
+        ok("secret", store.secret("elsewhere", "seed").await).as_deref(),
+        Some("elsewhere-secret"),
+        "secrets are per competition"
+    );
+    assert_eq!(ok("secret", store.secret(c, "unknown").await), None);
+    assert_eq!(ok("secret", store.secret("nowhere", "seed").await), None);
+
+    // Never in the log.
+    assert_eq!(version(&store, c).await, 2, "a secret is not an event");
+    let log = read_all(&store, c).await;
+    assert_eq!(log, stored(c, 1, &events("a", 2), None));
+    for e in &log {
+        for secret in [first, second, "other-secret"] {
+            assert!(
+                !e.payload.contains(secret) && !e.kind.contains(secret),
+                "a secret must never appear in read()"
+            );
+        }
+    }
+    assert!(read_all(&store, "elsewhere").await.is_empty());
+    assert_eq!(
+        ok("competitions", store.competitions().await),
+        vec![c.to_owned()],
+        "a competition with only secrets has no events"
+    );
+}
+
+/// Writers racing on one competition, each retrying on conflict, lose no
+/// update: 8 tasks × 50 appends give exactly 400 events, 1..=400, each
+/// command once, each task's commands in its order; readers meanwhile only
+/// ever see a gapless prefix.
+pub async fn concurrent_appenders<S: EventStore + 'static>(store: S) {
+    const TASKS: usize = 8;
+    const APPENDS: usize = 50;
+    let c = "race";
+    let store = Arc::new(store);
+
+    let mut writers = Vec::new();
+    for task in 0..TASKS {
+        let store = Arc::clone(&store);
+        writers.push(tokio::spawn(async move {
+            let mut conflicts = 0usize;
+            for i in 0..APPENDS {
+                let ev = [event(&format!("t{task}-{i}"))];
+                let key = format!("race-t{task}-{i}");
+                loop {
+                    let expected = version(&*store, c).await;
+                    match store.append(c, expected, &ev, Some(&key)).await {
+                        Ok(got) => {
+                            assert!(!got.replayed, "a new command must not be replayed");
+                            assert_eq!(
+                                (got.first, got.last),
+                                (expected + 1, expected + 1),
+                                "append at expected {expected}"
+                            );
+                            break;
+                        }
+                        Err(StoreError::Conflict { actual, .. }) => {
+                            assert!(
+                                actual > expected,
+                                "the actual version ({actual}) must be past the expected one ({expected}) after a race"
+                            );
+                            conflicts += 1;
+                            tokio::task::yield_now().await;
+                        }
+                        Err(e) => panic!("concurrent append failed: {e} ({e:?})"),
+                    }
+                }
+            }
+            conflicts
+        }));
+    }
+
+    let reader = {
+        let store = Arc::clone(&store);
+        tokio::spawn(async move {
+            let mut seen = 0;
+            while seen < (TASKS * APPENDS) as Seq {
+                let log = read_all(&*store, c).await;
+                let n = log.len() as Seq;
+                assert_eq!(
+                    seqs(&log),
+                    (1..=n).collect::<Vec<_>>(),
+                    "a reader must see a gapless prefix"
+                );
+                assert!(n >= seen, "a reader must never see the log shrink");
+                seen = n;
+                tokio::task::yield_now().await;
+            }
+        })
+    };
+
+    let mut conflicts = 0;
+    for w in writers {
+        conflicts += w.await.unwrap();
+    }
+    reader.await.unwrap();
+    eprintln!("conformance: concurrent_appenders retried {conflicts} conflict(s)");
+
+    let log = read_all(&*store, c).await;
+    assert_eq!(
+        seqs(&log),
+        (1..=(TASKS * APPENDS) as Seq).collect::<Vec<_>>(),
+        "exactly 400 events, 1..=400"
+    );
+    assert_eq!(version(&*store, c).await, (TASKS * APPENDS) as Seq);
+    let keys: HashSet<_> = log.iter().map(|e| e.idempotency_key.clone()).collect();
+    assert_eq!(keys.len(), TASKS * APPENDS, "each command appended once");
+    for task in 0..TASKS {
+        let order: Vec<String> = log
+            .iter()
+            .filter(|e| e.kind.starts_with(&format!("kind-t{task}-")))
+            .map(|e| e.kind.clone())
+            .collect();
+        let want: Vec<String> = (0..APPENDS).map(|i| format!("kind-t{task}-{i}")).collect();
+        assert_eq!(order, want, "task {task}'s commands in its order");
+    }
+}
+
+/// The same command sent 8 times at once (a client retrying eagerly) is
+/// appended exactly once; every other attempt is a replay of that append.
+pub async fn concurrent_retries_of_one_command<S: EventStore + 'static>(store: S) {
+    let c = "retries";
+    let store = Arc::new(store);
+    let mut tasks = Vec::new();
+    for _ in 0..8 {
+        let store = Arc::clone(&store);
+        tasks.push(tokio::spawn(async move {
+            store.append(c, 0, &events("once", 2), Some("k-once")).await
+        }));
+    }
+    let mut fresh = 0;
+    for t in tasks {
+        let got = ok("a concurrent retry", t.await.unwrap());
+        assert_eq!(
+            (got.first, got.last),
+            (1, 2),
+            "every attempt reports the one append"
+        );
+        if !got.replayed {
+            fresh += 1;
+        }
+    }
+    assert_eq!(fresh, 1, "exactly one attempt appends; the others replay");
+    assert_eq!(version(&*store, c).await, 2);
+    assert_eq!(
+        read_all(&*store, c).await,
+        stored(c, 1, &events("once", 2), Some("k-once"))
+    );
+}

@@ -1,0 +1,143 @@
+//! The event store: one append-only log per competition, keyed by
+//! (competition, sequence), with optimistic concurrency and idempotency keys.
+//!
+//! The store knows nothing of the rules: a payload is an opaque, versioned
+//! JSON document produced by `arbiter-record`. Every backend implements
+//! [`EventStore`] and must pass [`conformance`].
+
+pub mod conformance;
+
+use async_trait::async_trait;
+
+/// Sequence number of an event inside its competition; the first event is 1.
+/// A competition's *version* is the sequence of its last event (0 when empty).
+pub type Seq = u64;
+
+/// An event to be appended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewEvent {
+    /// Short machine name of the event kind (for listings without decoding).
+    pub kind: String,
+    /// The serialized, versioned payload (JSON text).
+    pub payload: String,
+    /// Who caused the event (a moderator, a player, `system`).
+    pub actor: String,
+    /// When it was recorded, RFC 3339 UTC (supplied by the caller so the
+    /// engine and replays stay deterministic).
+    pub recorded_at: String,
+}
+
+/// An event as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredEvent {
+    pub competition: String,
+    pub seq: Seq,
+    pub kind: String,
+    pub payload: String,
+    pub actor: String,
+    pub recorded_at: String,
+    /// The idempotency key of the command that produced the event, if any.
+    pub idempotency_key: Option<String>,
+}
+
+/// What an append did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Appended {
+    /// Sequence numbers of the events (first..=last). When `events` was
+    /// empty, the empty range `version + 1 ..= version`.
+    pub first: Seq,
+    pub last: Seq,
+    /// True when the idempotency key had been seen: nothing was written and
+    /// `first..=last` are the events the original command appended.
+    pub replayed: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Someone else appended first. Nothing was written.
+    #[error(
+        "competition {competition} is at version {actual}, not the expected {expected}: reload and try again"
+    )]
+    Conflict {
+        competition: String,
+        expected: Seq,
+        actual: Seq,
+    },
+    /// The idempotency key was used before for a different competition.
+    #[error("idempotency key {key:?} was already used for another command")]
+    KeyReused { key: String },
+    #[error("storage failure: {0}")]
+    Backend(String),
+}
+
+/// The storage of competitions' event logs.
+///
+/// Invariants every backend keeps (checked by [`conformance`]):
+/// - sequences of a competition are 1, 2, 3 … without gaps;
+/// - an append is all-or-nothing and durable when it returns `Ok`;
+/// - an append whose `expected` version is not the current version writes
+///   nothing and returns [`StoreError::Conflict`] with the current version;
+/// - an append whose idempotency key was already used for the same
+///   competition writes nothing and returns the original sequence range with
+///   `replayed = true` (checked before the version, so a retried command
+///   succeeds even after later appends);
+/// - small secrets (draw seeds committed by hash, revealed later) are kept
+///   per competition and never appear in the event log.
+#[async_trait]
+pub trait EventStore: Send + Sync {
+    /// Append `events` to `competition`, expecting its current version to be
+    /// `expected`, and return their sequence range.
+    ///
+    /// The idempotency key is checked first: one already used for this
+    /// competition gives the original range with `replayed = true`, one used
+    /// for another competition gives [`StoreError::KeyReused`]; both write
+    /// nothing. Then the version: if it is not `expected`, nothing is written
+    /// and the result is [`StoreError::Conflict`]. The key of an append that
+    /// fails is not recorded, so the command can be retried with it.
+    ///
+    /// An empty `events` writes nothing, records no key, and returns the empty
+    /// range `Appended { first: expected + 1, last: expected, replayed: false }`
+    /// (after the same key and version checks).
+    async fn append(
+        &self,
+        competition: &str,
+        expected: Seq,
+        events: &[NewEvent],
+        idempotency_key: Option<&str>,
+    ) -> Result<Appended, StoreError>;
+
+    /// Events of `competition` with `seq >= from` and, when `to` is given,
+    /// `seq <= to`, in sequence order. An unknown competition has none.
+    async fn read(
+        &self,
+        competition: &str,
+        from: Seq,
+        to: Option<Seq>,
+    ) -> Result<Vec<StoredEvent>, StoreError>;
+
+    /// The current version of `competition` (0 if it has no events).
+    async fn version(&self, competition: &str) -> Result<Seq, StoreError>;
+
+    /// Every competition that has at least one event, sorted by id.
+    async fn competitions(&self) -> Result<Vec<String>, StoreError>;
+
+    /// The events an idempotency key produced in `competition`, if the key
+    /// was used there: lets a retried command be answered with its first
+    /// outcome even when deciding it again would now be refused.
+    async fn idempotent(
+        &self,
+        competition: &str,
+        key: &str,
+    ) -> Result<Option<Appended>, StoreError>;
+
+    /// Keep a secret under (competition, name), replacing an earlier value.
+    async fn put_secret(
+        &self,
+        competition: &str,
+        name: &str,
+        value: &str,
+    ) -> Result<(), StoreError>;
+
+    /// Read a secret, if kept.
+    async fn secret(&self, competition: &str, name: &str) -> Result<Option<String>, StoreError>;
+}
