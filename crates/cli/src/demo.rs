@@ -385,8 +385,10 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
         .await?;
     }
 
-    // Round 3: the champion skips (reinserted at rung 2, streak broken);
-    // Vera skips again (a loss, TWS-R2).
+    // Round 3: round 2 is closed first; its champion then skips (reinserted
+    // at rung 2, streak broken) and Vera skips again (a loss, TWS-R2).
+    demo.exec(day(after, 4), Command::CloseRound { at: day(after, 4) })
+        .await?;
     let champion = demo.ladder().await?.order.first().copied();
     if let Some(c) = champion {
         demo.exec(

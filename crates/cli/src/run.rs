@@ -41,7 +41,15 @@ pub async fn open(db: Option<&PathBuf>) -> Result<Svc> {
     let store = SqliteStore::open(&path)
         .await
         .with_context(|| format!("cannot open the database {}", path.display()))?;
-    Ok(Service::new(store))
+    let svc = Service::new(store);
+    // Reproducible draws for tests and examples only: anyone who knows the
+    // base can predict every draw.
+    Ok(match std::env::var("ARBITER_DETERMINISTIC_SEEDS") {
+        Ok(base) if !base.is_empty() => {
+            svc.with_seeds(arbiter_service::SeedSource::Deterministic(base))
+        }
+        _ => svc,
+    })
 }
 
 pub async fn main(cli: Cli) -> Result<()> {

@@ -103,18 +103,48 @@ const RETRIES: usize = 5;
 pub struct Service<S> {
     store: S,
     cache: Mutex<HashMap<String, Cached>>,
+    seeds: SeedSource,
 }
 
 fn seed_secret_name(hash: &[u8; 32]) -> String {
     format!("draw-seed:{}", hex::encode(hash))
 }
 
-fn fresh_seed() -> Result<Seed> {
-    let mut seed = [0u8; 32];
-    getrandom::fill(&mut seed).map_err(|e| {
-        ServiceError::Input(format!("the system has no randomness for a draw seed: {e}"))
-    })?;
-    Ok(seed)
+/// Where draw seeds come from.
+#[derive(Debug, Clone)]
+pub enum SeedSource {
+    /// The operating system's randomness: the default, and the only choice
+    /// for real competitions.
+    Os,
+    /// SHA-256 of (base, competition, seed number): reproducible draws for
+    /// tests and examples. Anyone who knows the base can predict the draws.
+    Deterministic(String),
+}
+
+impl SeedSource {
+    /// The seed numbered `n` (1 at creation, round + 1 after round `round`).
+    fn seed(&self, competition: &str, n: u32) -> Result<Seed> {
+        match self {
+            SeedSource::Os => {
+                let mut seed = [0u8; 32];
+                getrandom::fill(&mut seed).map_err(|e| {
+                    ServiceError::Input(format!(
+                        "the system has no randomness for a draw seed: {e}"
+                    ))
+                })?;
+                Ok(seed)
+            }
+            SeedSource::Deterministic(base) => {
+                use sha2::Digest;
+                let mut h = sha2::Sha256::new();
+                h.update(base.as_bytes());
+                h.update([0]);
+                h.update(competition.as_bytes());
+                h.update(n.to_le_bytes());
+                Ok(h.finalize().into())
+            }
+        }
+    }
 }
 
 /// Refuse when the caller pinned a version that is not the current one.
@@ -152,7 +182,15 @@ impl<S: EventStore> Service<S> {
         Self {
             store,
             cache: Mutex::new(HashMap::new()),
+            seeds: SeedSource::Os,
         }
+    }
+
+    /// Use another source of draw seeds (see [`SeedSource`]).
+    #[must_use]
+    pub fn with_seeds(mut self, seeds: SeedSource) -> Self {
+        self.seeds = seeds;
+        self
     }
 
     pub fn store(&self) -> &S {
@@ -255,7 +293,7 @@ impl<S: EventStore> Service<S> {
         if self.store.version(competition).await? > 0 {
             return Err(ServiceError::Exists(competition.to_string()));
         }
-        let seed = fresh_seed()?;
+        let seed = self.seeds.seed(competition, 1)?;
         let hash = draw::commitment(&seed);
         self.store
             .put_secret(competition, &seed_secret_name(&hash), &hex::encode(seed))
@@ -304,7 +342,12 @@ impl<S: EventStore> Service<S> {
                 events.extend(closed);
             }
             let seed = self.committed_seed(competition, &state).await?;
-            let next = if preview { [0u8; 32] } else { fresh_seed()? };
+            let next = if preview {
+                [0u8; 32]
+            } else {
+                self.seeds
+                    .seed(competition, state.next_round_number() + 1)?
+            };
             let next_hash = draw::commitment(&next);
             let announced = state.decide(Command::AnnounceRound {
                 at: ctx.at,

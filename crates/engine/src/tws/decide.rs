@@ -32,11 +32,48 @@ fn require_text(value: &str, clause: &str, what: &str, field: &str) -> Result<()
     }
 }
 
+/// The surname used in game names ("the last name of the person"): the
+/// given one, or the last word of the name with the lowercase particles
+/// before it ("Tessa de Vries" → "de Vries", "Ludwig van der Berg" →
+/// "van der Berg").
 fn surname_or_last_word(name: &str, surname: Option<String>) -> String {
-    surname
+    if let Some(s) = surname
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| name.split_whitespace().last().unwrap_or(name).to_string())
+    {
+        return s;
+    }
+    const PARTICLES: [&str; 14] = [
+        "de", "da", "di", "del", "della", "der", "den", "des", "du", "la", "le", "van", "von",
+        "ter",
+    ];
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let Some((last, rest)) = words.split_last() else {
+        return name.to_string();
+    };
+    let mut start = rest.len();
+    // Keep at least the first word as a given name.
+    while start > 1 && PARTICLES.contains(&rest[start - 1]) {
+        start -= 1;
+    }
+    let mut parts: Vec<&str> = rest[start..].to_vec();
+    parts.push(last);
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod surname_tests {
+    use super::surname_or_last_word as s;
+
+    #[test]
+    fn surnames_keep_their_particles() {
+        assert_eq!(s("Tessa de Vries", None), "de Vries");
+        assert_eq!(s("Ludwig van der Berg", None), "van der Berg");
+        assert_eq!(s("Ana Morales", None), "Morales");
+        assert_eq!(s("Madonna", None), "Madonna");
+        assert_eq!(s("De Gaulle", None), "Gaulle");
+        assert_eq!(s("Tessa de Vries", Some("Vries".into())), "Vries");
+    }
 }
 
 impl Ladder {
