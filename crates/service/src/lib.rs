@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use arbiter_engine::RuleError;
 use arbiter_engine::draw::{self, Seed};
 use arbiter_engine::model::Time;
-use arbiter_engine::tws::{self, Command, Event, Ladder, LadderRules, PairingPlan};
+use arbiter_engine::tws::{Command, Event, Ladder, LadderRules, PairingPlan};
 use arbiter_record::RecordError;
 use arbiter_store::{EventStore, NewEvent, Seq, StoreError};
 
@@ -253,7 +253,16 @@ impl<S: EventStore> Service<S> {
         }
         let history = self.history(competition, as_of).await?;
         let version = history.last().map_or(0, |h| h.seq);
-        let ladder = tws::fold(history.iter().map(|h| (h.seq, &h.event)));
+        let mut ladder = Ladder::default();
+        for h in history.iter().filter(|h| !h.reverted) {
+            ladder.check(&h.event).map_err(|e| {
+                ServiceError::Input(format!(
+                    "event {} of {competition} does not fit the events before it ({}); the log is damaged",
+                    h.seq, e.message
+                ))
+            })?;
+            ladder.apply(&h.event);
+        }
         if as_of.is_none() {
             self.remember(competition, version, ladder.clone());
         }

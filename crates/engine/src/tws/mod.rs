@@ -827,6 +827,11 @@ impl Ladder {
     /// Fold one event into the state. Events come from [`Ladder::decide`]
     /// (or the log) and are trusted: apply never refuses.
     pub fn apply(&mut self, event: &Event) {
+        // A log written by `decide` always passes; a damaged or forged one
+        // must not make a fold panic (see `check`).
+        if self.check(event).is_err() {
+            return;
+        }
         match event {
             Event::Created {
                 name,
@@ -982,6 +987,75 @@ impl Ladder {
             }
             Event::RoundClosed(c) => self.apply_closed(c),
             Event::Reverted { .. } => {}
+        }
+    }
+
+    /// Whether `event` can follow this state: every player, game and round
+    /// it names exists (new players get the next id). Events from `decide`
+    /// always pass; a log read from storage or an import is checked with
+    /// this before it is trusted, and [`Ladder::apply`] ignores an event
+    /// that fails, so no input makes a fold panic.
+    pub fn check(&self, event: &Event) -> Result<(), crate::RuleError> {
+        let bad = |what: String| Err(crate::RuleError::new("Arbiter", what));
+        let player_ok = |p: &PlayerId| self.player(*p).is_some();
+        let next_player = PlayerId(self.players.len() as u32 + 1);
+        let next_game = self.games.len() as u32 + 1;
+        let game_ok = |g: &GameId| self.game(*g).is_some();
+        let scheduled_ok = |g: &ScheduledGame, id: u32| {
+            g.id.0 == id && player_ok(&g.ussr.player) && player_ok(&g.us.player)
+        };
+        if !self.created && !matches!(event, Event::Created { .. }) {
+            return bad(format!("{} before the competition was created", event.kind()));
+        }
+        let ok = match event {
+            Event::Created { .. } => !self.created,
+            Event::PlayerApplied { player, .. } | Event::GuestRegistered { player, .. } => {
+                *player == next_player
+            }
+            Event::PlayerApproved { player }
+            | Event::PlayerDeclined { player, .. }
+            | Event::PlayerReentered { player }
+            | Event::PlayerWithdrawn { player, .. }
+            | Event::EliminatorVolunteered { player }
+            | Event::EliminatorStoodDown { player }
+            | Event::SkipRequested { player, .. }
+            | Event::SkipCancelled { player, .. } => player_ok(player),
+            Event::RoundAnnounced(a) => {
+                a.round == self.next_round_number()
+                    && a.games
+                        .iter()
+                        .enumerate()
+                        .all(|(i, g)| scheduled_ok(g, next_game + i as u32))
+                    && a.skips.iter().all(|s| player_ok(&s.player))
+                    && a.byes.iter().all(|(p, _)| player_ok(p))
+            }
+            Event::GameAdded { round, game, .. } => {
+                self.open_round().is_some_and(|r| r.number == *round)
+                    && scheduled_ok(game, next_game)
+            }
+            Event::QuickGameScheduled { game, .. } => scheduled_ok(game, next_game),
+            Event::ResultRecorded { game, .. }
+            | Event::ResultCorrected { game, .. }
+            | Event::GameCancelled { game, .. } => game_ok(game),
+            Event::RoundClosed(c) => {
+                self.open_round().is_some_and(|r| r.number == c.round)
+                    && c.order.iter().all(player_ok)
+                    && c.moves.iter().all(|m| player_ok(&m.player))
+                    && c.inactive.iter().all(|r| player_ok(&r.player))
+                    && c.champion.as_ref().is_none_or(player_ok)
+            }
+            Event::RulesChanged { .. }
+            | Event::ModeratorAdded { .. }
+            | Event::ModeratorRemoved { .. }
+            | Event::Reverted { .. } => true,
+        };
+        if ok {
+            Ok(())
+        } else {
+            bad(format!(
+                "event {} names a player, game or round this competition does not have",
+                event.kind()
+            ))
         }
     }
 
