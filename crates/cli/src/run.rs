@@ -869,8 +869,9 @@ async fn round_cmd(
                 _ => None,
             }) {
                 println!(
-                    "Round {} closed first (all its games were resolved): champion {}, streak {}.",
+                    "Round {} {} first (all its games were resolved): champion {}, streak {}.",
                     closed.round,
+                    if a.preview { "would close" } else { "closed" },
                     closed.champion.map_or("-".into(), |p| state.name_of(p)),
                     closed.streak
                 );

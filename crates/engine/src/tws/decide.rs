@@ -383,16 +383,7 @@ impl Ladder {
                 Self::check_result(&result)?;
                 Ok(vec![Event::ResultRecorded {
                     game,
-                    result: GameResult {
-                        outcome: result.outcome,
-                        ended_by: result.ended_by,
-                        vp: result.vp,
-                        turn: result.turn,
-                        note: result.note,
-                        status,
-                        adjudication: None,
-                        at,
-                    },
+                    result: result.into_result(status, None, at),
                 }])
             }
             Command::Forfeit {
@@ -514,16 +505,7 @@ impl Ladder {
                 Self::check_result(&result)?;
                 Ok(vec![Event::ResultCorrected {
                     game,
-                    result: GameResult {
-                        outcome: result.outcome,
-                        ended_by: result.ended_by,
-                        vp: result.vp,
-                        turn: result.turn,
-                        note: result.note,
-                        status: old.status,
-                        adjudication: old.adjudication.clone(),
-                        at,
-                    },
+                    result: result.into_result(old.status, old.adjudication.clone(), at),
                     reason,
                 }])
             }

@@ -177,49 +177,32 @@ impl Ladder {
                 .map_or_else(|| g.to_string(), |g| format!("\"{}\"", self.game_name(g)))
         };
         match m.reason {
-            MoveReason::Won { game, tie } => Explanation::new(
-                STANDINGS,
-                if tie {
-                    &["TWS-R1", "TWS-R11"]
+            MoveReason::Won { game, tie } | MoveReason::Lost { game, tie } => {
+                let won = matches!(m.reason, MoveReason::Won { .. });
+                let verb = match (won, tie) {
+                    (true, false) => "won",
+                    (true, true) => "advances on the tie as the US in",
+                    (false, false) => "lost",
+                    (false, true) => "tied as the USSR (the US advances on ties) in",
+                };
+                let rule = if won {
+                    "all winners move toward the top keeping their relative order"
                 } else {
-                    &["TWS-R1"]
-                },
-                format!(
-                    "{who} {} {} and moves from rung {from} to rung {to}: all winners move toward the top keeping their relative order",
+                    "all losers drop toward the bottom keeping their relative order"
+                };
+                Explanation::new(
+                    STANDINGS,
                     if tie {
-                        "advances on the tie as the US in"
+                        &["TWS-R1", "TWS-R11"]
                     } else {
-                        "won"
+                        &["TWS-R1"]
                     },
-                    game_name(game)
-                ),
-            ),
-            MoveReason::Lost { game, tie } => Explanation::new(
-                STANDINGS,
-                if tie {
-                    &["TWS-R1", "TWS-R11"]
-                } else {
-                    &["TWS-R1"]
-                },
-                format!(
-                    "{who} {} {} and moves from rung {from} to rung {to}: all losers drop toward the bottom keeping their relative order",
-                    if tie {
-                        "tied as the USSR (the US advances on ties) in"
-                    } else {
-                        "lost"
-                    },
-                    game_name(game)
-                ),
-            ),
-            // TWS-R3: a skipper below another skipper may land one rung
-            // lower than his prior rung (rungs 1 and 2 skip: 2 and 3).
-            MoveReason::Skipped if from != to => Explanation::new(
-                SKIPPING,
-                &["TWS-R3"],
-                format!(
-                    "{who} skipped the round from his prior rung {from}; skippers are reinserted in order of their prior rungs and keep their relative order, so he is reinserted at rung {to}"
-                ),
-            ),
+                    format!(
+                        "{who} {verb} {} and moves from rung {from} to rung {to}: {rule}",
+                        game_name(game)
+                    ),
+                )
+            }
             MoveReason::Skipped => Explanation::new(
                 SKIPPING,
                 &["TWS-R3"],

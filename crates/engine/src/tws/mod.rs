@@ -504,6 +504,27 @@ pub struct ResultInput {
     pub note: Option<String>,
 }
 
+impl ResultInput {
+    /// The result as recorded, with its status and adjudication record.
+    pub fn into_result(
+        self,
+        status: GameStatus,
+        adjudication: Option<Adjudication>,
+        at: Time,
+    ) -> GameResult {
+        GameResult {
+            outcome: self.outcome,
+            ended_by: self.ended_by,
+            vp: self.vp,
+            turn: self.turn,
+            note: self.note,
+            status,
+            adjudication,
+            at,
+        }
+    }
+}
+
 /// What a moderator or player asks the ladder to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -1005,7 +1026,10 @@ impl Ladder {
             g.id.0 == id && player_ok(&g.ussr.player) && player_ok(&g.us.player)
         };
         if !self.created && !matches!(event, Event::Created { .. }) {
-            return bad(format!("{} before the competition was created", event.kind()));
+            return bad(format!(
+                "{} before the competition was created",
+                event.kind()
+            ));
         }
         let ok = match event {
             Event::Created { .. } => !self.created,
