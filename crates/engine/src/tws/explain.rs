@@ -203,6 +203,15 @@ impl Ladder {
                     ),
                 )
             }
+            // TWS-R3: a skipper below another skipper may land one rung
+            // lower than his prior rung (rungs 1 and 2 skip: 2 and 3).
+            MoveReason::Skipped if from != to => Explanation::new(
+                SKIPPING,
+                &["TWS-R3"],
+                format!(
+                    "{who} skipped the round from his prior rung {from}; skippers are reinserted in order of their prior rungs and keep their relative order, so he is reinserted at rung {to}"
+                ),
+            ),
             MoveReason::Skipped => Explanation::new(
                 SKIPPING,
                 &["TWS-R3"],
