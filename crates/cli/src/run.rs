@@ -173,7 +173,31 @@ pub fn player(ladder: &Ladder, name: &str) -> Result<PlayerId> {
     {
         return Ok(PlayerId(n));
     }
-    let lower = name.to_lowercase();
+    let lower = name.trim().to_lowercase();
+    // A unique surname or given name is enough: "Volkov" for "Dmitri Volkov".
+    let by_part: Vec<PlayerId> = ladder
+        .players
+        .iter()
+        .filter(|p| {
+            p.player.surname.to_lowercase() == lower
+                || p.player
+                    .name
+                    .to_lowercase()
+                    .split_whitespace()
+                    .any(|w| w == lower)
+        })
+        .map(|p| p.player.id)
+        .collect();
+    if let [one] = by_part.as_slice() {
+        return Ok(*one);
+    }
+    if by_part.len() > 1 {
+        let names: Vec<String> = by_part.iter().map(|p| ladder.name_of(*p)).collect();
+        bail!(
+            "{name:?} could be {}: give the full name",
+            names.join(" or ")
+        );
+    }
     let similar: Vec<String> = ladder
         .players
         .iter()
@@ -347,7 +371,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
     macro_rules! exec {
         ($cmd:expr) => {{
             let done = svc.execute(comp, $cmd, &ctx).await?;
-            report(g, &done)?;
+            report(svc, comp, g, &done).await?;
             done
         }};
     }
@@ -786,7 +810,12 @@ fn unreachable_noun() -> Result<()> {
 }
 
 /// Print what a write did.
-fn report(g: &Globals, done: &arbiter_service::Executed) -> Result<()> {
+async fn report(
+    svc: &Svc,
+    comp: &str,
+    g: &Globals,
+    done: &arbiter_service::Executed,
+) -> Result<()> {
     if g.json {
         return print_json(&serde_json::json!({
             "first": done.first,
@@ -799,6 +828,15 @@ fn report(g: &Globals, done: &arbiter_service::Executed) -> Result<()> {
         println!(
             "Already done (same idempotency key): events {}..{}.",
             done.first, done.last
+        );
+        return Ok(());
+    }
+    let (after, _) = svc.load(comp, None).await?;
+    for (i, e) in done.events.iter().enumerate() {
+        println!(
+            "Event {}: {}.",
+            done.first + i as u64,
+            render::summarize(&after, e)
         );
     }
     Ok(())
@@ -900,7 +938,7 @@ async fn round_cmd(
                     &ctx,
                 )
                 .await?;
-            report(g, &done)?;
+            report(svc, comp, g, &done).await?;
             if !g.json {
                 let (state, _) = svc.load(comp, None).await?;
                 if let Some(Event::GameAdded { game, .. }) = done.events.first()
@@ -951,7 +989,7 @@ async fn round_cmd(
                 println!("Round {} closed (version {}).", c.round, done.last);
                 print!("{}", render::close(&view));
             } else {
-                report(g, &done)?;
+                report(svc, comp, g, &done).await?;
             }
         }
         RoundCmd::Explain { number } => {

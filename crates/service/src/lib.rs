@@ -24,9 +24,9 @@ use arbiter_store::{EventStore, NewEvent, Seq, StoreError};
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
     /// The rules refuse the command.
-    #[error("{0}")]
+    #[error(transparent)]
     Rule(#[from] RuleError),
-    #[error("{0}")]
+    #[error(transparent)]
     Store(#[from] StoreError),
     #[error("event {seq} of {competition} cannot be read: {source}")]
     Record {
