@@ -428,35 +428,35 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
     let (ladder, version) = svc.load(&id, None).await?;
     let view = views::ladder_view(&ladder, &id, version);
     if g.json {
-        println!("{}", serde_json::to_string_pretty(&view)?);
+        outln!("{}", serde_json::to_string_pretty(&view)?);
         return Ok(());
     }
-    println!(
+    outln!(
         "Built the demo ladder `{id}`: {} events, 4 rounds, {} members.\n",
         version,
         ladder.order.len()
     );
-    print!("{}", render::ladder(&view));
+    out!("{}", render::ladder(&view));
     if let Some(r) = ladder.open_round() {
-        println!();
-        print!(
+        outln!();
+        out!(
             "{}",
             render::round(&views::round_view(&ladder, &id, r, now))
         );
     }
     if let Some(c) = ladder.rounds.iter().rev().find_map(|r| r.closed.as_ref()) {
-        println!();
-        print!("{}", render::close(&views::close_view(&ladder, c)));
+        outln!();
+        out!("{}", render::close(&views::close_view(&ladder, c)));
     }
-    println!();
-    println!("Try next:");
-    println!(
+    outln!();
+    outln!("Try next:");
+    outln!(
         "  arbiter -c {id} game show G{}            # an adjudication, with its record",
         late_b.map_or(0, |g| g.0)
     );
-    println!("  arbiter -c {id} round export --format markdown");
-    println!("  arbiter -c {id} stats");
-    println!("  arbiter -c {id} history --limit 15");
-    println!("  arbiter -c {id} ladder show --as-of 40    # the ladder as it was after event 40");
+    outln!("  arbiter -c {id} round export --format markdown");
+    outln!("  arbiter -c {id} stats");
+    outln!("  arbiter -c {id} history --limit 15");
+    outln!("  arbiter -c {id} ladder show --as-of 40    # the ladder as it was after event 40");
     Ok(())
 }

@@ -2,6 +2,9 @@
 //! and map errors to exit codes (1: refused by a rule or bad input, 3: someone
 //! else changed the competition first, 4: storage failure).
 
+#[macro_use]
+mod out;
+
 mod args;
 mod demo;
 mod render;

@@ -288,7 +288,7 @@ fn result_input(ladder: &Ladder, g: GameId, o: &OutcomeArgs) -> Result<ResultInp
 }
 
 fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
+    outln!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
 }
 
@@ -324,9 +324,9 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
             if g.json {
                 print_json(&serde_json::json!({"competition": id, "version": done.last}))?;
             } else {
-                println!("Created {id} ({name}), version {}.", done.last);
+                outln!("Created {id} ({name}), version {}.", done.last);
                 if moderators.is_empty() {
-                    println!(
+                    outln!(
                         "Next: `arbiter -c {id} moderator add NAME` (every ladder game is moderated), then add players."
                     );
                 }
@@ -351,9 +351,9 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
                 return print_json(&rows);
             }
             if rows.is_empty() {
-                println!("No competitions yet. Try `arbiter demo`.");
+                outln!("No competitions yet. Try `arbiter demo`.");
             }
-            print!("{}", render::competitions(&rows));
+            out!("{}", render::competitions(&rows));
             Ok(())
         }
         other => {
@@ -381,7 +381,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
             if g.json {
                 return print_json(&view);
             }
-            print!("{}", render::summary(&view, &ladder));
+            out!("{}", render::summary(&view, &ladder));
         }
         Noun::Competition(_) => unreachable_noun()?,
         Noun::Rules(cmd) => match cmd {
@@ -390,7 +390,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     Some(r) => ladder.rules_for(*r),
                     None => ladder.current_rules(),
                 };
-                print!("{}", arbiter_record::rules_to_toml(rules));
+                out!("{}", arbiter_record::rules_to_toml(rules));
             }
             RulesCmd::Versions => {
                 let rows: Vec<serde_json::Value> = ladder
@@ -402,9 +402,12 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     return print_json(&rows);
                 }
                 for v in &ladder.rules {
-                    println!(
+                    outln!(
                         "from round {}: bid {}, time limit {} months — {}",
-                        v.from_round, v.rules.bid, v.rules.deadline_months, v.reason
+                        v.from_round,
+                        v.rules.bid,
+                        v.rules.deadline_months,
+                        v.reason
                     );
                 }
             }
@@ -423,7 +426,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
             RulesCmd::Preset { name } => {
                 let text = arbiter_record::preset(name)
                     .ok_or_else(|| anyhow!("there is no preset {name:?}; presets: tws-ladder"))?;
-                print!("{text}");
+                out!("{text}");
             }
         },
         Noun::Moderator(cmd) => match cmd {
@@ -444,7 +447,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     return print_json(&names);
                 }
                 for n in names {
-                    println!("{n}");
+                    outln!("{n}");
                 }
             }
         },
@@ -507,7 +510,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 if g.json {
                     return print_json(&rows);
                 }
-                print!("{}", render::players(&rows));
+                out!("{}", render::players(&rows));
             }
             PlayerCmd::Show { name } => {
                 let p = player(&ladder, name)?;
@@ -516,7 +519,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 if g.json {
                     return print_json(&view);
                 }
-                print!("{}", render::player(&view));
+                out!("{}", render::player(&view));
             }
         },
         Noun::Eliminator(cmd) => match cmd {
@@ -541,7 +544,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     return print_json(&names);
                 }
                 for n in names {
-                    println!("{n}");
+                    outln!("{n}");
                 }
             }
         },
@@ -569,7 +572,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     return print_json(&rows);
                 }
                 for r in &rows {
-                    println!("round {}: {}", r["round"], r["name"].as_str().unwrap_or(""));
+                    outln!("round {}: {}", r["round"], r["name"].as_str().unwrap_or(""));
                 }
             }
         },
@@ -645,7 +648,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 if g.json {
                     return print_json(&view);
                 }
-                print!("{}", render::game(&view));
+                out!("{}", render::game(&view));
             }
             GameCmd::Cancel { game: gs, reason } => {
                 let gid = game(&ladder, gs)?;
@@ -665,7 +668,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 if g.json {
                     return print_json(&games);
                 }
-                print!("{}", render::games(&games));
+                out!("{}", render::games(&games));
             }
         },
         Noun::Quick(cmd) => match cmd {
@@ -681,7 +684,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 if g.json {
                     return print_json(&lines);
                 }
-                print!("{}", render::quick(&lines));
+                out!("{}", render::quick(&lines));
             }
         },
         Noun::Ladder(cmd) => match cmd {
@@ -694,7 +697,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 if g.json {
                     return print_json(&view);
                 }
-                print!("{}", render::ladder(&view));
+                out!("{}", render::ladder(&view));
             }
             LadderCmd::Explain { name } => {
                 let p = player(&ladder, name)?;
@@ -703,7 +706,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 if g.json {
                     return print_json(&view.moves);
                 }
-                print!("{}", render::moves_of(&view));
+                out!("{}", render::moves_of(&view));
             }
         },
         Noun::Stats(a) => {
@@ -716,15 +719,15 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     return print_json(&row);
                 }
                 match row {
-                    Some(r) => print!("{}", render::player_stats(&r)),
-                    None => println!("{pname} has no decided game yet."),
+                    Some(r) => out!("{}", render::player_stats(&r)),
+                    None => outln!("{pname} has no decided game yet."),
                 }
                 return Ok(());
             }
             if g.json {
                 return print_json(&view);
             }
-            print!("{}", render::stats(&view));
+            out!("{}", render::stats(&view));
         }
         Noun::History(a) => {
             let history = svc.history(comp, None).await?;
@@ -746,7 +749,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
             if g.json {
                 return print_json(&rows);
             }
-            print!("{}", render::history(&rows));
+            out!("{}", render::history(&rows));
         }
         Noun::Undo => {
             let (done, target) = svc.undo(comp, &ctx).await?;
@@ -755,7 +758,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     &serde_json::json!({"undone": target.seq, "event": target.kind, "version": done.last}),
                 );
             }
-            println!(
+            outln!(
                 "Undid event {} ({}: {}) by event {}.",
                 target.seq,
                 target.kind,
@@ -774,7 +777,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     &serde_json::json!({"round": number, "seed_matches_commitment": commitment, "draws": checks}),
                 );
             }
-            println!(
+            outln!(
                 "Round {number}: the revealed seed {} the commitment published before the round.",
                 if commitment {
                     "matches"
@@ -783,10 +786,10 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 }
             );
             if checks.is_empty() {
-                println!("No side was drawn in round {number}.");
+                outln!("No side was drawn in round {number}.");
             }
             for c in &checks {
-                println!(
+                outln!(
                     "{} draw {}: {} recorded {}, recomputed {} — {}",
                     c.game,
                     c.draw_index,
@@ -825,15 +828,16 @@ async fn report(
         }));
     }
     if done.replayed {
-        println!(
+        outln!(
             "Already done (same idempotency key): events {}..{}.",
-            done.first, done.last
+            done.first,
+            done.last
         );
         return Ok(());
     }
     let (after, _) = svc.load(comp, None).await?;
     for (i, e) in done.events.iter().enumerate() {
-        println!(
+        outln!(
             "Event {}: {}.",
             done.first + i as u64,
             render::summarize(&after, e)
@@ -906,7 +910,7 @@ async fn round_cmd(
                 Event::RoundClosed(c) => Some(c),
                 _ => None,
             }) {
-                println!(
+                outln!(
                     "Round {} {} first (all its games were resolved): champion {}, streak {}.",
                     closed.round,
                     if a.preview { "would close" } else { "closed" },
@@ -915,11 +919,11 @@ async fn round_cmd(
                 );
             }
             if a.preview {
-                println!("PREVIEW — nothing stored. Without --preview this announces:");
+                outln!("PREVIEW — nothing stored. Without --preview this announces:");
             } else {
-                println!("Round {} announced (version {}).", view.number, done.last);
+                outln!("Round {} announced (version {}).", view.number, done.last);
             }
-            print!("{}", render::round(&view));
+            out!("{}", render::round(&view));
         }
         RoundCmd::AddGame {
             name,
@@ -944,7 +948,7 @@ async fn round_cmd(
                 if let Some(Event::GameAdded { game, .. }) = done.events.first()
                     && let Some(gm) = state.game(game.id)
                 {
-                    print!("{}", render::game(&views::game_view(&state, gm, now)));
+                    out!("{}", render::game(&views::game_view(&state, gm, now)));
                 }
             }
         }
@@ -958,7 +962,7 @@ async fn round_cmd(
             if g.json {
                 return print_json(&view);
             }
-            print!("{}", render::round(&view));
+            out!("{}", render::round(&view));
         }
         RoundCmd::Close { preview } => {
             if *preview {
@@ -972,8 +976,8 @@ async fn round_cmd(
                     if g.json {
                         return print_json(&view);
                     }
-                    println!("PREVIEW — nothing stored.");
-                    print!("{}", render::close(&view));
+                    outln!("PREVIEW — nothing stored.");
+                    out!("{}", render::close(&view));
                 }
                 return Ok(());
             }
@@ -986,8 +990,8 @@ async fn round_cmd(
                 if g.json {
                     return print_json(&view);
                 }
-                println!("Round {} closed (version {}).", c.round, done.last);
-                print!("{}", render::close(&view));
+                outln!("Round {} closed (version {}).", c.round, done.last);
+                out!("{}", render::close(&view));
             } else {
                 report(svc, comp, g, &done).await?;
             }
@@ -1006,7 +1010,7 @@ async fn round_cmd(
             if g.json {
                 return print_json(&view);
             }
-            print!("{}", render::close(&view));
+            out!("{}", render::close(&view));
         }
         RoundCmd::Export { number, format } => {
             let markup = Markup::parse(format)
@@ -1017,7 +1021,7 @@ async fn round_cmd(
             }
             .ok_or_else(|| anyhow!("that round has not been announced"))?;
             let view = views::round_view(ladder, comp, r, now);
-            print!("{}", forum::announcement(markup, &view));
+            out!("{}", forum::announcement(markup, &view));
         }
     }
     Ok(())

@@ -63,7 +63,7 @@ pub async fn run_text(svc: &Svc, g: &Globals, name: &str, text: &str) -> Result<
     let lines = parse(name, text)?;
     for line in &lines {
         if !g.json {
-            println!("» {}", line.text);
+            outln!("» {}", line.text);
         }
         let globals = g
             .merged(&line.cli)

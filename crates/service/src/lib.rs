@@ -11,7 +11,7 @@ pub mod forum;
 pub mod views;
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use arbiter_engine::RuleError;
 use arbiter_engine::draw::{self, Seed};
@@ -102,9 +102,13 @@ const RETRIES: usize = 5;
 #[derive(Debug)]
 pub struct Service<S> {
     store: S,
-    cache: Mutex<HashMap<String, Cached>>,
+    /// Per competition: its folded state and version, behind an async lock
+    /// that also serialises this process's commands on the competition.
+    cache: Mutex<HashMap<String, Slot>>,
     seeds: SeedSource,
 }
+
+type Slot = Arc<tokio::sync::Mutex<Option<Cached>>>;
 
 fn seed_secret_name(hash: &[u8; 32]) -> String {
     format!("draw-seed:{}", hex::encode(hash))
@@ -245,12 +249,31 @@ impl<S: EventStore> Service<S> {
 
     /// The ladder as of event `as_of` (or now), with its version.
     pub async fn load(&self, competition: &str, as_of: Option<Seq>) -> Result<(Ladder, Seq)> {
-        if as_of.is_none()
-            && let Some(c) = self.cached(competition)
-            && self.store.version(competition).await? == c.version
-        {
+        if as_of.is_some() {
+            let c = self.fold_from_store(competition, as_of).await?;
             return Ok((c.ladder, c.version));
         }
+        self.read(competition, |l, v| (l.clone(), v)).await
+    }
+
+    /// Look at the current state without copying it. The cached state is
+    /// checked against the store's version first (another process may have
+    /// written since).
+    pub async fn read<T>(&self, competition: &str, f: impl FnOnce(&Ladder, Seq) -> T) -> Result<T> {
+        let slot = self.slot(competition);
+        let mut guard = slot.lock().await;
+        let current = self.store.version(competition).await?;
+        if guard.as_ref().is_none_or(|c| c.version != current) {
+            *guard = Some(self.fold_from_store(competition, None).await?);
+        }
+        match guard.as_ref() {
+            Some(c) => Ok(f(&c.ladder, c.version)),
+            None => Err(ServiceError::NotFound(competition.to_string())),
+        }
+    }
+
+    /// Fold the stored log, checking every event against the state before it.
+    async fn fold_from_store(&self, competition: &str, as_of: Option<Seq>) -> Result<Cached> {
         let history = self.history(competition, as_of).await?;
         let version = history.last().map_or(0, |h| h.seq);
         let mut ladder = Ladder::default();
@@ -263,28 +286,15 @@ impl<S: EventStore> Service<S> {
             })?;
             ladder.apply(&h.event);
         }
-        if as_of.is_none() {
-            self.remember(competition, version, ladder.clone());
-        }
-        Ok((ladder, version))
+        Ok(Cached { version, ladder })
     }
 
-    fn cached(&self, competition: &str) -> Option<Cached> {
-        self.cache
-            .lock()
-            .ok()
-            .and_then(|c| c.get(competition).cloned())
-    }
-
-    fn remember(&self, competition: &str, version: Seq, ladder: Ladder) {
-        if let Ok(mut c) = self.cache.lock() {
-            c.insert(competition.to_string(), Cached { version, ladder });
-        }
-    }
-
-    fn forget(&self, competition: &str) {
-        if let Ok(mut c) = self.cache.lock() {
-            c.remove(competition);
+    fn slot(&self, competition: &str) -> Slot {
+        match self.cache.lock() {
+            Ok(mut c) => Arc::clone(c.entry(competition.to_string()).or_default()),
+            // A poisoned map only means another thread panicked while
+            // holding it; work without the cache.
+            Err(_) => Slot::default(),
         }
     }
 
@@ -392,10 +402,7 @@ impl<S: EventStore> Service<S> {
                 .await
             {
                 Err(ServiceError::Store(StoreError::Conflict { .. }))
-                    if ctx.expected.is_none() && attempt + 1 < RETRIES =>
-                {
-                    self.forget(competition);
-                }
+                    if ctx.expected.is_none() && attempt + 1 < RETRIES => {}
                 other => return other.map(|x| (state, x)),
             }
         }
@@ -429,10 +436,29 @@ impl<S: EventStore> Service<S> {
         command: Command,
         ctx: &Context,
     ) -> Result<Executed> {
+        let slot = self.slot(competition);
+        let mut guard = slot.lock().await;
+        let mut reloaded = false;
         for attempt in 0..RETRIES {
-            let (mut state, version) = self.load(competition, None).await?;
-            check_expected(ctx, competition, version)?;
-            let events = match state.decide(command.clone()) {
+            if guard.is_none() {
+                *guard = Some(self.fold_from_store(competition, None).await?);
+                reloaded = true;
+            }
+            let Some(cached) = guard.as_mut() else {
+                continue;
+            };
+            if let Some(expected) = ctx.expected
+                && expected != cached.version
+            {
+                // The cache may be behind another process: look again
+                // before refusing.
+                if !reloaded {
+                    *guard = None;
+                    continue;
+                }
+                check_expected(ctx, competition, cached.version)?;
+            }
+            let events = match cached.ladder.decide(command.clone()) {
                 Ok(events) => events,
                 Err(rule) => {
                     // A retried command whose first try succeeded: answer
@@ -447,19 +473,41 @@ impl<S: EventStore> Service<S> {
                             replayed: true,
                         });
                     }
-                    return Err(rule.into());
+                    // Refused on a state that may be behind another
+                    // process: decide again only if the log moved.
+                    if reloaded || self.store.version(competition).await? == cached.version {
+                        return Err(rule.into());
+                    }
+                    *guard = None;
+                    continue;
                 }
             };
-            for e in &events {
-                state.apply(e);
-            }
-            match self.append(competition, version, events, ctx, state).await {
+            match self
+                .append_raw(competition, cached.version, &events, ctx)
+                .await
+            {
+                Ok(done) if !done.replayed => {
+                    for e in &events {
+                        cached.ladder.apply(e);
+                    }
+                    cached.version = done.last;
+                    return Ok(done);
+                }
+                Ok(done) => {
+                    *guard = None;
+                    return Ok(done);
+                }
                 Err(ServiceError::Store(StoreError::Conflict { .. }))
                     if ctx.expected.is_none() && attempt + 1 < RETRIES =>
                 {
-                    self.forget(competition);
+                    *guard = None;
+                    reloaded = false;
                 }
-                other => return other,
+                Err(e) => {
+                    // Whatever happened, the next command reads the store.
+                    *guard = None;
+                    return Err(e);
+                }
             }
         }
         Err(ServiceError::Input(
@@ -487,7 +535,9 @@ impl<S: EventStore> Service<S> {
             seq: target.seq,
             summary: format!("{} (event {})", target.kind, target.seq),
         })?;
-        self.forget(competition);
+        let slot = self.slot(competition);
+        let mut guard = slot.lock().await;
+        *guard = None;
         let executed = self.append_raw(competition, version, &events, ctx).await?;
         Ok((executed, target))
     }
@@ -500,13 +550,17 @@ impl<S: EventStore> Service<S> {
         ctx: &Context,
         state_after: Ladder,
     ) -> Result<Executed> {
-        let executed = self.append_raw(competition, version, &events, ctx).await?;
-        if executed.replayed {
-            self.forget(competition);
-        } else {
-            self.remember(competition, executed.last, state_after);
-        }
-        Ok(executed)
+        let slot = self.slot(competition);
+        let mut guard = slot.lock().await;
+        let executed = self.append_raw(competition, version, &events, ctx).await;
+        *guard = match &executed {
+            Ok(done) if !done.replayed => Some(Cached {
+                version: done.last,
+                ladder: state_after,
+            }),
+            _ => None,
+        };
+        executed
     }
 
     async fn append_raw(
