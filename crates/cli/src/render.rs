@@ -195,6 +195,8 @@ pub fn round(v: &RoundView) -> String {
         ]);
     }
     let _ = writeln!(out, "{t}");
+    let _ = writeln!(out, "Deadline: {}", v.deadline_rule.line());
+    let _ = writeln!(out, "Bid: {}", v.bid_rule.line());
     let _ = writeln!(out, "Why these sides:");
     for g in &v.games {
         let _ = writeln!(out, "  {} {}: {}", g.id, g.name, g.sides.line());
@@ -329,6 +331,7 @@ pub fn game(g: &GameView) -> String {
     }
     let _ = writeln!(out, "  Pairing: {}", g.pairing.line());
     let _ = writeln!(out, "  Sides: {}", g.sides.line());
+    let _ = writeln!(out, "  Moderator: {}", g.moderation.line());
     out
 }
 

@@ -232,6 +232,7 @@ pub struct GameView {
     pub result: Option<ResultView>,
     pub pairing: ExplanationView,
     pub sides: ExplanationView,
+    pub moderation: ExplanationView,
     pub corrections: u32,
     pub cancel_reason: Option<String>,
 }
@@ -271,6 +272,7 @@ pub fn game_view(ladder: &Ladder, g: &Game, now: Time) -> GameView {
         }),
         pairing: ladder.explain_pairing(g).into(),
         sides: ladder.explain_sides(g).into(),
+        moderation: ladder.explain_moderator(g).into(),
         corrections: g.corrections,
         cancel_reason: g.cancel_reason.clone(),
     }
@@ -302,6 +304,8 @@ pub struct RoundView {
     pub unresolved: u32,
     pub overdue: Vec<String>,
     pub seed: String,
+    pub deadline_rule: ExplanationView,
+    pub bid_rule: ExplanationView,
 }
 
 pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> RoundView {
@@ -353,6 +357,8 @@ pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> R
         },
         unresolved,
         seed: hex::encode(r.seed),
+        deadline_rule: ladder.explain_deadline(r).into(),
+        bid_rule: ladder.explain_bid(r).into(),
     }
 }
 

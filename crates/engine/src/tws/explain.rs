@@ -1,7 +1,9 @@
 //! Explanations of the ladder's decisions: the rule clause, the rulings and
 //! the figures, in words.
 
-use super::{Game, Ladder, Move, MoveReason, PairingMethod, PairingReason, Retirement, SideReason};
+use super::{
+    Game, Ladder, Move, MoveReason, PairingMethod, PairingReason, Retirement, Round, SideReason,
+};
 use crate::explain::Explanation;
 use crate::model::Side;
 
@@ -129,6 +131,61 @@ impl Ladder {
                 "TWS Quick Rounds",
                 &[],
                 format!("sides of a quick-round game as arranged: {ussr} USSR, {us} US"),
+            ),
+        }
+    }
+
+    /// Why the round's deadline is what it is (TWS Conduct of Games).
+    pub fn explain_deadline(&self, r: &Round) -> Explanation {
+        let months = self.rules_for(r.number).deadline_months;
+        let limit = r
+            .announced_at
+            .checked_add_months(chrono::Months::new(months))
+            .unwrap_or(r.announced_at);
+        let day = |t: crate::model::Time| t.format("%Y-%m-%d").to_string();
+        let text = if r.deadline >= limit {
+            format!(
+                "the limit: {months} months from the announcement on {}, so {}",
+                day(r.announced_at),
+                day(r.deadline)
+            )
+        } else {
+            format!(
+                "{}, set by the moderator within the limit of {months} months from the announcement ({})",
+                day(r.deadline),
+                day(limit)
+            )
+        };
+        Explanation::new("TWS Conduct of Games", &[], text)
+    }
+
+    /// Which automatic bid applies to a round and why (TWS Play Balance).
+    pub fn explain_bid(&self, r: &Round) -> Explanation {
+        let version = self.rules.iter().rev().find(|v| v.from_round <= r.number);
+        let text = match version {
+            Some(v) if v.from_round > 1 => format!(
+                "{}: the bid of the rules in force from round {} ({}), announced before the round began",
+                r.bid, v.from_round, v.reason
+            ),
+            _ => format!("{}: the ladder's automatic bid since round 1", r.bid),
+        };
+        Explanation::new("TWS Play Balance", &["ARB-R17"], text)
+    }
+
+    /// Who moderates a game and why.
+    pub fn explain_moderator(&self, game: &Game) -> Explanation {
+        match self.moderator_name(game.moderator) {
+            Some(m) => Explanation::new(
+                "TWS Conduct of Games",
+                &["ARB-R2"],
+                format!(
+                    "{m} moderates: the moderators take the games in turn, and no participant in a game may moderate his own game"
+                ),
+            ),
+            None => Explanation::new(
+                "TWS Quick Rounds",
+                &["ARB-R2"],
+                "no moderator was free of this game when it was scheduled",
             ),
         }
     }
