@@ -213,12 +213,12 @@ pub fn round(v: &RoundView) -> String {
                     s.consecutive
                 )
             } else {
-                ", keeps his rung number [TWS-R3]".into()
+                ", keeps the rung number [TWS-R3]".into()
             }
         );
     }
     for b in &v.byes {
-        let _ = writeln!(out, "Bye: {b} keeps his rung number [TWS-R10]");
+        let _ = writeln!(out, "Bye: {b} keeps the rung number [TWS-R10]");
     }
     if !v.unpaired.is_empty() {
         let _ = writeln!(
@@ -273,8 +273,12 @@ pub fn close(v: &CloseView) -> String {
 pub fn game(g: &GameView) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{} \"{}\"", g.id, g.name);
-    let _ = writeln!(out, "  USSR: {} ({} game for him)", g.ussr, g.ussr_counts);
-    let _ = writeln!(out, "  US:   {} ({} game for him)", g.us, g.us_counts);
+    let _ = writeln!(
+        out,
+        "  USSR: {} (counts as a {} game)",
+        g.ussr, g.ussr_counts
+    );
+    let _ = writeln!(out, "  US:   {} (counts as a {} game)", g.us, g.us_counts);
     let _ = writeln!(
         out,
         "  Bid: {}; moderator: {}",

@@ -201,7 +201,7 @@ impl EndTag {
     pub fn describe(&self) -> &str {
         match self {
             EndTag::Vp => "20 VP",
-            EndTag::Defcon => "DEFCON (nuclear war)",
+            EndTag::Defcon => "DEFCON",
             EndTag::EuropeControl => "Europe control",
             EndTag::FinalScoring => "final scoring",
             EndTag::Wargames => "Wargames",

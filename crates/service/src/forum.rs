@@ -101,7 +101,7 @@ pub fn announcement(markup: Markup, r: &RoundView) -> String {
     }
     for b in &r.byes {
         notes.push(format!(
-            "{b} has a bye (odd last player, no eliminator) and keeps his rung number (TWS-R10)"
+            "{b} has a bye (odd last player, no eliminator) and keeps the rung number (TWS-R10)"
         ));
     }
     if !notes.is_empty() {

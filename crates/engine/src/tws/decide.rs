@@ -1,7 +1,5 @@
 //! The ladder's decider: commands checked against the rules.
 
-use chrono::Months;
-
 use super::sides::{self, Seat};
 use super::{
     Command, Event, Game, Ladder, Membership, PairingMethod, PairingPlan, PairingReason,
@@ -212,7 +210,7 @@ impl Ladder {
                     return Err(RuleError::new(
                         JOINING,
                         format!(
-                            "{} was never approved onto the ladder: he applies again and a moderator approves",
+                            "{} was never approved onto the ladder: apply again for a moderator to approve",
                             self.name_of(player)
                         ),
                     )
@@ -738,6 +736,29 @@ impl Ladder {
             )
             .field("ended_by"));
         }
+        // ARB-R12: the VP marker agrees with the outcome where the ending
+        // is decided by it.
+        if let Some(vp) = r.vp {
+            let agrees = match (&r.ended_by, r.outcome) {
+                (EndTag::Vp, Outcome::Win(Side::Us)) => vp == 20,
+                (EndTag::Vp, Outcome::Win(Side::Ussr)) => vp == -20,
+                (EndTag::FinalScoring, Outcome::Win(Side::Us)) => vp > 0,
+                (EndTag::FinalScoring, Outcome::Win(Side::Ussr)) => vp < 0,
+                (EndTag::FinalScoring, Outcome::Tie) => vp == 0,
+                _ => true,
+            };
+            if !agrees {
+                return Err(RuleError::new(
+                    "Twilight Struggle",
+                    format!(
+                        "a {} by {} does not leave the VP marker at {vp:+} (positive is toward the US, negative toward the USSR)",
+                        r.outcome.describe(),
+                        r.ended_by.describe()
+                    ),
+                )
+                .field("vp"));
+            }
+        }
         if r.outcome == Outcome::Tie
             && r.ended_by != EndTag::FinalScoring
             && !matches!(r.ended_by, EndTag::Other(_))
@@ -883,9 +904,7 @@ impl Ladder {
         }
         let number = self.next_round_number();
         let rules = self.rules_for(number);
-        let limit = at
-            .checked_add_months(Months::new(rules.deadline_months))
-            .unwrap_or(at);
+        let limit = super::rules::deadline_limit(at, rules.deadline_months);
         let deadline = match deadline {
             None => limit,
             Some(d) if d > limit => {
@@ -1104,7 +1123,10 @@ impl Ladder {
         if active.last().is_some_and(|(p, _)| *p == e) {
             return Err(RuleError::new(
                 PAIRINGS,
-                format!("{} cannot be his own eliminator", rec.player.name),
+                format!(
+                    "{} cannot be the eliminator in a game against {}",
+                    rec.player.name, rec.player.name
+                ),
             )
             .field("eliminator"));
         }

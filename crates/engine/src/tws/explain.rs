@@ -23,7 +23,7 @@ impl Ladder {
                 SIDES,
                 &["TWS-R6"],
                 format!(
-                    "{} is the Ladder Champion and must switch sides relative to his previous game ({last}), so he plays the {}; his opponent plays the opposite side (rule 1)",
+                    "{} is the Ladder Champion and must switch sides relative to the previous game ({last}), so plays the {}; the opponent plays the opposite side (rule 1)",
                     n(*champion),
                     last.other()
                 ),
@@ -43,7 +43,7 @@ impl Ladder {
                 SIDES,
                 &["TWS-R7"],
                 format!(
-                    "{} has no ladder game yet and can take either side; {} switches relative to his last ladder game ({last}) and plays the {}",
+                    "{} has no ladder game yet and can take either side; {} switches relative to the last ladder game ({last}) and plays the {}",
                     n(*newcomer),
                     n(*other),
                     last.other()
@@ -61,7 +61,7 @@ impl Ladder {
                     SIDES,
                     &["TWS-R6"],
                     format!(
-                        "both played the same side last, so only one can switch; {} has the more unbalanced history ({pu} USSR / {pa} US, imbalance {}) against his opponent's ({other_ussr} USSR / {other_us} US, imbalance {}), so he plays the side he has played least often, the {least} (rule 2)",
+                        "both played the same side last, so only one can switch; {} has the more unbalanced history ({pu} USSR / {pa} US, imbalance {}) against the opponent's ({other_ussr} USSR / {other_us} US, imbalance {}), so gets the side played least often, the {least} (rule 2)",
                         n(*player),
                         pu.abs_diff(*pa),
                         other_ussr.abs_diff(*other_us)
@@ -78,7 +78,7 @@ impl Ladder {
                     SIDES,
                     &["TWS-R9"],
                     format!(
-                        "only one can switch and both histories are equally unbalanced (imbalance {}); {} has the higher rung and plays the side he has played least often ({pu} USSR / {pa} US), the {least} (rule 2)",
+                        "only one can switch and both histories are equally unbalanced (imbalance {}); {} has the higher rung and gets the side played least often ({pu} USSR / {pa} US), the {least} (rule 2)",
                         pu.abs_diff(*pa),
                         n(*player)
                     ),
@@ -88,7 +88,7 @@ impl Ladder {
                 SIDES,
                 &["TWS-R8", "TWS-R9"],
                 format!(
-                    "only one can switch and both histories are perfectly balanced; {} has the higher rung and switches relative to his last ladder game ({last}), playing the {}",
+                    "only one can switch and both histories are perfectly balanced; {} has the higher rung and switches relative to the last ladder game ({last}), playing the {}",
                     n(*player),
                     last.other()
                 ),
@@ -110,7 +110,7 @@ impl Ladder {
                 SIDES,
                 &["TWS-R6", "ARB-R1"],
                 format!(
-                    "against a volunteer eliminator (whose history does not count), {} switches relative to his last ladder game ({last}) and plays the {}",
+                    "against a volunteer eliminator (whose history does not count), {} switches relative to the last ladder game ({last}) and plays the {}",
                     n(*player),
                     last.other()
                 ),
@@ -123,7 +123,7 @@ impl Ladder {
                 SIDES,
                 &["TWS-R7", "ARB-R1"],
                 format!(
-                    "{} has no ladder game yet and plays a volunteer eliminator; a recorded draw (draw {draw_index}) gave him the {side}",
+                    "{} has no ladder game yet and plays a volunteer eliminator; a recorded draw (draw {draw_index}) gave the {side}",
                     n(*player)
                 ),
             ),
@@ -138,16 +138,13 @@ impl Ladder {
     /// Why the round's deadline is what it is (TWS Conduct of Games).
     pub fn explain_deadline(&self, r: &Round) -> Explanation {
         let months = self.rules_for(r.number).deadline_months;
-        let limit = r
-            .announced_at
-            .checked_add_months(chrono::Months::new(months))
-            .unwrap_or(r.announced_at);
+        let limit = super::rules::deadline_limit(r.announced_at, months);
         let day = |t: crate::model::Time| t.format("%Y-%m-%d").to_string();
         let text = if r.deadline >= limit {
             format!(
-                "the limit: {months} months from the announcement on {}, so {}",
-                day(r.announced_at),
-                day(r.deadline)
+                "{}, the limit of {months} months from the announcement on {}",
+                day(r.deadline),
+                day(r.announced_at)
             )
         } else {
             format!(
@@ -204,7 +201,7 @@ impl Ladder {
                 PAIRINGS,
                 &["TWS-R10"],
                 format!(
-                    "the odd last player (rung {rung}) plays a volunteer eliminator; the game counts as a ladder game for him and as a quick-round game for the eliminator"
+                    "the odd last player (rung {rung}) plays a volunteer eliminator; the game counts as a ladder game for that player and as a quick-round game for the eliminator"
                 ),
             ),
             PairingReason::Override { reason } => Explanation::new(
@@ -255,8 +252,13 @@ impl Ladder {
                         &["TWS-R1"]
                     },
                     format!(
-                        "{who} {verb} {} and moves from rung {from} to rung {to}: {rule}",
-                        game_name(game)
+                        "{who} {verb} {} and {}: {rule}",
+                        game_name(game),
+                        if from == to {
+                            format!("stays on rung {to}")
+                        } else {
+                            format!("moves from rung {from} to rung {to}")
+                        }
                     ),
                 )
             }
@@ -266,21 +268,21 @@ impl Ladder {
                 SKIPPING,
                 &["TWS-R3"],
                 format!(
-                    "{who} skipped the round from his prior rung {from}; skippers are reinserted in order of their prior rungs and keep their relative order, so he is reinserted at rung {to}"
+                    "{who} skipped the round from prior rung {from}; skippers are reinserted in order of their prior rungs and keep their relative order, so the reinsertion is at rung {to}"
                 ),
             ),
             MoveReason::Skipped => Explanation::new(
                 SKIPPING,
                 &["TWS-R3"],
                 format!(
-                    "{who} skipped the round and is reinserted at his prior rung {to}, dropping all equal and lower rungs down one"
+                    "{who} skipped the round and is reinserted at the prior rung {to}, dropping all equal and lower rungs down one"
                 ),
             ),
             MoveReason::SkippedTop => Explanation::new(
                 SKIPPING,
                 &["TWS-R3"],
                 format!(
-                    "{who} skipped the round from rung 1: he is reinserted at rung {to} and his streak at the top is broken"
+                    "{who} skipped the round from rung 1: reinserted at rung {to}, and the streak at the top is broken"
                 ),
             ),
             MoveReason::SkipLoss { consecutive } => Explanation::new(
@@ -346,7 +348,7 @@ impl Ladder {
             SKIPPING,
             &["TWS-R4"],
             format!(
-                "{} has missed {} consecutive rounds and occupied the bottom rung ({}): moved to the list of inactive players; he can re-enter at the bottom",
+                "{} has missed {} consecutive rounds and occupied the bottom rung ({}): moved to the list of inactive players; re-entry is at the bottom",
                 self.name_of(r.player),
                 r.missed,
                 r.rung
@@ -362,7 +364,7 @@ fn kept(from: u32, to: u32) -> String {
         format!("keeps rung number {to}")
     } else {
         format!(
-            "keeps his place among the skippers: prior rung {from}, reinserted at rung {to} after the skippers above him (TWS-R3)"
+            "keeps his place among the skippers: prior rung {from}, reinserted at rung {to} after the skippers above (TWS-R3)"
         )
     }
 }

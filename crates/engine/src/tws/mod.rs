@@ -660,6 +660,47 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// The command with every time in it (`at`) set to the Unix epoch: what
+    /// the command asks for, apart from when it was asked. A retry of a
+    /// request at a later time is the same request (idempotency keys compare
+    /// requests this way). Deadlines and other times the command is about
+    /// are kept.
+    pub fn without_time(&self) -> Command {
+        let mut command = self.clone();
+        match &mut command {
+            Command::AnnounceRound { at, .. }
+            | Command::AddRoundGame { at, .. }
+            | Command::ScheduleQuickGame { at, .. }
+            | Command::RecordResult { at, .. }
+            | Command::Forfeit { at, .. }
+            | Command::Adjudicate { at, .. }
+            | Command::CorrectResult { at, .. }
+            | Command::CancelGame { at, .. }
+            | Command::CloseRound { at } => *at = Time::UNIX_EPOCH,
+            // Listed, not `_`, so that a new variant with a time is not
+            // forgotten here.
+            Command::Create { .. }
+            | Command::ChangeRules { .. }
+            | Command::AddModerator { .. }
+            | Command::RemoveModerator { .. }
+            | Command::Apply { .. }
+            | Command::Approve { .. }
+            | Command::Decline { .. }
+            | Command::Join { .. }
+            | Command::RegisterGuest { .. }
+            | Command::Reenter { .. }
+            | Command::Withdraw { .. }
+            | Command::VolunteerEliminator { .. }
+            | Command::StandDownEliminator { .. }
+            | Command::RequestSkip { .. }
+            | Command::CancelSkip { .. }
+            | Command::Revert { .. } => {}
+        }
+        command
+    }
+}
+
 /// A round as the state knows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Round {

@@ -17,6 +17,20 @@ impl std::fmt::Display for Bid {
     }
 }
 
+/// The latest deadline of a round announced at `at`: the end (23:59:59 UTC)
+/// of the day `months` months after the day of the announcement ("not more
+/// than 3 months from the date the Round is announced").
+pub fn deadline_limit(at: crate::model::Time, months: u32) -> crate::model::Time {
+    use chrono::TimeZone;
+    let day = at.date_naive();
+    let day = day
+        .checked_add_months(chrono::Months::new(months))
+        .unwrap_or(day);
+    day.and_hms_opt(23, 59, 59)
+        .map(|t| chrono::Utc.from_utc_datetime(&t))
+        .unwrap_or(at)
+}
+
 /// The rules of one ladder. Defaults are the document's numbers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LadderRules {
