@@ -47,6 +47,13 @@ pub fn ladder(v: &LadderView) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{} ({}), version {}", v.name, v.competition, v.version);
     match &v.champion {
+        Some(c) if v.rounds_closed == 0 => {
+            let _ = writeln!(
+                out,
+                "Rung 1: {c} (no round has closed yet, so no champion has been decided). Automatic bid: {}.",
+                v.bid
+            );
+        }
         Some(c) => {
             let _ = writeln!(
                 out,
@@ -202,20 +209,7 @@ pub fn round(v: &RoundView) -> String {
         let _ = writeln!(out, "  {} {}: {}", g.id, g.name, g.sides.line());
     }
     for s in &v.skips {
-        let _ = writeln!(
-            out,
-            "Skipping: {} (rung {}{})",
-            s.name,
-            s.rung,
-            if s.counts_as_loss {
-                format!(
-                    ", consecutive skip {}: counts as a loss [TWS-R2]",
-                    s.consecutive
-                )
-            } else {
-                ", keeps the rung number [TWS-R3]".into()
-            }
-        );
+        let _ = writeln!(out, "Skipping: {}", s.describe());
     }
     for b in &v.byes {
         let _ = writeln!(out, "Bye: {b} keeps the rung number [TWS-R10]");

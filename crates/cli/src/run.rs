@@ -17,8 +17,24 @@ use crate::render;
 
 pub type Svc = Service<SqliteStore>;
 
-/// The exit code for an error: 1 refused, 3 conflict, 4 storage.
+/// A mistake on the command line or in a script line, found before
+/// anything runs (exit code 2, like clap's own usage errors).
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// The exit code for an error: 1 refused, 2 usage, 3 conflict, 4 storage.
 pub fn exit_code(e: &anyhow::Error) -> u8 {
+    if e.downcast_ref::<Usage>().is_some() {
+        return 2;
+    }
     match e.downcast_ref::<ServiceError>() {
         Some(ServiceError::Store(StoreError::Conflict { .. })) => 3,
         Some(ServiceError::Store(StoreError::Backend(_))) => 4,
@@ -74,6 +90,7 @@ pub struct Globals {
 
 impl Globals {
     pub fn from_cli(cli: &Cli) -> Result<Self> {
+        precheck(cli)?;
         let at = cli.at.as_deref().map(parse_time).transpose()?;
         Ok(Self {
             competition: cli.competition.clone(),
@@ -114,6 +131,30 @@ impl Globals {
     }
 }
 
+/// Check the values clap leaves as text (times, formats) before anything
+/// runs, so a script with a bad line stores nothing.
+pub fn precheck(cli: &Cli) -> Result<()> {
+    let usage = |flag: &str, e: anyhow::Error| anyhow::Error::new(Usage(format!("{flag}: {e}")));
+    if let Some(at) = &cli.at {
+        parse_time(at).map_err(|e| usage("--at", e))?;
+    }
+    match &cli.command {
+        Noun::Round(RoundCmd::Announce(a)) => {
+            if let Some(d) = &a.deadline {
+                parse_deadline(d).map_err(|e| usage("--deadline", e))?;
+            }
+        }
+        Noun::Round(RoundCmd::Export { format, .. }) if Markup::parse(format).is_none() => {
+            return Err(Usage(format!(
+                "--format must be bbcode or markdown, not {format:?}"
+            ))
+            .into());
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 /// `2026-01-31`, `2026-01-31T12:00`, or RFC 3339.
 pub fn parse_time(s: &str) -> Result<Time> {
     let s = s.trim();
@@ -140,7 +181,7 @@ fn parse_deadline(s: &str) -> Result<Time> {
     {
         return Ok(Utc.from_utc_datetime(&t));
     }
-    parse_time(s).context("--deadline")
+    parse_time(s)
 }
 
 pub async fn competition(svc: &Svc, g: &Globals) -> Result<String> {
@@ -287,6 +328,12 @@ fn result_input(ladder: &Ladder, g: GameId, o: &OutcomeArgs) -> Result<ResultInp
     })
 }
 
+/// A rules file as JSON (the same keys as the TOML).
+fn toml_as_json(text: &str) -> Result<serde_json::Value> {
+    let value: toml::Value = toml::from_str(text).context("the rules do not read back")?;
+    Ok(serde_json::to_value(value)?)
+}
+
 fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     outln!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
@@ -390,7 +437,11 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     Some(r) => ladder.rules_for(*r),
                     None => ladder.current_rules(),
                 };
-                out!("{}", arbiter_record::rules_to_toml(rules));
+                let text = arbiter_record::rules_to_toml(rules);
+                if g.json {
+                    return print_json(&toml_as_json(&text)?);
+                }
+                out!("{text}");
             }
             RulesCmd::Versions => {
                 let rows: Vec<serde_json::Value> = ladder
@@ -426,6 +477,9 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
             RulesCmd::Preset { name } => {
                 let text = arbiter_record::preset(name)
                     .ok_or_else(|| anyhow!("there is no preset {name:?}; presets: tws-ladder"))?;
+                if g.json {
+                    return print_json(&toml_as_json(text)?);
+                }
                 out!("{text}");
             }
         },
@@ -690,6 +744,9 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
         Noun::Ladder(cmd) => match cmd {
             LadderCmd::Show { as_of } => {
                 let (l, v) = match as_of {
+                    Some(seq) if *seq == 0 || *seq > version => bail!(
+                        "--as-of {seq}: {comp} has events 1 to {version}; `arbiter history` lists them"
+                    ),
                     Some(seq) => svc.load(comp, Some(*seq)).await?,
                     None => (ladder.clone(), version),
                 };
@@ -1021,7 +1078,13 @@ async fn round_cmd(
             }
             .ok_or_else(|| anyhow!("that round has not been announced"))?;
             let view = views::round_view(ladder, comp, r, now);
-            out!("{}", forum::announcement(markup, &view));
+            let text = forum::announcement(markup, &view);
+            if g.json {
+                return print_json(
+                    &serde_json::json!({"round": r.number, "format": format, "text": text}),
+                );
+            }
+            out!("{text}");
         }
     }
     Ok(())

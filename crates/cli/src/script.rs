@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context as _, Result, anyhow, bail};
+use anyhow::{Context as _, Result, anyhow};
 use clap::Parser;
 
 use crate::args::{Cli, Noun};
@@ -27,8 +27,11 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let words = shlex::split(line)
-            .ok_or_else(|| anyhow!("{name}, line {number}: unbalanced quotes in `{line}`"))?;
+        let words = shlex::split(line).ok_or_else(|| {
+            anyhow::Error::new(crate::run::Usage(format!(
+                "{name}, line {number}: unbalanced quotes in `{line}`"
+            )))
+        })?;
         let words: Vec<String> = match words.first().map(String::as_str) {
             Some("arbiter") => words.into_iter().skip(1).collect(),
             _ => words,
@@ -42,13 +45,26 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
                     .unwrap_or("")
                     .trim_start_matches("error: ")
                     .to_string();
-                anyhow!("{name}, line {number}: {first}\n  in: {line}")
+                anyhow::Error::new(crate::run::Usage(format!(
+                    "{name}, line {number}: {first}\n  in: {line}"
+                )))
             })?;
         if matches!(cli.command, Noun::Script(_) | Noun::Demo(_)) {
-            bail!("{name}, line {number}: a script cannot run `script` or `demo`");
+            return Err(crate::run::Usage(format!(
+                "{name}, line {number}: a script cannot run `script` or `demo`"
+            ))
+            .into());
         }
+        crate::run::precheck(&cli).map_err(|e| {
+            anyhow::Error::new(crate::run::Usage(format!(
+                "{name}, line {number}: {e}\n  in: {line}"
+            )))
+        })?;
         if cli.db.is_some() {
-            bail!("{name}, line {number}: a script line cannot switch the database (--db)");
+            return Err(crate::run::Usage(format!(
+                "{name}, line {number}: a script line cannot switch the database (--db)"
+            ))
+            .into());
         }
         out.push(Line {
             number,

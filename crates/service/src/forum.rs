@@ -42,28 +42,67 @@ fn escape(markup: Markup, s: &str) -> String {
     }
 }
 
-/// The announcement of a round.
+/// A player's cell: his name, marked when he plays as eliminator (the game
+/// is a quick-round game for him, a ladder game for his opponent).
+fn player_cell(name: &str, counts: &str) -> String {
+    if counts == "ladder" {
+        name.to_string()
+    } else {
+        format!("{name} (eliminator: a quick-round game for this player)")
+    }
+}
+
+/// The result of a game as the forum shows it, if decided.
+fn result_cell(g: &crate::views::GameView) -> String {
+    if let Some(reason) = &g.cancel_reason {
+        return format!("cancelled: {reason}");
+    }
+    g.result.as_ref().map_or_else(String::new, |r| {
+        let who = r
+            .winner
+            .as_ref()
+            .map_or_else(|| "tie".to_string(), |w| format!("{w} won"));
+        format!("{who}, {} ({})", r.ended_by, g.status)
+    })
+}
+
+/// The announcement of a round; once games are decided, with their results.
 pub fn announcement(markup: Markup, r: &RoundView) -> String {
     let e = |s: &str| escape(markup, s);
     let mut out = String::new();
     let title = format!("{} — Round {}", r.ladder, r.number);
     let intro = format!(
-        "Round {} is announced on {}. Deadline: {} (strict). Automatic bid: {}, placed after initial influence placement and before the first headline phase. Games are played on {}.",
-        r.number, r.announced, r.deadline, r.bid, r.platform
+        "Round {} was announced on {}. Deadline: {} (strict). Automatic bid: {}, placed after initial influence placement and before the first headline phase. Games are played on {}.{}",
+        r.number,
+        r.announced,
+        r.deadline,
+        r.bid,
+        r.platform,
+        if r.closed {
+            " The round is closed."
+        } else {
+            ""
+        }
     );
+    let any_result = r.games.iter().any(|g| g.status != "scheduled");
     match markup {
         Markup::BbCode => {
             out.push_str(&format!("[b][size=150]{}[/size][/b]\n\n", e(&title)));
             out.push_str(&e(&intro));
             out.push_str("\n\n[b]Pairings[/b]\n[list]\n");
             for g in &r.games {
+                let result = result_cell(g);
                 out.push_str(&format!(
-                    "[*][b]{}[/b] — USSR: {}, US: {}{}; moderator: {}\n[size=85]Sides: {}[/size]\n",
+                    "[*][b]{}[/b] — USSR: {}, US: {}; moderator: {}{}\n[size=85]Sides: {}[/size]\n",
                     e(&g.name),
-                    e(&g.ussr),
-                    e(&g.us),
-                    counts_note(&g.ussr_counts, &g.us_counts, &g.ussr, &g.us),
+                    e(&player_cell(&g.ussr, &g.ussr_counts)),
+                    e(&player_cell(&g.us, &g.us_counts)),
                     e(g.moderator.as_deref().unwrap_or("-")),
+                    if result.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" — [b]{}[/b]", e(&result))
+                    },
                     e(&g.sides.line())
                 ));
             }
@@ -71,16 +110,23 @@ pub fn announcement(markup: Markup, r: &RoundView) -> String {
         }
         Markup::Markdown => {
             out.push_str(&format!("## {}\n\n{}\n\n", e(&title), e(&intro)));
-            out.push_str("| Game | USSR | US | Moderator |\n|---|---|---|---|\n");
+            if any_result {
+                out.push_str("| Game | USSR | US | Moderator | Result |\n|---|---|---|---|---|\n");
+            } else {
+                out.push_str("| Game | USSR | US | Moderator |\n|---|---|---|---|\n");
+            }
             for g in &r.games {
                 out.push_str(&format!(
-                    "| {} | {} | {}{} | {} |\n",
+                    "| {} | {} | {} | {} |",
                     e(&g.name),
-                    e(&g.ussr),
-                    e(&g.us),
-                    e(&counts_note(&g.ussr_counts, &g.us_counts, &g.ussr, &g.us)),
+                    e(&player_cell(&g.ussr, &g.ussr_counts)),
+                    e(&player_cell(&g.us, &g.us_counts)),
                     e(g.moderator.as_deref().unwrap_or("-"))
                 ));
+                if any_result {
+                    out.push_str(&format!(" {} |", e(&result_cell(g))));
+                }
+                out.push('\n');
             }
             out.push_str("\n**Why these sides**\n\n");
             for g in &r.games {
@@ -90,14 +136,7 @@ pub fn announcement(markup: Markup, r: &RoundView) -> String {
     }
     let mut notes = Vec::new();
     for s in &r.skips {
-        notes.push(if s.counts_as_loss {
-            format!(
-                "{} skips (consecutive skip {}: counted as a loss, TWS-R2)",
-                s.name, s.consecutive
-            )
-        } else {
-            format!("{} skips and keeps rung number {} (TWS-R3)", s.name, s.rung)
-        });
+        notes.push(s.describe());
     }
     for b in &r.byes {
         notes.push(format!(
@@ -121,23 +160,16 @@ pub fn announcement(markup: Markup, r: &RoundView) -> String {
             }
         }
     }
-    let footer = format!(
-        "Name your game exactly as above. Games not completed by {} go to agreement, then adjudication. Side draws use seed {} (verify with `arbiter draw verify --round {}`).",
-        r.deadline, r.seed, r.number
-    );
+    let verify = format!("arbiter draw verify --round {}", r.number);
     match markup {
-        Markup::BbCode => out.push_str(&format!("\n[i]{}[/i]\n", e(&footer))),
-        Markup::Markdown => out.push_str(&format!("\n*{}*\n", e(&footer))),
+        Markup::BbCode => out.push_str(&format!(
+            "\n[i]Name your game exactly as above. Games not completed by {} go to agreement, then adjudication. Side draws use seed {} (check them with [code]{verify}[/code]).[/i]\n",
+            r.deadline, r.seed
+        )),
+        Markup::Markdown => out.push_str(&format!(
+            "\n*Name your game exactly as above. Games not completed by {} go to agreement, then adjudication. Side draws use seed {} (check them with `{verify}`).*\n",
+            r.deadline, r.seed
+        )),
     }
     out
-}
-
-fn counts_note(ussr_counts: &str, us_counts: &str, ussr: &str, us: &str) -> String {
-    if ussr_counts == us_counts {
-        String::new()
-    } else if ussr_counts != "ladder" {
-        format!(" (eliminator {ussr}: a quick-round game for him)")
-    } else {
-        format!(" (eliminator {us}: a quick-round game for him)")
-    }
 }

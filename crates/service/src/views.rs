@@ -284,6 +284,10 @@ pub struct SkipView {
     pub rung: u32,
     pub consecutive: u32,
     pub counts_as_loss: bool,
+    /// Where a skipper who keeps his rung number is reinserted (TWS-R3:
+    /// rung 1 goes to rung 2, and skippers keep their relative order);
+    /// `None` for a skip counted as a loss.
+    pub reinserted_at: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -335,16 +339,7 @@ pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> R
             .map(|g| format!("{} {}", g.id, g.name))
             .collect(),
         games,
-        skips: r
-            .skips
-            .iter()
-            .map(|s| SkipView {
-                name: ladder.name_of(s.player),
-                rung: s.rung,
-                consecutive: s.consecutive,
-                counts_as_loss: s.as_loss,
-            })
-            .collect(),
+        skips: skip_views(ladder, r),
         byes: r.byes.iter().map(|(p, _)| ladder.name_of(*p)).collect(),
         unpaired: if r.closed.is_none() {
             ladder
@@ -360,6 +355,64 @@ pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> R
         deadline_rule: ladder.explain_deadline(r).into(),
         bid_rule: ladder.explain_bid(r).into(),
     }
+}
+
+impl SkipView {
+    /// What the skip means for the player, with its rule.
+    pub fn describe(&self) -> String {
+        match self.reinserted_at {
+            None => format!(
+                "{} skips: consecutive skip {}, counted as a loss (TWS-R2)",
+                self.name, self.consecutive
+            ),
+            Some(at) if at == self.rung => format!(
+                "{} skips and keeps rung number {} (TWS-R3)",
+                self.name, self.rung
+            ),
+            Some(at) if self.rung == 1 => format!(
+                "{} skips from rung 1: reinserted at rung {at} after the round, and the streak at the top ends (TWS-R3)",
+                self.name
+            ),
+            Some(at) => format!(
+                "{} skips from rung {}: reinserted at rung {at}, after the skippers above (TWS-R3)",
+                self.name, self.rung
+            ),
+        }
+    }
+}
+
+/// The skips of a round with the rung each keeper will be reinserted at, as
+/// the re-sort will do it (TWS-R3; byes keep their rung the same way).
+fn skip_views(ladder: &Ladder, r: &Round) -> Vec<SkipView> {
+    let mut keepers: Vec<u32> = r
+        .skips
+        .iter()
+        .filter(|s| !s.as_loss)
+        .map(|s| s.rung)
+        .chain(r.byes.iter().map(|(_, rung)| *rung))
+        .collect();
+    keepers.sort_unstable();
+    let mut landing = std::collections::HashMap::new();
+    let mut last = 0;
+    for rung in keepers {
+        let target = if rung == 1 { 2 } else { rung }.max(last + 1);
+        last = target;
+        landing.insert(rung, target);
+    }
+    r.skips
+        .iter()
+        .map(|s| SkipView {
+            name: ladder.name_of(s.player),
+            rung: s.rung,
+            consecutive: s.consecutive,
+            counts_as_loss: s.as_loss,
+            reinserted_at: if s.as_loss {
+                None
+            } else {
+                landing.get(&s.rung).copied()
+            },
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -472,7 +525,7 @@ pub fn stats_view(ladder: &Ladder) -> StatsView {
     for (i, p) in ladder.order.iter().enumerate() {
         rung[p.index()] = Some(i as u32 + 1);
     }
-    StatsView {
+    let mut view = StatsView {
         ladder_games: s.ladder.into(),
         quick_round_games: s.quick.into(),
         all_games: s.all.into(),
@@ -509,7 +562,15 @@ pub fn stats_view(ladder: &Ladder) -> StatsView {
                 all_us: p.all_us,
             })
             .collect(),
-    }
+    };
+    // Members by rung, then everyone else (guests, inactive) by name.
+    view.players.sort_by(|a, b| match (a.rung, b.rung) {
+        (Some(x), Some(y)) => x.cmp(&y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.name.cmp(&b.name),
+    });
+    view
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
