@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context as _, Result, anyhow};
+use anyhow::{Context as _, Result};
 use clap::Parser;
 
 use crate::args::{Cli, Noun};

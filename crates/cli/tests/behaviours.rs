@@ -461,7 +461,6 @@ fn writes_report_json_with_json() {
 }
 
 #[test]
-#[ignore = "bug: `rules show --json` prints the TOML rules file, not JSON (every read command has --json)"]
 fn rules_show_prints_json_with_json() {
     let a = running();
     a.run(&["rules", "show", "--json"]).success().json();

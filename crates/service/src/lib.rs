@@ -18,7 +18,7 @@ use arbiter_engine::draw::{self, Seed};
 use arbiter_engine::model::Time;
 use arbiter_engine::tws::{Command, Event, Ladder, LadderRules, PairingPlan};
 use arbiter_record::RecordError;
-use arbiter_store::{EventStore, NewEvent, Seq, StoreError};
+use arbiter_store::{EventStore, Idempotency, NewEvent, Seq, StoreError};
 
 /// Why a command did not go through. Nothing was stored in any case.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +49,10 @@ pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
 pub struct Context {
     pub actor: String,
     pub at: Time,
+    /// Names one request. The same key with the same request (see
+    /// [`fingerprint`]; its time does not count) is answered with the first
+    /// outcome and stores nothing; the same key with a different request is
+    /// refused with [`StoreError::KeyReused`].
     pub idempotency_key: Option<String>,
     /// The version the caller saw; `None` to take the current one.
     pub expected: Option<Seq>,
@@ -96,7 +100,7 @@ struct Cached {
 
 /// How many times a command is decided again after another writer got in
 /// first (when the caller did not pin a version).
-const RETRIES: usize = 5;
+const RETRIES: usize = 12;
 
 /// The command path over one store.
 #[derive(Debug)]
@@ -109,6 +113,34 @@ pub struct Service<S> {
 }
 
 type Slot = Arc<tokio::sync::Mutex<Option<Cached>>>;
+
+/// The fingerprint of a request to [`Service::execute`], stored with its
+/// idempotency key: hex of the SHA-256 of the command with its time left out
+/// ([`Command::without_time`]), so that a retry at a later time is the same
+/// request and another command with the same key is not.
+pub fn fingerprint(command: &Command) -> String {
+    sha256_hex(&format!("{:?}", command.without_time()))
+}
+
+/// The fingerprint of a request to [`Service::announce_round`]: its deadline
+/// and pairing plan (the seeds are drawn by the service, the time is when).
+fn announce_fingerprint(deadline: Option<Time>, plan: &PairingPlan) -> String {
+    sha256_hex(&format!("announce {deadline:?} {plan:?}"))
+}
+
+/// The fingerprint of a request to [`Service::create_ladder`].
+fn create_fingerprint(name: &str, rules: &LadderRules, moderators: &[String]) -> String {
+    sha256_hex(&format!("create {name:?} {rules:?} {moderators:?}"))
+}
+
+/// The fingerprint of a request to [`Service::undo`], which names no event:
+/// "undo the last event", whichever it is when the request first runs.
+const UNDO_FINGERPRINT: &str = "undo";
+
+fn sha256_hex(text: &str) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(text.as_bytes()))
+}
 
 fn seed_secret_name(hash: &[u8; 32]) -> String {
     format!("draw-seed:{}", hex::encode(hash))
@@ -149,6 +181,19 @@ impl SeedSource {
             }
         }
     }
+}
+
+/// A pause before deciding again after losing a race: 1, 2, 4 … ms (at most
+/// 64), plus up to as much again from the clock's nanoseconds, so writers
+/// that collided do not collide again in step.
+async fn backoff(attempt: usize) {
+    let base = 1u64 << attempt.min(6);
+    let jitter = u64::from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos()),
+    ) % (base * 1000);
+    tokio::time::sleep(std::time::Duration::from_micros(base * 1000 + jitter)).await;
 }
 
 /// Refuse when the caller pinned a version that is not the current one.
@@ -289,6 +334,40 @@ impl<S: EventStore> Service<S> {
         Ok(Cached { version, ladder })
     }
 
+    /// Bring a cached state up to the store's version by applying only the
+    /// events appended since (a full fold again if one of them is an undo).
+    async fn catch_up(&self, competition: &str, cached: &mut Cached) -> Result<()> {
+        let newer = self
+            .store
+            .read(competition, cached.version + 1, None)
+            .await?;
+        let mut events = Vec::with_capacity(newer.len());
+        for stored in &newer {
+            let event =
+                arbiter_record::decode(&stored.payload).map_err(|source| ServiceError::Record {
+                    competition: competition.to_string(),
+                    seq: stored.seq,
+                    source,
+                })?;
+            if matches!(event, Event::Reverted { .. }) {
+                *cached = self.fold_from_store(competition, None).await?;
+                return Ok(());
+            }
+            events.push((stored.seq, event));
+        }
+        for (seq, event) in &events {
+            cached.ladder.check(event).map_err(|e| {
+                ServiceError::Input(format!(
+                    "event {seq} of {competition} does not fit the events before it ({}); the log is damaged",
+                    e.message
+                ))
+            })?;
+            cached.ladder.apply(event);
+            cached.version = *seq;
+        }
+        Ok(())
+    }
+
     fn slot(&self, competition: &str) -> Slot {
         match self.cache.lock() {
             Ok(mut c) => Arc::clone(c.entry(competition.to_string()).or_default()),
@@ -309,6 +388,10 @@ impl<S: EventStore> Service<S> {
         ctx: &Context,
     ) -> Result<Executed> {
         check_competition_id(competition)?;
+        let fingerprint = create_fingerprint(name, &rules, moderators);
+        if let Some(done) = self.replay(competition, ctx, &fingerprint).await? {
+            return Ok(done);
+        }
         if self.store.version(competition).await? > 0 {
             return Err(ServiceError::Exists(competition.to_string()));
         }
@@ -334,7 +417,8 @@ impl<S: EventStore> Service<S> {
             }
             events.extend(more);
         }
-        self.append(competition, 0, events, ctx, state).await
+        self.append(competition, 0, events, ctx, &fingerprint, state)
+            .await
     }
 
     /// Announce the next round: closes the previous round first when all
@@ -349,6 +433,11 @@ impl<S: EventStore> Service<S> {
         preview: bool,
         ctx: &Context,
     ) -> Result<(Ladder, Executed)> {
+        let fingerprint = announce_fingerprint(deadline, &plan);
+        if !preview && let Some(done) = self.replay(competition, ctx, &fingerprint).await? {
+            let (state, _) = self.load(competition, None).await?;
+            return Ok((state, done));
+        }
         for attempt in 0..RETRIES {
             let (mut state, version) = self.load(competition, None).await?;
             check_expected(ctx, competition, version)?;
@@ -398,7 +487,14 @@ impl<S: EventStore> Service<S> {
                 )
                 .await?;
             match self
-                .append(competition, version, events, ctx, state.clone())
+                .append(
+                    competition,
+                    version,
+                    events,
+                    ctx,
+                    &fingerprint,
+                    state.clone(),
+                )
                 .await
             {
                 Err(ServiceError::Store(StoreError::Conflict { .. }))
@@ -430,14 +526,23 @@ impl<S: EventStore> Service<S> {
     /// Decide `command` on the current state and append its events. When the
     /// caller did not pin a version, a conflict with another writer makes the
     /// command be decided again on the new state.
+    ///
+    /// With an idempotency key, the key is looked up first, before the
+    /// version and the rules: used for the same request ([`fingerprint`]),
+    /// the first outcome is returned (`replayed`) and nothing is decided;
+    /// used for a different one, [`StoreError::KeyReused`].
     pub async fn execute(
         &self,
         competition: &str,
         command: Command,
         ctx: &Context,
     ) -> Result<Executed> {
+        let fingerprint = fingerprint(&command);
         let slot = self.slot(competition);
         let mut guard = slot.lock().await;
+        if let Some(done) = self.replay(competition, ctx, &fingerprint).await? {
+            return Ok(done);
+        }
         let mut reloaded = false;
         for attempt in 0..RETRIES {
             if guard.is_none() {
@@ -461,17 +566,10 @@ impl<S: EventStore> Service<S> {
             let events = match cached.ladder.decide(command.clone()) {
                 Ok(events) => events,
                 Err(rule) => {
-                    // A retried command whose first try succeeded: answer
-                    // with the original events.
-                    if let Some(key) = &ctx.idempotency_key
-                        && let Some(done) = self.store.idempotent(competition, key).await?
-                    {
-                        return Ok(Executed {
-                            first: done.first,
-                            last: done.last,
-                            events: Vec::new(),
-                            replayed: true,
-                        });
+                    // A retried command whose first try succeeded meanwhile
+                    // (in another process): answer with the original events.
+                    if let Some(done) = self.replay(competition, ctx, &fingerprint).await? {
+                        return Ok(done);
                     }
                     // Refused on a state that may be behind another
                     // process: decide again only if the log moved.
@@ -483,7 +581,7 @@ impl<S: EventStore> Service<S> {
                 }
             };
             match self
-                .append_raw(competition, cached.version, &events, ctx)
+                .append_raw(competition, cached.version, &events, ctx, &fingerprint)
                 .await
             {
                 Ok(done) if !done.replayed => {
@@ -500,8 +598,12 @@ impl<S: EventStore> Service<S> {
                 Err(ServiceError::Store(StoreError::Conflict { .. }))
                     if ctx.expected.is_none() && attempt + 1 < RETRIES =>
                 {
-                    *guard = None;
-                    reloaded = false;
+                    // Another writer got in first: read only what it
+                    // appended, then decide again (after a short pause that
+                    // grows, so racing writers spread out).
+                    self.catch_up(competition, cached).await?;
+                    reloaded = true;
+                    backoff(attempt).await;
                 }
                 Err(e) => {
                     // Whatever happened, the next command reads the store.
@@ -516,8 +618,31 @@ impl<S: EventStore> Service<S> {
     }
 
     /// Undo the last event still in force, by appending a `reverted` event.
+    ///
+    /// With an idempotency key already used for an undo, the first outcome
+    /// is returned (`replayed`, with the event it undid) and nothing more is
+    /// undone.
     pub async fn undo(&self, competition: &str, ctx: &Context) -> Result<(Executed, HistoryEntry)> {
         let history = self.history(competition, None).await?;
+        if let Some(done) = self.replay(competition, ctx, UNDO_FINGERPRINT).await? {
+            // The event the first try undid.
+            let undone = history
+                .iter()
+                .find(|h| h.seq == done.first)
+                .and_then(|h| match h.event {
+                    Event::Reverted { seq, .. } => history.iter().find(|t| t.seq == seq),
+                    _ => None,
+                });
+            return match undone {
+                Some(target) => Ok((done, target.clone())),
+                // A key recorded without its request (before fingerprints
+                // were kept) whose events were not an undo.
+                None => Err(StoreError::KeyReused {
+                    key: ctx.idempotency_key.clone().unwrap_or_default(),
+                }
+                .into()),
+            };
+        }
         let target = history
             .iter()
             .rev()
@@ -530,15 +655,20 @@ impl<S: EventStore> Service<S> {
             ));
         }
         let version = history.last().map_or(0, |h| h.seq);
-        let (state, _) = self.load(competition, None).await?;
-        let events = state.decide(Command::Revert {
+        // A moderator who saw another version would undo someone else's event.
+        check_expected(ctx, competition, version)?;
+        // The target is the last event in force (checked above), which the
+        // engine cannot see from a state: the revert is built here.
+        let events = vec![Event::Reverted {
             seq: target.seq,
-            summary: format!("{} (event {})", target.kind, target.seq),
-        })?;
+            summary: target.kind.clone(),
+        }];
         let slot = self.slot(competition);
         let mut guard = slot.lock().await;
         *guard = None;
-        let executed = self.append_raw(competition, version, &events, ctx).await?;
+        let executed = self
+            .append_raw(competition, version, &events, ctx, UNDO_FINGERPRINT)
+            .await?;
         Ok((executed, target))
     }
 
@@ -548,11 +678,14 @@ impl<S: EventStore> Service<S> {
         version: Seq,
         events: Vec<Event>,
         ctx: &Context,
+        fingerprint: &str,
         state_after: Ladder,
     ) -> Result<Executed> {
         let slot = self.slot(competition);
         let mut guard = slot.lock().await;
-        let executed = self.append_raw(competition, version, &events, ctx).await;
+        let executed = self
+            .append_raw(competition, version, &events, ctx, fingerprint)
+            .await;
         *guard = match &executed {
             Ok(done) if !done.replayed => Some(Cached {
                 version: done.last,
@@ -563,12 +696,15 @@ impl<S: EventStore> Service<S> {
         executed
     }
 
+    /// Append `events` with the context's idempotency key, if any, for the
+    /// request `fingerprint` (the store refuses the key used for another).
     async fn append_raw(
         &self,
         competition: &str,
         version: Seq,
         events: &[Event],
         ctx: &Context,
+        fingerprint: &str,
     ) -> Result<Executed> {
         let at = ctx.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         let new: Vec<NewEvent> = events
@@ -580,9 +716,13 @@ impl<S: EventStore> Service<S> {
                 recorded_at: at.clone(),
             })
             .collect();
+        let idempotency = ctx
+            .idempotency_key
+            .as_deref()
+            .map(|key| Idempotency { key, fingerprint });
         let appended = self
             .store
-            .append(competition, version, &new, ctx.idempotency_key.as_deref())
+            .append(competition, version, &new, idempotency)
             .await?;
         Ok(Executed {
             first: appended.first,
@@ -594,6 +734,31 @@ impl<S: EventStore> Service<S> {
             },
             replayed: appended.replayed,
         })
+    }
+
+    /// The first outcome of this request, if the context's idempotency key
+    /// was used for it in `competition`: `None` without a key or for a key
+    /// not used there, [`StoreError::KeyReused`] for a key used for a
+    /// different request (another fingerprint).
+    async fn replay(
+        &self,
+        competition: &str,
+        ctx: &Context,
+        fingerprint: &str,
+    ) -> Result<Option<Executed>> {
+        let Some(key) = &ctx.idempotency_key else {
+            return Ok(None);
+        };
+        match self.store.idempotent(competition, key).await? {
+            None => Ok(None),
+            Some(used) if used.matches(fingerprint) => Ok(Some(Executed {
+                first: used.appended.first,
+                last: used.appended.last,
+                events: Vec::new(),
+                replayed: true,
+            })),
+            Some(_) => Err(StoreError::KeyReused { key: key.clone() }.into()),
+        }
     }
 
     /// Whether the seed revealed by round `round` is the one whose hash was

@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use arbiter_store::{EventStore, NewEvent};
+use arbiter_store::{EventStore, Idempotency, NewEvent};
 use arbiter_store_sqlite::SqliteStore;
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -35,8 +35,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             recorded_at: "2024-05-01T12:00:00Z".to_owned(),
         };
         let key = format!("cmd-{i}");
+        // As long as the service's (hex of a SHA-256).
+        let fingerprint = format!("{i:064x}");
+        let idempotency = Idempotency {
+            key: &key,
+            fingerprint: &fingerprint,
+        };
         let t = Instant::now();
-        store.append("bench", i, &[event], Some(&key)).await?;
+        store
+            .append("bench", i, &[event], Some(idempotency))
+            .await?;
         latencies.push(t.elapsed());
     }
     let elapsed = start.elapsed();

@@ -2,7 +2,8 @@
 //!
 //! One file holds every competition: the `events` table, keyed by
 //! (competition, seq) and kept append-only and gapless by triggers, the
-//! `idempotency` table (which command appended which range), and `secrets`.
+//! `idempotency` table (which command, by key and request fingerprint,
+//! appended which range), and `secrets`.
 //! The schema is in `migrations/`, embedded in the binary and applied on open.
 //!
 //! Durability: the database runs in WAL mode with `synchronous=FULL`, so an
@@ -28,7 +29,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use arbiter_store::{Appended, EventStore, NewEvent, Seq, StoreError, StoredEvent};
+use arbiter_store::{
+    Appended, EventStore, Idempotency, KeyUse, NewEvent, Seq, StoreError, StoredEvent,
+};
 use async_trait::async_trait;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection};
@@ -233,27 +236,47 @@ async fn migrate(conn: &mut SqliteConnection, name: &str) -> Result<(), StoreErr
 // -------------------------------------------------------------- the append
 
 /// The current version of competition `?1` and what idempotency key `?3`
-/// did, if it was used (`?2`, the expected version, is for the inserts).
+/// did, if it was used: its competition, range and request fingerprint
+/// (`?2`, the expected version, is for the inserts).
 const CHECKS_SQL: &str = "SELECT \
      (SELECT COALESCE(MAX(seq), 0) FROM events WHERE competition = ?1), \
-     i.competition, i.first_seq, i.last_seq \
+     i.competition, i.first_seq, i.last_seq, i.fingerprint \
      FROM (SELECT 1) LEFT JOIN idempotency AS i ON i.key = ?3";
 
-type ChecksRow = (i64, Option<String>, Option<i64>, Option<i64>);
+type ChecksRow = (
+    i64,
+    Option<String>,
+    Option<i64>,
+    Option<i64>,
+    Option<String>,
+);
+
+/// An earlier command with the same key.
+struct KeyUsed {
+    competition: String,
+    first: Seq,
+    last: Seq,
+    /// '' when unknown (recorded before fingerprints were kept).
+    fingerprint: String,
+}
 
 /// What an append's checks found.
 struct Checks {
     version: Seq,
-    /// Competition and range of the earlier command with the same key.
-    key_used: Option<(String, Seq, Seq)>,
+    key_used: Option<KeyUsed>,
 }
 
 impl Checks {
-    fn from_row((version, competition, first, last): ChecksRow) -> Result<Self, StoreError> {
+    fn from_row(
+        (version, competition, first, last, fingerprint): ChecksRow,
+    ) -> Result<Self, StoreError> {
         let key_used = match (competition, first, last) {
-            (Some(c), Some(first), Some(last)) => {
-                Some((c, seq_from_db(first)?, seq_from_db(last)?))
-            }
+            (Some(competition), Some(first), Some(last)) => Some(KeyUsed {
+                competition,
+                first: seq_from_db(first)?,
+                last: seq_from_db(last)?,
+                fingerprint: fingerprint.unwrap_or_default(),
+            }),
             _ => None,
         };
         Ok(Self {
@@ -267,18 +290,22 @@ impl Checks {
         self,
         competition: &str,
         expected: Seq,
-        key: Option<&str>,
+        idempotency: Option<Idempotency<'_>>,
     ) -> Option<Result<Appended, StoreError>> {
-        if let Some((used_for, first, last)) = self.key_used {
-            return Some(if used_for == competition {
+        if let Some(used) = self.key_used {
+            let same_request = idempotency.is_some_and(|i| {
+                used.competition == competition
+                    && (used.fingerprint.is_empty() || used.fingerprint == i.fingerprint)
+            });
+            return Some(if same_request {
                 Ok(Appended {
-                    first,
-                    last,
+                    first: used.first,
+                    last: used.last,
                     replayed: true,
                 })
             } else {
                 Err(StoreError::KeyReused {
-                    key: key.unwrap_or_default().to_owned(),
+                    key: idempotency.map(|i| i.key).unwrap_or_default().to_owned(),
                 })
             });
         }
@@ -296,11 +323,13 @@ impl Checks {
 ///
 /// Binds: `?1` competition, `?2` the version before this chunk, `?3` the
 /// idempotency key (or NULL), `?4`/`?5` the first and last sequence of the
-/// whole append, then kind, payload, actor, recorded_at of each event.
+/// whole append, `?6` the request's fingerprint (or NULL), then kind,
+/// payload, actor, recorded_at of each event.
 ///
 /// It returns the checks' row (taken before its inserts), and inserts only
 /// when they pass, so the caller decides from that row what happened. The
-/// first chunk begins the transaction, the last records the key and commits:
+/// first chunk begins the transaction, the last records the key with its
+/// fingerprint and commits:
 /// a refused append commits an empty transaction, which writes nothing.
 fn chunk_sql(n: usize, first: bool, last: bool) -> String {
     let mut sql = String::with_capacity(600 + 40 * n);
@@ -315,7 +344,7 @@ fn chunk_sql(n: usize, first: bool, last: bool) -> String {
          FROM (VALUES ",
     );
     for i in 0..n {
-        let b = 6 + 4 * i;
+        let b = 7 + 4 * i;
         let sep = if i == 0 { "" } else { ", " };
         let _ = write!(
             sql,
@@ -335,8 +364,8 @@ fn chunk_sql(n: usize, first: bool, last: bool) -> String {
     if last {
         // `changes()`: the rows the event insert just made, none if refused.
         sql.push_str(
-            "INSERT INTO idempotency (key, competition, first_seq, last_seq) \
-             SELECT ?3, ?1, ?4, ?5 WHERE ?3 IS NOT NULL AND changes() > 0;\n\
+            "INSERT INTO idempotency (key, competition, first_seq, last_seq, fingerprint) \
+             SELECT ?3, ?1, ?4, ?5, ?6 WHERE ?3 IS NOT NULL AND changes() > 0;\n\
              COMMIT;",
         );
     }
@@ -388,9 +417,13 @@ async fn append_on(
     competition: &str,
     expected: Seq,
     events: &[NewEvent],
-    key: Option<&str>,
+    idempotency: Option<Idempotency<'_>>,
 ) -> Result<Appended, StoreError> {
     let (first, last) = new_range(expected, events.len())?;
+    let (key, fingerprint) = (
+        idempotency.map(|i| i.key),
+        idempotency.map(|i| i.fingerprint),
+    );
     let (first_db, last_db) = (seq_to_db(first)?, seq_to_db(last)?);
 
     let chunks = events.len().div_ceil(CHUNK);
@@ -417,7 +450,8 @@ async fn append_on(
             .bind(seq_to_db(before)?)
             .bind(key)
             .bind(first_db)
-            .bind(last_db);
+            .bind(last_db)
+            .bind(fingerprint);
         for event in chunk {
             query = query
                 .bind(&event.kind)
@@ -436,7 +470,7 @@ async fn append_on(
                 rows.len()
             ))
         })?;
-        if let Some(refusal) = Checks::from_row(row)?.refusal(competition, before, key) {
+        if let Some(refusal) = Checks::from_row(row)?.refusal(competition, before, idempotency) {
             if is_first {
                 if is_last {
                     // Committed, empty.
@@ -471,15 +505,17 @@ impl EventStore for SqliteStore {
         competition: &str,
         expected: Seq,
         events: &[NewEvent],
-        idempotency_key: Option<&str>,
+        idempotency: Option<Idempotency<'_>>,
     ) -> Result<Appended, StoreError> {
         let range = new_range(expected, events.len());
         if events.is_empty() || range.is_err() {
             // Nothing can be written: the checks alone decide, in one
             // statement. (An expected version past what SQLite can count is
             // a conflict, reported with the actual version.)
-            let checks = self.checks(competition, expected, idempotency_key).await?;
-            if let Some(refusal) = checks.refusal(competition, expected, idempotency_key) {
+            let checks = self
+                .checks(competition, expected, idempotency.map(|i| i.key))
+                .await?;
+            if let Some(refusal) = checks.refusal(competition, expected, idempotency) {
                 return refusal;
             }
             let (first, last) = range?;
@@ -496,7 +532,7 @@ impl EventStore for SqliteStore {
             competition,
             expected,
             events,
-            idempotency_key,
+            idempotency,
         )
         .await;
         if result.is_err() {
@@ -547,15 +583,12 @@ impl EventStore for SqliteStore {
             .collect()
     }
 
-    async fn idempotent(
-        &self,
-        competition: &str,
-        key: &str,
-    ) -> Result<Option<Appended>, StoreError> {
+    async fn idempotent(&self, competition: &str, key: &str) -> Result<Option<KeyUse>, StoreError> {
         let mut slot = self.reader().await;
         let conn = slot.conn(&self.inner.name).await?;
-        let row: Option<(i64, i64)> = sqlx::query_as(
-            "SELECT first_seq, last_seq FROM idempotency WHERE key = ?1 AND competition = ?2",
+        let row: Option<(i64, i64, String)> = sqlx::query_as(
+            "SELECT first_seq, last_seq, fingerprint FROM idempotency \
+             WHERE key = ?1 AND competition = ?2",
         )
         .bind(key)
         .bind(competition)
@@ -563,11 +596,14 @@ impl EventStore for SqliteStore {
         .await
         .map_err(backend("cannot read an idempotency key"))?;
         drop(slot);
-        row.map(|(first, last)| {
-            Ok(Appended {
-                first: seq_from_db(first)?,
-                last: seq_from_db(last)?,
-                replayed: true,
+        row.map(|(first, last, fingerprint)| {
+            Ok(KeyUse {
+                appended: Appended {
+                    first: seq_from_db(first)?,
+                    last: seq_from_db(last)?,
+                    replayed: true,
+                },
+                fingerprint,
             })
         })
         .transpose()

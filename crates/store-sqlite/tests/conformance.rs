@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use arbiter_store::{EventStore, NewEvent};
+use arbiter_store::{EventStore, Idempotency, NewEvent};
 use arbiter_store_sqlite::SqliteStore;
 use sqlx::sqlite::SqliteConnection;
 use sqlx::{ConnectOptions, Connection};
@@ -38,6 +38,14 @@ fn event(i: usize) -> NewEvent {
     }
 }
 
+/// The key `key` for one request.
+fn keyed(key: &str) -> Option<Idempotency<'_>> {
+    Some(Idempotency {
+        key,
+        fingerprint: "fp",
+    })
+}
+
 async fn raw(path: &Path) -> SqliteConnection {
     SqliteConnection::connect(&format!("sqlite://{}", path.display()))
         .await
@@ -50,7 +58,7 @@ async fn events_are_append_only() {
     let path = dir.path().join("arbiter.db");
     let store = SqliteStore::open(&path).await.unwrap();
     store
-        .append("c", 0, &[event(1), event(2)], Some("k"))
+        .append("c", 0, &[event(1), event(2)], keyed("k"))
         .await
         .unwrap();
 
@@ -106,7 +114,7 @@ async fn reopening_keeps_every_event_and_migrations_are_idempotent() {
     let store = SqliteStore::open(&path).await.unwrap();
     for i in 0..20u64 {
         store
-            .append("c", i, &[event(i as usize)], Some(&format!("k{i}")))
+            .append("c", i, &[event(i as usize)], keyed(&format!("k{i}")))
             .await
             .unwrap();
     }
@@ -129,7 +137,10 @@ async fn reopening_keeps_every_event_and_migrations_are_idempotent() {
             Some("s3cret")
         );
         // Idempotency keys survive too.
-        let replay = store.append("c", 0, &[event(0)], Some("k3")).await.unwrap();
+        let replay = store
+            .append("c", 0, &[event(0)], keyed("k3"))
+            .await
+            .unwrap();
         assert!(replay.replayed && replay.first == 4 && replay.last == 4);
         store.close().await;
     }
@@ -187,27 +198,38 @@ async fn appends_across_chunk_boundaries() {
         let evs: Vec<NewEvent> = (0..n).map(event).collect();
         let key = format!("k{i}");
         // Refused first: a conflict and a key used elsewhere write nothing.
-        let err = store.append(&c, 1, &evs, Some(&key)).await.unwrap_err();
+        let err = store.append(&c, 1, &evs, keyed(&key)).await.unwrap_err();
         assert!(
             matches!(err, arbiter_store::StoreError::Conflict { actual: 0, .. }),
             "{err}"
         );
-        let got = store.append(&c, 0, &evs, Some(&key)).await.unwrap();
+        let got = store.append(&c, 0, &evs, keyed(&key)).await.unwrap();
         assert_eq!(
             (got.first, got.last, got.replayed),
             (1, n as u64, false),
             "n = {n}"
         );
-        let got = store.append(&c, 0, &evs, Some(&key)).await.unwrap();
+        let got = store.append(&c, 0, &evs, keyed(&key)).await.unwrap();
         assert_eq!(
             (got.first, got.last, got.replayed),
             (1, n as u64, true),
             "n = {n}"
         );
         let err = store
-            .append("other", 0, &evs, Some(&key))
+            .append("other", 0, &evs, keyed(&key))
             .await
             .unwrap_err();
+        assert!(
+            matches!(err, arbiter_store::StoreError::KeyReused { .. }),
+            "{err}"
+        );
+        // The key for another request: refused on the first chunk, whatever
+        // the number of chunks.
+        let other = Some(Idempotency {
+            key: &key,
+            fingerprint: "another request",
+        });
+        let err = store.append(&c, n as u64, &evs, other).await.unwrap_err();
         assert!(
             matches!(err, arbiter_store::StoreError::KeyReused { .. }),
             "{err}"
@@ -247,7 +269,7 @@ async fn cancelled_appends_are_all_or_nothing() {
         for round in 0..30u64 {
             let c = format!("c{round}");
             let delay = std::time::Duration::from_micros(round * round * 50);
-            let attempt = tokio::time::timeout(delay, store.append(&c, 0, &big, Some(&c))).await;
+            let attempt = tokio::time::timeout(delay, store.append(&c, 0, &big, keyed(&c))).await;
             let version = store.version(&c).await.unwrap();
             match attempt {
                 Ok(result) => {
@@ -260,7 +282,7 @@ async fn cancelled_appends_are_all_or_nothing() {
                 ),
             }
             // The store goes on: the command, retried, is appended or replayed.
-            let got = store.append(&c, 0, &big, Some(&c)).await.unwrap();
+            let got = store.append(&c, 0, &big, keyed(&c)).await.unwrap();
             assert_eq!((got.first, got.last), (1, 1000));
             let got = store.append(&c, 1000, &[event(0)], None).await.unwrap();
             assert_eq!((got.first, got.last, got.replayed), (1001, 1001, false));
@@ -299,4 +321,107 @@ async fn a_cancelled_append_releases_the_write_lock() {
             break;
         }
     }
+}
+
+/// A database made before request fingerprints were kept (migration 0001
+/// only) is brought up to date on open: its keys get the unknown
+/// fingerprint and are replayed for any request, as they were; keys
+/// recorded afterwards refuse another request.
+#[tokio::test]
+async fn keys_recorded_before_fingerprints_still_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+
+    // The schema of migration 0001 alone, as an older Arbiter left it, and a
+    // keyed command appended by that version.
+    let old_migrations = dir.path().join("migrations");
+    std::fs::create_dir(&old_migrations).unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/0001_events.sql"),
+        old_migrations.join("0001_events.sql"),
+    )
+    .unwrap();
+    let mut conn = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(&path)
+        .create_if_missing(true)
+        .connect()
+        .await
+        .unwrap();
+    sqlx::migrate::Migrator::new(old_migrations.as_path())
+        .await
+        .unwrap()
+        .run(&mut conn)
+        .await
+        .unwrap();
+    for (seq, key) in [(1, "old-key"), (2, "old-key")] {
+        sqlx::query(
+            "INSERT INTO events (competition, seq, kind, payload, actor, recorded_at, idempotency_key) \
+             VALUES ('c', ?1, 'k', 'p', 'a', 't', ?2)",
+        )
+        .bind(seq)
+        .bind(key)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    }
+    sqlx::query(
+        "INSERT INTO idempotency (key, competition, first_seq, last_seq) VALUES ('old-key', 'c', 1, 2)",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    conn.close().await.unwrap();
+
+    let store = SqliteStore::open(&path).await.unwrap();
+    let found = store.idempotent("c", "old-key").await.unwrap().unwrap();
+    assert_eq!((found.appended.first, found.appended.last), (1, 2));
+    assert_eq!(found.fingerprint, "", "an old key's fingerprint is unknown");
+    assert!(found.matches("anything"));
+    for fingerprint in ["fp", "another request"] {
+        let got = store
+            .append(
+                "c",
+                0,
+                &[event(9)],
+                Some(Idempotency {
+                    key: "old-key",
+                    fingerprint,
+                }),
+            )
+            .await
+            .unwrap();
+        assert_eq!((got.first, got.last, got.replayed), (1, 2, true));
+    }
+    // The old key in another competition is still refused.
+    let err = store
+        .append("d", 0, &[event(9)], keyed("old-key"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, arbiter_store::StoreError::KeyReused { .. }),
+        "{err}"
+    );
+    // New keys keep their fingerprint.
+    store
+        .append("c", 2, &[event(3)], keyed("new-key"))
+        .await
+        .unwrap();
+    let err = store
+        .append(
+            "c",
+            3,
+            &[event(4)],
+            Some(Idempotency {
+                key: "new-key",
+                fingerprint: "another request",
+            }),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, arbiter_store::StoreError::KeyReused { ref key } if key == "new-key"),
+        "{err}"
+    );
+    assert_eq!(store.version("c").await.unwrap(), 3);
+    store.close().await;
 }

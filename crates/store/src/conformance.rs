@@ -5,8 +5,8 @@
 //! so a backend can also run one of them alone while debugging.
 //!
 //! The checks panic with a message naming what went wrong: this is test code.
-//! [`concurrent_appenders`] and [`concurrent_retries_of_one_command`] spawn
-//! tokio tasks, so call [`run_all`] from a multi-threaded tokio runtime
+//! [`concurrent_appenders`], [`concurrent_retries_of_one_command`] and
+//! [`concurrent_requests_with_one_key`] spawn tokio tasks, so call [`run_all`] from a multi-threaded tokio runtime
 //! (`#[tokio::test(flavor = "multi_thread")]`).
 //!
 //! Payloads used here never contain NUL characters: payloads are JSON text,
@@ -17,7 +17,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::{Appended, EventStore, NewEvent, Seq, StoreError, StoredEvent};
+use crate::{Appended, EventStore, Idempotency, KeyUse, NewEvent, Seq, StoreError, StoredEvent};
 
 /// Run every check, each on a fresh empty store made by `make`.
 pub async fn run_all<S, F, Fut>(make: F)
@@ -43,6 +43,7 @@ where
     check!(conflict_expected_too_high);
     check!(conflict_does_not_consume_key);
     check!(idempotent_replay);
+    check!(key_reused_for_another_request);
     check!(key_reused_on_other_competition);
     check!(empty_append);
     check!(competitions_are_isolated);
@@ -52,6 +53,7 @@ where
     check!(secrets);
     check!(concurrent_appenders);
     check!(concurrent_retries_of_one_command);
+    check!(concurrent_requests_with_one_key);
 }
 
 // ---------------------------------------------------------------- helpers
@@ -64,6 +66,23 @@ fn event(tag: &str) -> NewEvent {
         actor: format!("actor-{tag}"),
         recorded_at: "2024-05-01T12:00:00Z".to_owned(),
     }
+}
+
+/// The fingerprint of the request every keyed append here makes, unless it
+/// says otherwise.
+const FP: &str = "fingerprint-of-the-request";
+
+/// Another request's fingerprint.
+const FP_OTHER: &str = "fingerprint-of-another-request";
+
+/// The key `key` for the request [`FP`].
+fn keyed(key: &str) -> Option<Idempotency<'_>> {
+    with(key, FP)
+}
+
+/// The key `key` for the request `fingerprint`.
+fn with<'a>(key: &'a str, fingerprint: &'a str) -> Option<Idempotency<'a>> {
+    Some(Idempotency { key, fingerprint })
 }
 
 fn events(prefix: &str, n: usize) -> Vec<NewEvent> {
@@ -112,11 +131,11 @@ async fn append_ok<S: EventStore + ?Sized>(
     competition: &str,
     expected: Seq,
     events: &[NewEvent],
-    key: Option<&str>,
+    key: Option<Idempotency<'_>>,
 ) -> Appended {
     ok(
         &format!(
-            "append of {} event(s) to {competition:?} at expected version {expected} with key {key:?}",
+            "append of {} event(s) to {competition:?} at expected version {expected} with {key:?}",
             events.len()
         ),
         store.append(competition, expected, events, key).await,
@@ -135,6 +154,29 @@ async fn version<S: EventStore + ?Sized>(store: &S, competition: &str) -> Seq {
         &format!("version of {competition:?}"),
         store.version(competition).await,
     )
+}
+
+async fn lookup<S: EventStore + ?Sized>(store: &S, competition: &str, key: &str) -> Option<KeyUse> {
+    ok(
+        &format!("idempotent lookup of {key:?} in {competition:?}"),
+        store.idempotent(competition, key).await,
+    )
+}
+
+fn key_use(first: Seq, last: Seq, fingerprint: &str) -> KeyUse {
+    KeyUse {
+        appended: appended(first, last, true),
+        fingerprint: fingerprint.to_owned(),
+    }
+}
+
+fn assert_key_reused(what: &str, result: Result<Appended, StoreError>, key: &str) {
+    match result {
+        Err(StoreError::KeyReused { key: k }) => {
+            assert_eq!(k, key, "{what}: KeyReused must name the key")
+        }
+        other => panic!("{what}: expected KeyReused {{ key: {key:?} }}, got {other:?}"),
+    }
 }
 
 fn seqs(events: &[StoredEvent]) -> Vec<Seq> {
@@ -170,14 +212,14 @@ fn assert_conflict(
 /// the next append continues without a gap.
 pub async fn append_assigns_sequences<S: EventStore>(store: S) {
     let c = "seq";
-    let got = append_ok(&store, c, 0, &events("a", 3), Some("k-seq-1")).await;
+    let got = append_ok(&store, c, 0, &events("a", 3), keyed("k-seq-1")).await;
     assert_eq!(got, appended(1, 3, false), "first append of 3 events");
     assert_eq!(version(&store, c).await, 3, "version after 3 events");
 
     let got = append_ok(&store, c, 3, &events("b", 2), None).await;
     assert_eq!(got, appended(4, 5, false), "second append of 2 events");
 
-    let got = append_ok(&store, c, 5, &events("c", 1), Some("k-seq-2")).await;
+    let got = append_ok(&store, c, 5, &events("c", 1), keyed("k-seq-2")).await;
     assert_eq!(got, appended(6, 6, false), "third append of 1 event");
 
     assert_eq!(
@@ -212,7 +254,7 @@ pub async fn read_returns_what_was_appended<S: EventStore>(store: S) {
         actor: "system".to_owned(),
         recorded_at: "2024-03-02T18:00:00Z".to_owned(),
     }];
-    append_ok(&store, c, 0, &first, Some("cmd-create-1")).await;
+    append_ok(&store, c, 0, &first, keyed("cmd-create-1")).await;
     append_ok(&store, c, 2, &second, None).await;
 
     let mut want = stored(c, 1, &first, Some("cmd-create-1"));
@@ -229,7 +271,7 @@ pub async fn read_returns_what_was_appended<S: EventStore>(store: S) {
 pub async fn read_ranges<S: EventStore>(store: S) {
     let c = "ranges";
     let all = events("r", 10);
-    append_ok(&store, c, 0, &all[..4], Some("k-ranges-1")).await;
+    append_ok(&store, c, 0, &all[..4], keyed("k-ranges-1")).await;
     append_ok(&store, c, 4, &all[4..], None).await;
     let mut want = stored(c, 1, &all[..4], Some("k-ranges-1"));
     want.extend(stored(c, 5, &all[4..], None));
@@ -331,7 +373,7 @@ pub async fn conflict_expected_too_low<S: EventStore>(store: S) {
 
     for expected in [0, 1, 2] {
         let result = store
-            .append(c, expected, &events("late", 2), Some("k-late"))
+            .append(c, expected, &events("late", 2), keyed("k-late"))
             .await;
         assert_conflict(
             &format!("append at expected {expected} to version 3"),
@@ -372,7 +414,7 @@ pub async fn conflict_expected_too_high<S: EventStore>(store: S) {
         assert_conflict(
             &format!("append at expected {expected} to version 3"),
             store
-                .append(c, expected, &events("ahead", 1), Some("k-ahead"))
+                .append(c, expected, &events("ahead", 1), keyed("k-ahead"))
                 .await,
             c,
             expected,
@@ -393,12 +435,12 @@ pub async fn conflict_does_not_consume_key<S: EventStore>(store: S) {
     append_ok(&store, c, 0, &events("a", 2), None).await;
     assert_conflict(
         "append at a stale version",
-        store.append(c, 1, &events("b", 1), Some("k-retry")).await,
+        store.append(c, 1, &events("b", 1), keyed("k-retry")).await,
         c,
         1,
         2,
     );
-    let got = append_ok(&store, c, 2, &events("b", 1), Some("k-retry")).await;
+    let got = append_ok(&store, c, 2, &events("b", 1), keyed("k-retry")).await;
     assert_eq!(
         got,
         appended(3, 3, false),
@@ -412,15 +454,16 @@ pub async fn conflict_does_not_consume_key<S: EventStore>(store: S) {
     );
 }
 
-/// The same key twice returns the original range with `replayed = true` and
-/// writes nothing, whatever the expected version, even after later appends.
+/// The same key for the same request (fingerprint) twice returns the
+/// original range with `replayed = true` and writes nothing, whatever the
+/// expected version and the events, even after later appends.
 pub async fn idempotent_replay<S: EventStore>(store: S) {
     let c = "idem";
     let original = events("orig", 2);
-    let got = append_ok(&store, c, 0, &original, Some("k-idem")).await;
+    let got = append_ok(&store, c, 0, &original, keyed("k-idem")).await;
     assert_eq!(got, appended(1, 2, false), "the original append");
 
-    let got = append_ok(&store, c, 0, &original, Some("k-idem")).await;
+    let got = append_ok(&store, c, 0, &original, keyed("k-idem")).await;
     assert_eq!(
         got,
         appended(1, 2, true),
@@ -428,50 +471,54 @@ pub async fn idempotent_replay<S: EventStore>(store: S) {
     );
     assert_eq!(version(&store, c).await, 2, "a replay must write nothing");
 
-    // The key can be looked up, in its competition only.
-    let found = store
-        .idempotent(c, "k-idem")
-        .await
-        .expect("idempotent lookup");
+    // The key can be looked up, in its competition only, with the
+    // fingerprint of its request.
     assert_eq!(
-        found,
-        Some(appended(1, 2, true)),
-        "the key's events by lookup"
+        lookup(&store, c, "k-idem").await,
+        Some(key_use(1, 2, FP)),
+        "the key's events and fingerprint by lookup"
     );
-    let other = store
-        .idempotent("elsewhere", "k-idem")
-        .await
-        .expect("idempotent lookup");
-    assert_eq!(other, None, "a key belongs to its competition");
-    let unknown = store
-        .idempotent(c, "k-never")
-        .await
-        .expect("idempotent lookup");
-    assert_eq!(unknown, None, "an unused key");
+    assert!(
+        lookup(&store, c, "k-idem").await.unwrap().matches(FP)
+            && !lookup(&store, c, "k-idem").await.unwrap().matches(FP_OTHER),
+        "KeyUse::matches compares fingerprints"
+    );
+    assert_eq!(
+        lookup(&store, "elsewhere", "k-idem").await,
+        None,
+        "a key belongs to its competition"
+    );
+    assert_eq!(lookup(&store, c, "k-never").await, None, "an unused key");
 
     // Later appends by other commands.
     append_ok(&store, c, 2, &events("other", 1), None).await;
-    append_ok(&store, c, 3, &events("another", 2), Some("k-other")).await;
+    append_ok(&store, c, 3, &events("another", 2), keyed("k-other")).await;
     assert_eq!(version(&store, c).await, 5);
 
     // A late retry, with its stale expected version, or any other one, and
-    // even with different events: the key identifies the command.
+    // even with different events (a command decided again on a later state):
+    // the key and the fingerprint identify the request.
     for expected in [0, 2, 5, 9] {
-        let got = append_ok(&store, c, expected, &original, Some("k-idem")).await;
+        let got = append_ok(&store, c, expected, &original, keyed("k-idem")).await;
         assert_eq!(
             got,
             appended(1, 2, true),
             "a retry at expected {expected} after later appends must be replayed"
         );
     }
-    let got = append_ok(&store, c, 5, &events("different", 3), Some("k-idem")).await;
+    let got = append_ok(&store, c, 5, &events("different", 3), keyed("k-idem")).await;
     assert_eq!(
         got,
         appended(1, 2, true),
-        "a retry with other events is still the same command"
+        "a retry with other events is still the same request"
     );
-    let got = append_ok(&store, c, 0, &events("x", 1), Some("k-other")).await;
+    let got = append_ok(&store, c, 0, &events("x", 1), keyed("k-other")).await;
     assert_eq!(got, appended(4, 5, true), "the other key replays its range");
+    assert_eq!(
+        lookup(&store, c, "k-other").await,
+        Some(key_use(4, 5, FP)),
+        "the other key by lookup"
+    );
 
     assert_eq!(version(&store, c).await, 5, "replays must write nothing");
     let mut want = stored(c, 1, &original, Some("k-idem"));
@@ -484,12 +531,97 @@ pub async fn idempotent_replay<S: EventStore>(store: S) {
     );
 }
 
+/// The same key for a different request (another fingerprint) in the same
+/// competition is refused with `KeyReused` and writes nothing: before the
+/// version is checked, with or without events, after later appends, and
+/// without touching what the key recorded (the original request still
+/// replays).
+pub async fn key_reused_for_another_request<S: EventStore>(store: S) {
+    let c = "reused";
+    let original = events("orig", 2);
+    let got = append_ok(&store, c, 0, &original, with("k", FP)).await;
+    assert_eq!(got, appended(1, 2, false), "the original append");
+    let before = read_all(&store, c).await;
+
+    // At the current version, at a stale one, at one ahead; with the same
+    // events, other events, no events.
+    for (expected, evs) in [
+        (2, events("other", 1)),
+        (2, original.clone()),
+        (0, events("other", 3)),
+        (9, events("other", 1)),
+        (2, Vec::new()),
+        (0, Vec::new()),
+    ] {
+        assert_key_reused(
+            &format!(
+                "the key of a request used for another one ({} event(s) at expected {expected})",
+                evs.len()
+            ),
+            store.append(c, expected, &evs, with("k", FP_OTHER)).await,
+            "k",
+        );
+    }
+    assert_eq!(version(&store, c).await, 2, "KeyReused must write nothing");
+    assert_eq!(
+        read_all(&store, c).await,
+        before,
+        "KeyReused must write nothing"
+    );
+    assert_eq!(
+        lookup(&store, c, "k").await,
+        Some(key_use(1, 2, FP)),
+        "a refused request must not change what the key recorded"
+    );
+
+    // Later appends, keyed and not.
+    append_ok(&store, c, 2, &events("later", 1), None).await;
+    append_ok(&store, c, 3, &events("keyed", 2), with("k2", FP_OTHER)).await;
+    assert_eq!(version(&store, c).await, 5);
+    let before = read_all(&store, c).await;
+    for expected in [0, 2, 5] {
+        assert_key_reused(
+            &format!("a different request after later appends, at expected {expected}"),
+            store
+                .append(c, expected, &events("late", 1), with("k", FP_OTHER))
+                .await,
+            "k",
+        );
+        assert_key_reused(
+            &format!("the other key for the first request, at expected {expected}"),
+            store
+                .append(c, expected, &events("late", 1), with("k2", FP))
+                .await,
+            "k2",
+        );
+        let got = append_ok(&store, c, expected, &original, with("k", FP)).await;
+        assert_eq!(
+            got,
+            appended(1, 2, true),
+            "the original request still replays"
+        );
+        let got = append_ok(&store, c, expected, &[], with("k2", FP_OTHER)).await;
+        assert_eq!(
+            got,
+            appended(4, 5, true),
+            "the other key's request still replays"
+        );
+    }
+    assert_eq!(
+        read_all(&store, c).await,
+        before,
+        "refusals and replays must write nothing"
+    );
+    assert_eq!(lookup(&store, c, "k").await, Some(key_use(1, 2, FP)));
+    assert_eq!(lookup(&store, c, "k2").await, Some(key_use(4, 5, FP_OTHER)));
+}
+
 /// A key used for one competition is refused on another, which stays as it
 /// was.
 pub async fn key_reused_on_other_competition<S: EventStore>(store: S) {
-    append_ok(&store, "home", 0, &events("a", 1), Some("k-shared")).await;
+    append_ok(&store, "home", 0, &events("a", 1), keyed("k-shared")).await;
     match store
-        .append("away", 0, &events("b", 2), Some("k-shared"))
+        .append("away", 0, &events("b", 2), keyed("k-shared"))
         .await
     {
         Err(StoreError::KeyReused { key }) => {
@@ -499,7 +631,7 @@ pub async fn key_reused_on_other_competition<S: EventStore>(store: S) {
     }
     // Checked before the version: a wrong version still gives KeyReused.
     match store
-        .append("away", 7, &events("b", 2), Some("k-shared"))
+        .append("away", 7, &events("b", 2), keyed("k-shared"))
         .await
     {
         Err(StoreError::KeyReused { key }) => assert_eq!(key, "k-shared"),
@@ -534,8 +666,8 @@ pub async fn empty_append<S: EventStore>(store: S) {
     assert_eq!(version(&store, c).await, 0);
     assert!(read_all(&store, c).await.is_empty());
 
-    append_ok(&store, c, 0, &events("a", 2), Some("k-full")).await;
-    let got = append_ok(&store, c, 2, &[], Some("k-empty")).await;
+    append_ok(&store, c, 0, &events("a", 2), keyed("k-full")).await;
+    let got = append_ok(&store, c, 2, &[], keyed("k-empty")).await;
     assert_eq!(got, appended(3, 2, false), "empty append at version 2");
     assert_eq!(
         version(&store, c).await,
@@ -551,7 +683,7 @@ pub async fn empty_append<S: EventStore>(store: S) {
         2,
     );
 
-    let got = append_ok(&store, c, 2, &[], Some("k-full")).await;
+    let got = append_ok(&store, c, 2, &[], keyed("k-full")).await;
     assert_eq!(
         got,
         appended(1, 2, true),
@@ -559,7 +691,7 @@ pub async fn empty_append<S: EventStore>(store: S) {
     );
 
     // The key of an empty append was not recorded.
-    let got = append_ok(&store, c, 2, &events("b", 1), Some("k-empty")).await;
+    let got = append_ok(&store, c, 2, &events("b", 1), keyed("k-empty")).await;
     assert_eq!(
         got,
         appended(3, 3, false),
@@ -582,7 +714,7 @@ pub async fn competitions_are_isolated<S: EventStore>(store: S) {
         let eb = events(&format!("b{round}-"), 1);
         let got = append_ok(&store, a, round * 2, &ea, None).await;
         assert_eq!(got, appended(round * 2 + 1, round * 2 + 2, false));
-        let got = append_ok(&store, b, round, &eb, Some(&format!("kb{round}"))).await;
+        let got = append_ok(&store, b, round, &eb, keyed(&format!("kb{round}"))).await;
         assert_eq!(got, appended(round + 1, round + 1, false));
         want_a.extend(stored(a, round * 2 + 1, &ea, None));
         want_b.extend(stored(b, round + 1, &eb, Some(&format!("kb{round}"))));
@@ -639,7 +771,7 @@ pub async fn payloads_round_trip<S: EventStore>(store: S) {
         })
         .collect();
     let key = "key with \"quotes\", 'apostrophes', ünïcödé 🎲 and\nnewline";
-    append_ok(&store, c, 0, &evs, Some(key)).await;
+    append_ok(&store, c, 0, &evs, keyed(key)).await;
     assert_eq!(
         read_all(&store, c).await,
         stored(c, 1, &evs, Some(key)),
@@ -649,7 +781,7 @@ pub async fn payloads_round_trip<S: EventStore>(store: S) {
         ok("competitions", store.competitions().await),
         vec![c.to_owned()]
     );
-    let got = append_ok(&store, c, 0, &evs, Some(key)).await;
+    let got = append_ok(&store, c, 0, &evs, keyed(key)).await;
     assert!(got.replayed, "a unicode key must be found again");
 }
 
@@ -685,10 +817,17 @@ pub async fn many_events_in_one_append<S: EventStore>(store: S) {
     let c = "import";
     append_ok(&store, c, 0, &events("head", 3), None).await;
     let batch = events("imp", 2500);
-    let got = append_ok(&store, c, 3, &batch, Some("k-import")).await;
+    let got = append_ok(&store, c, 3, &batch, keyed("k-import")).await;
     assert_eq!(got, appended(4, 2503, false), "an append of 2500 events");
-    let got = append_ok(&store, c, 3, &batch, Some("k-import")).await;
+    let got = append_ok(&store, c, 3, &batch, keyed("k-import")).await;
     assert_eq!(got, appended(4, 2503, true), "its retry is a replay");
+    assert_key_reused(
+        "a big append with the key of another request",
+        store
+            .append(c, 2503, &events("reused", 2500), with("k-import", FP_OTHER))
+            .await,
+        "k-import",
+    );
     assert_conflict(
         "a stale append of 2500 events",
         store.append(c, 3, &events("stale", 2500), None).await,
@@ -697,7 +836,7 @@ pub async fn many_events_in_one_append<S: EventStore>(store: S) {
         2503,
     );
     match store
-        .append("elsewhere", 0, &events("x", 1000), Some("k-import"))
+        .append("elsewhere", 0, &events("x", 1000), keyed("k-import"))
         .await
     {
         Err(StoreError::KeyReused { .. }) => {}
@@ -819,7 +958,7 @@ pub async fn concurrent_appenders<S: EventStore + 'static>(store: S) {
                 let key = format!("race-t{task}-{i}");
                 loop {
                     let expected = version(&*store, c).await;
-                    match store.append(c, expected, &ev, Some(&key)).await {
+                    match store.append(c, expected, &ev, keyed(&key)).await {
                         Ok(got) => {
                             assert!(!got.replayed, "a new command must not be replayed");
                             assert_eq!(
@@ -900,7 +1039,9 @@ pub async fn concurrent_retries_of_one_command<S: EventStore + 'static>(store: S
     for _ in 0..8 {
         let store = Arc::clone(&store);
         tasks.push(tokio::spawn(async move {
-            store.append(c, 0, &events("once", 2), Some("k-once")).await
+            store
+                .append(c, 0, &events("once", 2), keyed("k-once"))
+                .await
         }));
     }
     let mut fresh = 0;
@@ -920,5 +1061,57 @@ pub async fn concurrent_retries_of_one_command<S: EventStore + 'static>(store: S
     assert_eq!(
         read_all(&*store, c).await,
         stored(c, 1, &events("once", 2), Some("k-once"))
+    );
+}
+
+/// Different requests sent at once with the same key (two clients sharing
+/// one by mistake, each retrying eagerly): exactly one is appended, the
+/// attempts of that request replay it, and those of the other are refused
+/// with `KeyReused`: the fingerprint is recorded with the events, in the
+/// same transaction.
+pub async fn concurrent_requests_with_one_key<S: EventStore + 'static>(store: S) {
+    let c = "shared-key";
+    let store = Arc::new(store);
+    let mut tasks = Vec::new();
+    for i in 0..8 {
+        let store = Arc::clone(&store);
+        let fingerprint = if i % 2 == 0 { FP } else { FP_OTHER };
+        tasks.push(tokio::spawn(async move {
+            let evs = events(fingerprint, 2);
+            let got = store
+                .append(c, 0, &evs, with("k-shared", fingerprint))
+                .await;
+            (fingerprint, got)
+        }));
+    }
+    let mut fresh = Vec::new();
+    let mut outcomes = Vec::new();
+    for t in tasks {
+        let (fingerprint, got) = t.await.unwrap();
+        if let Ok(done) = &got
+            && !done.replayed
+        {
+            fresh.push(fingerprint);
+        }
+        outcomes.push((fingerprint, got));
+    }
+    assert_eq!(fresh.len(), 1, "exactly one attempt appends: {outcomes:?}");
+    let winner = fresh[0];
+    for (fingerprint, got) in outcomes {
+        if fingerprint == winner {
+            let got = ok("an attempt of the appended request", got);
+            assert_eq!((got.first, got.last), (1, 2), "it reports the one append");
+        } else {
+            assert_key_reused("an attempt of the other request", got, "k-shared");
+        }
+    }
+    assert_eq!(version(&*store, c).await, 2);
+    assert_eq!(
+        read_all(&*store, c).await,
+        stored(c, 1, &events(winner, 2), Some("k-shared"))
+    );
+    assert_eq!(
+        lookup(&*store, c, "k-shared").await,
+        Some(key_use(1, 2, winner))
     );
 }

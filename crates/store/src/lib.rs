@@ -40,6 +40,37 @@ pub struct StoredEvent {
     pub idempotency_key: Option<String>,
 }
 
+/// The idempotency of an append: the key the client chose for its request,
+/// and a fingerprint of the request itself (e.g. a hash of the command, its
+/// time left out), so that the key reused for a different request is told
+/// apart from a retry (as Stripe's API does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Idempotency<'a> {
+    pub key: &'a str,
+    /// Opaque to the store, compared for equality. Never empty: a stored
+    /// empty fingerprint means "unknown" (a key recorded before fingerprints
+    /// were kept) and matches any request.
+    pub fingerprint: &'a str,
+}
+
+/// An idempotency key already used: what its command appended, and the
+/// fingerprint of that command's request (empty if unknown: recorded before
+/// fingerprints were kept).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyUse {
+    /// The command's range, with `replayed = true`.
+    pub appended: Appended,
+    pub fingerprint: String,
+}
+
+impl KeyUse {
+    /// Whether a request with `fingerprint` is a retry of this one (an
+    /// unknown stored fingerprint matches any request).
+    pub fn matches(&self, fingerprint: &str) -> bool {
+        self.fingerprint.is_empty() || self.fingerprint == fingerprint
+    }
+}
+
 /// What an append did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Appended {
@@ -63,8 +94,12 @@ pub enum StoreError {
         expected: Seq,
         actual: Seq,
     },
-    /// The idempotency key was used before for a different competition.
-    #[error("idempotency key {key:?} was already used for another command")]
+    /// The idempotency key was used before for a different request: another
+    /// command in the same competition, or any command in another one.
+    /// Nothing was written.
+    #[error(
+        "idempotency key {key:?} was already used for a different request; use a new key for a new command"
+    )]
     KeyReused { key: String },
     #[error("storage failure: {0}")]
     Backend(String),
@@ -78,9 +113,12 @@ pub enum StoreError {
 /// - an append whose `expected` version is not the current version writes
 ///   nothing and returns [`StoreError::Conflict`] with the current version;
 /// - an append whose idempotency key was already used for the same
-///   competition writes nothing and returns the original sequence range with
-///   `replayed = true` (checked before the version, so a retried command
-///   succeeds even after later appends);
+///   competition with the same fingerprint writes nothing and returns the
+///   original sequence range with `replayed = true` (checked before the
+///   version, so a retried command succeeds even after later appends); with
+///   another fingerprint, or in another competition, it writes nothing and
+///   returns [`StoreError::KeyReused`];
+/// - the key and its fingerprint are recorded with the events, atomically;
 /// - small secrets (draw seeds committed by hash, revealed later) are kept
 ///   per competition and never appear in the event log.
 #[async_trait]
@@ -89,9 +127,10 @@ pub trait EventStore: Send + Sync {
     /// `expected`, and return their sequence range.
     ///
     /// The idempotency key is checked first: one already used for this
-    /// competition gives the original range with `replayed = true`, one used
-    /// for another competition gives [`StoreError::KeyReused`]; both write
-    /// nothing. Then the version: if it is not `expected`, nothing is written
+    /// competition with the same fingerprint (or with an unknown, empty one)
+    /// gives the original range with `replayed = true`; one used with
+    /// another fingerprint, or for another competition, gives
+    /// [`StoreError::KeyReused`]; both write nothing. Then the version: if it is not `expected`, nothing is written
     /// and the result is [`StoreError::Conflict`]. The key of an append that
     /// fails is not recorded, so the command can be retried with it.
     ///
@@ -103,7 +142,7 @@ pub trait EventStore: Send + Sync {
         competition: &str,
         expected: Seq,
         events: &[NewEvent],
-        idempotency_key: Option<&str>,
+        idempotency: Option<Idempotency<'_>>,
     ) -> Result<Appended, StoreError>;
 
     /// Events of `competition` with `seq >= from` and, when `to` is given,
@@ -121,14 +160,13 @@ pub trait EventStore: Send + Sync {
     /// Every competition that has at least one event, sorted by id.
     async fn competitions(&self) -> Result<Vec<String>, StoreError>;
 
-    /// The events an idempotency key produced in `competition`, if the key
-    /// was used there: lets a retried command be answered with its first
-    /// outcome even when deciding it again would now be refused.
-    async fn idempotent(
-        &self,
-        competition: &str,
-        key: &str,
-    ) -> Result<Option<Appended>, StoreError>;
+    /// The events an idempotency key produced in `competition` and the
+    /// fingerprint of the request, if the key was used there: lets a retried
+    /// command be answered with its first outcome even when deciding it
+    /// again would now be refused, and a different request with the same key
+    /// be refused before it is decided ([`KeyUse::matches`]). A key used in
+    /// another competition only is `None` here (its append is refused).
+    async fn idempotent(&self, competition: &str, key: &str) -> Result<Option<KeyUse>, StoreError>;
 
     /// Keep a secret under (competition, name), replacing an earlier value.
     async fn put_secret(

@@ -95,7 +95,13 @@ pub fn service<S: EventStore>(store: S) -> Service<S> {
 pub async fn create_with_members<S: EventStore>(svc: &Service<S>, members: u32) -> Seq {
     let mods: Vec<String> = MODERATORS.iter().map(|m| (*m).to_string()).collect();
     let created = svc
-        .create_ladder(COMP, "Test ladder", LadderRules::default(), &mods, &ctx(t0()))
+        .create_ladder(
+            COMP,
+            "Test ladder",
+            LadderRules::default(),
+            &mods,
+            &ctx(t0()),
+        )
         .await
         .unwrap();
     assert_eq!((created.first, created.last), (1, 3));
@@ -131,7 +137,13 @@ pub fn win(game: GameId, side: Side, at: Time) -> Command {
 /// Announce the next round with the default pairing at `at`.
 pub async fn announce<S: EventStore>(svc: &Service<S>, at: Time) -> Executed {
     let (_, executed) = svc
-        .announce_round(COMP, None, PairingPlan::Default { eliminator: None }, false, &ctx(at))
+        .announce_round(
+            COMP,
+            None,
+            PairingPlan::Default { eliminator: None },
+            false,
+            &ctx(at),
+        )
         .await
         .unwrap();
     executed
@@ -143,7 +155,11 @@ pub fn open_games(ladder: &Ladder) -> Vec<GameId> {
         r.games
             .iter()
             .copied()
-            .filter(|g| ladder.game(*g).is_some_and(|g| g.status == GameStatus::Scheduled))
+            .filter(|g| {
+                ladder
+                    .game(*g)
+                    .is_some_and(|g| g.status == GameStatus::Scheduled)
+            })
             .collect()
     })
 }
@@ -171,11 +187,7 @@ pub async fn stored_events<S: EventStore>(store: &S, competition: &str) -> Vec<(
 
 /// The reference state: the fold of the first `upto` stored events (all
 /// when `None`).
-pub async fn stored_fold<S: EventStore>(
-    store: &S,
-    competition: &str,
-    upto: Option<Seq>,
-) -> Ladder {
+pub async fn stored_fold<S: EventStore>(store: &S, competition: &str, upto: Option<Seq>) -> Ladder {
     let events = stored_events(store, competition).await;
     tws::fold(
         events
@@ -202,7 +214,10 @@ pub async fn assert_consistent<S: EventStore>(svc: &Service<S>, competition: &st
     let reference = stored_fold(store, competition, None).await;
     let (ladder, v) = svc.load(competition, None).await.unwrap();
     assert_eq!(v, version);
-    assert!(ladder == reference, "the service's state is not the fold of the log");
+    assert!(
+        ladder == reference,
+        "the service's state is not the fold of the log"
+    );
 }
 
 /// Encode events as the service does, to append them behind its back.

@@ -6,12 +6,15 @@
 //! `async-trait` is not a dependency of this crate, so the trait is
 //! implemented with the signatures the macro gives it.
 
+use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use arbiter_store::{Appended, EventStore, NewEvent, Seq, StoreError, StoredEvent};
+use arbiter_store::{
+    Appended, EventStore, Idempotency, KeyUse, NewEvent, Seq, StoreError, StoredEvent,
+};
 use arbiter_store_sqlite::SqliteStore;
 
 type Fut<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
@@ -19,9 +22,10 @@ type Fut<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a
 #[derive(Debug)]
 pub struct Spy {
     pub inner: SqliteStore,
-    /// Events "another writer" appends (at the then current version, without
-    /// key) right before the next append that goes through the spy.
-    intruder: Mutex<Option<(String, Vec<NewEvent>)>>,
+    /// Events "other writers" append (at the then current version, without
+    /// key): one batch right before each of the next appends that go
+    /// through the spy.
+    intruders: Mutex<VecDeque<(String, Vec<NewEvent>)>>,
     /// Appends asked of the spy (the intruder's not counted).
     pub appends: AtomicUsize,
     /// `put_secret` calls.
@@ -32,20 +36,28 @@ impl Spy {
     pub fn new(inner: SqliteStore) -> Self {
         Self {
             inner,
-            intruder: Mutex::new(None),
+            intruders: Mutex::new(VecDeque::new()),
             appends: AtomicUsize::new(0),
             secrets_put: AtomicUsize::new(0),
         }
     }
 
-    /// Arm the intruder: `events` go into `competition` just before the next
-    /// append.
+    /// Arm an intruder: `events` go into `competition` just before the
+    /// first append not yet raced by an earlier intruder.
     pub fn intrude(&self, competition: &str, events: Vec<NewEvent>) {
-        *self.intruder.lock().unwrap() = Some((competition.to_string(), events));
+        self.intruders
+            .lock()
+            .unwrap()
+            .push_back((competition.to_string(), events));
     }
 
-    pub fn armed(&self) -> bool {
-        self.intruder.lock().unwrap().is_some()
+    /// Intruders still waiting for an append.
+    pub fn armed(&self) -> usize {
+        self.intruders.lock().unwrap().len()
+    }
+
+    pub fn disarm(&self) {
+        self.intruders.lock().unwrap().clear();
     }
 
     pub fn appends(&self) -> usize {
@@ -63,7 +75,7 @@ impl EventStore for Spy {
         competition: &'life1 str,
         expected: Seq,
         events: &'life2 [NewEvent],
-        idempotency_key: Option<&'life3 str>,
+        idempotency: Option<Idempotency<'life3>>,
     ) -> Fut<'async_trait, Appended>
     where
         'life0: 'async_trait,
@@ -74,13 +86,13 @@ impl EventStore for Spy {
     {
         Box::pin(async move {
             self.appends.fetch_add(1, Ordering::SeqCst);
-            let intruder = self.intruder.lock().unwrap().take();
+            let intruder = self.intruders.lock().unwrap().pop_front();
             if let Some((comp, intruding)) = intruder {
                 let version = self.inner.version(&comp).await?;
                 self.inner.append(&comp, version, &intruding, None).await?;
             }
             self.inner
-                .append(competition, expected, events, idempotency_key)
+                .append(competition, expected, events, idempotency)
                 .await
         })
     }
@@ -123,7 +135,7 @@ impl EventStore for Spy {
         &'life0 self,
         competition: &'life1 str,
         key: &'life2 str,
-    ) -> Fut<'async_trait, Option<Appended>>
+    ) -> Fut<'async_trait, Option<KeyUse>>
     where
         'life0: 'async_trait,
         'life1: 'async_trait,
