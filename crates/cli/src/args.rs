@@ -233,6 +233,13 @@ pub enum RoundCmd {
         /// Show the re-sort without storing it.
         #[arg(long)]
         preview: bool,
+        /// Close before the last games are decided, to start the next round:
+        /// they carry over and count in the next round (needs --reason).
+        #[arg(long, requires = "reason")]
+        early: bool,
+        /// Why the round closes early.
+        #[arg(long)]
+        reason: Option<String>,
     },
     /// The re-sort of a closed round, explained.
     Explain { number: Option<u32> },

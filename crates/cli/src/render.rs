@@ -261,6 +261,13 @@ pub fn close(v: &CloseView) -> String {
     for r in &v.inactive {
         let _ = writeln!(out, "To the inactive list: {}", r.explanation.line());
     }
+    if let Some(reason) = &v.early {
+        let _ = writeln!(
+            out,
+            "Closed early ({reason}): {} carried over into the next round [TWS Pairings; ARB-R21]",
+            v.carried.join(", ")
+        );
+    }
     out
 }
 

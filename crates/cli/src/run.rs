@@ -1021,9 +1021,20 @@ async fn round_cmd(
             }
             out!("{}", render::round(&view));
         }
-        RoundCmd::Close { preview } => {
+        RoundCmd::Close {
+            preview,
+            early,
+            reason,
+        } => {
+            let command = match (early, reason) {
+                (true, Some(reason)) => Command::CloseRoundEarly {
+                    at: now,
+                    reason: reason.clone(),
+                },
+                _ => Command::CloseRound { at: now },
+            };
             if *preview {
-                let events = ladder.decide(Command::CloseRound { at: now })?;
+                let events = ladder.decide(command)?;
                 let mut state = ladder.clone();
                 for e in &events {
                     state.apply(e);
@@ -1038,9 +1049,7 @@ async fn round_cmd(
                 }
                 return Ok(());
             }
-            let done = svc
-                .execute(comp, Command::CloseRound { at: now }, &ctx)
-                .await?;
+            let done = svc.execute(comp, command, &ctx).await?;
             let (state, _) = svc.load(comp, None).await?;
             if let Some(Event::RoundClosed(c)) = done.events.first() {
                 let view = views::close_view(&state, c);

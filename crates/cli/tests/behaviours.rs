@@ -465,3 +465,48 @@ fn rules_show_prints_json_with_json() {
     let a = running();
     a.run(&["rules", "show", "--json"]).success().json();
 }
+
+// TWS Pairings: "to initiate a round prior to the completion of a previous
+// round" (ARB-R21): an early close carries the unfinished games over.
+#[test]
+fn an_early_close_carries_unfinished_games_into_the_next_round() {
+    let a = running();
+    // A normal close is refused while G5 and G6 are being played.
+    a.run(&["round", "close", "--at", "2026-03-20"]).fails_with(1);
+    // --early needs a reason.
+    a.run(&["round", "close", "--early", "--at", "2026-03-20"])
+        .fails_with(2);
+    let closed = a.ok(&[
+        "round",
+        "close",
+        "--early",
+        "--reason",
+        "two games play on",
+        "--at",
+        "2026-03-20",
+    ]);
+    assert!(closed.contains("carried over into the next round"), "{closed}");
+    assert!(closed.contains("ARB-R21"), "{closed}");
+    let announced = a.ok(&["round", "announce", "--at", "2026-03-21"]);
+    assert!(announced.contains("Round 3 announced"), "{announced}");
+    // The carried games are part of round 3 and take their results there.
+    let round = a.run(&["round", "show", "3", "--json"]).success().json();
+    let ids: Vec<&str> = round["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"G5") && ids.contains(&"G6"), "{ids:?}");
+    a.ok(&[
+        "result",
+        "record",
+        "G5",
+        "--winner",
+        "Ben Carter",
+        "--by",
+        "concession",
+        "--at",
+        "2026-03-25",
+    ]);
+}

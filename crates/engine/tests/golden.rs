@@ -47,6 +47,7 @@
 //! adjudicate SPEC state="..." decision="..." [ussr-says=..] [us-says=..] [third=..] [vp=N] [turn=N]
 //! correct SPEC reason="..." [end=..]     cancel GREF reason="..."
 //! close DATE          undo ["summary"]   (revert the last event in force)
+//! close-early DATE reason="..."          (carry unfinished games over, ARB-R21)
 //! ```
 //!
 //! Expectations (`expect ...`), checked against the state after the previous
@@ -715,6 +716,15 @@ impl Runner {
                 let at = date(args.at(0)?)?;
                 self.clock = at;
                 vec![Command::CloseRound { at }]
+            }
+            "close-early" => {
+                args.only(&["reason"])?;
+                let at = date(args.at(0)?)?;
+                self.clock = at;
+                vec![Command::CloseRoundEarly {
+                    at,
+                    reason: args.req("reason")?.to_string(),
+                }]
             }
             "undo" => {
                 let reverted: std::collections::HashSet<u64> = self

@@ -176,7 +176,9 @@ fn class_of_reason(r: MoveReason) -> Class {
         MoveReason::Won { .. } => Class::Winner,
         MoveReason::Lost { .. } | MoveReason::SkipLoss { .. } => Class::Loser,
         MoveReason::Skipped | MoveReason::SkippedTop => Class::Keeper { skipped: true },
-        MoveReason::Bye | MoveReason::NoResult { .. } => Class::Keeper { skipped: false },
+        MoveReason::Bye | MoveReason::NoResult { .. } | MoveReason::CarriedOver { .. } => {
+            Class::Keeper { skipped: false }
+        }
         MoveReason::Entered => Class::Entrant,
     }
 }

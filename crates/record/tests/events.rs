@@ -273,6 +273,8 @@ fn samples() -> Vec<(&'static str, Event)> {
             rung: 11,
             missed: 3,
         }],
+        carried: vec![],
+        early: None,
         champion: Some(p(2)),
         streak: 1,
     };
@@ -575,6 +577,53 @@ fn samples() -> Vec<(&'static str, Event)> {
                 inactive: vec![],
                 champion: None,
                 streak: 0,
+                carried: vec![],
+                early: None,
+            })),
+        ),
+        (
+            "round-closed-early",
+            Event::RoundClosed(Box::new(RoundClosed {
+                round: 4,
+                at: t("2026-05-01T00:00:00Z"),
+                order: vec![p(1), p(2), p(3), p(4)],
+                moves: vec![
+                    Move {
+                        player: p(1),
+                        from: 2,
+                        to: 1,
+                        reason: MoveReason::Won {
+                            game: g(30),
+                            tie: false,
+                        },
+                    },
+                    Move {
+                        player: p(2),
+                        from: 1,
+                        to: 2,
+                        reason: MoveReason::Lost {
+                            game: g(30),
+                            tie: false,
+                        },
+                    },
+                    Move {
+                        player: p(3),
+                        from: 3,
+                        to: 3,
+                        reason: MoveReason::CarriedOver { game: g(31) },
+                    },
+                    Move {
+                        player: p(4),
+                        from: 4,
+                        to: 4,
+                        reason: MoveReason::CarriedOver { game: g(31) },
+                    },
+                ],
+                inactive: vec![],
+                champion: Some(p(1)),
+                streak: 1,
+                carried: vec![g(31)],
+                early: Some("start round 5 while one game finishes".into()),
             })),
         ),
         (

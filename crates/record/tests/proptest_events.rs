@@ -239,6 +239,7 @@ fn move_reason() -> impl Strategy<Value = MoveReason> {
         Just(MoveReason::Bye),
         game_id().prop_map(|game| MoveReason::NoResult { game }),
         Just(MoveReason::Entered),
+        game_id().prop_map(|game| MoveReason::CarriedOver { game }),
     ]
 }
 
@@ -268,9 +269,10 @@ fn round_closed() -> impl Strategy<Value = RoundClosed> {
         ),
         option::of(player()),
         any::<u32>(),
+        (vec(game_id(), 0..4), option::of(text())),
     )
         .prop_map(
-            |(round, at, order, moves, inactive, champion, streak)| RoundClosed {
+            |(round, at, order, moves, inactive, champion, streak, (carried, early))| RoundClosed {
                 round,
                 at,
                 order,
@@ -278,6 +280,8 @@ fn round_closed() -> impl Strategy<Value = RoundClosed> {
                 inactive,
                 champion,
                 streak,
+                carried,
+                early,
             },
         )
 }

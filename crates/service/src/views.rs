@@ -432,6 +432,10 @@ pub struct CloseView {
     pub streak: u32,
     pub moves: Vec<MoveView>,
     pub inactive: Vec<MoveToInactiveView>,
+    /// The moderator's reason when the round closed early (ARB-R21).
+    pub early: Option<String>,
+    /// The games carried over into the next round.
+    pub carried: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -466,6 +470,13 @@ pub fn close_view(ladder: &Ladder, c: &arbiter_engine::tws::RoundClosed) -> Clos
                 rung: r.rung,
                 explanation: ladder.explain_retirement(r).into(),
             })
+            .collect(),
+        early: c.early.clone(),
+        carried: c
+            .carried
+            .iter()
+            .filter_map(|g| ladder.game(*g))
+            .map(|g| format!("{} \"{}\"", g.id, ladder.game_name(g)))
             .collect(),
     }
 }

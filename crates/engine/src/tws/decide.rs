@@ -565,7 +565,50 @@ impl Ladder {
                     )
                     .field("at"));
                 }
-                Ok(vec![Event::RoundClosed(Box::new(self.resort(round, at)))])
+                Ok(vec![Event::RoundClosed(Box::new(
+                    self.resort(round, at, None),
+                ))])
+            }
+            Command::CloseRoundEarly { at, reason } => {
+                let Some(round) = self.open_round() else {
+                    return Err(RuleError::new(
+                        STANDINGS,
+                        "no round is running: announce one first",
+                    ));
+                };
+                require_text(
+                    &reason,
+                    PAIRINGS,
+                    "the reason for starting the next round before this one is complete",
+                    "reason",
+                )?;
+                if at < round.announced_at {
+                    return Err(RuleError::new(
+                        STANDINGS,
+                        "a round cannot close before it was announced",
+                    )
+                    .field("at"));
+                }
+                let open = round
+                    .games
+                    .iter()
+                    .filter_map(|g| self.game(*g))
+                    .filter(|g| !g.status.is_resolved())
+                    .count();
+                if open == 0 {
+                    return Err(RuleError::new(
+                        PAIRINGS,
+                        format!(
+                            "every game of round {} is decided: close it normally",
+                            round.number
+                        ),
+                    ));
+                }
+                Ok(vec![Event::RoundClosed(Box::new(self.resort(
+                    round,
+                    at,
+                    Some(reason),
+                )))])
             }
             Command::Revert { seq, summary } => Ok(vec![Event::Reverted { seq, summary }]),
         }
@@ -641,7 +684,12 @@ impl Ladder {
     }
 
     fn game_round_open(&self, g: &Game) -> Result<(), RuleError> {
-        if let Some(n) = g.round
+        // A game carried over from a round closed early counts in the next
+        // round, and is open while that one is (ARB-R21).
+        if self.carried.contains(&g.id) {
+            return Ok(());
+        }
+        if let Some(n) = g.counts_in
             && self
                 .rounds
                 .iter()
@@ -849,6 +897,24 @@ impl Ladder {
             )
             .field("round"));
         }
+        if round == next
+            && let Some(g) = self
+                .carried
+                .iter()
+                .filter_map(|g| self.game(*g))
+                .find(|g| g.has_player(player) && !g.status.is_resolved())
+        {
+            return Err(RuleError::new(
+                SKIPPING,
+                format!(
+                    "{} plays \"{}\" ({}), carried over into round {round}: decide it (or cancel it) before skipping (ARB-R21)",
+                    rec.player.name,
+                    self.game_name(g),
+                    g.id
+                ),
+            )
+            .field("round"));
+        }
         if round < next {
             return Err(RuleError::new(
                 SKIPPING,
@@ -939,10 +1005,22 @@ impl Ladder {
                 }
             }
         }
+        // ARB-R21: players of a carried-over game play it in this round.
+        let mut carried_player = vec![false; n_players];
+        for g in self.carried.iter().filter_map(|g| self.game(*g)) {
+            for part in g.participants() {
+                if let Some(slot) = carried_player.get_mut(part.player.index()) {
+                    *slot = true;
+                }
+            }
+        }
         let mut skips = Vec::new();
         let mut active: Vec<(PlayerId, u32)> = Vec::with_capacity(self.order.len());
         for (i, &p) in self.order.iter().enumerate() {
             let rung = i as u32 + 1;
+            if carried_player.get(p.index()).copied().unwrap_or(false) {
+                continue;
+            }
             if skipping.get(p.index()).copied().unwrap_or(false) {
                 let consecutive = self.player(p).map_or(0, |r| r.skip_streak) + 1;
                 skips.push(Skip {
@@ -1064,7 +1142,7 @@ impl Ladder {
                 pairing,
             });
         }
-        if games.is_empty() {
+        if games.is_empty() && self.carried.is_empty() {
             return Err(RuleError::new(
                 PAIRINGS,
                 format!(

@@ -325,6 +325,21 @@ impl Ladder {
                     "{who} joined during the round without a game and enters at the bottom in order of entry, rung {to}"
                 ),
             ),
+            MoveReason::CarriedOver { game } => Explanation::new(
+                PAIRINGS,
+                &["ARB-R21"],
+                format!(
+                    "{} was still being played when the moderator closed the round early to start the next one; {who} {} and the game counts in the next round",
+                    game_name(game),
+                    if from == to {
+                        format!("keeps rung number {to}")
+                    } else {
+                        format!(
+                            "keeps the place among those who did not play (prior rung {from}, now rung {to})"
+                        )
+                    }
+                ),
+            ),
         }
     }
 

@@ -220,6 +220,9 @@ pub struct Game {
     /// How many times the result was corrected.
     pub corrections: u32,
     pub cancel_reason: Option<String>,
+    /// The round whose re-sort the game counts in: its own round, or the
+    /// next one when it was carried over (ARB-R21).
+    pub counts_in: Option<u32>,
 }
 
 impl Game {
@@ -315,6 +318,10 @@ pub enum MoveReason {
     /// Joined during the round and did not play: appended at the bottom in
     /// order of entry (TWS-R4, TWS-R5).
     Entered,
+    /// His game was still being played when the moderator closed the round
+    /// early to start the next one: he keeps his rung number, and the game
+    /// counts in the next round (TWS Pairings; ARB-R21).
+    CarriedOver { game: GameId },
 }
 
 /// One player's move at the close of a round. Rungs count from 1.
@@ -348,6 +355,11 @@ pub struct RoundClosed {
     pub champion: Option<PlayerId>,
     /// The champion's streak of consecutive rounds at the top.
     pub streak: u32,
+    /// Games still being played, carried over to count in the next round
+    /// (a round closed early, ARB-R21); empty for a normal close.
+    pub carried: Vec<GameId>,
+    /// The moderator's reason for closing early, if he did.
+    pub early: Option<String>,
 }
 
 /// A change of the rules, effective from a round.
@@ -653,6 +665,14 @@ pub enum Command {
     CloseRound {
         at: Time,
     },
+    /// Close the round before its last games are decided, to start the next
+    /// one (TWS Pairings: "to initiate a round prior to the completion of a
+    /// previous round"): the unfinished games are carried over and count in
+    /// the next round (ARB-R21).
+    CloseRoundEarly {
+        at: Time,
+        reason: String,
+    },
     /// Undo event `seq` (which must be the last event still in force).
     Revert {
         seq: u64,
@@ -677,7 +697,8 @@ impl Command {
             | Command::Adjudicate { at, .. }
             | Command::CorrectResult { at, .. }
             | Command::CancelGame { at, .. }
-            | Command::CloseRound { at } => *at = Time::UNIX_EPOCH,
+            | Command::CloseRound { at }
+            | Command::CloseRoundEarly { at, .. } => *at = Time::UNIX_EPOCH,
             // Listed, not `_`, so that a new variant with a time is not
             // forgotten here.
             Command::Create { .. }
@@ -738,6 +759,8 @@ pub struct Ladder {
     pub games: Vec<Game>,
     /// Skips requested for rounds not yet announced.
     pub skip_requests: BTreeMap<u32, Vec<PlayerId>>,
+    /// Games of a round closed early that count in the next round (ARB-R21).
+    pub carried: Vec<GameId>,
     /// The commitment of the next round's draw seed.
     pub seed_hash: [u8; 32],
     next_entry: u64,
@@ -1108,6 +1131,7 @@ impl Ladder {
                     && c.moves.iter().all(|m| player_ok(&m.player))
                     && c.inactive.iter().all(|r| player_ok(&r.player))
                     && c.champion.as_ref().is_none_or(player_ok)
+                    && c.carried.iter().all(game_ok)
             }
             Event::RulesChanged { .. }
             | Event::ModeratorAdded { .. }
@@ -1214,6 +1238,7 @@ impl Ladder {
             pairing: g.pairing.clone(),
             corrections: 0,
             cancel_reason: None,
+            counts_in: round,
         });
     }
 
@@ -1224,13 +1249,19 @@ impl Ladder {
         }
         self.skip_requests.remove(&a.round);
         self.seed_hash = a.next_seed_hash;
+        let carried = std::mem::take(&mut self.carried);
+        for g in &carried {
+            if let Some(game) = self.game_mut(*g) {
+                game.counts_in = Some(a.round);
+            }
+        }
         self.rounds.push(Round {
             number: a.round,
             announced_at: a.at,
             deadline: a.deadline,
             bid: a.bid,
             pairing: a.pairing.clone(),
-            games: a.games.iter().map(|g| g.id).collect(),
+            games: a.games.iter().map(|g| g.id).chain(carried).collect(),
             skips: a.skips.clone(),
             byes: a.byes.clone(),
             seed: a.seed,
@@ -1254,7 +1285,7 @@ impl Ladder {
                     p.missed_streak = 0;
                 }
                 // TWS-R10: a bye is not a missed round (nor a skip).
-                MoveReason::Bye | MoveReason::NoResult { .. } => {
+                MoveReason::Bye | MoveReason::NoResult { .. } | MoveReason::CarriedOver { .. } => {
                     p.skip_streak = 0;
                 }
             }
@@ -1271,6 +1302,7 @@ impl Ladder {
         self.order.clone_from(&c.order);
         self.champion = c.champion;
         self.streak = c.streak;
+        self.carried.clone_from(&c.carried);
         if let Some(r) = self.rounds.iter_mut().find(|r| r.number == c.round) {
             r.closed = Some(Box::new(c.clone()));
         }

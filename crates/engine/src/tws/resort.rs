@@ -18,10 +18,11 @@ enum Class {
 impl Ladder {
     /// Compute the close of `round` (which must be the open round, all its
     /// games resolved).
-    pub(crate) fn resort(&self, round: &Round, at: Time) -> RoundClosed {
+    pub(crate) fn resort(&self, round: &Round, at: Time, early: Option<String>) -> RoundClosed {
         let rules = self.rules_for(round.number);
         let tie_side = rules.tie_advances;
         let mut class = vec![Class::Idle; self.players.len()];
+        let mut carried = Vec::new();
 
         for s in &round.skips {
             class[s.player.index()] = if s.as_loss {
@@ -51,6 +52,11 @@ impl Ladder {
                     continue;
                 }
                 class[part.player.index()] = match (game.status, advancing) {
+                    // ARB-R21: still being played when the round closed early.
+                    (GameStatus::Scheduled, _) => {
+                        carried.push(game.id);
+                        Class::Keeper(MoveReason::CarriedOver { game: game.id })
+                    }
                     (GameStatus::Cancelled, _) | (_, None) => {
                         Class::Keeper(MoveReason::NoResult { game: game.id })
                     }
@@ -144,7 +150,9 @@ impl Ladder {
                 MoveReason::Skipped | MoveReason::SkippedTop | MoveReason::SkipLoss { .. } => {
                     before + 1
                 }
-                MoveReason::Bye | MoveReason::NoResult { .. } => before,
+                MoveReason::Bye | MoveReason::NoResult { .. } | MoveReason::CarriedOver { .. } => {
+                    before
+                }
                 MoveReason::Won { .. } | MoveReason::Lost { .. } | MoveReason::Entered => 0,
             }
         };
@@ -193,6 +201,11 @@ impl Ladder {
             inactive,
             champion,
             streak,
+            carried: {
+                carried.dedup();
+                carried
+            },
+            early,
         }
     }
 }

@@ -604,6 +604,12 @@ pub(crate) struct RoundClosedDto {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     champion: Option<Pid>,
     streak: u32,
+    /// Games carried over to the next round by an early close (ARB-R21).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    carried: Vec<Gid>,
+    /// The moderator's reason for an early close.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    early: Option<String>,
 }
 
 impl From<&RoundClosed> for RoundClosedDto {
@@ -624,6 +630,8 @@ impl From<&RoundClosed> for RoundClosedDto {
                 .collect(),
             champion: c.champion.map(Pid),
             streak: c.streak,
+            carried: c.carried.iter().copied().map(Gid).collect(),
+            early: c.early.clone(),
         }
     }
 }
@@ -646,6 +654,8 @@ impl From<RoundClosedDto> for RoundClosed {
                 .collect(),
             champion: c.champion.map(|p| p.0),
             streak: c.streak,
+            carried: c.carried.into_iter().map(|g| g.0).collect(),
+            early: c.early,
         }
     }
 }

@@ -320,6 +320,7 @@ enum MoveCode {
     Bye,
     NoResult,
     Entered,
+    CarriedOver,
 }
 
 /// One move at the close of a round, as a compact JSON array (a round of a
@@ -336,6 +337,7 @@ enum MoveCode {
 /// [player, from, to, "bye"]              MoveReason::Bye
 /// [player, from, to, "no-result", game]  MoveReason::NoResult { game }
 /// [player, from, to, "entered"]          MoveReason::Entered
+/// [player, from, to, "carried-over", game] MoveReason::CarriedOver { game }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct MoveDto(pub(crate) Move);
@@ -357,6 +359,7 @@ impl Serialize for MoveDto {
             MoveReason::Bye => (MoveCode::Bye, None),
             MoveReason::NoResult { game } => (MoveCode::NoResult, Some(game.0)),
             MoveReason::Entered => (MoveCode::Entered, None),
+            MoveReason::CarriedOver { game } => (MoveCode::CarriedOver, Some(game.0)),
         };
         let mut seq = s.serialize_seq(Some(if number.is_some() { 5 } else { 4 }))?;
         seq.serialize_element(&m.player.0)?;
@@ -429,6 +432,9 @@ impl<'de> Deserialize<'de> for MoveDto {
                         game: game(&mut seq)?,
                     },
                     MoveCode::Entered => MoveReason::Entered,
+                    MoveCode::CarriedOver => MoveReason::CarriedOver {
+                        game: game(&mut seq)?,
+                    },
                 };
                 if seq.next_element::<IgnoredAny>()?.is_some() {
                     return Err(de::Error::custom(
