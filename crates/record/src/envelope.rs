@@ -60,25 +60,10 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
             let Some(key) = map.next_key::<String>()? else {
                 break;
             };
-            match key.as_str() {
-                "v" => {
-                    if version.is_some() {
-                        return Err(de::Error::duplicate_field("v"));
-                    }
-                    let v: u32 = map.next_value()?;
-                    if v != FORMAT_VERSION {
-                        drain(&mut map)?;
-                        return Ok(Decoded::Unsupported(v));
-                    }
-                    version = Some(v);
-                }
-                "type" => {
-                    if kind.is_some() {
-                        return Err(de::Error::duplicate_field("type"));
-                    }
-                    kind = Some(map.next_value()?);
-                }
-                _ => {
+            match header(&key, &mut map, &mut version, &mut kind)? {
+                Header::Read => {}
+                Header::Done(decoded) => return Ok(*decoded),
+                Header::Other => {
                     let first = (key, map.next_value::<serde_json::Value>()?);
                     return buffered(map, version, kind, first);
                 }
@@ -94,6 +79,47 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
     }
 }
 
+/// What reading one key of the envelope did.
+enum Header {
+    /// `v` or `type`, read.
+    Read,
+    /// A version this build cannot read: decoding ends here.
+    Done(Box<Decoded>),
+    /// A body field: its value is still to be read.
+    Other,
+}
+
+/// Read `v` or `type` if `key` is one of them.
+fn header<'de, A: MapAccess<'de>>(
+    key: &str,
+    map: &mut A,
+    version: &mut Option<u32>,
+    kind: &mut Option<String>,
+) -> Result<Header, A::Error> {
+    match key {
+        "v" => {
+            if version.is_some() {
+                return Err(de::Error::duplicate_field("v"));
+            }
+            let v: u32 = map.next_value()?;
+            if v != FORMAT_VERSION {
+                drain(map)?;
+                return Ok(Header::Done(Box::new(Decoded::Unsupported(v))));
+            }
+            *version = Some(v);
+            Ok(Header::Read)
+        }
+        "type" => {
+            if kind.is_some() {
+                return Err(de::Error::duplicate_field("type"));
+            }
+            *kind = Some(map.next_value()?);
+            Ok(Header::Read)
+        }
+        _ => Ok(Header::Other),
+    }
+}
+
 /// The slow path: some body field came before `v` or `type`.
 fn buffered<'de, A: MapAccess<'de>>(
     mut map: A,
@@ -103,25 +129,10 @@ fn buffered<'de, A: MapAccess<'de>>(
 ) -> Result<Decoded, A::Error> {
     let mut rest = vec![first];
     while let Some(key) = map.next_key::<String>()? {
-        match key.as_str() {
-            "v" => {
-                if version.is_some() {
-                    return Err(de::Error::duplicate_field("v"));
-                }
-                let v: u32 = map.next_value()?;
-                if v != FORMAT_VERSION {
-                    drain(&mut map)?;
-                    return Ok(Decoded::Unsupported(v));
-                }
-                version = Some(v);
-            }
-            "type" => {
-                if kind.is_some() {
-                    return Err(de::Error::duplicate_field("type"));
-                }
-                kind = Some(map.next_value()?);
-            }
-            _ => {
+        match header(&key, &mut map, &mut version, &mut kind)? {
+            Header::Read => {}
+            Header::Done(decoded) => return Ok(*decoded),
+            Header::Other => {
                 let value = map.next_value::<serde_json::Value>()?;
                 rest.push((key, value));
             }
