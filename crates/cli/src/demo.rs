@@ -164,6 +164,12 @@ impl Demo<'_> {
 }
 
 pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
+    // The demo tells the same story every time: its draws come from a fixed
+    // base (never do this for a real competition: the draws are predictable).
+    let demo_svc = arbiter_service::Service::new(svc.store().clone()).with_seeds(
+        arbiter_service::SeedSource::Deterministic("arbiter demo".into()),
+    );
+    let svc = &demo_svc;
     let existing = svc.competitions().await?;
     let mut id = wanted.to_string();
     let mut n = 2;
@@ -171,6 +177,8 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
         id = format!("{wanted}-{n}");
         n += 1;
     }
+    // The draws depend on the competition id; a second demo in the same
+    // database tells a different story.
     let demo = Demo {
         svc,
         id: id.clone(),

@@ -472,7 +472,8 @@ fn rules_show_prints_json_with_json() {
 fn an_early_close_carries_unfinished_games_into_the_next_round() {
     let a = running();
     // A normal close is refused while G5 and G6 are being played.
-    a.run(&["round", "close", "--at", "2026-03-20"]).fails_with(1);
+    a.run(&["round", "close", "--at", "2026-03-20"])
+        .fails_with(1);
     // --early needs a reason.
     a.run(&["round", "close", "--early", "--at", "2026-03-20"])
         .fails_with(2);
@@ -485,7 +486,10 @@ fn an_early_close_carries_unfinished_games_into_the_next_round() {
         "--at",
         "2026-03-20",
     ]);
-    assert!(closed.contains("carried over into the next round"), "{closed}");
+    assert!(
+        closed.contains("carried over into the next round"),
+        "{closed}"
+    );
     assert!(closed.contains("ARB-R21"), "{closed}");
     let announced = a.ok(&["round", "announce", "--at", "2026-03-21"]);
     assert!(announced.contains("Round 3 announced"), "{announced}");

@@ -1,0 +1,66 @@
+//! `arbiter demo`: the newcomer's first minute. It must build its ladder on
+//! an empty database, tell the same story every time, and leave a ladder
+//! that every read command can show.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::Arbiter;
+
+#[test]
+fn the_demo_builds_and_shows_the_same_ladder_every_time() {
+    let a = Arbiter::new();
+    let first = a.ok(&["demo"]);
+    insta::assert_snapshot!("demo_output", first);
+    // A second database gets exactly the same story.
+    let b = Arbiter::new();
+    assert_eq!(b.ok(&["demo"]), first);
+    // A second demo in the same database gets its own competition.
+    let again = a.ok(&["demo"]);
+    assert!(again.contains("`tws-demo-2`"), "{again}");
+}
+
+#[test]
+fn the_demo_ladder_has_every_kind_of_event_the_readme_promises() {
+    let a = Arbiter::new();
+    a.ok(&["demo"]);
+    let history = a.run(&["history", "--json"]).success().json();
+    let kinds: Vec<&str> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["event"].as_str().unwrap())
+        .collect();
+    for kind in [
+        "player-applied",
+        "player-approved",
+        "guest-registered",
+        "eliminator-volunteered",
+        "skip-requested",
+        "round-announced",
+        "game-added",
+        "quick-game-scheduled",
+        "result-recorded",
+        "round-closed",
+    ] {
+        assert!(kinds.contains(&kind), "the demo has no {kind}");
+    }
+    let games = a.run(&["game", "list", "--json"]).success().json();
+    let statuses: Vec<&str> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["status"].as_str().unwrap())
+        .collect();
+    for status in ["played", "agreed", "adjudicated", "scheduled"] {
+        assert!(statuses.contains(&status), "no {status} game in the demo");
+    }
+    let members = a.run(&["ladder", "show", "--json"]).success().json();
+    let n = members["rungs"].as_array().unwrap().len();
+    assert!((25..=35).contains(&n), "about 30 members, not {n}");
+    // Every draw of every round verifies.
+    for round in ["1", "2", "3", "4"] {
+        a.ok(&["draw", "verify", "--round", round]);
+    }
+}
