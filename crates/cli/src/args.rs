@@ -238,7 +238,7 @@ pub enum RoundCmd {
         #[arg(long, requires = "reason")]
         early: bool,
         /// Why the round closes early.
-        #[arg(long)]
+        #[arg(long, requires = "early")]
         reason: Option<String>,
     },
     /// The re-sort of a closed round, explained.
@@ -284,8 +284,9 @@ pub struct OutcomeArgs {
     /// The game was tied (the US advances on the ladder, TWS-R11).
     #[arg(long)]
     pub tie: bool,
-    /// How the game ended: vp, defcon, europe, final-scoring, wargames, concession, or a word.
-    #[arg(long = "by", default_value = "vp")]
+    /// How the game ended: vp, defcon, europe, final-scoring, wargames, concession, or a word
+    /// of your own (`unknown` if nobody knows).
+    #[arg(long = "by", value_name = "ENDING")]
     pub ended_by: String,
     /// The final VP marker (+ toward the US, - toward the USSR).
     #[arg(long, allow_hyphen_values = true)]

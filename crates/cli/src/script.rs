@@ -36,19 +36,21 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
             Some("arbiter") => words.into_iter().skip(1).collect(),
             _ => words,
         };
-        let cli = Cli::try_parse_from(std::iter::once("arbiter".to_string()).chain(words))
-            .map_err(|e| {
-                let msg = e.to_string();
-                let first = msg
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-                    .trim_start_matches("error: ")
-                    .to_string();
-                anyhow::Error::new(crate::run::Usage(format!(
-                    "{name}, line {number}: {first}\n  in: {line}"
-                )))
-            })?;
+        let cli = Cli::try_parse_from(
+            std::iter::once("arbiter".to_string()).chain(words.iter().cloned()),
+        )
+        .map_err(|e| {
+            let msg = e.to_string();
+            let first = msg
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("error: ")
+                .to_string();
+            anyhow::Error::new(crate::run::Usage(format!(
+                "{name}, line {number}: {first}\n  in: {line}"
+            )))
+        })?;
         if matches!(cli.command, Noun::Script(_) | Noun::Demo(_)) {
             return Err(crate::run::Usage(format!(
                 "{name}, line {number}: a script cannot run `script` or `demo`"
@@ -60,7 +62,9 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
                 "{name}, line {number}: {e}\n  in: {line}"
             )))
         })?;
-        if cli.db.is_some() {
+        // `--db` on the line itself (ARBITER_DB in the environment also fills
+        // `cli.db`, and is the script's own database).
+        if words.iter().any(|w| w == "--db" || w.starts_with("--db=")) {
             return Err(crate::run::Usage(format!(
                 "{name}, line {number}: a script line cannot switch the database (--db)"
             ))

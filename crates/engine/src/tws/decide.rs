@@ -34,6 +34,16 @@ fn require_text(value: &str, clause: &str, what: &str, field: &str) -> Result<()
 /// given one, or the last word of the name with the lowercase particles
 /// before it ("Tessa de Vries" → "de Vries", "Ludwig van der Berg" →
 /// "van der Berg").
+/// Characters that do not belong in a name: control characters, and the
+/// invisible formatting ones that make two names look alike or reorder what
+/// follows them (zero-width spaces and joiners, direction overrides, the BOM).
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00AD}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}')
+}
+
 fn surname_or_last_word(name: &str, surname: Option<String>) -> String {
     if let Some(s) = surname
         .map(|s| s.trim().to_string())
@@ -558,13 +568,7 @@ impl Ladder {
                         ),
                     ));
                 }
-                if at < round.announced_at {
-                    return Err(RuleError::new(
-                        STANDINGS,
-                        "a round cannot close before it was announced",
-                    )
-                    .field("at"));
-                }
+                self.check_close_time(round, at)?;
                 Ok(vec![Event::RoundClosed(Box::new(
                     self.resort(round, at, None),
                 ))])
@@ -582,13 +586,7 @@ impl Ladder {
                     "the reason for starting the next round before this one is complete",
                     "reason",
                 )?;
-                if at < round.announced_at {
-                    return Err(RuleError::new(
-                        STANDINGS,
-                        "a round cannot close before it was announced",
-                    )
-                    .field("at"));
-                }
+                self.check_close_time(round, at)?;
                 let open = round
                     .games
                     .iter()
@@ -614,35 +612,75 @@ impl Ladder {
         }
     }
 
+    /// ARB-R19: a round closes after it was announced and after the results
+    /// it sorts by.
+    fn check_close_time(&self, round: &super::Round, at: Time) -> Result<(), RuleError> {
+        let last_result = round
+            .games
+            .iter()
+            .filter_map(|g| self.game(*g))
+            .filter_map(|g| g.result.as_ref().map(|r| r.at))
+            .max();
+        let earliest = last_result.map_or(round.announced_at, |r| r.max(round.announced_at));
+        if at < earliest {
+            return Err(RuleError::new(
+                STANDINGS,
+                format!(
+                    "round {} cannot close on {}: it was announced on {} and its last result was recorded on {} (ARB-R19)",
+                    round.number,
+                    at.format("%Y-%m-%d"),
+                    round.announced_at.format("%Y-%m-%d"),
+                    earliest.format("%Y-%m-%d")
+                ),
+            )
+            .field("at"));
+        }
+        Ok(())
+    }
+
     fn new_person(
         &self,
         name: &str,
         surname: Option<String>,
     ) -> Result<(PlayerId, String, String), RuleError> {
-        require_text(name, JOINING, "the player's name", "name")?;
-        let name = name.trim().to_string();
-        if name.chars().count() > 100 || name.chars().any(char::is_control) {
+        // One space between words, so "Ben  Carter" is "Ben Carter".
+        let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+        require_text(&name, JOINING, "the player's name", "name")?;
+        if name.chars().count() > 100 || name.chars().any(invisible) {
             return Err(RuleError::new(
                 JOINING,
-                "a player's name must be at most 100 characters with no control characters",
+                "a player's name must be at most 100 characters, with no control or invisible formatting characters",
             )
             .field("name"));
         }
+        let surname = surname_or_last_word(
+            &name,
+            surname.map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")),
+        );
+        if surname.chars().any(invisible) {
+            return Err(RuleError::new(
+                JOINING,
+                "the surname has control or invisible formatting characters",
+            )
+            .field("surname"));
+        }
         if let Some(existing) = self.find(&name) {
+            // ARB-R16: an applicant who withdrew or was declined applies again
+            // under his own id.
+            let rec = self.player(existing);
+            if rec.is_some_and(|p| {
+                !p.entered && matches!(p.status, Membership::Withdrawn | Membership::Declined)
+            }) {
+                return Ok((existing, name, surname));
+            }
             return Err(RuleError::new(
                 JOINING,
                 format!(
                     "{name} is already registered ({existing}, {})",
-                    self.player(existing).map_or("unknown", |p| p.status.name())
+                    rec.map_or("unknown", |p| p.status.name())
                 ),
             )
             .field("name"));
-        }
-        let surname = surname_or_last_word(&name, surname);
-        if surname.chars().any(char::is_control) {
-            return Err(
-                RuleError::new(JOINING, "the surname has control characters").field("surname"),
-            );
         }
         let id = PlayerId(self.players.len() as u32 + 1);
         Ok((id, name, surname))
@@ -777,6 +815,13 @@ impl Ladder {
     fn check_result(r: &ResultInput) -> Result<(), RuleError> {
         Self::check_turn(r.turn)?;
         Self::check_vp(r.vp)?;
+        if r.ended_by.tag().trim().is_empty() {
+            return Err(RuleError::new(
+                "TWS Statistics",
+                "say how the game ended (vp, defcon, europe, final-scoring, wargames, concession, or a word of your own)",
+            )
+            .field("ended_by"));
+        }
         if r.ended_by == EndTag::Adjudication {
             return Err(RuleError::new(
                 CONDUCT,
@@ -814,8 +859,8 @@ impl Ladder {
             return Err(RuleError::new(
                 "Twilight Struggle",
                 format!(
-                    "a tie can only come from final scoring, not {}",
-                    r.ended_by.describe()
+                    "a tie can only come from final scoring, not from `{}`",
+                    r.ended_by.tag()
                 ),
             )
             .field("ended_by"));
@@ -859,7 +904,8 @@ impl Ladder {
                 "\"All normal Ladder games will be moderated\": add a moderator first",
             ));
         }
-        Ok(ModeratorPool { slots })
+        let load = vec![0; slots.len()];
+        Ok(ModeratorPool { slots, load })
     }
 
     fn decide_skip(&self, player: PlayerId, round: Option<u32>) -> Decided {
@@ -952,14 +998,20 @@ impl Ladder {
                 ),
             ));
         }
-        if let Some(last) = self.last_round()
-            && at < last.announced_at
-        {
-            return Err(RuleError::new(
-                CONDUCT,
-                "a round cannot be announced before the previous one",
-            )
-            .field("at"));
+        if let Some(last) = self.last_round() {
+            let previous = last.closed.as_ref().map_or(last.announced_at, |c| c.at);
+            if at < previous {
+                return Err(RuleError::new(
+                    CONDUCT,
+                    format!(
+                        "round {} was announced or closed on {}: the next round cannot be announced on {} (ARB-R19)",
+                        last.number,
+                        previous.format("%Y-%m-%d"),
+                        at.format("%Y-%m-%d")
+                    ),
+                )
+                .field("at"));
+            }
         }
         if !draw::verify(&seed, &self.seed_hash) {
             return Err(RuleError::new(
@@ -1074,11 +1126,14 @@ impl Ladder {
                 (PairingMethod::Override { reason }, resolved)
             }
         };
-        let pool = self.moderator_pool()?;
+        let mut pool = self.moderator_pool()?;
         for (i, (a, b)) in pairs.into_iter().enumerate() {
             let id = GameId(next_id);
             next_id += 1;
-            let draw_index = u64::from(id.0);
+            // ARB-R8: draw k is the k-th game of the round, so no game id
+            // the moderator can shift (by undoing and adding a quick game)
+            // changes a draw.
+            let draw_index = i as u64 + 1;
             let pairing = match (&method, b) {
                 (PairingMethod::Override { reason }, _) => PairingReason::Override {
                     reason: reason.clone(),
@@ -1089,6 +1144,7 @@ impl Ladder {
             };
             let Some((bp, brung)) = b else { continue };
             let moderator = pool.pick(self, &[a.0, bp], i)?;
+            pool.assigned(moderator);
             let seat_a = Seat {
                 player: a.0,
                 rung: a.1,
@@ -1369,8 +1425,21 @@ impl Ladder {
         if player == opponent {
             return Err(RuleError::new(PAIRINGS, "a player cannot play himself").field("opponent"));
         }
+        if at < round.announced_at {
+            return Err(RuleError::new(
+                PAIRINGS,
+                format!(
+                    "round {} was announced on {}: a game cannot be added to it on {} (ARB-R19)",
+                    round.number,
+                    round.announced_at.format("%Y-%m-%d"),
+                    at.format("%Y-%m-%d")
+                ),
+            )
+            .field("at"));
+        }
         let id = self.next_game_id();
-        let draw_index = u64::from(id.0);
+        // ARB-R8: the game's position in its round.
+        let draw_index = round.games.len() as u64 + 1;
         let rung = self.rung_of(player).unwrap_or(0);
         let seat = Seat {
             player,
@@ -1443,16 +1512,28 @@ impl Ladder {
 #[derive(Debug)]
 struct ModeratorPool {
     slots: Vec<(u32, Option<PlayerId>)>,
+    /// Games given to each slot so far in this announcement.
+    load: Vec<u32>,
 }
 
 impl ModeratorPool {
+    /// Count a game given to the moderator `index`.
+    fn assigned(&mut self, index: u32) {
+        if let Some(k) = self.slots.iter().position(|(i, _)| *i == index) {
+            self.load[k] += 1;
+        }
+    }
+
+    /// The moderator with the fewest games so far who does not play in this
+    /// one; ties go in turn from `turn`.
     fn pick(&self, ladder: &Ladder, players: &[PlayerId], turn: usize) -> Result<u32, RuleError> {
         let n = self.slots.len();
-        for k in 0..n {
-            let (index, as_player) = self.slots[(turn + k) % n];
-            if !as_player.is_some_and(|p| players.contains(&p)) {
-                return Ok(index);
-            }
+        let best = (0..n)
+            .map(|k| (turn + k) % n)
+            .filter(|&i| !self.slots[i].1.is_some_and(|p| players.contains(&p)))
+            .min_by_key(|&i| self.load[i]);
+        if let Some(i) = best {
+            return Ok(self.slots[i].0);
         }
         Err(RuleError::new(
             CONDUCT,

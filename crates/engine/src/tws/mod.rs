@@ -790,7 +790,10 @@ pub fn fold<'a>(events: impl IntoIterator<Item = (u64, &'a Event)> + Clone) -> L
 }
 
 fn name_key(name: &str) -> String {
-    name.trim().to_lowercase()
+    name.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 impl Ladder {
@@ -1098,7 +1101,13 @@ impl Ladder {
         let ok = match event {
             Event::Created { .. } => !self.created,
             Event::PlayerApplied { player, .. } | Event::GuestRegistered { player, .. } => {
+                // A new id, or an applicant who withdrew or was declined
+                // applying again (ARB-R16).
                 *player == next_player
+                    || self.player(*player).is_some_and(|p| {
+                        !p.entered
+                            && matches!(p.status, Membership::Withdrawn | Membership::Declined)
+                    })
             }
             Event::PlayerApproved { player }
             | Event::PlayerDeclined { player, .. }
@@ -1156,6 +1165,16 @@ impl Ladder {
     }
 
     fn register(&mut self, player: PlayerId, name: &str, surname: &str, status: Membership) {
+        // ARB-R16: a former applicant applies again under his own id.
+        if let Some(p) = self.player_mut(player) {
+            let old = name_key(&p.player.name);
+            p.player.name = name.to_string();
+            p.player.surname = surname.to_string();
+            p.status = status;
+            self.by_name.remove(&old);
+            self.by_name.insert(name_key(name), player);
+            return;
+        }
         // Ids are dense; the decider hands out players.len() + 1.
         if player.index() != self.players.len() {
             return;
