@@ -137,6 +137,11 @@ pub fn summary(v: &LadderView, ladder: &Ladder) -> String {
         v.rounds_closed
     );
     let _ = writeln!(out, "Automatic bid for the next round: {}", v.bid);
+    let _ = writeln!(
+        out,
+        "Next round's side draws: seed committed as SHA-256 {} (revealed by the announcement; ARB-R8)",
+        v.next_draw_commitment
+    );
     out
 }
 
@@ -430,7 +435,16 @@ pub fn player(p: &PlayerView) -> String {
 pub fn moves_of(p: &PlayerView) -> String {
     let mut out = String::new();
     for m in &p.moves {
-        let _ = writeln!(out, "  {}", m.explanation.line());
+        let _ = writeln!(out, "  Round {}: {}", m.round, m.explanation.line());
+    }
+    if p.status == "member"
+        && let (Some(rung), Some(last)) = (p.rung, p.moves.last())
+        && (last.to == 0 || last.to != rung)
+    {
+        let _ = writeln!(
+            out,
+            "  Since then: rung {rung} (re-entries join at the bottom in order of entry, and withdrawals above move everyone below up; TWS Change of Ladder Standings)"
+        );
     }
     if p.moves.is_empty() {
         let _ = writeln!(out, "  No closed round has moved {} yet.", p.name);
@@ -463,7 +477,7 @@ pub fn stats(s: &StatsView) -> String {
     tally_row(&mut t, "all", &s.all_games);
     let _ = writeln!(
         out,
-        "Results by side (ties are ties here; the US advances on the ladder, TWS-R11)\n{t}"
+        "Results by side (ties are ties here, though the US advances on the ladder, TWS-R11; forfeits are left out)\n{t}"
     );
     let mut t = table(&["bid", "played", "USSR wins", "US wins", "ties"]);
     for b in &s.by_bid {
@@ -556,7 +570,12 @@ pub fn summarize(l: &Ladder, e: &Event) -> String {
             .map_or_else(|| g.to_string(), |gm| format!("{} {}", g, l.game_name(gm)))
     };
     match e {
-        Event::Created { name, .. } => format!("created {name}"),
+        Event::Created {
+            name, seed_hash, ..
+        } => format!(
+            "created {name}; round 1's draw seed committed as {}",
+            hex::encode(seed_hash)
+        ),
         Event::RulesChanged {
             from_round,
             reason,
@@ -586,11 +605,13 @@ pub fn summarize(l: &Ladder, e: &Event) -> String {
             format!("{} will play round {round} after all", n(*player))
         }
         Event::RoundAnnounced(a) => format!(
-            "round {} announced: {} games, deadline {}, bid {}",
+            "round {} announced: {} games, deadline {}, bid {}; seed {} revealed, next committed as {}",
             a.round,
             a.games.len(),
             a.deadline.format("%Y-%m-%d"),
-            a.bid
+            a.bid,
+            hex::encode(a.seed),
+            hex::encode(a.next_seed_hash)
         ),
         Event::GameAdded { game: g, round, .. } => format!("{} added to round {round}", game(g.id)),
         Event::QuickGameScheduled { game: g, .. } => format!("quick-round game {}", game(g.id)),

@@ -800,6 +800,10 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                         "time": h.recorded_at,
                         "summary": render::summarize(&ladder, &h.event),
                         "undone": h.reverted,
+                        "payload": serde_json::from_str::<serde_json::Value>(
+                            &arbiter_record::encode(&h.event)
+                        )
+                        .unwrap_or(serde_json::Value::Null),
                     })
                 })
                 .collect();

@@ -89,6 +89,9 @@ pub struct LadderView {
     pub applicants: Vec<String>,
     pub eliminators: Vec<String>,
     pub moderators: Vec<String>,
+    /// SHA-256 of the seed of the next round's draws, published before the
+    /// round (ARB-R8): the announcement reveals the seed.
+    pub next_draw_commitment: String,
 }
 
 pub fn ladder_view(ladder: &Ladder, competition: &str, version: u64) -> LadderView {
@@ -178,6 +181,7 @@ pub fn ladder_view(ladder: &Ladder, competition: &str, version: u64) -> LadderVi
             .filter(|m| m.active)
             .map(|m| m.name.clone())
             .collect(),
+        next_draw_commitment: hex::encode(ladder.seed_hash),
     }
 }
 
@@ -417,8 +421,11 @@ fn skip_views(ladder: &Ladder, r: &Round) -> Vec<SkipView> {
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct MoveView {
+    /// The round whose close made the move.
+    pub round: u32,
     pub name: String,
     pub from: u32,
+    /// The rung after the close; 0 when moved to the inactive list.
     pub to: u32,
     pub change: String,
     pub explanation: ExplanationView,
@@ -455,6 +462,7 @@ pub fn close_view(ladder: &Ladder, c: &arbiter_engine::tws::RoundClosed) -> Clos
             .moves
             .iter()
             .map(|m| MoveView {
+                round: c.round,
                 name: ladder.name_of(m.player),
                 from: m.from,
                 to: m.to,
@@ -560,7 +568,9 @@ pub fn stats_view(ladder: &Ladder) -> StatsView {
             .players
             .iter()
             .zip(&ladder.players)
-            .filter(|(p, _)| p.ladder.games() + p.quick.games() > 0)
+            .filter(|(p, rec)| {
+                rec.status == Membership::Member || p.ladder.games() + p.quick.games() > 0
+            })
             .map(|(p, rec)| PlayerStatsView {
                 name: rec.player.name.clone(),
                 status: rec.status.name().into(),
@@ -627,19 +637,30 @@ pub fn player_view(ladder: &Ladder, p: PlayerId, now: Time) -> Option<PlayerView
     let rec = ladder.player(p)?;
     let s = ladder.statistics();
     let ps = &s.players[p.index()];
-    let moves = ladder
-        .rounds
-        .iter()
-        .filter_map(|r| r.closed.as_ref())
-        .filter_map(|c| c.moves.iter().find(|m| m.player == p))
-        .map(|m| MoveView {
-            name: rec.player.name.clone(),
-            from: m.from,
-            to: m.to,
-            change: move_delta(m),
-            explanation: ladder.explain_move(m).into(),
-        })
-        .collect();
+    // Every close that moved him, including a move to the inactive list.
+    let mut moves = Vec::new();
+    for c in ladder.rounds.iter().filter_map(|r| r.closed.as_ref()) {
+        if let Some(m) = c.moves.iter().find(|m| m.player == p) {
+            moves.push(MoveView {
+                round: c.round,
+                name: rec.player.name.clone(),
+                from: m.from,
+                to: m.to,
+                change: move_delta(m),
+                explanation: ladder.explain_move(m).into(),
+            });
+        }
+        if let Some(r) = c.inactive.iter().find(|r| r.player == p) {
+            moves.push(MoveView {
+                round: c.round,
+                name: rec.player.name.clone(),
+                from: r.rung,
+                to: 0,
+                change: "inactive".into(),
+                explanation: ladder.explain_retirement(r).into(),
+            });
+        }
+    }
     Some(PlayerView {
         id: p.0,
         name: rec.player.name.clone(),

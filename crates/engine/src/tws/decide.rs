@@ -560,7 +560,7 @@ impl Ladder {
                     return Err(RuleError::new(
                         CONDUCT,
                         format!(
-                            "round {} cannot close: {} game(s) still being played before the deadline of {}: {}",
+                            "round {} cannot close: {} game(s) still being played before the deadline of {}: {}; to start the next round now, close the round early and they carry over (ARB-R21)",
                             round.number,
                             playing.len(),
                             round.deadline.format("%Y-%m-%d"),

@@ -303,17 +303,14 @@ impl Ladder {
                 Explanation::new(
                     PAIRINGS,
                     &["TWS-R10"],
-                    format!(
-                        "{who} had a bye ({why}) and {} like a skipper",
-                        kept(from, to)
-                    ),
+                    format!("{who} had a bye ({why}) and {}", kept(from, to)),
                 )
             }
             MoveReason::NoResult { game } => Explanation::new(
                 STANDINGS,
                 &["ARB-R3"],
                 format!(
-                    "{} was cancelled; {who} {} like a skipper",
+                    "{} was cancelled; {who} {}",
                     game_name(game),
                     kept(from, to)
                 ),
@@ -372,14 +369,20 @@ impl Ladder {
     }
 }
 
-/// "keeps rung number 4", or, when a skipper above him pushed him down
-/// (TWS-R3: keepers keep their relative order), both rungs.
+/// What happened to a player who kept his rung number like a skipper:
+/// "keeps rung number 4"; from rung 1, the TWS-R3 exception; or, when a
+/// keeper above pushed him down (keepers keep their relative order), both
+/// rungs.
 fn kept(from: u32, to: u32) -> String {
     if from == to {
-        format!("keeps rung number {to}")
+        format!("keeps rung number {to} like a skipper")
+    } else if from == 1 {
+        format!(
+            "is reinserted at rung {to}, as a skipper on rung 1 would be, and the streak at the top is broken (TWS-R3)"
+        )
     } else {
         format!(
-            "keeps his place among the skippers: prior rung {from}, reinserted at rung {to} after the skippers above (TWS-R3)"
+            "keeps the order of prior rungs like a skipper: prior rung {from}, reinserted at rung {to} after the keepers above (TWS-R3)"
         )
     }
 }

@@ -104,13 +104,18 @@ impl Ladder {
             ..Statistics::default()
         };
         for (g, outcome) in self.decided_games() {
-            if g.round.is_some() {
-                s.ladder.add(outcome);
-            } else {
-                s.quick.add(outcome);
+            // Play balance (by side, by bid) counts games that were played
+            // out; a forfeit is an ending, and counts in the records
+            // (ARB-R10), not in the balance of the sides.
+            if g.status != crate::model::GameStatus::Forfeited {
+                if g.round.is_some() {
+                    s.ladder.add(outcome);
+                } else {
+                    s.quick.add(outcome);
+                }
+                s.all.add(outcome);
+                s.by_bid.entry(bid_key(g.bid)).or_default().add(outcome);
             }
-            s.all.add(outcome);
-            s.by_bid.entry(bid_key(g.bid)).or_default().add(outcome);
             if let Some(r) = &g.result {
                 s.by_end.entry(r.ended_by.clone()).or_default().add(outcome);
             }
