@@ -13,7 +13,13 @@ use clap::{Args, Parser, Subcommand};
 )]
 pub struct Cli {
     /// The SQLite database file [default: the user's data directory, arbiter/arbiter.db].
-    #[arg(long, global = true, env = "ARBITER_DB", value_name = "PATH")]
+    #[arg(
+        long,
+        global = true,
+        env = "ARBITER_DB",
+        value_name = "PATH",
+        help_heading = "Global options"
+    )]
     pub db: Option<PathBuf>,
     /// The competition to work on (not needed when there is only one).
     #[arg(
@@ -21,20 +27,37 @@ pub struct Cli {
         long,
         global = true,
         env = "ARBITER_COMPETITION",
-        value_name = "ID"
+        value_name = "ID",
+        help_heading = "Global options"
     )]
     pub competition: Option<String>,
     /// Print JSON instead of tables and text.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub json: bool,
     /// Who is acting, recorded with every event [default: $USER].
-    #[arg(long, global = true, env = "ARBITER_ACTOR", value_name = "NAME")]
+    #[arg(
+        long,
+        global = true,
+        env = "ARBITER_ACTOR",
+        value_name = "NAME",
+        help_heading = "Global options"
+    )]
     pub actor: Option<String>,
     /// The time of the action (YYYY-MM-DD or RFC 3339) [default: now]. Scripts use it to replay history.
-    #[arg(long, global = true, value_name = "TIME")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "TIME",
+        help_heading = "Global options"
+    )]
     pub at: Option<String>,
     /// A key that makes a retried command harmless: the same key twice stores it once.
-    #[arg(long, global = true, value_name = "KEY")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "KEY",
+        help_heading = "Global options"
+    )]
     pub idempotency_key: Option<String>,
     #[command(subcommand)]
     pub command: Noun,
@@ -142,8 +165,17 @@ pub enum RulesCmd {
 
 #[derive(Debug, Subcommand)]
 pub enum ModeratorCmd {
-    Add { name: String },
-    Remove { name: String },
+    /// Add a moderator (a moderator who also plays never moderates his own game).
+    Add {
+        /// The moderator's name (the same as his player name if he plays).
+        name: String,
+    },
+    /// Remove a moderator (games already given to him keep him).
+    Remove {
+        /// The moderator's name.
+        name: String,
+    },
+    /// The active moderators.
     List,
 }
 
@@ -157,7 +189,10 @@ pub enum PlayerCmd {
         surname: Option<String>,
     },
     /// Approve an application: the player enters at the bottom.
-    Approve { name: String },
+    Approve {
+        /// The applicant's name.
+        name: String,
+    },
     /// Decline an application.
     Decline {
         name: String,
@@ -177,7 +212,10 @@ pub enum PlayerCmd {
         surname: Option<String>,
     },
     /// An inactive player re-enters at the bottom.
-    Reenter { name: String },
+    Reenter {
+        /// The inactive player's name.
+        name: String,
+    },
     /// A player leaves the ladder.
     Withdraw {
         name: String,
@@ -192,8 +230,17 @@ pub enum PlayerCmd {
 
 #[derive(Debug, Subcommand)]
 pub enum EliminatorCmd {
-    Volunteer { name: String },
-    StandDown { name: String },
+    /// A member or a registered guest volunteers to play odd players as eliminator.
+    Volunteer {
+        /// The volunteer's name.
+        name: String,
+    },
+    /// A volunteer no longer serves.
+    StandDown {
+        /// The volunteer's name.
+        name: String,
+    },
+    /// The volunteers.
     List,
 }
 
@@ -220,9 +267,12 @@ pub enum RoundCmd {
     Announce(AnnounceArgs),
     /// Pair a player who joined during the round (usually against an eliminator).
     AddGame {
+        /// The member who joined during the round.
         name: String,
+        /// A volunteer eliminator, or another unpaired member.
         #[arg(long)]
         opponent: String,
+        /// Why he is paired late (recorded with the game).
         #[arg(long)]
         reason: String,
     },
@@ -310,24 +360,32 @@ pub enum ResultCmd {
     },
     /// A player did not play: his opponent wins by forfeit.
     Forfeit {
+        /// A game id (G12) or a player's name.
         game: String,
+        /// The player who did not play: his opponent wins.
         #[arg(long)]
         absent: String,
+        /// Free text kept with the result.
         #[arg(long)]
         note: Option<String>,
     },
     /// Adjudicate an overdue game, with the record of the decision.
     Adjudicate {
+        /// A game id (G12) or a player's name.
         game: String,
+        /// The player the moderator decides has won.
         #[arg(long, conflicts_with = "tie")]
         winner: Option<String>,
+        /// The moderator decides a tie (the US advances, TWS-R11).
         #[arg(long)]
         tie: bool,
         /// The final game state (submitted or deduced from the log).
         #[arg(long)]
         final_state: String,
+        /// The USSR player's statement on the position and the timeliness of play.
         #[arg(long)]
         ussr_statement: Option<String>,
+        /// The US player's statement on the position and the timeliness of play.
         #[arg(long)]
         us_statement: Option<String>,
         /// The third party's opinion (name and assessment).
@@ -336,8 +394,10 @@ pub enum ResultCmd {
         /// The moderator's decision and its grounds.
         #[arg(long)]
         decision: String,
+        /// The VP marker in the final state (+ toward the US, - toward the USSR).
         #[arg(long, allow_hyphen_values = true)]
         vp: Option<i32>,
+        /// The turn of the final state.
         #[arg(long)]
         turn: Option<u8>,
     },
@@ -345,6 +405,7 @@ pub enum ResultCmd {
     Correct {
         #[command(flatten)]
         outcome: OutcomeArgs,
+        /// Why the recorded result was wrong (kept in the history).
         #[arg(long)]
         reason: String,
     },

@@ -511,6 +511,20 @@ impl Ladder {
                 }
                 require_text(&reason, CONDUCT, "the reason for the correction", "reason")?;
                 Self::check_result(&result)?;
+                if old.outcome == result.outcome
+                    && old.ended_by == result.ended_by
+                    && old.vp == result.vp
+                    && old.turn == result.turn
+                    && old.note == result.note
+                {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "\"{}\" already has exactly this result: there is nothing to correct",
+                            self.game_name(g)
+                        ),
+                    ));
+                }
                 Ok(vec![Event::ResultCorrected {
                     game,
                     result: result.into_result(old.status, old.adjudication.clone(), at),
@@ -1474,6 +1488,28 @@ impl Ladder {
                 why,
             )
         } else {
+            // A volunteer eliminator may serve in several games; anyone else
+            // who already plays in the round is named as such.
+            let volunteer = self.player(opponent).is_some_and(|p| p.eliminator);
+            if !volunteer
+                && let Some(g) = round
+                    .games
+                    .iter()
+                    .filter_map(|g| self.game(*g))
+                    .find(|g| g.has_player(opponent))
+            {
+                return Err(RuleError::new(
+                    PAIRINGS,
+                    format!(
+                        "{} already plays \"{}\" ({}) in round {}",
+                        self.name_of(opponent),
+                        self.game_name(g),
+                        g.id,
+                        round.number
+                    ),
+                )
+                .field("opponent"));
+            }
             self.check_volunteer(opponent, "opponent")?;
             let (side, why) = sides::assign_vs_eliminator(seat, &round.seed, draw_index);
             (
