@@ -480,6 +480,11 @@ pub enum DrawCmd {
 pub struct ScriptArgs {
     /// The script: one arbiter command per line (without `arbiter`), `#` comments.
     pub file: PathBuf,
+    /// Run it for real at once, without trying it on a copy of the database
+    /// first (faster for long histories; a refused line then leaves the
+    /// lines before it stored).
+    #[arg(long)]
+    pub no_rehearsal: bool,
 }
 
 #[derive(Debug, Args)]

@@ -2,8 +2,19 @@
 //! instead of panicking like `println!`.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Print nothing until `quiet(false)` (a script's rehearsal).
+pub fn quiet(on: bool) {
+    QUIET.store(on, Ordering::Relaxed);
+}
 
 pub fn write(args: std::fmt::Arguments<'_>) {
+    if QUIET.load(Ordering::Relaxed) {
+        return;
+    }
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_fmt(args).and_then(|()| out.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {

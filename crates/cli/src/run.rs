@@ -49,12 +49,16 @@ pub fn default_db() -> Result<PathBuf> {
     Ok(dir.join("arbiter").join("arbiter.db"))
 }
 
-pub async fn open(db: Option<&PathBuf>) -> Result<Svc> {
-    let path = match db {
-        Some(p) => p.clone(),
-        None => default_db()?,
-    };
-    let store = SqliteStore::open(&path)
+/// The database file: `--db`, `ARBITER_DB`, or the default.
+pub fn db_path(db: Option<&PathBuf>) -> Result<PathBuf> {
+    match db {
+        Some(p) => Ok(p.clone()),
+        None => default_db(),
+    }
+}
+
+pub async fn open(path: &std::path::Path) -> Result<Svc> {
+    let store = SqliteStore::open(path)
         .await
         .with_context(|| format!("cannot open the database {}", path.display()))?;
     let svc = Service::new(store);
@@ -69,10 +73,13 @@ pub async fn open(db: Option<&PathBuf>) -> Result<Svc> {
 }
 
 pub async fn main(cli: Cli) -> Result<()> {
-    let svc = open(cli.db.as_ref()).await?;
+    let path = db_path(cli.db.as_ref())?;
+    let svc = open(&path).await?;
     let globals = Globals::from_cli(&cli)?;
     match &cli.command {
-        Noun::Script(s) => crate::script::run_file(&svc, &globals, &s.file).await,
+        Noun::Script(s) => {
+            crate::script::run_file(&svc, &globals, &s.file, &path, !s.no_rehearsal).await
+        }
         Noun::Demo(d) => crate::demo::run(&svc, &globals, &d.id).await,
         other => execute(&svc, &globals, other).await,
     }

@@ -79,9 +79,9 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
     Ok(out)
 }
 
-pub async fn run_text(svc: &Svc, g: &Globals, name: &str, text: &str) -> Result<()> {
-    let lines = parse(name, text)?;
-    for line in &lines {
+/// Run the parsed lines, stopping at the first refusal.
+async fn run_lines(svc: &Svc, g: &Globals, name: &str, lines: &[Line]) -> Result<()> {
+    for line in lines {
         if !g.json {
             outln!("» {}", line.text);
         }
@@ -95,8 +95,44 @@ pub async fn run_text(svc: &Svc, g: &Globals, name: &str, text: &str) -> Result<
     Ok(())
 }
 
-pub async fn run_file(svc: &Svc, g: &Globals, path: &Path) -> Result<()> {
+/// Try the script on a copy of the database, quietly: if a rule refuses a
+/// line there, the real database is never touched.
+async fn rehearse(db: &Path, g: &Globals, name: &str, lines: &[Line]) -> Result<()> {
+    let dir = tempfile::tempdir().context("no temporary directory for the script's rehearsal")?;
+    let copy = dir.path().join("rehearsal.db");
+    // The database with its write-ahead log: nothing writes while we copy.
+    for suffix in ["", "-wal", "-shm"] {
+        let from = std::path::PathBuf::from(format!("{}{suffix}", db.display()));
+        if from.exists() {
+            let to = std::path::PathBuf::from(format!("{}{suffix}", copy.display()));
+            std::fs::copy(&from, &to).with_context(|| {
+                format!("cannot copy {} for the script's rehearsal", from.display())
+            })?;
+        }
+    }
+    let svc = crate::run::open(&copy).await?;
+    crate::out::quiet(true);
+    let tried = run_lines(&svc, g, name, lines).await;
+    crate::out::quiet(false);
+    svc.store().close().await;
+    tried.context(
+        "the script was tried on a copy of the database first and stopped there: nothing was stored",
+    )
+}
+
+pub async fn run_file(
+    svc: &Svc,
+    g: &Globals,
+    path: &Path,
+    db: &Path,
+    rehearsal: bool,
+) -> Result<()> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the script {}", path.display()))?;
-    run_text(svc, g, &path.display().to_string(), &text).await
+    let name = path.display().to_string();
+    let lines = parse(&name, &text)?;
+    if rehearsal {
+        rehearse(db, g, &name, &lines).await?;
+    }
+    run_lines(svc, g, &name, &lines).await
 }

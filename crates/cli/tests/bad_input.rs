@@ -675,32 +675,38 @@ fn a_script_with_a_malformed_date_stores_nothing() {
 }
 
 #[test]
-fn a_script_refused_by_a_rule_stops_at_that_line() {
+fn a_script_refused_by_a_rule_stores_nothing() {
+    // The script is tried on a copy of the database first: a line the rules
+    // refuse stops it there, and nothing at all is stored.
     let a = registered();
-    let before = a.ok(&["history", "--json"]);
-    let before = serde_json::from_str::<serde_json::Value>(&before).unwrap();
-    let run = a
-        .script(
-            "refused.arbiter",
-            "player add \"Gus Grant\" --at 2026-01-07\n\
+    let before = a.stored();
+    let script = "player add \"Gus Grant\" --at 2026-01-07\n\
              # line 2 is a comment\n\
              skip request \"Ana Morales\" --at 2026-01-08\n\
              player approve \"Ben Carter\" --at 2026-01-08\n\
-             player add \"Hana Ito\" --at 2026-01-09\n",
-        )
+             player add \"Hana Ito\" --at 2026-01-09\n";
+    let run = a
+        .script("refused.arbiter", script)
         .fails_with(1)
         .stderr_names(&[
             "refused.arbiter, line 4",
             "player approve \"Ben Carter\"",
             "Ben Carter is a member and cannot be approved",
             "TWS Joining the Ladder",
+            "nothing was stored",
         ]);
-    // Lines 1 and 3 ran (and said so); line 5 did not.
+    assert!(!run.stdout.contains("Gus Grant"), "{}", run.stdout);
+    assert_unchanged(&before, &a.stored(), "the script refused on line 4");
+
+    // With --no-rehearsal the lines before the refused one stay stored.
+    let path = a.file("refused-again.arbiter", script);
+    let path = path.to_string_lossy().into_owned();
+    let run = a
+        .run(&["script", "--no-rehearsal", &path])
+        .fails_with(1)
+        .stderr_names(&["line 4", "cannot be approved"]);
     assert!(run.stdout.contains("Gus Grant"), "{}", run.stdout);
     assert!(!run.stdout.contains("Hana Ito"), "{}", run.stdout);
-    let after = a.run(&["history", "--json"]).success().json();
-    let added = after.as_array().unwrap().len() - before.as_array().unwrap().len();
-    assert_eq!(added, 3, "applied + approved for Gus, and the skip");
     let players = a.ok(&["player", "list", "--json"]);
     assert!(players.contains("Gus Grant"));
     assert!(!players.contains("Hana Ito"));

@@ -514,3 +514,29 @@ fn an_early_close_carries_unfinished_games_into_the_next_round() {
         "2026-03-25",
     ]);
 }
+
+// README: `export ARBITER_DB=...` then run commands and scripts. The
+// database from the environment is the script's own, not a line's `--db`.
+#[test]
+fn a_script_runs_on_the_database_named_by_arbiter_db() {
+    let a = Arbiter::new();
+    let script = a.file(
+        "env.arbiter",
+        "competition create envtest --name \"Env\" --moderator \"M\" --at 2026-01-01\n\
+         player add \"Ana Morales\" --at 2026-01-01\n",
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .env("ARBITER_DB", &a.db)
+        .env_remove("ARBITER_COMPETITION")
+        .arg("script")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let players = a.ok(&["player", "list", "--json"]);
+    assert!(players.contains("Ana Morales"), "{players}");
+}

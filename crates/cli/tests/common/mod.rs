@@ -95,7 +95,7 @@ pub struct Stored {
 #[derive(Debug)]
 pub struct Arbiter {
     dir: TempDir,
-    db: PathBuf,
+    pub db: PathBuf,
 }
 
 impl Arbiter {
