@@ -13,6 +13,13 @@ mod script;
 
 use std::process::ExitCode;
 
+// mimalloc reuses the large blocks a big round allocates (tens of megabytes
+// for a million players) instead of returning them to the kernel and
+// faulting them in again: it halves the time to close such a round
+// (`cargo bench -p arbiter-engine --bench ladder`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::Parser;
 
 fn main() -> ExitCode {

@@ -14,6 +14,12 @@ use arbiter_engine::model::{EndTag, GameResult, GameStatus, Outcome, PlayerId, S
 use arbiter_engine::tws::{self, Command, Event, Ladder, LadderRules, PairingPlan};
 use chrono::{Duration, TimeZone, Utc};
 
+// The allocator the `arbiter` binary uses (see crates/cli/src/main.rs): a
+// round of a million players allocates tens of megabytes, and glibc's
+// malloc hands them back to the kernel and refaults them.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

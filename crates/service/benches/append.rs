@@ -55,6 +55,10 @@ use divan::Bencher;
 use divan::counter::ItemsCount;
 use tokio::runtime::Runtime;
 
+// The allocator of the `arbiter` binary (crates/cli/src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }

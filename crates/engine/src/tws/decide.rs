@@ -544,18 +544,15 @@ impl Ladder {
                         "no round is running: announce one first",
                     ));
                 };
+                let (closed, last_result) = self.resort(round, at, None);
                 let mut playing = Vec::new();
                 let mut overdue = Vec::new();
-                for gid in &round.games {
-                    if let Some(g) = self.game(*gid)
-                        && !g.status.is_resolved()
-                    {
-                        let line = format!("{} \"{}\"", g.id, self.game_name(g));
-                        if at > round.deadline {
-                            overdue.push(line);
-                        } else {
-                            playing.push(line);
-                        }
+                for g in closed.carried.iter().filter_map(|g| self.game(*g)) {
+                    let line = format!("{} \"{}\"", g.id, self.game_name(g));
+                    if at > round.deadline {
+                        overdue.push(line);
+                    } else {
+                        playing.push(line);
                     }
                 }
                 if !overdue.is_empty() {
@@ -582,10 +579,8 @@ impl Ladder {
                         ),
                     ));
                 }
-                self.check_close_time(round, at)?;
-                Ok(vec![Event::RoundClosed(Box::new(
-                    self.resort(round, at, None),
-                ))])
+                Self::check_close_time(round, last_result, at)?;
+                Ok(vec![Event::RoundClosed(Box::new(closed))])
             }
             Command::CloseRoundEarly { at, reason } => {
                 let Some(round) = self.open_round() else {
@@ -600,14 +595,9 @@ impl Ladder {
                     "the reason for starting the next round before this one is complete",
                     "reason",
                 )?;
-                self.check_close_time(round, at)?;
-                let open = round
-                    .games
-                    .iter()
-                    .filter_map(|g| self.game(*g))
-                    .filter(|g| !g.status.is_resolved())
-                    .count();
-                if open == 0 {
+                let (closed, last_result) = self.resort(round, at, Some(reason));
+                Self::check_close_time(round, last_result, at)?;
+                if closed.carried.is_empty() {
                     return Err(RuleError::new(
                         PAIRINGS,
                         format!(
@@ -616,11 +606,7 @@ impl Ladder {
                         ),
                     ));
                 }
-                Ok(vec![Event::RoundClosed(Box::new(self.resort(
-                    round,
-                    at,
-                    Some(reason),
-                )))])
+                Ok(vec![Event::RoundClosed(Box::new(closed))])
             }
             Command::Revert { seq, summary } => Ok(vec![Event::Reverted { seq, summary }]),
         }
@@ -628,13 +614,11 @@ impl Ladder {
 
     /// ARB-R19: a round closes after it was announced and after the results
     /// it sorts by.
-    fn check_close_time(&self, round: &super::Round, at: Time) -> Result<(), RuleError> {
-        let last_result = round
-            .games
-            .iter()
-            .filter_map(|g| self.game(*g))
-            .filter_map(|g| g.result.as_ref().map(|r| r.at))
-            .max();
+    fn check_close_time(
+        round: &super::Round,
+        last_result: Option<Time>,
+        at: Time,
+    ) -> Result<(), RuleError> {
         let earliest = last_result.map_or(round.announced_at, |r| r.max(round.announced_at));
         if at < earliest {
             return Err(RuleError::new(

@@ -18,11 +18,20 @@ enum Class {
 impl Ladder {
     /// Compute the close of `round` (which must be the open round, all its
     /// games resolved).
-    pub(crate) fn resort(&self, round: &Round, at: Time, early: Option<String>) -> RoundClosed {
+    /// Also returns the time of the round's latest result (for the check
+    /// that a round does not close before it, ARB-R19): one pass over the
+    /// round's games serves both.
+    pub(crate) fn resort(
+        &self,
+        round: &Round,
+        at: Time,
+        early: Option<String>,
+    ) -> (RoundClosed, Option<Time>) {
         let rules = self.rules_for(round.number);
         let tie_side = rules.tie_advances;
         let mut class = vec![Class::Idle; self.players.len()];
         let mut carried = Vec::new();
+        let mut last_result: Option<Time> = None;
 
         for s in &round.skips {
             class[s.player.index()] = if s.as_loss {
@@ -41,6 +50,9 @@ impl Ladder {
             let Some(game) = self.game(*gid) else {
                 continue;
             };
+            if let Some(r) = &game.result {
+                last_result = Some(last_result.map_or(r.at, |t: Time| t.max(r.at)));
+            }
             let tie = matches!(
                 game.result.as_ref().map(|r| r.outcome),
                 Some(crate::model::Outcome::Tie)
@@ -193,7 +205,7 @@ impl Ladder {
             Some(_) => 1,
             None => 0,
         };
-        RoundClosed {
+        let closed = RoundClosed {
             round: round.number,
             at,
             order,
@@ -206,6 +218,7 @@ impl Ladder {
                 carried
             },
             early,
-        }
+        };
+        (closed, last_result)
     }
 }
