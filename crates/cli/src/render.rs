@@ -181,10 +181,10 @@ pub fn round(v: &RoundView) -> String {
                 }
             )
         });
-        let status = if g.overdue {
-            "OVERDUE".to_string()
-        } else {
-            g.status.clone()
+        let status = match (g.carry_note(v.number), g.overdue) {
+            (Some(note), _) => format!("{} ({note})", g.status),
+            (None, true) => "OVERDUE".to_string(),
+            (None, false) => g.status.clone(),
         };
         let ussr = if g.ussr_counts == "ladder" {
             g.ussr.clone()
@@ -207,6 +207,12 @@ pub fn round(v: &RoundView) -> String {
         ]);
     }
     let _ = writeln!(out, "{t}");
+    if let Some(reason) = &v.closed_early {
+        let _ = writeln!(
+            out,
+            "Closed early ({reason}): its unfinished games count in the next round [TWS Pairings; ARB-R21]"
+        );
+    }
     let _ = writeln!(out, "Deadline: {}", v.deadline_rule.line());
     let _ = writeln!(out, "Bid: {}", v.bid_rule.line());
     let _ = writeln!(out, "Why these sides:");

@@ -35,9 +35,14 @@ pub fn exit_code(e: &anyhow::Error) -> u8 {
     if e.downcast_ref::<Usage>().is_some() {
         return 2;
     }
+    if matches!(e.downcast_ref::<StoreError>(), Some(StoreError::Backend(_))) {
+        return 4;
+    }
     match e.downcast_ref::<ServiceError>() {
         Some(ServiceError::Store(StoreError::Conflict { .. })) => 3,
-        Some(ServiceError::Store(StoreError::Backend(_))) => 4,
+        // A database that cannot be read back is a storage failure.
+        Some(ServiceError::Store(StoreError::Backend(_)) | ServiceError::Record { .. }) => 4,
+        Some(ServiceError::Input(m)) if m.contains("the log is damaged") => 4,
         _ => 1,
     }
 }
@@ -164,6 +169,15 @@ pub fn precheck(cli: &Cli) -> Result<()> {
 
 /// `2026-01-31`, `2026-01-31T12:00`, or RFC 3339.
 pub fn parse_time(s: &str) -> Result<Time> {
+    let t = parse_time_any(s)?;
+    use chrono::Datelike;
+    if !(1970..=9998).contains(&t.year()) {
+        bail!("{s:?} is outside the years 1970 to 9998 that Arbiter records");
+    }
+    Ok(t)
+}
+
+fn parse_time_any(s: &str) -> Result<Time> {
     let s = s.trim();
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
         return Ok(t.with_timezone(&Utc));

@@ -97,7 +97,13 @@ async fn run_lines(svc: &Svc, g: &Globals, name: &str, lines: &[Line]) -> Result
 
 /// Try the script on a copy of the database, quietly: if a rule refuses a
 /// line there, the real database is never touched.
-async fn rehearse(db: &Path, g: &Globals, name: &str, lines: &[Line]) -> Result<()> {
+async fn rehearse(
+    db: &Path,
+    seeds: &arbiter_service::SeedSource,
+    g: &Globals,
+    name: &str,
+    lines: &[Line],
+) -> Result<()> {
     let dir = tempfile::tempdir().context("no temporary directory for the script's rehearsal")?;
     let copy = dir.path().join("rehearsal.db");
     // The database with its write-ahead log: nothing writes while we copy.
@@ -110,7 +116,7 @@ async fn rehearse(db: &Path, g: &Globals, name: &str, lines: &[Line]) -> Result<
             })?;
         }
     }
-    let svc = crate::run::open(&copy).await?;
+    let svc = crate::run::open(&copy).await?.with_seeds(seeds.clone());
     crate::out::quiet(true);
     let tried = run_lines(&svc, g, name, lines).await;
     crate::out::quiet(false);
@@ -131,8 +137,23 @@ pub async fn run_file(
         .with_context(|| format!("cannot read the script {}", path.display()))?;
     let name = path.display().to_string();
     let lines = parse(&name, &text)?;
-    if rehearsal {
-        rehearse(db, g, &name, &lines).await?;
+    if !rehearsal {
+        return run_lines(svc, g, &name, &lines).await;
     }
-    run_lines(svc, g, &name, &lines).await
+    // The rehearsal and the real run must draw the same sides, or a result
+    // that depends on a side (a win "by VP" at -20) could pass in one and
+    // not the other: both take their seeds from one fresh random base (or
+    // the configured deterministic one), which is never stored.
+    let seeds = match svc.seeds() {
+        arbiter_service::SeedSource::Os => {
+            let mut base = [0u8; 32];
+            getrandom::fill(&mut base)
+                .map_err(|e| anyhow::anyhow!("the system has no randomness: {e}"))?;
+            arbiter_service::SeedSource::Deterministic(hex::encode(base))
+        }
+        other => other.clone(),
+    };
+    rehearse(db, &seeds, g, &name, &lines).await?;
+    let real = arbiter_service::Service::new(svc.store().clone()).with_seeds(seeds);
+    run_lines(&real, g, &name, &lines).await
 }

@@ -891,3 +891,37 @@ fn an_empty_database_explains_what_to_do() {
     // The registered fixture text is a valid script on its own.
     a.script("registered.arbiter", REGISTERED).success();
 }
+
+// Storage failures exit with 4 (README), and nothing is created.
+#[test]
+fn a_database_that_cannot_be_opened_is_a_storage_failure() {
+    let a = Arbiter::new();
+    // The test's own temporary directory: a directory, not a database file.
+    let file = a.file("keep", "");
+    let dir = file.parent().unwrap().to_string_lossy().into_owned();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .env_remove("ARBITER_DB")
+        .args(["--db", &dir, "competition", "list"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot open"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+// Times outside what a record can hold and read back are refused before
+// anything is stored (a deadline in year 10000 once made a database
+// unreadable).
+#[test]
+fn times_outside_the_recordable_years_are_refused() {
+    let a = registered();
+    let before = a.stored();
+    for at in ["9999-12-31", "1969-12-31"] {
+        a.refused(2, &["round", "announce", "--at", at])
+            .stderr_names(&["--at", "1970 to 9998"]);
+    }
+    a.refused(2, &["round", "announce", "--at", "+10000-01-01T00:00:00Z"])
+        .stderr_names(&["--at", "is not a time"]);
+    assert_unchanged(&before, &a.stored(), "announcements at impossible times");
+}

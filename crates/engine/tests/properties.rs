@@ -869,7 +869,14 @@ fn check_close(pre: &Ladder, post: &Ladder, closed: &RoundClosed, book: &Book) {
     assert_eq!(post.champion, post.order.first().copied());
     if let Some(c) = post.champion {
         let kept_top = pre.champion == Some(c) && prior.get(&c) == Some(&1);
-        let want = if kept_top { pre.streak + 1 } else { 1 };
+        // The streak grows by a round he played and won from rung 1; when
+        // nobody played it stays where it was.
+        let won = matches!(class.get(&c), Some(Class::Winner));
+        let want = match (kept_top, won) {
+            (true, true) => pre.streak + 1,
+            (true, false) => pre.streak,
+            (false, _) => 1,
+        };
         assert_eq!(post.streak, want, "streak");
     }
 }

@@ -52,6 +52,14 @@ fn player_cell(name: &str, counts: &str) -> String {
     }
 }
 
+/// The game's name, with where it moved if it was carried over (ARB-R21).
+fn game_cell(g: &crate::views::GameView, number: u32) -> String {
+    match g.carry_note(number) {
+        Some(note) => format!("{} ({note})", g.name),
+        None => g.name.clone(),
+    }
+}
+
 /// The result of a game as the forum shows it, if decided.
 fn result_cell(g: &crate::views::GameView) -> String {
     if let Some(reason) = &g.cancel_reason {
@@ -78,10 +86,12 @@ pub fn announcement(markup: Markup, r: &RoundView) -> String {
         r.deadline,
         r.bid,
         r.platform,
-        if r.closed {
-            " The round is closed."
-        } else {
-            ""
+        match (&r.closed_early, r.closed) {
+            (Some(reason), _) => format!(
+                " The round was closed early ({reason}): its unfinished games count in the next round."
+            ),
+            (None, true) => " The round is closed.".to_string(),
+            (None, false) => String::new(),
         }
     );
     let any_result = r.games.iter().any(|g| g.status != "scheduled");
@@ -94,7 +104,7 @@ pub fn announcement(markup: Markup, r: &RoundView) -> String {
                 let result = result_cell(g);
                 out.push_str(&format!(
                     "[*][b]{}[/b] — USSR: {}, US: {}; moderator: {}{}\n[size=85]Sides: {}[/size]\n",
-                    e(&g.name),
+                    e(&game_cell(g, r.number)),
                     e(&player_cell(&g.ussr, &g.ussr_counts)),
                     e(&player_cell(&g.us, &g.us_counts)),
                     e(g.moderator.as_deref().unwrap_or("-")),
@@ -118,7 +128,7 @@ pub fn announcement(markup: Markup, r: &RoundView) -> String {
             for g in &r.games {
                 out.push_str(&format!(
                     "| {} | {} | {} | {} |",
-                    e(&g.name),
+                    e(&game_cell(g, r.number)),
                     e(&player_cell(&g.ussr, &g.ussr_counts)),
                     e(&player_cell(&g.us, &g.us_counts)),
                     e(g.moderator.as_deref().unwrap_or("-"))

@@ -242,6 +242,11 @@ impl<S: EventStore> Service<S> {
         self
     }
 
+    /// Where this service's draw seeds come from.
+    pub fn seeds(&self) -> &SeedSource {
+        &self.seeds
+    }
+
     pub fn store(&self) -> &S {
         &self.store
     }

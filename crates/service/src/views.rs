@@ -237,6 +237,9 @@ pub struct GameView {
     pub pairing: ExplanationView,
     pub sides: ExplanationView,
     pub moderation: ExplanationView,
+    /// The round whose re-sort the game counts in, when it is not its own
+    /// (carried over by an early close, ARB-R21).
+    pub counts_in: Option<u32>,
     pub corrections: u32,
     pub cancel_reason: Option<String>,
 }
@@ -277,6 +280,7 @@ pub fn game_view(ladder: &Ladder, g: &Game, now: Time) -> GameView {
         pairing: ladder.explain_pairing(g).into(),
         sides: ladder.explain_sides(g).into(),
         moderation: ladder.explain_moderator(g).into(),
+        counts_in: g.counts_in.filter(|n| Some(*n) != g.round),
         corrections: g.corrections,
         cancel_reason: g.cancel_reason.clone(),
     }
@@ -314,6 +318,8 @@ pub struct RoundView {
     pub seed: String,
     pub deadline_rule: ExplanationView,
     pub bid_rule: ExplanationView,
+    /// The moderator's reason when the round closed early (ARB-R21).
+    pub closed_early: Option<String>,
 }
 
 pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> RoundView {
@@ -358,6 +364,25 @@ pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> R
         seed: hex::encode(r.seed),
         deadline_rule: ladder.explain_deadline(r).into(),
         bid_rule: ladder.explain_bid(r).into(),
+        closed_early: r.closed.as_ref().and_then(|c| c.early.clone()),
+    }
+}
+
+impl GameView {
+    /// How the game stands in round `number`'s listing when it moved
+    /// between rounds (ARB-R21), e.g. "carried over from round 1, deadline
+    /// 2026-04-10".
+    pub fn carry_note(&self, number: u32) -> Option<String> {
+        let counts_in = self.counts_in?;
+        let own = self.round?;
+        Some(if own == number {
+            format!("carried over to round {counts_in}")
+        } else {
+            format!(
+                "carried over from round {own}, deadline {}",
+                self.deadline.as_deref().unwrap_or("-")
+            )
+        })
     }
 }
 

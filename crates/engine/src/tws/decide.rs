@@ -22,12 +22,42 @@ type Decided = Result<Vec<Event>, RuleError>;
 /// A pairing as (player, rung) and his opponent; rung 0 marks an eliminator.
 type Pair = ((PlayerId, u32), Option<(PlayerId, u32)>);
 
+/// The longest reason, note or statement kept with an event.
+const MAX_TEXT: usize = 4000;
+
 fn require_text(value: &str, clause: &str, what: &str, field: &str) -> Result<(), RuleError> {
     if value.trim().is_empty() {
         Err(RuleError::new(clause, format!("{what} must not be empty")).field(field))
+    } else if value.chars().count() > MAX_TEXT {
+        Err(RuleError::new(
+            clause,
+            format!("{what} must be at most {MAX_TEXT} characters"),
+        )
+        .field(field))
     } else {
         Ok(())
     }
+}
+
+/// A person's name as stored (ARB-R22): single spaces between words, at most
+/// 100 characters, at least one letter or digit, no control or invisible
+/// formatting characters.
+fn person_name(raw: &str, clause: &str, what: &str, field: &str) -> Result<String, RuleError> {
+    let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    require_text(&name, clause, what, field)?;
+    if name.chars().count() > 100
+        || name.chars().any(invisible)
+        || !name.chars().any(char::is_alphanumeric)
+    {
+        return Err(RuleError::new(
+            clause,
+            format!(
+                "{what} must be at most 100 characters with at least one letter or digit, and no control or invisible formatting characters (ARB-R22)"
+            ),
+        )
+        .field(field));
+    }
+    Ok(name)
 }
 
 /// The surname used in game names ("the last name of the person"): the
@@ -88,6 +118,21 @@ impl Ladder {
     /// Decide a command: the events it causes, or the rule it breaks.
     /// The state is never changed here.
     pub fn decide(&self, command: Command) -> Decided {
+        // Times a record can hold and read back (RFC 3339 has four-digit
+        // years), with room for a deadline months later.
+        if let Some(at) = command.at() {
+            use chrono::Datelike;
+            if !(1970..=9998).contains(&at.year()) {
+                return Err(RuleError::new(
+                    "Arbiter",
+                    format!(
+                        "{} is outside the years 1970 to 9998 that Arbiter records",
+                        at.format("%Y-%m-%d")
+                    ),
+                )
+                .field("at"));
+            }
+        }
         if !self.created && !matches!(command, Command::Create { .. }) {
             return Err(RuleError::new(
                 "Arbiter",
@@ -141,20 +186,18 @@ impl Ladder {
                 }])
             }
             Command::AddModerator { name } => {
-                require_text(&name, CONDUCT, "the moderator's name", "name")?;
+                let name = person_name(&name, CONDUCT, "the moderator's name", "name")?;
                 if self
                     .moderators
                     .iter()
-                    .any(|m| m.active && m.name.eq_ignore_ascii_case(name.trim()))
+                    .any(|m| m.active && m.name.eq_ignore_ascii_case(&name))
                 {
                     return Err(RuleError::new(
                         CONDUCT,
-                        format!("{} is already a moderator", name.trim()),
+                        format!("{name} is already a moderator"),
                     ));
                 }
-                Ok(vec![Event::ModeratorAdded {
-                    name: name.trim().to_string(),
-                }])
+                Ok(vec![Event::ModeratorAdded { name }])
             }
             Command::RemoveModerator { name } => {
                 if !self
@@ -606,6 +649,46 @@ impl Ladder {
                         ),
                     ));
                 }
+                if !closed.moves.iter().any(|m| {
+                    matches!(
+                        m.reason,
+                        super::MoveReason::Won { .. } | super::MoveReason::Lost { .. }
+                    )
+                }) {
+                    return Err(RuleError::new(
+                        PAIRINGS,
+                        format!(
+                            "no game of round {} is decided yet: an early close would re-sort nothing",
+                            round.number
+                        ),
+                    ));
+                }
+                // A player whose game carries over plays in the next round,
+                // so he cannot skip it (ARB-R4).
+                let next = round.number + 1;
+                if let Some(skippers) = self.skip_requests.get(&next) {
+                    let conflicts: Vec<String> = closed
+                        .carried
+                        .iter()
+                        .filter_map(|g| self.game(*g))
+                        .flat_map(|g| {
+                            g.participants()
+                                .into_iter()
+                                .filter(|p| skippers.contains(&p.player))
+                                .map(move |p| (p.player, g.id))
+                        })
+                        .map(|(p, g)| format!("{} ({g})", self.name_of(p)))
+                        .collect();
+                    if !conflicts.is_empty() {
+                        return Err(RuleError::new(
+                            SKIPPING,
+                            format!(
+                                "{} asked to skip round {next}, but the game would carry over into it: cancel the skip or decide the game first (ARB-R4, ARB-R21)",
+                                conflicts.join(", ")
+                            ),
+                        ));
+                    }
+                }
                 Ok(vec![Event::RoundClosed(Box::new(closed))])
             }
             Command::Revert { seq, summary } => Ok(vec![Event::Reverted { seq, summary }]),
@@ -642,15 +725,7 @@ impl Ladder {
         surname: Option<String>,
     ) -> Result<(PlayerId, String, String), RuleError> {
         // One space between words, so "Ben  Carter" is "Ben Carter".
-        let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-        require_text(&name, JOINING, "the player's name", "name")?;
-        if name.chars().count() > 100 || name.chars().any(invisible) {
-            return Err(RuleError::new(
-                JOINING,
-                "a player's name must be at most 100 characters, with no control or invisible formatting characters",
-            )
-            .field("name"));
-        }
+        let name = person_name(name, JOINING, "the player's name", "name")?;
         let surname = surname_or_last_word(
             &name,
             surname.map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")),
@@ -813,6 +888,23 @@ impl Ladder {
     fn check_result(r: &ResultInput) -> Result<(), RuleError> {
         Self::check_turn(r.turn)?;
         Self::check_vp(r.vp)?;
+        if r.ended_by.tag().chars().count() > 40 {
+            return Err(RuleError::new(
+                "TWS Statistics",
+                "how the game ended is a short tag (at most 40 characters); put the story in the note",
+            )
+            .field("ended_by"));
+        }
+        if r.note
+            .as_ref()
+            .is_some_and(|n| n.chars().count() > MAX_TEXT)
+        {
+            return Err(RuleError::new(
+                CONDUCT,
+                format!("a note must be at most {MAX_TEXT} characters"),
+            )
+            .field("note"));
+        }
         if r.ended_by.tag().trim().is_empty() {
             return Err(RuleError::new(
                 "TWS Statistics",
@@ -921,6 +1013,9 @@ impl Ladder {
         }
         let next = self.next_round_number();
         let round = round.unwrap_or(next);
+        if round == 0 {
+            return Err(RuleError::new(SKIPPING, "rounds are numbered from 1").field("round"));
+        }
         if let Some(open) = self.open_round()
             && round <= open.number
             && let Some(g) = open
@@ -1057,7 +1152,14 @@ impl Ladder {
         }
         // ARB-R21: players of a carried-over game play it in this round.
         let mut carried_player = vec![false; n_players];
-        for g in self.carried.iter().filter_map(|g| self.game(*g)) {
+        // A carried game called off before this announcement no longer
+        // holds its players: they are paired like everyone else.
+        for g in self
+            .carried
+            .iter()
+            .filter_map(|g| self.game(*g))
+            .filter(|g| g.status != GameStatus::Cancelled)
+        {
             for part in g.participants() {
                 if let Some(slot) = carried_player.get_mut(part.player.index()) {
                     *slot = true;

@@ -686,6 +686,23 @@ impl Command {
     /// request at a later time is the same request (idempotency keys compare
     /// requests this way). Deadlines and other times the command is about
     /// are kept.
+    /// The time the command says it happens at, if it carries one.
+    pub fn at(&self) -> Option<Time> {
+        match self {
+            Command::AnnounceRound { at, .. }
+            | Command::AddRoundGame { at, .. }
+            | Command::ScheduleQuickGame { at, .. }
+            | Command::RecordResult { at, .. }
+            | Command::Forfeit { at, .. }
+            | Command::Adjudicate { at, .. }
+            | Command::CorrectResult { at, .. }
+            | Command::CancelGame { at, .. }
+            | Command::CloseRound { at }
+            | Command::CloseRoundEarly { at, .. } => Some(*at),
+            _ => None,
+        }
+    }
+
     pub fn without_time(&self) -> Command {
         let mut command = self.clone();
         match &mut command {
@@ -1268,7 +1285,13 @@ impl Ladder {
         }
         self.skip_requests.remove(&a.round);
         self.seed_hash = a.next_seed_hash;
-        let carried = std::mem::take(&mut self.carried);
+        let mut carried = std::mem::take(&mut self.carried);
+        // A carried game called off before the announcement stays in its
+        // own round; its players were paired again (ARB-R21).
+        carried.retain(|g| {
+            self.game(*g)
+                .is_some_and(|g| g.status != GameStatus::Cancelled)
+        });
         for g in &carried {
             if let Some(game) = self.game_mut(*g) {
                 game.counts_in = Some(a.round);

@@ -201,7 +201,17 @@ impl Ladder {
         // The champion and his streak of consecutive rounds at the top.
         let champion = order.first().copied();
         let streak = match champion {
-            Some(c) if Some(c) == self.champion && from[c.index()] == 1 => self.streak + 1,
+            // ARB-R7: the streak grows by a round he played and won from rung 1.
+            Some(c)
+                if Some(c) == self.champion
+                    && from[c.index()] == 1
+                    && matches!(reason_of[c.index()], MoveReason::Won { .. }) =>
+            {
+                self.streak + 1
+            }
+            // Nobody played (every game carried over or called off): the
+            // title stays where it was.
+            Some(c) if Some(c) == self.champion && from[c.index()] == 1 => self.streak,
             Some(_) => 1,
             None => 0,
         };
