@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 
 use arbiter_engine::tws::{Event, Ladder};
 use arbiter_service::views::{
-    CloseView, GameView, LadderView, PlayerStatsView, PlayerView, QuickLineView, RoundView,
-    StatsView, TallyView,
+    CloseView, GameView, LadderView, PlayerStatsView, PlayerView, QuickLineView, ResultView,
+    RoundView, StatsView, TallyView,
 };
 use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
 
@@ -168,19 +168,7 @@ pub fn round(v: &RoundView) -> String {
         "result",
     ]);
     for g in &v.games {
-        let result = g.result.as_ref().map_or(String::new(), |r| {
-            format!(
-                "{}{}",
-                r.winner
-                    .clone()
-                    .map_or("tie".into(), |w| format!("{w} won")),
-                if r.ended_by.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", r.ended_by)
-                }
-            )
-        });
+        let result = g.result.as_ref().map_or(String::new(), ResultView::summary);
         let status = match (g.carry_note(v.number), g.overdue) {
             (Some(note), _) => format!("{} ({note})", g.status),
             (None, true) => "OVERDUE".to_string(),
@@ -362,15 +350,7 @@ pub fn games(games: &[GameView]) -> String {
             } else {
                 g.status.as_str()
             }),
-            Cell::new(g.result.as_ref().map_or(String::new(), |r| {
-                format!(
-                    "{} ({})",
-                    r.winner
-                        .clone()
-                        .map_or("tie".into(), |w| format!("{w} won")),
-                    r.ended_by
-                )
-            })),
+            Cell::new(g.result.as_ref().map_or(String::new(), ResultView::summary)),
         ]);
     }
     format!("{t}\n")

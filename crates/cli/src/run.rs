@@ -355,6 +355,17 @@ fn toml_as_json(text: &str) -> Result<serde_json::Value> {
     Ok(serde_json::to_value(value)?)
 }
 
+/// A list, one item a line, or as a JSON array.
+fn print_lines<T: AsRef<str> + serde::Serialize>(g: &Globals, items: &[T]) -> Result<()> {
+    if g.json {
+        return print_json(&items);
+    }
+    for item in items {
+        outln!("{}", item.as_ref());
+    }
+    Ok(())
+}
+
 fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     outln!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
@@ -518,12 +529,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     .filter(|m| m.active)
                     .map(|m| m.name.as_str())
                     .collect();
-                if g.json {
-                    return print_json(&names);
-                }
-                for n in names {
-                    outln!("{n}");
-                }
+                print_lines(g, &names)?;
             }
         },
         Noun::Player(cmd) => match cmd {
@@ -615,12 +621,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     .filter(|p| p.eliminator)
                     .map(|p| format!("{} ({})", p.player.name, p.status.name()))
                     .collect();
-                if g.json {
-                    return print_json(&names);
-                }
-                for n in names {
-                    outln!("{n}");
-                }
+                print_lines(g, &names)?;
             }
         },
         Noun::Skip(cmd) => match cmd {

@@ -1098,7 +1098,8 @@ impl Runner {
             "history" => {
                 args.only(&["ussr", "us", "last"])?;
                 let p = self.player(args.at(0)?)?;
-                let h = l.player(p).ok_or("unknown")?.ladder_sides;
+                l.player(p).ok_or("unknown")?;
+                let h = l.side_history(p);
                 let mut got = format!("ussr={} us={}", h.ussr, h.us);
                 let mut want = format!("ussr={} us={}", args.req("ussr")?, args.req("us")?);
                 if let Some(last) = args.opt("last") {

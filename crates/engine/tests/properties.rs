@@ -533,11 +533,10 @@ fn check_announcement(pre: &Ladder, post: &Ladder, requested_skips: &HashSet<Pla
         let mine = h.get(&rec.player.id).copied().unwrap_or_default();
         assert_eq!(
             (mine.ussr, mine.us, mine.last),
-            (
-                rec.ladder_sides.ussr,
-                rec.ladder_sides.us,
-                rec.ladder_sides.last
-            ),
+            {
+                let h = pre.side_history(rec.player.id);
+                (h.ussr, h.us, h.last)
+            },
             "side history of {}",
             rec.player.name
         );

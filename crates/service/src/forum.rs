@@ -66,11 +66,7 @@ fn result_cell(g: &crate::views::GameView) -> String {
         return format!("cancelled: {reason}");
     }
     g.result.as_ref().map_or_else(String::new, |r| {
-        let who = r
-            .winner
-            .as_ref()
-            .map_or_else(|| "tie".to_string(), |w| format!("{w} won"));
-        format!("{who}, {} ({})", r.ended_by, g.status)
+        format!("{}, {} ({})", r.who(), r.ended_by, g.status)
     })
 }
 

@@ -196,6 +196,26 @@ async fn backoff(attempt: usize) {
     tokio::time::sleep(std::time::Duration::from_micros(base * 1000 + jitter)).await;
 }
 
+/// Decode a stored event, naming it when it cannot be read.
+fn decode_stored(competition: &str, stored: &arbiter_store::StoredEvent) -> Result<Event> {
+    arbiter_record::decode(&stored.payload).map_err(|source| ServiceError::Record {
+        competition: competition.to_string(),
+        seq: stored.seq,
+        source,
+    })
+}
+
+/// Fold one stored event into `ladder`, checked once: an event that does not
+/// fit the events before it means the log is damaged.
+fn apply_stored(competition: &str, ladder: &mut Ladder, seq: Seq, event: &Event) -> Result<()> {
+    ladder.try_apply(event).map_err(|e| {
+        ServiceError::Input(format!(
+            "event {seq} of {competition} does not fit the events before it ({}); the log is damaged",
+            e.message
+        ))
+    })
+}
+
 /// Refuse when the caller pinned a version that is not the current one.
 fn check_expected(ctx: &Context, competition: &str, version: Seq) -> Result<()> {
     match ctx.expected {
@@ -267,12 +287,7 @@ impl<S: EventStore> Service<S> {
         }
         let mut out = Vec::with_capacity(stored.len());
         for s in stored {
-            let event =
-                arbiter_record::decode(&s.payload).map_err(|source| ServiceError::Record {
-                    competition: competition.to_string(),
-                    seq: s.seq,
-                    source,
-                })?;
+            let event = decode_stored(competition, &s)?;
             out.push(HistoryEntry {
                 seq: s.seq,
                 kind: s.kind,
@@ -282,7 +297,7 @@ impl<S: EventStore> Service<S> {
                 reverted: false,
             });
         }
-        let reverted: Vec<Seq> = out
+        let reverted: std::collections::HashSet<Seq> = out
             .iter()
             .filter_map(|h| match &h.event {
                 Event::Reverted { seq, .. } => Some(*seq),
@@ -328,13 +343,7 @@ impl<S: EventStore> Service<S> {
         let version = history.last().map_or(0, |h| h.seq);
         let mut ladder = Ladder::default();
         for h in history.iter().filter(|h| !h.reverted) {
-            ladder.check(&h.event).map_err(|e| {
-                ServiceError::Input(format!(
-                    "event {} of {competition} does not fit the events before it ({}); the log is damaged",
-                    h.seq, e.message
-                ))
-            })?;
-            ladder.apply(&h.event);
+            apply_stored(competition, &mut ladder, h.seq, &h.event)?;
         }
         Ok(Cached { version, ladder })
     }
@@ -348,12 +357,7 @@ impl<S: EventStore> Service<S> {
             .await?;
         let mut events = Vec::with_capacity(newer.len());
         for stored in &newer {
-            let event =
-                arbiter_record::decode(&stored.payload).map_err(|source| ServiceError::Record {
-                    competition: competition.to_string(),
-                    seq: stored.seq,
-                    source,
-                })?;
+            let event = decode_stored(competition, stored)?;
             if matches!(event, Event::Reverted { .. }) {
                 *cached = self.fold_from_store(competition, None).await?;
                 return Ok(());
@@ -361,13 +365,7 @@ impl<S: EventStore> Service<S> {
             events.push((stored.seq, event));
         }
         for (seq, event) in &events {
-            cached.ladder.check(event).map_err(|e| {
-                ServiceError::Input(format!(
-                    "event {seq} of {competition} does not fit the events before it ({}); the log is damaged",
-                    e.message
-                ))
-            })?;
-            cached.ladder.apply(event);
+            apply_stored(competition, &mut cached.ladder, *seq, event)?;
             cached.version = *seq;
         }
         Ok(())

@@ -368,6 +368,20 @@ pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> R
     }
 }
 
+impl ResultView {
+    /// "Ana Morales won" or "tie".
+    pub fn who(&self) -> String {
+        self.winner
+            .as_ref()
+            .map_or_else(|| "tie".to_string(), |w| format!("{w} won"))
+    }
+
+    /// "Ana Morales won (20 VP)".
+    pub fn summary(&self) -> String {
+        format!("{} ({})", self.who(), self.ended_by)
+    }
+}
+
 impl GameView {
     /// How the game stands in round `number`'s listing when it moved
     /// between rounds (ARB-R21), e.g. "carried over from round 1, deadline
@@ -699,7 +713,7 @@ pub fn player_view(ladder: &Ladder, p: PlayerId, now: Time) -> Option<PlayerView
         quick: ps.quick.into(),
         ladder_ussr: ps.ladder_ussr,
         ladder_us: ps.ladder_us,
-        last_ladder_side: rec.ladder_sides.last.map(|s| s.name().to_string()),
+        last_ladder_side: ladder.side_history(p).last.map(|s| s.name().to_string()),
         games: ladder
             .games_of(p)
             .map(|g| game_view(ladder, g, now))

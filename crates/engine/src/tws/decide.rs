@@ -20,7 +20,8 @@ const STANDINGS: &str = "TWS Change of Ladder Standings";
 type Decided = Result<Vec<Event>, RuleError>;
 
 /// A pairing as (player, rung) and his opponent; rung 0 marks an eliminator.
-type Pair = ((PlayerId, u32), Option<(PlayerId, u32)>);
+/// Two players of a game with their rungs; rung 0 marks an eliminator.
+type Pair = ((PlayerId, u32), (PlayerId, u32));
 
 /// The longest reason, note or statement kept with an event.
 const MAX_TEXT: usize = 4000;
@@ -43,7 +44,7 @@ fn require_text(value: &str, clause: &str, what: &str, field: &str) -> Result<()
 /// 100 characters, at least one letter or digit, no control or invisible
 /// formatting characters.
 fn person_name(raw: &str, clause: &str, what: &str, field: &str) -> Result<String, RuleError> {
-    let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let name = super::single_spaced(raw);
     require_text(&name, clause, what, field)?;
     if name.chars().count() > 100
         || name.chars().any(invisible)
@@ -726,10 +727,7 @@ impl Ladder {
     ) -> Result<(PlayerId, String, String), RuleError> {
         // One space between words, so "Ben  Carter" is "Ben Carter".
         let name = person_name(name, JOINING, "the player's name", "name")?;
-        let surname = surname_or_last_word(
-            &name,
-            surname.map(|s| s.split_whitespace().collect::<Vec<_>>().join(" ")),
-        );
+        let surname = surname_or_last_word(&name, surname.map(|s| super::single_spaced(&s)));
         if surname.chars().any(invisible) {
             return Err(RuleError::new(
                 JOINING,
@@ -962,14 +960,22 @@ impl Ladder {
         GameId(self.games.len() as u32 + 1)
     }
 
-    /// The game of `player` in the open round that is still unresolved.
-    fn open_game_of(&self, player: PlayerId) -> Option<&Game> {
-        let round = self.open_round()?;
-        round
-            .games
+    /// The games among `games` that `player` plays in.
+    fn games_with<'a>(
+        &'a self,
+        games: &'a [GameId],
+        player: PlayerId,
+    ) -> impl Iterator<Item = &'a Game> + 'a {
+        games
             .iter()
             .filter_map(|g| self.game(*g))
-            .find(|g| g.has_player(player) && !g.status.is_resolved())
+            .filter(move |g| g.has_player(player))
+    }
+
+    /// The game of `player` in the open round that is still unresolved.
+    fn open_game_of(&self, player: PlayerId) -> Option<&Game> {
+        self.games_with(&self.open_round()?.games, player)
+            .find(|g| !g.status.is_resolved())
     }
 
     /// A moderator who is not one of `players` ("No participant in a game
@@ -1018,11 +1024,7 @@ impl Ladder {
         }
         if let Some(open) = self.open_round()
             && round <= open.number
-            && let Some(g) = open
-                .games
-                .iter()
-                .filter_map(|g| self.game(*g))
-                .find(|g| g.has_player(player))
+            && let Some(g) = self.games_with(&open.games, player).next()
         {
             return Err(RuleError::new(
                 SKIPPING,
@@ -1038,10 +1040,8 @@ impl Ladder {
         }
         if round == next
             && let Some(g) = self
-                .carried
-                .iter()
-                .filter_map(|g| self.game(*g))
-                .find(|g| g.has_player(player) && !g.status.is_resolved())
+                .games_with(&self.carried, player)
+                .find(|g| !g.status.is_resolved())
         {
             return Err(RuleError::new(
                 SKIPPING,
@@ -1192,16 +1192,15 @@ impl Ladder {
         let mut next_id = self.games.len() as u32 + 1;
         let (method, pairs) = match plan {
             PairingPlan::Default { eliminator } => {
-                let mut pairs: Vec<Pair> =
-                    active.chunks_exact(2).map(|c| (c[0], Some(c[1]))).collect();
+                let mut pairs: Vec<Pair> = active.chunks_exact(2).map(|c| (c[0], c[1])).collect();
                 if active.len() % 2 == 1 {
                     let last = active[active.len() - 1];
                     let chosen = match eliminator {
-                        Some(e) => Some(self.check_eliminator(e, &skipping, &active)?),
+                        Some(e) => Some(self.check_eliminator(e, &active)?),
                         None => self.first_free_eliminator(&active),
                     };
                     match chosen {
-                        Some(e) => pairs.push((last, Some((e, 0)))),
+                        Some(e) => pairs.push((last, (e, 0))),
                         None => byes.push(last),
                     }
                 }
@@ -1234,15 +1233,16 @@ impl Ladder {
             // the moderator can shift (by undoing and adding a quick game)
             // changes a draw.
             let draw_index = i as u64 + 1;
-            let pairing = match (&method, b) {
-                (PairingMethod::Override { reason }, _) => PairingReason::Override {
+            let (bp, brung) = b;
+            let pairing = match &method {
+                PairingMethod::Override { reason } => PairingReason::Override {
                     reason: reason.clone(),
                 },
-                (_, Some((_, 0))) => PairingReason::Eliminator { rung: a.1 },
-                (_, Some((_, rb))) => PairingReason::Adjacent { rungs: (a.1, rb) },
-                (_, None) => PairingReason::Eliminator { rung: a.1 },
+                PairingMethod::Adjacent if brung == 0 => PairingReason::Eliminator { rung: a.1 },
+                PairingMethod::Adjacent => PairingReason::Adjacent {
+                    rungs: (a.1, brung),
+                },
             };
-            let Some((bp, brung)) = b else { continue };
             let moderator = pool.pick(self, &[a.0, bp], i)?;
             pool.assigned(moderator);
             let seat_a = Seat {
@@ -1340,7 +1340,6 @@ impl Ladder {
     fn check_eliminator(
         &self,
         e: PlayerId,
-        _skipping: &[bool],
         active: &[(PlayerId, u32)],
     ) -> Result<PlayerId, RuleError> {
         let rec = self.known(e)?;
@@ -1414,14 +1413,14 @@ impl Ladder {
                 }
             }
             match (rung_of.get(&a), rung_of.get(&b)) {
-                (Some(&ra), Some(&rb)) => out.push(((a, ra), Some((b, rb)))),
+                (Some(&ra), Some(&rb)) => out.push(((a, ra), (b, rb))),
                 (Some(&ra), None) => {
                     self.check_volunteer(b, &field)?;
-                    out.push(((a, ra), Some((b, 0))));
+                    out.push(((a, ra), (b, 0)));
                 }
                 (None, Some(&rb)) => {
                     self.check_volunteer(a, &field)?;
-                    out.push(((b, rb), Some((a, 0))));
+                    out.push(((b, rb), (a, 0)));
                 }
                 (None, None) => {
                     return Err(RuleError::new(
@@ -1577,13 +1576,7 @@ impl Ladder {
             // A volunteer eliminator may serve in several games; anyone else
             // who already plays in the round is named as such.
             let volunteer = self.player(opponent).is_some_and(|p| p.eliminator);
-            if !volunteer
-                && let Some(g) = round
-                    .games
-                    .iter()
-                    .filter_map(|g| self.game(*g))
-                    .find(|g| g.has_player(opponent))
-            {
+            if !volunteer && let Some(g) = self.games_with(&round.games, opponent).next() {
                 return Err(RuleError::new(
                     PAIRINGS,
                     format!(

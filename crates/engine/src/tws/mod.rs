@@ -103,8 +103,6 @@ pub struct PlayerRecord {
     pub skip_streak: u32,
     /// Consecutive rounds missed (TWS-R4).
     pub missed_streak: u32,
-    /// Sides of games that counted as ladder games for him (TWS-R6).
-    pub ladder_sides: SideCounts,
     /// Sides of all his games, quick rounds included.
     pub all_sides: SideCounts,
     /// Whether he volunteers as an eliminator.
@@ -781,8 +779,10 @@ pub struct Ladder {
     /// The commitment of the next round's draw seed.
     pub seed_hash: [u8; 32],
     next_entry: u64,
-    /// Each player's `ladder_sides`, dense: announcing a round reads every
-    /// member's history, and a compact table keeps that read in cache.
+    /// Each player's side history for assigning sides (TWS-R6: ladder games,
+    /// and quick rounds if the rules say so), dense by player index:
+    /// announcing a round reads every member's, and a compact table keeps
+    /// that read in cache. Read it with [`Ladder::side_history`].
     side_table: Vec<SideCounts>,
 }
 
@@ -806,11 +806,14 @@ pub fn fold<'a>(events: impl IntoIterator<Item = (u64, &'a Event)> + Clone) -> L
     ladder
 }
 
+/// Words separated by single spaces ("  Ben   Carter " is "Ben Carter").
+pub(crate) fn single_spaced(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// How names are compared: single-spaced, without regard to case (ARB-R22).
 fn name_key(name: &str) -> String {
-    name.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    single_spaced(name).to_lowercase()
 }
 
 impl Ladder {
@@ -934,9 +937,18 @@ impl Ladder {
     pub fn apply(&mut self, event: &Event) {
         // A log written by `decide` always passes; a damaged or forged one
         // must not make a fold panic (see `check`).
-        if self.check(event).is_err() {
-            return;
-        }
+        let _ = self.try_apply(event);
+    }
+
+    /// [`Ladder::apply`], saying when the event does not fit the state (and
+    /// was ignored): what a fold of a stored log uses to report damage.
+    pub fn try_apply(&mut self, event: &Event) -> Result<(), crate::RuleError> {
+        self.check(event)?;
+        self.apply_checked(event);
+        Ok(())
+    }
+
+    fn apply_checked(&mut self, event: &Event) {
         match event {
             Event::Created {
                 name,
@@ -1067,11 +1079,10 @@ impl Ladder {
                         let counts = p.counts;
                         if let Some(rec) = self.player_mut(p.player) {
                             rec.all_sides.record(p.side);
-                            if counts == Counts::Ladder || counts_quick {
-                                rec.ladder_sides.record(p.side);
-                                if let Some(h) = self.side_table.get_mut(p.player.index()) {
-                                    h.record(p.side);
-                                }
+                            if (counts == Counts::Ladder || counts_quick)
+                                && let Some(h) = self.side_table.get_mut(p.player.index())
+                            {
+                                h.record(p.side);
                             }
                         }
                     }
@@ -1208,7 +1219,6 @@ impl Ladder {
             joined_during: None,
             skip_streak: 0,
             missed_streak: 0,
-            ladder_sides: SideCounts::default(),
             all_sides: SideCounts::default(),
             eliminator: false,
             entered: false,

@@ -15,7 +15,7 @@ pub(crate) struct Seat {
 impl Ladder {
     /// The play history used for sides (TWS-R6: ladder games only, unless
     /// the rules count quick rounds).
-    pub(crate) fn side_history(&self, player: PlayerId) -> SideCounts {
+    pub fn side_history(&self, player: PlayerId) -> SideCounts {
         player
             .0
             .checked_sub(1)
