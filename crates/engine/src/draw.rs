@@ -29,6 +29,94 @@ pub fn coin(seed: &Seed, index: u64) -> bool {
     rng.next_u32() & 1 == 1
 }
 
+/// A die: faces `1..=faces` drawn from ChaCha20 seeded with a revealed seed,
+/// on stream `stream`. Each face takes the next 32-bit word; words at or
+/// above the largest multiple of `faces` are skipped so every face is
+/// equally likely. Anyone with the seed gets the same faces.
+#[derive(Debug)]
+pub struct Dice {
+    rng: ChaCha20Rng,
+    faces: u8,
+}
+
+impl Dice {
+    /// `faces` is at least 2 (a one-faced die decides nothing).
+    pub fn new(seed: &Seed, stream: u64, faces: u8) -> Self {
+        let mut rng = ChaCha20Rng::from_seed(*seed);
+        rng.set_stream(stream);
+        Self {
+            rng,
+            faces: faces.max(2),
+        }
+    }
+
+    /// The next face, `1..=faces`.
+    pub fn roll(&mut self) -> u8 {
+        let n = u32::from(self.faces);
+        let limit = u32::MAX - u32::MAX % n;
+        loop {
+            let w = self.rng.next_u32();
+            if w < limit {
+                // w % n < n <= 255
+                return (w % n) as u8 + 1;
+            }
+        }
+    }
+}
+
+/// One round of die rolls: each player's face, in the order the players
+/// rolled.
+pub type RollRound<P> = Vec<(P, u8)>;
+
+/// Rounds of die rolls that order `players` highest yield first, ties
+/// broken by further rounds among the tied players only (XM-R1). Rounds are
+/// rolled depth first: after the first round, the highest tied group rolls
+/// again (and so on inside it) before the next tied group. Returns the
+/// rounds and the order.
+pub fn roll_order<P: Copy + Eq>(dice: &mut Dice, players: &[P]) -> (Vec<RollRound<P>>, Vec<P>) {
+    let mut rounds = Vec::new();
+    let mut order = Vec::with_capacity(players.len());
+    roll_into(dice, players, &mut rounds, &mut order);
+    (rounds, order)
+}
+
+fn roll_into<P: Copy + Eq>(
+    dice: &mut Dice,
+    players: &[P],
+    rounds: &mut Vec<RollRound<P>>,
+    order: &mut Vec<P>,
+) {
+    if players.len() < 2 {
+        order.extend_from_slice(players);
+        return;
+    }
+    let round: RollRound<P> = players.iter().map(|&p| (p, dice.roll())).collect();
+    rounds.push(round.clone());
+    let mut faces: Vec<u8> = round.iter().map(|r| r.1).collect();
+    faces.sort_unstable_by(|a, b| b.cmp(a));
+    faces.dedup();
+    for face in faces {
+        let tied: Vec<P> = round.iter().filter(|r| r.1 == face).map(|r| r.0).collect();
+        roll_into(dice, &tied, rounds, order);
+    }
+}
+
+/// Rounds of die rolls among `players` until the faces are not all equal
+/// (at least one player is separated): a tiebreak step that is a "round of
+/// die-roll" (XM-R3), after which the cascade goes on with the players still
+/// tied. Returns the rounds; the last one separates.
+pub fn roll_until_separated<P: Copy>(dice: &mut Dice, players: &[P]) -> Vec<RollRound<P>> {
+    let mut rounds = Vec::new();
+    loop {
+        let round: RollRound<P> = players.iter().map(|&p| (p, dice.roll())).collect();
+        let separated = round.iter().any(|r| r.1 != round[0].1);
+        rounds.push(round);
+        if separated || players.len() < 2 {
+            return rounds;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,6 +127,37 @@ mod tests {
         let hash = commitment(&seed);
         assert!(verify(&seed, &hash));
         assert!(!verify(&[8u8; 32], &hash));
+    }
+
+    #[test]
+    fn dice_are_uniform_enough_and_reproducible() {
+        let seed = [3u8; 32];
+        let mut d = Dice::new(&seed, 0, 6);
+        let mut counts = [0u32; 6];
+        for _ in 0..6000 {
+            counts[usize::from(d.roll() - 1)] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (850..1150).contains(&c)),
+            "{counts:?}"
+        );
+        let a: Vec<u8> = (0..20).map(|_| Dice::new(&seed, 1, 6).roll()).collect();
+        assert!(a.windows(2).all(|w| w[0] == w[1]));
+    }
+
+    #[test]
+    fn roll_order_rerolls_only_the_tied_players() {
+        for s in 0..200u8 {
+            let seed = [s; 32];
+            let (rounds, order) = roll_order(&mut Dice::new(&seed, 0, 6), &[1, 2, 3]);
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, vec![1, 2, 3]);
+            assert_eq!(rounds[0].len(), 3);
+            for r in &rounds[1..] {
+                assert!(r.len() < 3 || rounds[0].iter().all(|x| x.1 == rounds[0][0].1));
+            }
+        }
     }
 
     #[test]

@@ -13,11 +13,13 @@
 //! reason that renders as an [`Explanation`] naming the rule clause, the
 //! ruling and the figures that decided it.
 
+pub mod cascade;
 pub mod draw;
 pub mod error;
 pub mod explain;
 pub mod model;
 pub mod tws;
+pub mod xmadn;
 
 pub use error::RuleError;
 pub use explain::Explanation;

@@ -1,0 +1,340 @@
+//! The tiebreak cascade: an ordered list of criteria, each evaluated only on
+//! the players still tied, with an optional restart rule.
+//!
+//! XMadn's table (win-loss record, then six tiebreak steps, XM-R4) and
+//! Sunjang's section D (main criteria with SJ-R9, then secondary criteria)
+//! are both cascades. A criterion gives each player of the tied subset a
+//! value, higher ranking higher; a criterion that cannot be evaluated yet
+//! (a die roll not yet rolled, a game not yet played in a provisional table)
+//! answers `None` and leaves the tie unresolved, shown as a shared place.
+//!
+//! The restart rule (XM-R4, SJ-R9): when a criterion at or after
+//! `restart.to` separates at least one player from a tie of at least
+//! `restart.min_tie` players, the players still tied start again at
+//! criterion `restart.to`, among themselves only, instead of going on with
+//! the next criterion.
+//!
+//! Every separation is recorded ([`Split`]) with the step, the values and
+//! the tie it was made in, so each position can be explained.
+
+/// How one criterion is evaluated on a tied subset: one value per player of
+/// the subset, in the subset's order (higher ranks higher), or `None` when
+/// the criterion cannot be evaluated for this subset yet.
+pub type Eval<'a, P> = Box<dyn Fn(&[P]) -> Option<Vec<i64>> + 'a>;
+
+/// One criterion of a cascade.
+pub struct Criterion<'a, P> {
+    /// The step as users know it ("1" for head-to-head in XMadn; "" for a
+    /// primary criterion that is not a numbered tiebreak step).
+    pub label: &'static str,
+    /// What it measures, in words ("head-to-head counted-pawns difference").
+    pub name: &'static str,
+    pub eval: Eval<'a, P>,
+    /// Values within this distance of the next player's count as tied
+    /// (a "virtual tie", SJ-R13); 0 for exact comparison. Ties chain: a
+    /// player within the tolerance of the one above him stays in his tie.
+    pub tolerance: i64,
+}
+
+impl<P> std::fmt::Debug for Criterion<'_, P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Criterion")
+            .field("label", &self.label)
+            .field("name", &self.name)
+            .field("tolerance", &self.tolerance)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The restart rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Restart {
+    /// The criterion (index) the players still tied start again at.
+    pub to: usize,
+    /// The smallest tie a separation restarts ("a tie involving more than
+    /// two players": 3).
+    pub min_tie: usize,
+}
+
+/// A cascade: criteria in order, and the restart rule if any.
+#[derive(Debug)]
+pub struct Cascade<'a, P> {
+    pub criteria: Vec<Criterion<'a, P>>,
+    pub restart: Option<Restart>,
+}
+
+/// How a tie was entered: what the subset being ordered is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin<P> {
+    /// All the players being ranked.
+    All,
+    /// Tied after criterion `step` (index), going on to the next one.
+    Continued { step: usize },
+    /// The players still tied after criterion `step` separated another
+    /// player from their larger tie `from`: restarted (XM-R4).
+    Restarted { step: usize, from: Vec<P> },
+}
+
+/// One separation: `upper` ranks directly above `lower` because criterion
+/// `step` gave them different values inside the tie `among`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split<P> {
+    pub upper: P,
+    pub lower: P,
+    /// Index of the deciding criterion.
+    pub step: usize,
+    pub upper_value: i64,
+    pub lower_value: i64,
+    /// The tied subset the criterion was evaluated on, in ranking order.
+    pub among: Vec<P>,
+    /// How that subset came to be tied.
+    pub origin: Origin<P>,
+}
+
+/// Players no criterion could separate: they share a place. `pending` is
+/// the criterion (index) that could not be evaluated yet, or `None` when
+/// every criterion was equal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unresolved<P> {
+    pub players: Vec<P>,
+    pub pending: Option<usize>,
+    pub origin: Origin<P>,
+}
+
+/// A ranking: players best first, the place of each (tied players share
+/// the place of the first of them), the splits between adjacent players,
+/// and the ties left.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ranking<P> {
+    pub order: Vec<P>,
+    /// Place (1-based) of `order[i]`.
+    pub places: Vec<usize>,
+    /// For each adjacent pair `order[i]`, `order[i + 1]` that is separated:
+    /// the split between them.
+    pub splits: Vec<Split<P>>,
+    pub unresolved: Vec<Unresolved<P>>,
+}
+
+impl<P: Copy + Eq> Ranking<P> {
+    /// The place of `p`.
+    pub fn place_of(&self, p: P) -> Option<usize> {
+        self.order
+            .iter()
+            .position(|&x| x == p)
+            .map(|i| self.places[i])
+    }
+
+    /// The split directly above `p` (between the player above and `p`).
+    pub fn split_above(&self, p: P) -> Option<&Split<P>> {
+        self.splits.iter().find(|s| s.lower == p)
+    }
+
+    /// The tie `p` is left in, if any.
+    pub fn tie_of(&self, p: P) -> Option<&Unresolved<P>> {
+        self.unresolved.iter().find(|u| u.players.contains(&p))
+    }
+
+    /// Whether place `place` (1-based) is held by exactly one player.
+    pub fn is_decided(&self, place: usize) -> bool {
+        self.places.iter().filter(|&&x| x == place).count() == 1
+            && self
+                .places
+                .iter()
+                .position(|&x| x == place)
+                .is_some_and(|i| self.tie_of(self.order[i]).is_none())
+    }
+}
+
+impl<P: Copy + Eq> Cascade<'_, P> {
+    /// Rank `players` (their order is the order ties are listed in).
+    pub fn rank(&self, players: &[P]) -> Ranking<P> {
+        let mut out = Ranking {
+            order: Vec::with_capacity(players.len()),
+            places: Vec::with_capacity(players.len()),
+            splits: Vec::new(),
+            unresolved: Vec::new(),
+        };
+        self.rank_into(players.to_vec(), 0, Origin::All, &mut out);
+        let position = |p: P| out.order.iter().position(|&x| x == p);
+        let mut splits = std::mem::take(&mut out.splits);
+        splits.sort_by_key(|s| position(s.upper));
+        out.splits = splits;
+        // Places: a tied block shares the place of its first player.
+        let mut i = 0;
+        while i < out.order.len() {
+            let p = out.order[i];
+            let block = out
+                .unresolved
+                .iter()
+                .find(|u| u.players.first() == Some(&p))
+                .map_or(1, |u| u.players.len());
+            for _ in 0..block {
+                out.places.push(i + 1);
+            }
+            i += block;
+        }
+        out
+    }
+
+    fn rank_into(&self, tied: Vec<P>, from: usize, origin: Origin<P>, out: &mut Ranking<P>) {
+        if tied.len() < 2 {
+            out.order.extend(tied);
+            return;
+        }
+        for step in from..self.criteria.len() {
+            let criterion = &self.criteria[step];
+            let Some(values) = (criterion.eval)(&tied) else {
+                out.unresolved.push(Unresolved {
+                    players: tied.clone(),
+                    pending: Some(step),
+                    origin,
+                });
+                out.order.extend(tied);
+                return;
+            };
+            let mut scored: Vec<(P, i64)> = tied.iter().copied().zip(values).collect();
+            // Stable: equal values keep the listing order.
+            scored.sort_by(|a, b| b.1.cmp(&a.1));
+            let blocks = blocks(&scored, criterion.tolerance);
+            if blocks.len() == 1 {
+                continue;
+            }
+            let among: Vec<P> = scored.iter().map(|s| s.0).collect();
+            let restart = self
+                .restart
+                .filter(|r| step >= r.to && tied.len() >= r.min_tie);
+            let value_of = |p: P| scored.iter().find(|s| s.0 == p).map_or(0, |s| s.1);
+            for (k, block) in blocks.iter().enumerate() {
+                let members: Vec<P> = block.iter().map(|s| s.0).collect();
+                let start = out.order.len();
+                let (next, next_origin) = match restart {
+                    Some(r) if members.len() > 1 => (
+                        r.to,
+                        Origin::Restarted {
+                            step,
+                            from: among.clone(),
+                        },
+                    ),
+                    _ => (step + 1, Origin::Continued { step }),
+                };
+                self.rank_into(members, next, next_origin, out);
+                // The split lies between the bottom of the block above and
+                // the top of this one, as each came out of its own tie.
+                if k > 0 && start > 0 && start < out.order.len() {
+                    let (upper, lower) = (out.order[start - 1], out.order[start]);
+                    out.splits.push(Split {
+                        upper,
+                        lower,
+                        step,
+                        upper_value: value_of(upper),
+                        lower_value: value_of(lower),
+                        among: among.clone(),
+                        origin: origin.clone(),
+                    });
+                }
+            }
+            return;
+        }
+        out.unresolved.push(Unresolved {
+            players: tied.clone(),
+            pending: None,
+            origin,
+        });
+        out.order.extend(tied);
+    }
+}
+
+/// Split players sorted by value (descending) into tied blocks: a player
+/// within `tolerance` of the one above him is tied with him.
+fn blocks<P: Copy>(scored: &[(P, i64)], tolerance: i64) -> Vec<Vec<(P, i64)>> {
+    let mut out: Vec<Vec<(P, i64)>> = Vec::new();
+    for &s in scored {
+        match out.last_mut() {
+            Some(block)
+                if block
+                    .last()
+                    .is_some_and(|l| l.1.saturating_sub(s.1) <= tolerance) =>
+            {
+                block.push(s);
+            }
+            _ => out.push(vec![s]),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn by(values: &'static [(u32, [i64; 3])]) -> Vec<Criterion<'static, u32>> {
+        (0..3)
+            .map(|k| Criterion {
+                label: "",
+                name: "test",
+                eval: Box::new(move |ps: &[u32]| {
+                    Some(
+                        ps.iter()
+                            .map(|p| values.iter().find(|v| v.0 == *p).map_or(0, |v| v.1[k]))
+                            .collect(),
+                    )
+                }),
+                tolerance: 0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn separates_step_by_step_and_records_splits() {
+        static V: [(u32, [i64; 3]); 3] = [(1, [1, 0, 0]), (2, [2, 0, 0]), (3, [1, 5, 0])];
+        let c = Cascade {
+            criteria: by(&V),
+            restart: None,
+        };
+        let r = c.rank(&[1, 2, 3]);
+        assert_eq!(r.order, vec![2, 3, 1]);
+        assert_eq!(r.places, vec![1, 2, 3]);
+        assert_eq!(r.splits.len(), 2);
+        assert_eq!(r.split_above(1).map(|s| s.step), Some(1));
+    }
+
+    #[test]
+    fn unresolved_ties_share_a_place() {
+        static V: [(u32, [i64; 3]); 3] = [(1, [1, 0, 0]), (2, [2, 0, 0]), (3, [1, 0, 0])];
+        let c = Cascade {
+            criteria: by(&V),
+            restart: None,
+        };
+        let r = c.rank(&[1, 2, 3]);
+        assert_eq!(r.order, vec![2, 1, 3]);
+        assert_eq!(r.places, vec![1, 2, 2]);
+        assert!(r.is_decided(1));
+        assert!(!r.is_decided(2));
+    }
+
+    #[test]
+    fn tolerance_makes_virtual_ties() {
+        let c = Cascade {
+            criteria: vec![
+                Criterion {
+                    label: "",
+                    name: "rating",
+                    eval: Box::new(|ps: &[u32]| {
+                        Some(ps.iter().map(|&p| [1500, 1508, 1530][p as usize]).collect())
+                    }),
+                    tolerance: 10,
+                },
+                Criterion {
+                    label: "",
+                    name: "id",
+                    eval: Box::new(|ps: &[u32]| Some(ps.iter().map(|&p| i64::from(p)).collect())),
+                    tolerance: 0,
+                },
+            ],
+            restart: None,
+        };
+        let r = c.rank(&[0, 1, 2]);
+        assert_eq!(r.order, vec![2, 1, 0]);
+        assert_eq!(r.splits[1].step, 1, "1500 and 1508 are a virtual tie");
+    }
+}

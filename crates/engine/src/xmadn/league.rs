@@ -1,0 +1,1322 @@
+//! The XMadn league ("League (L)"): a number of double round-robins among
+//! three players, each preceded by a round of die-roll for the schedule
+//! positions, then the table with its restarting tiebreak cascade
+//! ([`super::table`]) and an optional playoff.
+
+use crate::RuleError;
+use crate::draw::{self, Dice, RollRound, Seed};
+use crate::explain::Explanation;
+use crate::model::{GameId, PlayerId, Time};
+
+use super::rules::{LeagueRules, Playoff, Series};
+use super::{Colours, Score};
+
+const CLAUSE_DRR: &str = "XMadn League: Double-round robins";
+const CLAUSE_RESULTS: &str = "XMadn League: Game results";
+const CLAUSE_TABLE: &str = "XMadn League: Table";
+const CLAUSE_PLAYOFF: &str = "XMadn League: Playoff";
+
+/// Where a game belongs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Game `number` (1 to 6) of double round-robin `drr`.
+    RoundRobin { drr: u32, number: u8 },
+    /// Game `number` (from 1) of a playoff round.
+    Playoff { round: PlayoffStage, number: u32 },
+}
+
+/// A playoff round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PlayoffStage {
+    /// The Qualifying Game or Series between 2nd and 3rd.
+    Qualifying,
+    /// The Final Game or Series.
+    Final,
+}
+
+impl PlayoffStage {
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayoffStage::Qualifying => "qualifying",
+            PlayoffStage::Final => "final",
+        }
+    }
+}
+
+/// A game's state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameStatus {
+    Scheduled,
+    Played {
+        score: Score,
+        at: Time,
+    },
+    /// Cancelled by mutual consent once the significant outcomes were
+    /// determined: it counts for nothing (XM-R6).
+    Cancelled {
+        note: String,
+        at: Time,
+    },
+}
+
+/// One game: its two players in schedule order ("player #1 vs player #2")
+/// and its state. A score's pawns are in the same order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeagueGame {
+    pub id: GameId,
+    pub stage: Stage,
+    pub players: [PlayerId; 2],
+    pub status: GameStatus,
+}
+
+impl LeagueGame {
+    /// The score, if played.
+    pub fn score(&self) -> Option<&Score> {
+        match &self.status {
+            GameStatus::Played { score, .. } => Some(score),
+            _ => None,
+        }
+    }
+
+    /// The winner, if played.
+    pub fn winner(&self) -> Option<PlayerId> {
+        self.score().map(|s| self.players[s.winner_index()])
+    }
+
+    pub fn is_resolved(&self) -> bool {
+        !matches!(self.status, GameStatus::Scheduled)
+    }
+
+    pub fn has(&self, p: PlayerId) -> bool {
+        self.players.contains(&p)
+    }
+
+    /// The pawns of `p` in this game, if played and his.
+    pub fn pawns_of(&self, p: PlayerId) -> Option<u8> {
+        let i = self.players.iter().position(|&x| x == p)?;
+        self.score().map(|s| s.pawns[i])
+    }
+}
+
+/// A round of die-roll as recorded: the seed it revealed, the commitment it
+/// was checked against, and the faces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RollRecord {
+    pub seed: Seed,
+    /// The hash published before the roll.
+    pub committed: [u8; 32],
+    /// The players in the order they rolled.
+    pub players: Vec<PlayerId>,
+    pub rounds: Vec<RollRound<PlayerId>>,
+    pub purpose: RollPurpose,
+    pub at: Time,
+}
+
+/// What a roll decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RollPurpose {
+    /// The positions #1, #2, #3 of double round-robin `drr`.
+    Positions { drr: u32, positions: [PlayerId; 3] },
+    /// Tiebreak step 6 among the tied players (XM-R3).
+    Tiebreak,
+}
+
+/// One double round-robin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Drr {
+    /// Positions rolled, six games scheduled.
+    Scheduled {
+        positions: [PlayerId; 3],
+        games: [GameId; 6],
+    },
+    /// Cancelled before it began, by mutual consent, once the significant
+    /// outcomes were determined (XM-R6).
+    Cancelled { note: String },
+}
+
+/// A playoff round in progress or decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayoffRound {
+    pub stage: PlayoffStage,
+    /// The higher seed, who chose colours.
+    pub higher: PlayerId,
+    pub lower: PlayerId,
+    pub series: Series,
+    /// The higher seed starts 1-0 (XM-R7).
+    pub head_start: bool,
+    /// Colours of the higher and lower seed, kept for the whole round.
+    pub colours: [Colours; 2],
+    pub games: Vec<GameId>,
+    /// Wins of the higher and lower seed, the head start included.
+    pub wins: [u32; 2],
+}
+
+impl PlayoffRound {
+    pub fn winner(&self) -> Option<PlayerId> {
+        let need = self.series.wins_needed();
+        if self.wins[0] >= need {
+            Some(self.higher)
+        } else if self.wins[1] >= need {
+            Some(self.lower)
+        } else {
+            None
+        }
+    }
+}
+
+/// Everything that happens to a league.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    Created {
+        name: String,
+        rules: LeagueRules,
+        players: Vec<String>,
+        seed_hash: [u8; 32],
+    },
+    /// "Prior to each DRR, the players' positions (#1, #2, #3) on the
+    /// schedule shall be determined by round of die-roll".
+    PositionsRolled {
+        drr: u32,
+        seed: Seed,
+        next_seed_hash: [u8; 32],
+        rounds: Vec<RollRound<PlayerId>>,
+        positions: [PlayerId; 3],
+        at: Time,
+    },
+    ResultRecorded {
+        game: GameId,
+        score: Score,
+        at: Time,
+    },
+    ResultCorrected {
+        game: GameId,
+        score: Score,
+        reason: String,
+        at: Time,
+    },
+    GameCancelled {
+        game: GameId,
+        note: String,
+        at: Time,
+    },
+    DrrCancelled {
+        drr: u32,
+        note: String,
+        at: Time,
+    },
+    /// Step 6, "round of die-roll", among `players` (XM-R3).
+    TiebreakRolled {
+        players: Vec<PlayerId>,
+        seed: Seed,
+        next_seed_hash: [u8; 32],
+        rounds: Vec<RollRound<PlayerId>>,
+        at: Time,
+    },
+    PlayoffStarted {
+        stage: PlayoffStage,
+        higher: PlayerId,
+        lower: PlayerId,
+        series: Series,
+        head_start: bool,
+        colours: Colours,
+        at: Time,
+    },
+    PlayoffGamePlayed {
+        stage: PlayoffStage,
+        /// Pawns in the order higher seed, lower seed.
+        score: Score,
+        at: Time,
+    },
+    /// Undo: event `seq` no longer counts (folds skip it).
+    Reverted {
+        seq: u64,
+        summary: String,
+    },
+}
+
+impl Event {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Created { .. } => "league-created",
+            Event::PositionsRolled { .. } => "league-positions-rolled",
+            Event::ResultRecorded { .. } => "league-result-recorded",
+            Event::ResultCorrected { .. } => "league-result-corrected",
+            Event::GameCancelled { .. } => "league-game-cancelled",
+            Event::DrrCancelled { .. } => "league-drr-cancelled",
+            Event::TiebreakRolled { .. } => "league-tiebreak-rolled",
+            Event::PlayoffStarted { .. } => "league-playoff-started",
+            Event::PlayoffGamePlayed { .. } => "league-playoff-game-played",
+            Event::Reverted { .. } => "reverted",
+        }
+    }
+}
+
+/// What a moderator asks of a league.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Create {
+        name: String,
+        rules: LeagueRules,
+        players: Vec<String>,
+        seed_hash: [u8; 32],
+    },
+    /// Roll the positions of the next double round-robin with the revealed
+    /// `seed` (it must be the committed one) and commit the next seed.
+    RollPositions {
+        seed: Seed,
+        next_seed_hash: [u8; 32],
+        at: Time,
+    },
+    /// The result of the game between `players` (pawns in that order). With
+    /// `game`, that game; otherwise their next scheduled game that may be
+    /// played now.
+    RecordResult {
+        game: Option<GameId>,
+        players: [PlayerId; 2],
+        pawns: [u8; 2],
+        seconds: u32,
+        at: Time,
+    },
+    CorrectResult {
+        game: GameId,
+        players: [PlayerId; 2],
+        pawns: [u8; 2],
+        seconds: u32,
+        reason: String,
+        at: Time,
+    },
+    /// Cancel a remaining game by mutual consent of its players.
+    CancelGame {
+        game: GameId,
+        note: String,
+        at: Time,
+    },
+    /// Cancel a double round-robin not begun, by mutual consent.
+    CancelDrr { drr: u32, note: String, at: Time },
+    /// Roll step 6 for the first tie of the final table that needs it.
+    RollTiebreak {
+        seed: Seed,
+        next_seed_hash: [u8; 32],
+        at: Time,
+    },
+    /// Start the next playoff round; the higher seed chooses `colours`.
+    StartPlayoff { colours: Colours, at: Time },
+    RecordPlayoffGame {
+        players: [PlayerId; 2],
+        pawns: [u8; 2],
+        seconds: u32,
+        at: Time,
+    },
+}
+
+fn epoch() -> Time {
+    chrono::DateTime::<chrono::Utc>::UNIX_EPOCH
+}
+
+impl Command {
+    pub fn at(&self) -> Option<Time> {
+        match self {
+            Command::Create { .. } => None,
+            Command::RollPositions { at, .. }
+            | Command::RecordResult { at, .. }
+            | Command::CorrectResult { at, .. }
+            | Command::CancelGame { at, .. }
+            | Command::CancelDrr { at, .. }
+            | Command::RollTiebreak { at, .. }
+            | Command::StartPlayoff { at, .. }
+            | Command::RecordPlayoffGame { at, .. } => Some(*at),
+        }
+    }
+
+    /// The command with its time left out (and the seeds, which the service
+    /// draws): what identifies a request for idempotency.
+    pub fn without_time(&self) -> Command {
+        let mut c = self.clone();
+        match &mut c {
+            Command::Create { seed_hash, .. } => *seed_hash = [0; 32],
+            Command::RollPositions {
+                at,
+                seed,
+                next_seed_hash,
+            }
+            | Command::RollTiebreak {
+                at,
+                seed,
+                next_seed_hash,
+            } => {
+                *at = epoch();
+                *seed = [0; 32];
+                *next_seed_hash = [0; 32];
+            }
+            Command::RecordResult { at, .. }
+            | Command::CorrectResult { at, .. }
+            | Command::CancelGame { at, .. }
+            | Command::CancelDrr { at, .. }
+            | Command::StartPlayoff { at, .. }
+            | Command::RecordPlayoffGame { at, .. } => *at = epoch(),
+        }
+        c
+    }
+}
+
+/// The league's state: a fold of its events.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct League {
+    pub created: bool,
+    pub name: String,
+    pub rules: LeagueRules,
+    pub players: Vec<String>,
+    /// The commitment of the next roll's seed.
+    pub seed_hash: [u8; 32],
+    pub drrs: Vec<Drr>,
+    pub games: Vec<LeagueGame>,
+    pub rolls: Vec<RollRecord>,
+    pub playoff: Vec<PlayoffRound>,
+}
+
+/// The three players' ids.
+pub const PLAYERS: [PlayerId; 3] = [PlayerId(1), PlayerId(2), PlayerId(3)];
+
+/// The six games of a double round-robin from the positions, exactly as
+/// the document schedules them.
+pub fn schedule(positions: [PlayerId; 3]) -> [[PlayerId; 2]; 6] {
+    let [p1, p2, p3] = positions;
+    [
+        [p1, p2], // Game 1: player #1 vs player #2
+        [p3, p1], // Game 2: player #3 vs player #1
+        [p2, p3], // Game 3: player #2 vs player #3
+        [p2, p1], // Game 4: player #2 vs player #1
+        [p1, p3], // Game 5: player #1 vs player #3
+        [p3, p2], // Game 6: player #3 vs player #2
+    ]
+}
+
+/// Where the league stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Phase {
+    /// Double round-robin `drr` needs its positions rolled.
+    AwaitingPositions { drr: u32 },
+    /// Double round-robin `drr` is being played.
+    RoundRobin { drr: u32 },
+    /// All double round-robins are concluded; the table needs a step-6 die
+    /// roll among these players.
+    AwaitingTiebreak { players: Vec<PlayerId> },
+    /// The next playoff round can start.
+    AwaitingPlayoff { stage: PlayoffStage },
+    /// A playoff round is being played.
+    Playoff { stage: PlayoffStage },
+    /// The league is over.
+    Finished { champion: PlayerId },
+}
+
+fn rule(clause: &str, message: impl Into<String>) -> RuleError {
+    RuleError::new(clause, message)
+}
+
+impl League {
+    pub fn fold<'a>(events: impl IntoIterator<Item = &'a Event>) -> League {
+        let mut l = League::default();
+        for e in events {
+            l.apply(e);
+        }
+        l
+    }
+
+    pub fn name_of(&self, p: PlayerId) -> String {
+        self.players
+            .get(p.index())
+            .cloned()
+            .unwrap_or_else(|| p.to_string())
+    }
+
+    /// A player by name (case-insensitive), or by unique prefix.
+    pub fn find(&self, name: &str) -> Option<PlayerId> {
+        let n = name.trim();
+        if let Some(i) = self.players.iter().position(|p| p.eq_ignore_ascii_case(n)) {
+            return Some(PLAYERS[i]);
+        }
+        let lower = n.to_lowercase();
+        let hits: Vec<usize> = (0..self.players.len())
+            .filter(|&i| !lower.is_empty() && self.players[i].to_lowercase().starts_with(&lower))
+            .collect();
+        match hits.as_slice() {
+            [i] => Some(PLAYERS[*i]),
+            _ => None,
+        }
+    }
+
+    pub fn game(&self, id: GameId) -> Option<&LeagueGame> {
+        if id.0 == 0 {
+            return None;
+        }
+        self.games.get(id.index())
+    }
+
+    /// The round-robin games of double round-robin `drr`.
+    pub fn drr_games(&self, drr: u32) -> Vec<&LeagueGame> {
+        match self.drrs.get(drr.wrapping_sub(1) as usize) {
+            Some(Drr::Scheduled { games, .. }) => {
+                games.iter().filter_map(|g| self.game(*g)).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every round-robin game (not the playoff).
+    pub fn round_robin_games(&self) -> impl Iterator<Item = &LeagueGame> {
+        self.games
+            .iter()
+            .filter(|g| matches!(g.stage, Stage::RoundRobin { .. }))
+    }
+
+    /// Whether every double round-robin is concluded (rolled and every game
+    /// played or cancelled, or cancelled whole).
+    pub fn round_robins_concluded(&self) -> bool {
+        self.drrs.len() as u32 == self.rules.double_round_robins
+            && self.round_robin_games().all(LeagueGame::is_resolved)
+    }
+
+    /// Double round-robins not yet begun (no positions rolled, not cancelled).
+    pub fn drrs_to_come(&self) -> u32 {
+        self.rules
+            .double_round_robins
+            .saturating_sub(self.drrs.len() as u32)
+    }
+
+    /// Where the league stands now.
+    pub fn phase(&self) -> Phase {
+        let current = self.drrs.len() as u32;
+        if current == 0
+            || (self.drr_games(current).iter().all(|g| g.is_resolved())
+                && current < self.rules.double_round_robins)
+        {
+            return Phase::AwaitingPositions { drr: current + 1 };
+        }
+        if !self.round_robins_concluded() {
+            return Phase::RoundRobin { drr: current };
+        }
+        let table = super::table::Table::of(self);
+        if let Some(tie) = table.pending_roll() {
+            return Phase::AwaitingTiebreak { players: tie };
+        }
+        let order = &table.ranking.order;
+        let stages: &[PlayoffStage] = match self.rules.playoff {
+            Playoff::None => &[],
+            Playoff::TopTwo { .. } => &[PlayoffStage::Final],
+            Playoff::AllThree { .. } => &[PlayoffStage::Qualifying, PlayoffStage::Final],
+        };
+        for (i, stage) in stages.iter().enumerate() {
+            match self.playoff.get(i) {
+                None => return Phase::AwaitingPlayoff { stage: *stage },
+                Some(r) if r.winner().is_none() => return Phase::Playoff { stage: *stage },
+                Some(_) => {}
+            }
+        }
+        let champion = match self.playoff.last() {
+            Some(r) => r.winner().unwrap_or(r.higher),
+            None => order.first().copied().unwrap_or(PlayerId(1)),
+        };
+        Phase::Finished { champion }
+    }
+
+    /// The champion, once the league is over.
+    pub fn champion(&self) -> Option<PlayerId> {
+        match self.phase() {
+            Phase::Finished { champion } => Some(champion),
+            _ => None,
+        }
+    }
+
+    /// The games that may be played now: in the running double
+    /// round-robin, the first unplayed game of the top half (Games 1 to 3
+    /// in order), or else every unplayed game of the bottom half ("The
+    /// order of the at-boards of the bottom half (Games 4 to 6) shall
+    /// remain flexible").
+    pub fn playable(&self) -> Vec<&LeagueGame> {
+        let Phase::RoundRobin { drr } = self.phase() else {
+            return Vec::new();
+        };
+        let games = self.drr_games(drr);
+        if let Some(first) = games[..3].iter().find(|g| !g.is_resolved()) {
+            return vec![*first];
+        }
+        games[3..]
+            .iter()
+            .filter(|g| !g.is_resolved())
+            .copied()
+            .collect()
+    }
+
+    /// The explanation of double round-robin `drr`'s positions.
+    pub fn explain_positions(&self, drr: u32) -> Option<Explanation> {
+        let roll = self
+            .rolls
+            .iter()
+            .find(|r| matches!(r.purpose, RollPurpose::Positions { drr: d, .. } if d == drr))?;
+        let RollPurpose::Positions { positions, .. } = roll.purpose else {
+            return None;
+        };
+        let faces = describe_rounds(self, &roll.rounds);
+        Some(Explanation::new(
+            CLAUSE_DRR,
+            &["XM-R1"],
+            format!(
+                "DRR {drr}: #1 {}, #2 {}, #3 {} by round of die-roll, the highest yield #1 ({faces})",
+                self.name_of(positions[0]),
+                self.name_of(positions[1]),
+                self.name_of(positions[2]),
+            ),
+        ))
+    }
+
+    /// Check every recorded roll: its seed against the commitment published
+    /// before it, and its faces against the faces the seed gives.
+    pub fn verify_rolls(&self) -> Vec<RollCheck> {
+        self.rolls
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut dice = Dice::new(&r.seed, 0, self.rules.die_faces);
+                let recomputed = match r.purpose {
+                    RollPurpose::Positions { .. } => draw::roll_order(&mut dice, &r.players).0,
+                    RollPurpose::Tiebreak => draw::roll_until_separated(&mut dice, &r.players),
+                };
+                RollCheck {
+                    number: i + 1,
+                    purpose: r.purpose.clone(),
+                    seed: r.seed,
+                    committed: r.committed,
+                    commitment_ok: draw::verify(&r.seed, &r.committed),
+                    faces_ok: recomputed == r.rounds,
+                }
+            })
+            .collect()
+    }
+
+    // ----- apply -----
+
+    /// Fold one event. Never refuses, never panics: an event that does not
+    /// fit is ignored (see [`League::check`]).
+    pub fn apply(&mut self, event: &Event) {
+        let _ = self.try_apply(event);
+    }
+
+    /// [`League::apply`], saying when the event does not fit.
+    pub fn try_apply(&mut self, event: &Event) -> Result<(), RuleError> {
+        self.check(event)?;
+        self.apply_checked(event);
+        Ok(())
+    }
+
+    /// Whether `event` fits this state (what a damaged log fails).
+    pub fn check(&self, event: &Event) -> Result<(), RuleError> {
+        let bad = |m: &str| Err(rule("event log", m.to_string()));
+        if !self.created && !matches!(event, Event::Created { .. } | Event::Reverted { .. }) {
+            return bad("an event before the league was created");
+        }
+        match event {
+            Event::Created { .. } if self.created => bad("the league is created twice"),
+            Event::Created { players, .. } if players.len() != 3 => {
+                bad("a league has three players")
+            }
+            Event::PositionsRolled { drr, positions, .. } => {
+                let mut p = positions.to_vec();
+                p.sort_unstable();
+                if *drr != self.drrs.len() as u32 + 1
+                    || *drr > self.rules.double_round_robins
+                    || p != PLAYERS
+                {
+                    bad("positions rolled for an unexpected double round-robin")
+                } else {
+                    Ok(())
+                }
+            }
+            Event::ResultRecorded { game, .. }
+            | Event::ResultCorrected { game, .. }
+            | Event::GameCancelled { game, .. } => match self.game(*game) {
+                Some(g) if matches!(g.stage, Stage::RoundRobin { .. }) => Ok(()),
+                _ => bad("an event for an unknown game"),
+            },
+            Event::DrrCancelled { drr, .. } => {
+                if *drr == self.drrs.len() as u32 + 1 && *drr <= self.rules.double_round_robins {
+                    Ok(())
+                } else {
+                    bad("an unexpected double round-robin cancelled")
+                }
+            }
+            Event::TiebreakRolled { players, .. } => {
+                if players.len() >= 2 && players.iter().all(|p| PLAYERS.contains(p)) {
+                    Ok(())
+                } else {
+                    bad("a tiebreak roll among unknown players")
+                }
+            }
+            Event::PlayoffStarted { higher, lower, .. } => {
+                if PLAYERS.contains(higher) && PLAYERS.contains(lower) && higher != lower {
+                    Ok(())
+                } else {
+                    bad("a playoff round between unknown players")
+                }
+            }
+            Event::PlayoffGamePlayed { stage, .. } => match self.playoff.last() {
+                Some(r) if r.stage == *stage && r.winner().is_none() => Ok(()),
+                _ => bad("a playoff game outside a running playoff round"),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    fn apply_checked(&mut self, event: &Event) {
+        match event {
+            Event::Created {
+                name,
+                rules,
+                players,
+                seed_hash,
+            } => {
+                self.created = true;
+                self.name = name.clone();
+                self.rules = rules.clone();
+                self.players = players.clone();
+                self.seed_hash = *seed_hash;
+            }
+            Event::PositionsRolled {
+                drr,
+                seed,
+                next_seed_hash,
+                rounds,
+                positions,
+                at,
+            } => {
+                let first = self.games.len() as u32 + 1;
+                let pairs = schedule(*positions);
+                let mut ids = [GameId(0); 6];
+                for (k, pair) in pairs.iter().enumerate() {
+                    let id = GameId(first + k as u32);
+                    ids[k] = id;
+                    self.games.push(LeagueGame {
+                        id,
+                        stage: Stage::RoundRobin {
+                            drr: *drr,
+                            number: k as u8 + 1,
+                        },
+                        players: *pair,
+                        status: GameStatus::Scheduled,
+                    });
+                }
+                self.drrs.push(Drr::Scheduled {
+                    positions: *positions,
+                    games: ids,
+                });
+                self.rolls.push(RollRecord {
+                    seed: *seed,
+                    committed: self.seed_hash,
+                    players: PLAYERS.to_vec(),
+                    rounds: rounds.clone(),
+                    purpose: RollPurpose::Positions {
+                        drr: *drr,
+                        positions: *positions,
+                    },
+                    at: *at,
+                });
+                self.seed_hash = *next_seed_hash;
+            }
+            Event::ResultRecorded { game, score, at }
+            | Event::ResultCorrected {
+                game, score, at, ..
+            } => {
+                if let Some(g) = self.games.get_mut(game.index()) {
+                    g.status = GameStatus::Played {
+                        score: *score,
+                        at: *at,
+                    };
+                }
+            }
+            Event::GameCancelled { game, note, at } => {
+                if let Some(g) = self.games.get_mut(game.index()) {
+                    g.status = GameStatus::Cancelled {
+                        note: note.clone(),
+                        at: *at,
+                    };
+                }
+            }
+            Event::DrrCancelled { note, .. } => {
+                self.drrs.push(Drr::Cancelled { note: note.clone() });
+            }
+            Event::TiebreakRolled {
+                players,
+                seed,
+                next_seed_hash,
+                rounds,
+                at,
+            } => {
+                self.rolls.push(RollRecord {
+                    seed: *seed,
+                    committed: self.seed_hash,
+                    players: players.clone(),
+                    rounds: rounds.clone(),
+                    purpose: RollPurpose::Tiebreak,
+                    at: *at,
+                });
+                self.seed_hash = *next_seed_hash;
+            }
+            Event::PlayoffStarted {
+                stage,
+                higher,
+                lower,
+                series,
+                head_start,
+                colours,
+                ..
+            } => {
+                let lower_colours = colours.opposite(&self.rules.board_colours);
+                self.playoff.push(PlayoffRound {
+                    stage: *stage,
+                    higher: *higher,
+                    lower: *lower,
+                    series: *series,
+                    head_start: *head_start,
+                    colours: [colours.clone(), lower_colours],
+                    games: Vec::new(),
+                    wins: [u32::from(*head_start), 0],
+                });
+            }
+            Event::PlayoffGamePlayed { stage, score, at } => {
+                let id = GameId(self.games.len() as u32 + 1);
+                if let Some(r) = self.playoff.last_mut() {
+                    r.games.push(id);
+                    r.wins[score.winner_index()] += 1;
+                    self.games.push(LeagueGame {
+                        id,
+                        stage: Stage::Playoff {
+                            round: *stage,
+                            number: r.games.len() as u32,
+                        },
+                        players: [r.higher, r.lower],
+                        status: GameStatus::Played {
+                            score: *score,
+                            at: *at,
+                        },
+                    });
+                }
+            }
+            Event::Reverted { .. } => {}
+        }
+    }
+
+    // ----- decide -----
+
+    /// Decide a command: the events it causes, or the rule it breaks. The
+    /// state is not changed.
+    pub fn decide(&self, command: Command) -> Result<Vec<Event>, RuleError> {
+        if !self.created && !matches!(command, Command::Create { .. }) {
+            return Err(rule(CLAUSE_DRR, "the league has not been created"));
+        }
+        match command {
+            Command::Create {
+                name,
+                rules,
+                players,
+                seed_hash,
+            } => {
+                if self.created {
+                    return Err(rule(CLAUSE_DRR, "the league already exists"));
+                }
+                rules.check()?;
+                super::check_players(&players)?;
+                let name = name.trim().to_string();
+                if name.is_empty() || name.len() > 100 {
+                    return Err(
+                        rule("ARB-R22", "a league's name is 1 to 100 characters").field("name")
+                    );
+                }
+                Ok(vec![Event::Created {
+                    name,
+                    rules,
+                    players: players.iter().map(|p| p.trim().to_string()).collect(),
+                    seed_hash,
+                }])
+            }
+            Command::RollPositions {
+                seed,
+                next_seed_hash,
+                at,
+            } => {
+                let Phase::AwaitingPositions { drr } = self.phase() else {
+                    return Err(self.not_now("roll the positions of a double round-robin"));
+                };
+                self.check_seed(&seed)?;
+                let mut dice = Dice::new(&seed, 0, self.rules.die_faces);
+                let (rounds, order) = draw::roll_order(&mut dice, &PLAYERS);
+                let positions = [order[0], order[1], order[2]];
+                Ok(vec![Event::PositionsRolled {
+                    drr,
+                    seed,
+                    next_seed_hash,
+                    rounds,
+                    positions,
+                    at,
+                }])
+            }
+            Command::RecordResult {
+                game,
+                players,
+                pawns,
+                seconds,
+                at,
+            } => {
+                let g = self.find_game_to_play(game, players)?;
+                let score = self.score_for(g, players, pawns, seconds)?;
+                Ok(vec![Event::ResultRecorded {
+                    game: g.id,
+                    score,
+                    at,
+                }])
+            }
+            Command::CorrectResult {
+                game,
+                players,
+                pawns,
+                seconds,
+                reason,
+                at,
+            } => {
+                let g = self.game(game).ok_or_else(|| unknown_game(game))?;
+                if !matches!(g.stage, Stage::RoundRobin { .. }) {
+                    return Err(rule(
+                        CLAUSE_PLAYOFF,
+                        "playoff games are corrected with `undo`, game by game",
+                    ));
+                }
+                if !matches!(g.status, GameStatus::Played { .. }) {
+                    return Err(rule(
+                        CLAUSE_RESULTS,
+                        format!("{game} has no result to correct"),
+                    ));
+                }
+                if !self.playoff.is_empty() {
+                    return Err(rule(
+                        CLAUSE_PLAYOFF,
+                        "the playoff has started: the table it was seeded from is final",
+                    ));
+                }
+                if reason.trim().is_empty() {
+                    return Err(rule(CLAUSE_RESULTS, "a correction needs a reason").field("reason"));
+                }
+                let score = self.score_for(g, players, pawns, seconds)?;
+                Ok(vec![Event::ResultCorrected {
+                    game,
+                    score,
+                    reason: reason.trim().to_string(),
+                    at,
+                }])
+            }
+            Command::CancelGame { game, note, at } => {
+                let g = self.game(game).ok_or_else(|| unknown_game(game))?;
+                if !matches!(g.stage, Stage::RoundRobin { .. }) {
+                    return Err(rule(
+                        "XMadn League: Double-round robins; XM-R6",
+                        "only remaining round-robin games may be cancelled",
+                    ));
+                }
+                match &g.status {
+                    GameStatus::Played { .. } => {
+                        return Err(rule(
+                            "XMadn League: Double-round robins; XM-R6",
+                            format!(
+                                "{game} has been played: only remaining games may be cancelled"
+                            ),
+                        ));
+                    }
+                    GameStatus::Cancelled { .. } => {
+                        return Err(rule(
+                            "XMadn League: Double-round robins; XM-R6",
+                            format!("{game} is already cancelled"),
+                        ));
+                    }
+                    GameStatus::Scheduled => {}
+                }
+                self.check_determined()?;
+                Ok(vec![Event::GameCancelled {
+                    game,
+                    note: consent_note(&note),
+                    at,
+                }])
+            }
+            Command::CancelDrr { drr, note, at } => {
+                match self.phase() {
+                    Phase::AwaitingPositions { drr: next } if next == drr => {}
+                    _ => {
+                        return Err(rule(
+                            "XMadn League: Double-round robins; XM-R6",
+                            format!(
+                                "only the next double round-robin, before its positions are rolled, can be cancelled whole; DRR {drr} is not"
+                            ),
+                        )
+                        .field("drr"));
+                    }
+                }
+                self.check_determined()?;
+                Ok(vec![Event::DrrCancelled {
+                    drr,
+                    note: consent_note(&note),
+                    at,
+                }])
+            }
+            Command::RollTiebreak {
+                seed,
+                next_seed_hash,
+                at,
+            } => {
+                let Phase::AwaitingTiebreak { players } = self.phase() else {
+                    return Err(self.not_now("roll step 6 of the tiebreak"));
+                };
+                self.check_seed(&seed)?;
+                let mut dice = Dice::new(&seed, 0, self.rules.die_faces);
+                let rounds = draw::roll_until_separated(&mut dice, &players);
+                Ok(vec![Event::TiebreakRolled {
+                    players,
+                    seed,
+                    next_seed_hash,
+                    rounds,
+                    at,
+                }])
+            }
+            Command::StartPlayoff { colours, at } => {
+                let Phase::AwaitingPlayoff { stage } = self.phase() else {
+                    return Err(self.not_now("start a playoff round"));
+                };
+                colours.check(&self.rules.board_colours, "colours")?;
+                let table = super::table::Table::of(self);
+                let order = &table.ranking.order;
+                let (higher, lower, series) = match (self.rules.playoff, stage) {
+                    (Playoff::TopTwo { final_round }, _) => (order[0], order[1], final_round),
+                    (Playoff::AllThree { qualifying, .. }, PlayoffStage::Qualifying) => {
+                        (order[1], order[2], qualifying)
+                    }
+                    (Playoff::AllThree { final_round, .. }, PlayoffStage::Final) => {
+                        let qualified = self
+                            .playoff
+                            .first()
+                            .and_then(PlayoffRound::winner)
+                            .unwrap_or(order[1]);
+                        (order[0], qualified, final_round)
+                    }
+                    (Playoff::None, _) => return Err(self.not_now("start a playoff round")),
+                };
+                let head_start = self.head_start_for(higher, lower, series);
+                Ok(vec![Event::PlayoffStarted {
+                    stage,
+                    higher,
+                    lower,
+                    series,
+                    head_start,
+                    colours,
+                    at,
+                }])
+            }
+            Command::RecordPlayoffGame {
+                players,
+                pawns,
+                seconds,
+                at,
+            } => {
+                let Phase::Playoff { stage } = self.phase() else {
+                    return Err(self.not_now("record a playoff game"));
+                };
+                let Some(round) = self.playoff.last() else {
+                    return Err(self.not_now("record a playoff game"));
+                };
+                let order = [round.higher, round.lower];
+                let pawns = match players {
+                    p if p == order => pawns,
+                    [a, b] if [b, a] == order => [pawns[1], pawns[0]],
+                    _ => {
+                        return Err(rule(
+                            CLAUSE_PLAYOFF,
+                            format!(
+                                "the {} is {} v {}; {} v {} are not paired in it",
+                                stage.name(),
+                                self.name_of(round.higher),
+                                self.name_of(round.lower),
+                                self.name_of(players[0]),
+                                self.name_of(players[1]),
+                            ),
+                        )
+                        .field("players"));
+                    }
+                };
+                let score = Score { pawns, seconds };
+                score.check(self.rules.rule_set)?;
+                Ok(vec![Event::PlayoffGamePlayed { stage, score, at }])
+            }
+        }
+    }
+
+    /// XM-R7: the higher seed starts a first-to-x series 1-0 when the
+    /// organizer allows it and his overall win-loss record is strictly
+    /// better.
+    pub fn head_start_for(&self, higher: PlayerId, lower: PlayerId, series: Series) -> bool {
+        if !self.rules.head_start || series == Series::Game {
+            return false;
+        }
+        let table = super::table::Table::of(self);
+        let rec = |p: PlayerId| table.row(p).map_or(0, |r| r.record());
+        rec(higher) > rec(lower)
+    }
+
+    fn check_seed(&self, seed: &Seed) -> Result<(), RuleError> {
+        if draw::verify(seed, &self.seed_hash) {
+            Ok(())
+        } else {
+            Err(rule(
+                "XM-R1",
+                "this die roll's seed is not the one committed before it: no roll without a committed seed",
+            )
+            .field("seed"))
+        }
+    }
+
+    fn check_determined(&self) -> Result<(), RuleError> {
+        let d = super::analysis::determination(self);
+        if d.determined {
+            Ok(())
+        } else {
+            Err(rule(
+                "XMadn League: Double-round robins; XM-R6",
+                format!(
+                    "remaining games may be cancelled only once the significant outcomes are determined: {}",
+                    d.summary(self)
+                ),
+            ))
+        }
+    }
+
+    fn not_now(&self, what: &str) -> RuleError {
+        let now = match self.phase() {
+            Phase::AwaitingPositions { drr } => {
+                format!("the positions of DRR {drr} are to be rolled first (`league roll`)")
+            }
+            Phase::RoundRobin { drr } => format!("DRR {drr} is being played"),
+            Phase::AwaitingTiebreak { players } => format!(
+                "the table needs a round of die-roll (step 6) among {} first (`league roll`)",
+                players
+                    .iter()
+                    .map(|p| self.name_of(*p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Phase::AwaitingPlayoff { stage } => {
+                format!(
+                    "the {} is to be started (`league playoff start`)",
+                    stage.name()
+                )
+            }
+            Phase::Playoff { stage } => format!("the {} is being played", stage.name()),
+            Phase::Finished { champion } => {
+                format!("the league is over; {} is champion", self.name_of(champion))
+            }
+        };
+        rule(CLAUSE_DRR, format!("cannot {what} now: {now}"))
+    }
+
+    /// The game to record a result for: `game` if given (it must be
+    /// between `players` and playable), else the playable game between them.
+    fn find_game_to_play(
+        &self,
+        game: Option<GameId>,
+        players: [PlayerId; 2],
+    ) -> Result<&LeagueGame, RuleError> {
+        if players[0] == players[1] {
+            return Err(rule(CLAUSE_DRR, "a game has two different players").field("players"));
+        }
+        let names = format!(
+            "{} v {}",
+            self.name_of(players[0]),
+            self.name_of(players[1])
+        );
+        if let Some(id) = game {
+            let g = self.game(id).ok_or_else(|| unknown_game(id))?;
+            if !(g.has(players[0]) && g.has(players[1])) {
+                return Err(rule(
+                    CLAUSE_DRR,
+                    format!(
+                        "{id} is {} v {}, not {names}",
+                        self.name_of(g.players[0]),
+                        self.name_of(g.players[1])
+                    ),
+                )
+                .field("players"));
+            }
+            match &g.status {
+                GameStatus::Cancelled { .. } => {
+                    return Err(rule(
+                        "XMadn League: Double-round robins; XM-R6",
+                        format!("{id} was cancelled by mutual consent; it takes no result"),
+                    ));
+                }
+                GameStatus::Played { .. } => {
+                    return Err(rule(
+                        CLAUSE_RESULTS,
+                        format!("{id} already has a result; use `league correct`"),
+                    ));
+                }
+                GameStatus::Scheduled => {}
+            }
+            if !self.playable().iter().any(|p| p.id == id) {
+                return Err(rule(
+                    CLAUSE_DRR,
+                    format!(
+                        "{id} cannot be played yet: Games 1 to 3 are played in order, then Games 4 to 6 in any order"
+                    ),
+                ));
+            }
+            return Ok(g);
+        }
+        if let Some(g) = self
+            .playable()
+            .into_iter()
+            .find(|g| g.has(players[0]) && g.has(players[1]))
+        {
+            return Ok(g);
+        }
+        // Explain why not.
+        let in_drr = |g: &&LeagueGame| g.has(players[0]) && g.has(players[1]) && !g.is_resolved();
+        match self.phase() {
+            Phase::RoundRobin { drr } => {
+                let pending: Vec<&LeagueGame> = self
+                    .drr_games(drr)
+                    .into_iter()
+                    .filter(|g| in_drr(&g))
+                    .collect();
+                let next: Vec<String> = self
+                    .playable()
+                    .iter()
+                    .map(|g| self.describe_game(g))
+                    .collect();
+                if pending.is_empty() {
+                    let cancelled = self.drr_games(drr).iter().any(|g| {
+                        g.has(players[0])
+                            && g.has(players[1])
+                            && matches!(g.status, GameStatus::Cancelled { .. })
+                    });
+                    if cancelled {
+                        return Err(rule(
+                            "XMadn League: Double-round robins; XM-R6",
+                            format!(
+                                "the remaining game {names} of DRR {drr} was cancelled by mutual consent; it takes no result"
+                            ),
+                        ));
+                    }
+                    Err(rule(
+                        CLAUSE_DRR,
+                        format!("{names} are not paired in a remaining game of DRR {drr}; the next game is {}", next.join(" or ")),
+                    )
+                    .field("players"))
+                } else {
+                    Err(rule(
+                        CLAUSE_DRR,
+                        format!(
+                            "{names} is not the next game: Games 1 to 3 are played in order; now {}",
+                            next.join(" or ")
+                        ),
+                    )
+                    .field("players"))
+                }
+            }
+            _ => Err(self.not_now(&format!("record {names}"))),
+        }
+    }
+
+    /// "Game 4 (DRR 1): Baker v Ames".
+    pub fn describe_game(&self, g: &LeagueGame) -> String {
+        let players = format!(
+            "{} v {}",
+            self.name_of(g.players[0]),
+            self.name_of(g.players[1])
+        );
+        match g.stage {
+            Stage::RoundRobin { drr, number } => format!("Game {number} (DRR {drr}): {players}"),
+            Stage::Playoff { round, number } => {
+                format!("{} game {number}: {players}", round.name())
+            }
+        }
+    }
+
+    fn score_for(
+        &self,
+        g: &LeagueGame,
+        players: [PlayerId; 2],
+        pawns: [u8; 2],
+        seconds: u32,
+    ) -> Result<Score, RuleError> {
+        let pawns = if players == g.players {
+            pawns
+        } else if [players[1], players[0]] == g.players {
+            [pawns[1], pawns[0]]
+        } else {
+            return Err(rule(
+                CLAUSE_DRR,
+                format!(
+                    "{} is {} v {}",
+                    g.id,
+                    self.name_of(g.players[0]),
+                    self.name_of(g.players[1])
+                ),
+            )
+            .field("players"));
+        };
+        let score = Score { pawns, seconds };
+        score.check(self.rules.rule_set)?;
+        Ok(score)
+    }
+}
+
+/// "cancelled by mutual consent" and the moderator's note.
+fn consent_note(note: &str) -> String {
+    let note = note.trim();
+    if note.is_empty() {
+        "cancelled by mutual consent of both players".to_string()
+    } else {
+        note.to_string()
+    }
+}
+
+fn unknown_game(id: GameId) -> RuleError {
+    rule(CLAUSE_TABLE, format!("there is no game {id}")).field("game")
+}
+
+/// One checked roll.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RollCheck {
+    /// 1-based number of the roll in the league.
+    pub number: usize,
+    pub purpose: RollPurpose,
+    pub seed: Seed,
+    pub committed: [u8; 32],
+    /// The seed's SHA-256 is the commitment published before the roll.
+    pub commitment_ok: bool,
+    /// The faces are the ones the seed gives.
+    pub faces_ok: bool,
+}
+
+/// "Ames 5, Baker 3, Clark 3; then Baker 6, Clark 2".
+pub fn describe_rounds(league: &League, rounds: &[RollRound<PlayerId>]) -> String {
+    rounds
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let faces = r
+                .iter()
+                .map(|(p, f)| format!("{} {f}", league.name_of(*p)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if i == 0 {
+                faces
+            } else {
+                format!("then {faces}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,0 +1,463 @@
+//! The league table: overall win-loss records, then the six tiebreaking
+//! steps with the restart rule (XMadn League: Table; XM-R2..R5), built on
+//! the reusable [`crate::cascade`].
+//!
+//! The table is computed from [`Fact`]s: the round-robin games with a
+//! result. A fact may know only its winner (a hypothetical result in the
+//! clinch analysis, [`super::analysis`]); a criterion that needs pawns or
+//! times it does not have cannot be evaluated (the tie stays open).
+
+use crate::cascade::{Cascade, Criterion, Origin, Ranking, Restart, Split, Unresolved};
+use crate::explain::Explanation;
+use crate::model::PlayerId;
+
+use super::Score;
+use super::league::{GameStatus, League, LeagueGame, PLAYERS, RollPurpose};
+
+const CLAUSE: &str = "XMadn League: Table";
+
+/// One decided round-robin game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fact {
+    pub players: [PlayerId; 2],
+    /// Index into `players` of the winner.
+    pub winner: usize,
+    /// The score, when known.
+    pub score: Option<Score>,
+}
+
+impl Fact {
+    fn winner_id(&self) -> PlayerId {
+        self.players[self.winner]
+    }
+    fn has(&self, p: PlayerId) -> bool {
+        self.players.contains(&p)
+    }
+    fn among(&self, set: &[PlayerId]) -> bool {
+        set.contains(&self.players[0]) && set.contains(&self.players[1])
+    }
+    /// (pawns for, pawns against) of `p`; (0, 0) without a score.
+    fn pawns(&self, p: PlayerId) -> (i64, i64) {
+        let Some(s) = self.score else { return (0, 0) };
+        let i = usize::from(self.players[1] == p);
+        (i64::from(s.pawns[i]), i64::from(s.pawns[1 - i]))
+    }
+}
+
+/// A player's line in the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub player: PlayerId,
+    pub place: usize,
+    pub played: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub pawns_for: u32,
+    pub pawns_against: u32,
+    /// Full minutes of all victorious games (XM-R2).
+    pub win_minutes: u32,
+}
+
+impl Row {
+    /// The overall win-loss record as one figure: wins minus losses
+    /// (ARB-R24: games cancelled by consent count for nothing, XM-R6, so
+    /// players may have played different numbers of games).
+    pub fn record(&self) -> i64 {
+        i64::from(self.wins) - i64::from(self.losses)
+    }
+}
+
+/// The criteria in order: index 0 is the overall win-loss record, 1..=6 the
+/// document's tiebreaking steps.
+pub const STEPS: [(&str, &str); 7] = [
+    ("", "overall win-loss record"),
+    ("1", "head-to-head win-loss record"),
+    ("2", "head-to-head counted-pawns difference"),
+    ("3", "overall counted-pawns difference"),
+    ("4", "overall counted pawns scored"),
+    (
+        "5",
+        "quickness of victory (victorious game times, full minutes)",
+    ),
+    ("6", "round of die-roll"),
+];
+
+/// A tiebreak die roll among a set of players: the faces of its last
+/// (separating) round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TieRoll {
+    pub players: Vec<PlayerId>,
+    pub faces: Vec<(PlayerId, u8)>,
+}
+
+/// The table and how it was ordered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// In ranking order.
+    pub rows: Vec<Row>,
+    pub ranking: Ranking<PlayerId>,
+    /// Games remain: the table is provisional (XM-R5).
+    pub provisional: bool,
+    facts: Vec<Fact>,
+    rolls: Vec<TieRoll>,
+}
+
+/// The decided round-robin games of a league.
+pub fn facts(league: &League) -> Vec<Fact> {
+    league
+        .round_robin_games()
+        .filter_map(|g: &LeagueGame| match &g.status {
+            GameStatus::Played { score, .. } => Some(Fact {
+                players: g.players,
+                winner: score.winner_index(),
+                score: Some(*score),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The tiebreak rolls of a league.
+pub fn tie_rolls(league: &League) -> Vec<TieRoll> {
+    league
+        .rolls
+        .iter()
+        .filter(|r| r.purpose == RollPurpose::Tiebreak)
+        .filter_map(|r| {
+            Some(TieRoll {
+                players: r.players.clone(),
+                faces: r.rounds.last()?.clone(),
+            })
+        })
+        .collect()
+}
+
+fn same_set(a: &[PlayerId], b: &[PlayerId]) -> bool {
+    a.len() == b.len() && a.iter().all(|p| b.contains(p))
+}
+
+/// Per-player figures over `facts` restricted by `keep`.
+fn tally(facts: &[Fact], p: PlayerId, keep: impl Fn(&Fact) -> bool) -> Row {
+    let mut r = Row {
+        player: p,
+        place: 0,
+        played: 0,
+        wins: 0,
+        losses: 0,
+        pawns_for: 0,
+        pawns_against: 0,
+        win_minutes: 0,
+    };
+    for f in facts.iter().filter(|f| f.has(p) && keep(f)) {
+        r.played += 1;
+        if f.winner_id() == p {
+            r.wins += 1;
+            r.win_minutes += f.score.map_or(0, |s| s.full_minutes());
+        } else {
+            r.losses += 1;
+        }
+        let (a, b) = f.pawns(p);
+        r.pawns_for += a as u32;
+        r.pawns_against += b as u32;
+    }
+    r
+}
+
+/// The cascade over `facts` and `rolls` (XM-R4: restart at step 1 when a
+/// player is separated from a tie of three or more).
+pub fn cascade<'a>(facts: &'a [Fact], rolls: &'a [TieRoll]) -> Cascade<'a, PlayerId> {
+    let exact = move |keep: &dyn Fn(&Fact) -> bool| {
+        facts.iter().filter(|f| keep(f)).all(|f| f.score.is_some())
+    };
+    let criteria: Vec<Criterion<'a, PlayerId>> = vec![
+        criterion(0, move |set| {
+            Some(
+                set.iter()
+                    .map(|&p| tally(facts, p, |_| true).record())
+                    .collect(),
+            )
+        }),
+        criterion(1, move |set| {
+            Some(
+                set.iter()
+                    .map(|&p| tally(facts, p, |f| f.among(set)).record())
+                    .collect(),
+            )
+        }),
+        criterion(2, move |set| {
+            exact(&|f| f.among(set)).then(|| {
+                set.iter()
+                    .map(|&p| {
+                        let r = tally(facts, p, |f| f.among(set));
+                        i64::from(r.pawns_for) - i64::from(r.pawns_against)
+                    })
+                    .collect()
+            })
+        }),
+        criterion(3, move |set| {
+            exact(&|f| set.iter().any(|p| f.has(*p))).then(|| {
+                set.iter()
+                    .map(|&p| {
+                        let r = tally(facts, p, |_| true);
+                        i64::from(r.pawns_for) - i64::from(r.pawns_against)
+                    })
+                    .collect()
+            })
+        }),
+        criterion(4, move |set| {
+            exact(&|f| set.iter().any(|p| f.has(*p))).then(|| {
+                set.iter()
+                    .map(|&p| i64::from(tally(facts, p, |_| true).pawns_for))
+                    .collect()
+            })
+        }),
+        criterion(5, move |set| {
+            // XM-R2: the lower total of full minutes ranks higher.
+            exact(&|f| set.contains(&f.winner_id())).then(|| {
+                set.iter()
+                    .map(|&p| -i64::from(tally(facts, p, |_| true).win_minutes))
+                    .collect()
+            })
+        }),
+        criterion(6, move |set| {
+            // XM-R3: the highest roll ranks higher; a roll is made among
+            // exactly the players tied at this step.
+            let roll = rolls.iter().rev().find(|r| same_set(&r.players, set))?;
+            set.iter()
+                .map(|p| {
+                    roll.faces
+                        .iter()
+                        .find(|f| f.0 == *p)
+                        .map(|f| i64::from(f.1))
+                })
+                .collect()
+        }),
+    ];
+    Cascade {
+        criteria,
+        restart: Some(Restart { to: 1, min_tie: 3 }),
+    }
+}
+
+fn criterion<'a>(
+    step: usize,
+    eval: impl Fn(&[PlayerId]) -> Option<Vec<i64>> + 'a,
+) -> Criterion<'a, PlayerId> {
+    Criterion {
+        label: STEPS[step].0,
+        name: STEPS[step].1,
+        eval: Box::new(eval),
+        tolerance: 0,
+    }
+}
+
+impl Table {
+    /// The table of a league: final once every double round-robin is
+    /// concluded, provisional before (XM-R5).
+    pub fn of(league: &League) -> Table {
+        Table::compute(
+            facts(league),
+            tie_rolls(league),
+            !league.round_robins_concluded(),
+        )
+    }
+
+    /// The table from facts and rolls.
+    pub fn compute(facts: Vec<Fact>, rolls: Vec<TieRoll>, provisional: bool) -> Table {
+        let ranking = cascade(&facts, &rolls).rank(&PLAYERS);
+        let rows = ranking
+            .order
+            .iter()
+            .zip(&ranking.places)
+            .map(|(&p, &place)| Row {
+                place,
+                ..tally(&facts, p, |_| true)
+            })
+            .collect();
+        Table {
+            rows,
+            ranking,
+            provisional,
+            facts,
+            rolls,
+        }
+    }
+
+    pub fn row(&self, p: PlayerId) -> Option<&Row> {
+        self.rows.iter().find(|r| r.player == p)
+    }
+
+    /// The tie that needs a round of die-roll (step 6) now: only in a final
+    /// table ("once all DRR have been concluded").
+    pub fn pending_roll(&self) -> Option<Vec<PlayerId>> {
+        if self.provisional {
+            return None;
+        }
+        self.ranking
+            .unresolved
+            .iter()
+            .find(|u| u.pending == Some(6))
+            .map(|u| u.players.clone())
+    }
+
+    /// A player's figure at a step among a set, in words: "5-3", "+3",
+    /// "41 min", "rolled 5".
+    fn figure(&self, step: usize, p: PlayerId, among: &[PlayerId]) -> String {
+        let all = tally(&self.facts, p, |_| true);
+        let h2h = tally(&self.facts, p, |f| f.among(among));
+        let signed = |x: i64| {
+            if x > 0 {
+                format!("+{x}")
+            } else {
+                x.to_string()
+            }
+        };
+        match step {
+            0 => format!("{}-{}", all.wins, all.losses),
+            1 => format!("{}-{}", h2h.wins, h2h.losses),
+            2 => signed(i64::from(h2h.pawns_for) - i64::from(h2h.pawns_against)),
+            3 => signed(i64::from(all.pawns_for) - i64::from(all.pawns_against)),
+            4 => all.pawns_for.to_string(),
+            5 => format!("{} min", all.win_minutes),
+            _ => self
+                .rolls
+                .iter()
+                .rev()
+                .find(|r| same_set(&r.players, among))
+                .and_then(|r| r.faces.iter().find(|f| f.0 == p))
+                .map_or_else(|| "not rolled".to_string(), |f| format!("rolled {}", f.1)),
+        }
+    }
+
+    fn names(league: &League, set: &[PlayerId]) -> String {
+        let names: Vec<String> = set.iter().map(|p| league.name_of(*p)).collect();
+        match names.as_slice() {
+            [] => String::new(),
+            [one] => one.clone(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        }
+    }
+
+    fn origin_words(league: &League, origin: &Origin<PlayerId>, among: &[PlayerId]) -> String {
+        match origin {
+            Origin::All | Origin::Continued { step: 0 } => String::new(),
+            Origin::Continued { step } => format!(
+                ", still tied after step {} among {}",
+                STEPS[*step].0,
+                Table::names(league, among)
+            ),
+            Origin::Restarted { step, from } => format!(
+                ", after the restart at step 1 between {} (separated from the tie of {} at {}; XM-R4)",
+                Table::names(league, among),
+                Table::names(league, from),
+                step_words(*step)
+            ),
+        }
+    }
+
+    /// The explanation of one split: "Baker above Clark: step 2,
+    /// head-to-head counted-pawns difference +3 to -3, after the restart at
+    /// step 1 between Baker and Clark".
+    pub fn explain_split(&self, league: &League, s: &Split<PlayerId>) -> Explanation {
+        let mut rulings = vec![];
+        match s.step {
+            5 => rulings.push("XM-R2"),
+            6 => rulings.push("XM-R3"),
+            _ => {}
+        }
+        if matches!(s.origin, Origin::Restarted { .. }) {
+            rulings.push("XM-R4");
+        }
+        if self.provisional {
+            rulings.push("XM-R5");
+        }
+        let text = format!(
+            "{} above {}: {}, {} to {}{}{}",
+            league.name_of(s.upper),
+            league.name_of(s.lower),
+            step_words(s.step),
+            self.figure(s.step, s.upper, &s.among),
+            self.figure(s.step, s.lower, &s.among),
+            Table::origin_words(league, &s.origin, &s.among),
+            if self.provisional {
+                " (provisional)"
+            } else {
+                ""
+            },
+        );
+        Explanation {
+            clause: CLAUSE,
+            rulings,
+            text,
+        }
+    }
+
+    /// The explanation of a tie left open.
+    pub fn explain_tie(&self, league: &League, u: &Unresolved<PlayerId>) -> Explanation {
+        let who = Table::names(league, &u.players);
+        let origin = Table::origin_words(league, &u.origin, &u.players);
+        let text = match u.pending {
+            Some(6) if self.provisional => format!(
+                "{who} are tied through step 5{origin}; if they are still tied when all DRR are concluded, a round of die-roll decides (step 6)"
+            ),
+            Some(6) => format!(
+                "{who} are tied through step 5{origin}: a round of die-roll among them decides (step 6; `league roll`)"
+            ),
+            Some(step) => format!(
+                "{who} are tied{origin}; {} cannot be compared until their remaining games are played",
+                step_words(step)
+            ),
+            None => format!("{who} are tied on every step{origin}"),
+        };
+        let mut rulings = vec!["XM-R4"];
+        if self.provisional {
+            rulings.push("XM-R5");
+        }
+        Explanation {
+            clause: CLAUSE,
+            rulings,
+            text,
+        }
+    }
+
+    /// Every explanation of the table, top to bottom.
+    pub fn explain(&self, league: &League) -> Vec<Explanation> {
+        let mut out = Vec::new();
+        for (i, &p) in self.ranking.order.iter().enumerate() {
+            if let Some(s) = self.ranking.split_above(p) {
+                out.push(self.explain_split(league, s));
+            }
+            if let Some(u) = self.ranking.tie_of(p)
+                && u.players.first() == Some(&p)
+                && i < self.ranking.order.len()
+            {
+                out.push(self.explain_tie(league, u));
+            }
+        }
+        out
+    }
+
+    /// The explanations that concern `p`: the split above and below him,
+    /// and his tie.
+    pub fn explain_player(&self, league: &League, p: PlayerId) -> Vec<Explanation> {
+        let mut out = Vec::new();
+        for s in &self.ranking.splits {
+            if s.upper == p || s.lower == p {
+                out.push(self.explain_split(league, s));
+            }
+        }
+        if let Some(u) = self.ranking.tie_of(p) {
+            out.push(self.explain_tie(league, u));
+        }
+        out
+    }
+}
+
+/// "step 2, head-to-head counted-pawns difference" or "win-loss record".
+pub fn step_words(step: usize) -> String {
+    match STEPS.get(step) {
+        Some(("", name)) => (*name).to_string(),
+        Some((label, name)) => format!("step {label}, {name}"),
+        None => format!("step {step}"),
+    }
+}
