@@ -7,9 +7,11 @@
 //! Also here: the serializable views of a ladder (for `--json` and the API)
 //! and the forum texts (BBCode, Markdown).
 
+pub mod format;
 pub mod forum;
 pub mod views;
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -19,6 +21,8 @@ use arbiter_engine::model::Time;
 use arbiter_engine::tws::{Command, Event, Ladder, LadderRules, PairingPlan};
 use arbiter_record::RecordError;
 use arbiter_store::{EventStore, Idempotency, NewEvent, Seq, StoreError};
+
+pub use format::Format;
 
 /// Why a command did not go through. Nothing was stored in any case.
 #[derive(Debug, thiserror::Error)]
@@ -71,31 +75,49 @@ impl Context {
 
 /// What an executed command did.
 #[derive(Debug, Clone)]
-pub struct Executed {
+pub struct Executed<E = Event> {
     pub first: Seq,
     pub last: Seq,
     /// The events, when decided now (empty on an idempotent replay).
-    pub events: Vec<Event>,
+    pub events: Vec<E>,
     /// True when the idempotency key had been used: nothing new was stored.
     pub replayed: bool,
 }
 
 /// One entry of a competition's history.
 #[derive(Debug, Clone)]
-pub struct HistoryEntry {
+pub struct HistoryEntry<E = Event> {
     pub seq: Seq,
     pub kind: String,
     pub actor: String,
     pub recorded_at: String,
-    pub event: Event,
+    pub event: E,
     /// Undone by a later `reverted` event.
     pub reverted: bool,
 }
 
-#[derive(Debug, Clone)]
+/// A competition's folded state (of its format) and the version it is at.
+#[derive(Debug)]
 struct Cached {
     version: Seq,
-    ladder: Ladder,
+    state: Box<dyn Any + Send>,
+}
+
+impl Cached {
+    fn new<F: Format>(version: Seq, state: F) -> Self {
+        Self {
+            version,
+            state: Box::new(state),
+        }
+    }
+
+    fn state<F: Format>(&self) -> Option<&F> {
+        self.state.downcast_ref::<F>()
+    }
+
+    fn state_mut<F: Format>(&mut self) -> Option<&mut F> {
+        self.state.downcast_mut::<F>()
+    }
 }
 
 /// How many times a command is decided again after another writer got in
@@ -119,7 +141,12 @@ type Slot = Arc<tokio::sync::Mutex<Option<Cached>>>;
 /// ([`Command::without_time`]), so that a retry at a later time is the same
 /// request and another command with the same key is not.
 pub fn fingerprint(command: &Command) -> String {
-    sha256_hex(&format!("{:?}", command.without_time()))
+    request_fingerprint::<Ladder>(command)
+}
+
+/// The fingerprint of a command of format `F` (see [`fingerprint`]).
+pub fn request_fingerprint<F: Format>(command: &F::Command) -> String {
+    sha256_hex(&F::request(command))
 }
 
 /// The fingerprint of a request to [`Service::announce_round`]: its deadline
@@ -197,8 +224,11 @@ async fn backoff(attempt: usize) {
 }
 
 /// Decode a stored event, naming it when it cannot be read.
-fn decode_stored(competition: &str, stored: &arbiter_store::StoredEvent) -> Result<Event> {
-    arbiter_record::decode(&stored.payload).map_err(|source| ServiceError::Record {
+fn decode_stored<F: Format>(
+    competition: &str,
+    stored: &arbiter_store::StoredEvent,
+) -> Result<F::Event> {
+    F::decode(&stored.payload).map_err(|source| ServiceError::Record {
         competition: competition.to_string(),
         seq: stored.seq,
         source,
@@ -207,8 +237,13 @@ fn decode_stored(competition: &str, stored: &arbiter_store::StoredEvent) -> Resu
 
 /// Fold one stored event into `ladder`, checked once: an event that does not
 /// fit the events before it means the log is damaged.
-fn apply_stored(competition: &str, ladder: &mut Ladder, seq: Seq, event: &Event) -> Result<()> {
-    ladder.try_apply(event).map_err(|e| {
+fn apply_stored<F: Format>(
+    competition: &str,
+    state: &mut F,
+    seq: Seq,
+    event: &F::Event,
+) -> Result<()> {
+    state.try_apply(event).map_err(|e| {
         ServiceError::Input(format!(
             "event {seq} of {competition} does not fit the events before it ({}); the log is damaged",
             e.message
@@ -275,19 +310,56 @@ impl<S: EventStore> Service<S> {
         Ok(self.store.competitions().await?)
     }
 
-    /// The events of a competition (up to `as_of`), decoded, with undo marks.
+    /// The events of a ladder (up to `as_of`), decoded, with undo marks.
     pub async fn history(
         &self,
         competition: &str,
         as_of: Option<Seq>,
     ) -> Result<Vec<HistoryEntry>> {
+        self.history_of::<Ladder>(competition, as_of).await
+    }
+
+    /// The format of a competition: the kind of its first event (see
+    /// [`Format::CREATED`]).
+    pub async fn kind_of(&self, competition: &str) -> Result<String> {
+        let first = self.store.read(competition, 1, Some(1)).await?;
+        first
+            .into_iter()
+            .next()
+            .map(|e| e.kind)
+            .ok_or_else(|| ServiceError::NotFound(competition.to_string()))
+    }
+
+    /// Refuse a competition of another format than `F`, naming both.
+    async fn check_format<F: Format>(&self, competition: &str) -> Result<()> {
+        let kind = self.kind_of(competition).await?;
+        if kind == F::CREATED {
+            return Ok(());
+        }
+        let what = format::name_of_kind(&kind);
+        Err(ServiceError::Input(format!(
+            "competition {competition:?} is {what}, not a {}",
+            F::NAME
+        )))
+    }
+
+    /// The events of a competition of format `F` (up to `as_of`), decoded,
+    /// with undo marks.
+    pub async fn history_of<F: Format>(
+        &self,
+        competition: &str,
+        as_of: Option<Seq>,
+    ) -> Result<Vec<HistoryEntry<F::Event>>> {
         let stored = self.store.read(competition, 1, as_of).await?;
-        if stored.is_empty() {
+        let Some(first) = stored.first() else {
             return Err(ServiceError::NotFound(competition.to_string()));
+        };
+        if first.kind != F::CREATED {
+            self.check_format::<F>(competition).await?;
         }
         let mut out = Vec::with_capacity(stored.len());
         for s in stored {
-            let event = decode_stored(competition, &s)?;
+            let event = decode_stored::<F>(competition, &s)?;
             out.push(HistoryEntry {
                 seq: s.seq,
                 kind: s.kind,
@@ -297,13 +369,8 @@ impl<S: EventStore> Service<S> {
                 reverted: false,
             });
         }
-        let reverted: std::collections::HashSet<Seq> = out
-            .iter()
-            .filter_map(|h| match &h.event {
-                Event::Reverted { seq, .. } => Some(*seq),
-                _ => None,
-            })
-            .collect();
+        let reverted: std::collections::HashSet<Seq> =
+            out.iter().filter_map(|h| F::reverted(&h.event)).collect();
         for h in &mut out {
             if reverted.contains(&h.seq) {
                 h.reverted = true;
@@ -314,58 +381,92 @@ impl<S: EventStore> Service<S> {
 
     /// The ladder as of event `as_of` (or now), with its version.
     pub async fn load(&self, competition: &str, as_of: Option<Seq>) -> Result<(Ladder, Seq)> {
+        self.load_as::<Ladder>(competition, as_of).await
+    }
+
+    /// The state of a competition of format `F` as of event `as_of` (or
+    /// now), with its version.
+    pub async fn load_as<F: Format>(
+        &self,
+        competition: &str,
+        as_of: Option<Seq>,
+    ) -> Result<(F, Seq)> {
         if as_of.is_some() {
-            let c = self.fold_from_store(competition, as_of).await?;
-            return Ok((c.ladder, c.version));
+            let (state, version) = self.fold_from_store::<F>(competition, as_of).await?;
+            return Ok((state, version));
         }
-        self.read(competition, |l, v| (l.clone(), v)).await
+        self.read_as::<F, _>(competition, |l, v| (l.clone(), v))
+            .await
+    }
+
+    /// Look at the current ladder without copying it.
+    pub async fn read<T>(&self, competition: &str, f: impl FnOnce(&Ladder, Seq) -> T) -> Result<T> {
+        self.read_as::<Ladder, T>(competition, f).await
     }
 
     /// Look at the current state without copying it. The cached state is
     /// checked against the store's version first (another process may have
     /// written since).
-    pub async fn read<T>(&self, competition: &str, f: impl FnOnce(&Ladder, Seq) -> T) -> Result<T> {
+    pub async fn read_as<F: Format, T>(
+        &self,
+        competition: &str,
+        f: impl FnOnce(&F, Seq) -> T,
+    ) -> Result<T> {
         let slot = self.slot(competition);
         let mut guard = slot.lock().await;
         let current = self.store.version(competition).await?;
-        if guard.as_ref().is_none_or(|c| c.version != current) {
-            *guard = Some(self.fold_from_store(competition, None).await?);
+        if guard
+            .as_ref()
+            .is_none_or(|c| c.version != current || c.state::<F>().is_none())
+        {
+            let (state, version) = self.fold_from_store::<F>(competition, None).await?;
+            *guard = Some(Cached::new(version, state));
         }
-        match guard.as_ref() {
-            Some(c) => Ok(f(&c.ladder, c.version)),
+        match guard
+            .as_ref()
+            .and_then(|c| Some((c.state::<F>()?, c.version)))
+        {
+            Some((state, version)) => Ok(f(state, version)),
             None => Err(ServiceError::NotFound(competition.to_string())),
         }
     }
 
     /// Fold the stored log, checking every event against the state before it.
-    async fn fold_from_store(&self, competition: &str, as_of: Option<Seq>) -> Result<Cached> {
-        let history = self.history(competition, as_of).await?;
+    async fn fold_from_store<F: Format>(
+        &self,
+        competition: &str,
+        as_of: Option<Seq>,
+    ) -> Result<(F, Seq)> {
+        let history = self.history_of::<F>(competition, as_of).await?;
         let version = history.last().map_or(0, |h| h.seq);
-        let mut ladder = Ladder::default();
+        let mut state = F::default();
         for h in history.iter().filter(|h| !h.reverted) {
-            apply_stored(competition, &mut ladder, h.seq, &h.event)?;
+            apply_stored(competition, &mut state, h.seq, &h.event)?;
         }
-        Ok(Cached { version, ladder })
+        Ok((state, version))
     }
 
     /// Bring a cached state up to the store's version by applying only the
     /// events appended since (a full fold again if one of them is an undo).
-    async fn catch_up(&self, competition: &str, cached: &mut Cached) -> Result<()> {
+    async fn catch_up<F: Format>(&self, competition: &str, cached: &mut Cached) -> Result<()> {
         let newer = self
             .store
             .read(competition, cached.version + 1, None)
             .await?;
         let mut events = Vec::with_capacity(newer.len());
         for stored in &newer {
-            let event = decode_stored(competition, stored)?;
-            if matches!(event, Event::Reverted { .. }) {
-                *cached = self.fold_from_store(competition, None).await?;
+            let event = decode_stored::<F>(competition, stored)?;
+            if F::reverted(&event).is_some() || cached.state::<F>().is_none() {
+                let (state, version) = self.fold_from_store::<F>(competition, None).await?;
+                *cached = Cached::new(version, state);
                 return Ok(());
             }
             events.push((stored.seq, event));
         }
         for (seq, event) in &events {
-            apply_stored(competition, &mut cached.ladder, *seq, event)?;
+            if let Some(state) = cached.state_mut::<F>() {
+                apply_stored(competition, state, *seq, event)?;
+            }
             cached.version = *seq;
         }
         Ok(())
@@ -420,7 +521,7 @@ impl<S: EventStore> Service<S> {
             }
             events.extend(more);
         }
-        self.append(competition, 0, events, ctx, &fingerprint, state)
+        self.append::<Ladder>(competition, 0, events, ctx, &fingerprint, state)
             .await
     }
 
@@ -490,7 +591,7 @@ impl<S: EventStore> Service<S> {
                 )
                 .await?;
             match self
-                .append(
+                .append::<Ladder>(
                     competition,
                     version,
                     events,
@@ -526,6 +627,17 @@ impl<S: EventStore> Service<S> {
             .map_err(|_| ServiceError::Input("the stored draw seed is not 32 bytes".into()))
     }
 
+    /// Decide a ladder `command` and append its events (see
+    /// [`Service::execute_as`]).
+    pub async fn execute(
+        &self,
+        competition: &str,
+        command: Command,
+        ctx: &Context,
+    ) -> Result<Executed> {
+        self.execute_as::<Ladder>(competition, command, ctx).await
+    }
+
     /// Decide `command` on the current state and append its events. When the
     /// caller did not pin a version, a conflict with another writer makes the
     /// command be decided again on the new state.
@@ -534,13 +646,13 @@ impl<S: EventStore> Service<S> {
     /// version and the rules: used for the same request ([`fingerprint`]),
     /// the first outcome is returned (`replayed`) and nothing is decided;
     /// used for a different one, [`StoreError::KeyReused`].
-    pub async fn execute(
+    pub async fn execute_as<F: Format>(
         &self,
         competition: &str,
-        command: Command,
+        command: F::Command,
         ctx: &Context,
-    ) -> Result<Executed> {
-        let fingerprint = fingerprint(&command);
+    ) -> Result<Executed<F::Event>> {
+        let fingerprint = request_fingerprint::<F>(&command);
         let slot = self.slot(competition);
         let mut guard = slot.lock().await;
         if let Some(done) = self.replay(competition, ctx, &fingerprint).await? {
@@ -548,8 +660,9 @@ impl<S: EventStore> Service<S> {
         }
         let mut reloaded = false;
         for attempt in 0..RETRIES {
-            if guard.is_none() {
-                *guard = Some(self.fold_from_store(competition, None).await?);
+            if guard.as_ref().is_none_or(|c| c.state::<F>().is_none()) {
+                let (state, version) = self.fold_from_store::<F>(competition, None).await?;
+                *guard = Some(Cached::new(version, state));
                 reloaded = true;
             }
             let Some(cached) = guard.as_mut() else {
@@ -566,7 +679,11 @@ impl<S: EventStore> Service<S> {
                 }
                 check_expected(ctx, competition, cached.version)?;
             }
-            let events = match cached.ladder.decide(command.clone()) {
+            let Some(state) = cached.state::<F>() else {
+                *guard = None;
+                continue;
+            };
+            let events = match state.decide(command.clone()) {
                 Ok(events) => events,
                 Err(rule) => {
                     // A retried command whose first try succeeded meanwhile
@@ -584,12 +701,14 @@ impl<S: EventStore> Service<S> {
                 }
             };
             match self
-                .append_raw(competition, cached.version, &events, ctx, &fingerprint)
+                .append_raw::<F>(competition, cached.version, &events, ctx, &fingerprint)
                 .await
             {
                 Ok(done) if !done.replayed => {
-                    for e in &events {
-                        cached.ladder.apply(e);
+                    if let Some(state) = cached.state_mut::<F>() {
+                        for e in &events {
+                            state.apply(e);
+                        }
                     }
                     cached.version = done.last;
                     return Ok(done);
@@ -604,7 +723,7 @@ impl<S: EventStore> Service<S> {
                     // Another writer got in first: read only what it
                     // appended, then decide again (after a short pause that
                     // grows, so racing writers spread out).
-                    self.catch_up(competition, cached).await?;
+                    self.catch_up::<F>(competition, cached).await?;
                     reloaded = true;
                     backoff(attempt).await;
                 }
@@ -620,22 +739,29 @@ impl<S: EventStore> Service<S> {
         ))
     }
 
+    /// Undo the last event of a ladder (see [`Service::undo_as`]).
+    pub async fn undo(&self, competition: &str, ctx: &Context) -> Result<(Executed, HistoryEntry)> {
+        self.undo_as::<Ladder>(competition, ctx).await
+    }
+
     /// Undo the last event still in force, by appending a `reverted` event.
     ///
     /// With an idempotency key already used for an undo, the first outcome
     /// is returned (`replayed`, with the event it undid) and nothing more is
     /// undone.
-    pub async fn undo(&self, competition: &str, ctx: &Context) -> Result<(Executed, HistoryEntry)> {
-        let history = self.history(competition, None).await?;
+    pub async fn undo_as<F: Format>(
+        &self,
+        competition: &str,
+        ctx: &Context,
+    ) -> Result<(Executed<F::Event>, HistoryEntry<F::Event>)> {
+        let history = self.history_of::<F>(competition, None).await?;
         if let Some(done) = self.replay(competition, ctx, UNDO_FINGERPRINT).await? {
             // The event the first try undid.
             let undone = history
                 .iter()
                 .find(|h| h.seq == done.first)
-                .and_then(|h| match h.event {
-                    Event::Reverted { seq, .. } => history.iter().find(|t| t.seq == seq),
-                    _ => None,
-                });
+                .and_then(|h| F::reverted(&h.event))
+                .and_then(|seq| history.iter().find(|t| t.seq == seq));
             return match undone {
                 Some(target) => Ok((done, target.clone())),
                 // A key recorded without its request (before fingerprints
@@ -649,10 +775,10 @@ impl<S: EventStore> Service<S> {
         let target = history
             .iter()
             .rev()
-            .find(|h| !h.reverted && !matches!(h.event, Event::Reverted { .. }))
+            .find(|h| !h.reverted && F::reverted(&h.event).is_none())
             .cloned()
             .ok_or_else(|| ServiceError::Input("there is nothing to undo".into()))?;
-        if matches!(target.event, Event::Created { .. }) {
+        if target.kind == F::CREATED {
             return Err(ServiceError::Input(
                 "the creation of the competition cannot be undone".into(),
             ));
@@ -662,38 +788,34 @@ impl<S: EventStore> Service<S> {
         check_expected(ctx, competition, version)?;
         // The target is the last event in force (checked above), which the
         // engine cannot see from a state: the revert is built here.
-        let events = vec![Event::Reverted {
-            seq: target.seq,
-            summary: target.kind.clone(),
-        }];
+        let events = vec![F::revert(target.seq, target.kind.clone())];
         let slot = self.slot(competition);
         let mut guard = slot.lock().await;
         *guard = None;
         let executed = self
-            .append_raw(competition, version, &events, ctx, UNDO_FINGERPRINT)
+            .append_raw::<F>(competition, version, &events, ctx, UNDO_FINGERPRINT)
             .await?;
         Ok((executed, target))
     }
 
-    async fn append(
+    /// Append events decided outside [`Service::execute_as`] (creation,
+    /// announcements with drawn seeds), caching `state_after` on success.
+    async fn append<F: Format>(
         &self,
         competition: &str,
         version: Seq,
-        events: Vec<Event>,
+        events: Vec<F::Event>,
         ctx: &Context,
         fingerprint: &str,
-        state_after: Ladder,
-    ) -> Result<Executed> {
+        state_after: F,
+    ) -> Result<Executed<F::Event>> {
         let slot = self.slot(competition);
         let mut guard = slot.lock().await;
         let executed = self
-            .append_raw(competition, version, &events, ctx, fingerprint)
+            .append_raw::<F>(competition, version, &events, ctx, fingerprint)
             .await;
         *guard = match &executed {
-            Ok(done) if !done.replayed => Some(Cached {
-                version: done.last,
-                ladder: state_after,
-            }),
+            Ok(done) if !done.replayed => Some(Cached::new(done.last, state_after)),
             _ => None,
         };
         executed
@@ -701,20 +823,20 @@ impl<S: EventStore> Service<S> {
 
     /// Append `events` with the context's idempotency key, if any, for the
     /// request `fingerprint` (the store refuses the key used for another).
-    async fn append_raw(
+    async fn append_raw<F: Format>(
         &self,
         competition: &str,
         version: Seq,
-        events: &[Event],
+        events: &[F::Event],
         ctx: &Context,
         fingerprint: &str,
-    ) -> Result<Executed> {
+    ) -> Result<Executed<F::Event>> {
         let at = ctx.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         let new: Vec<NewEvent> = events
             .iter()
             .map(|e| NewEvent {
-                kind: e.kind().to_string(),
-                payload: arbiter_record::encode(e),
+                kind: F::kind(e).to_string(),
+                payload: F::encode(e),
                 actor: ctx.actor.clone(),
                 recorded_at: at.clone(),
             })
@@ -743,12 +865,12 @@ impl<S: EventStore> Service<S> {
     /// was used for it in `competition`: `None` without a key or for a key
     /// not used there, [`StoreError::KeyReused`] for a key used for a
     /// different request (another fingerprint).
-    async fn replay(
+    async fn replay<E>(
         &self,
         competition: &str,
         ctx: &Context,
         fingerprint: &str,
-    ) -> Result<Option<Executed>> {
+    ) -> Result<Option<Executed<E>>> {
         let Some(key) = &ctx.idempotency_key else {
             return Ok(None);
         };
