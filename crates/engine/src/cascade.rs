@@ -194,7 +194,7 @@ impl<P: Copy + Eq> Cascade<'_, P> {
             };
             let mut scored: Vec<(P, i64)> = tied.iter().copied().zip(values).collect();
             // Stable: equal values keep the listing order.
-            scored.sort_by(|a, b| b.1.cmp(&a.1));
+            scored.sort_by_key(|b| std::cmp::Reverse(b.1));
             let blocks = blocks(&scored, criterion.tolerance);
             if blocks.len() == 1 {
                 continue;

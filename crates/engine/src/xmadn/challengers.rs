@@ -461,18 +461,14 @@ impl Challengers {
             CLAUSE,
             &[],
             format!(
-                "{} won first-to-{}: the {} win in Game {} ({}-{} in counted games)",
+                "{} won first-to-{}: {} wins, the last in Game {} ({}-{} in counted games, {} at-boards)",
                 self.name_of(c),
                 self.rules.first_to,
-                match r.wins {
-                    1 => "1st".to_string(),
-                    2 => "2nd".to_string(),
-                    3 => "3rd".to_string(),
-                    n => format!("{n}th"),
-                },
+                r.wins,
                 last.number,
                 r.wins,
-                r.losses
+                r.losses,
+                r.at_boards
             ),
         ))
     }
@@ -669,15 +665,21 @@ impl Challengers {
         }
         let number = self.games.len() as u32 + 1;
         if let Some(&p) = players.iter().find(|p| !board.has(**p)) {
-            let why = match self.games.last() {
-                Some(prev) => format!(
-                    "the loser of Game {} sits out one counted game (XM-R8)",
-                    prev.number
+            let (why, clause) = match self.games.last() {
+                Some(prev) => (
+                    format!(
+                        "the loser of Game {} sits out one counted game",
+                        prev.number
+                    ),
+                    format!("{CLAUSE}; XM-R8"),
                 ),
-                None => "3rd place of Game 0 does not qualify for Game 1".to_string(),
+                None => (
+                    "only 1st and 2nd place of Game 0 qualify for Game 1".to_string(),
+                    CLAUSE.to_string(),
+                ),
             };
             return Err(RuleError::new(
-                format!("{CLAUSE}; XM-R8"),
+                clause,
                 format!(
                     "{} sits out Game {number} ({why}): Game {number} is {} v {}",
                     self.name_of(p),
