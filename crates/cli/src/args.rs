@@ -107,6 +107,15 @@ pub enum Noun {
     /// Check a round's draws against its revealed seed.
     #[command(subcommand)]
     Draw(DrawCmd),
+    /// XMadn Double-Threat leagues: die-rolled double round-robins, the table, playoffs.
+    #[command(subcommand)]
+    League(LeagueCmd),
+    /// XMadn Double-Threat Challengers: winner stays, first to x wins.
+    #[command(subcommand)]
+    Challengers(ChallengersCmd),
+    /// Verify rounds of die-roll against their published seeds.
+    #[command(subcommand)]
+    Roll(RollCmd),
     /// Run a file of arbiter commands, one per line.
     Script(ScriptArgs),
     /// Build a realistic demo ladder and show it.
@@ -492,4 +501,169 @@ pub struct DemoArgs {
     /// The demo competition's id.
     #[arg(long, default_value = "tws-demo")]
     pub id: String,
+}
+
+/// A result of a double-threat game: two players, their counted pawns in
+/// the same order, the game's time.
+#[derive(Debug, Args)]
+pub struct XmResultArgs {
+    /// The first player.
+    pub a: String,
+    /// The second player.
+    pub b: String,
+    /// Counted pawns of the two players in that order, e.g. 4-2 (2T) or 5-8 (2T+).
+    #[arg(long)]
+    pub pawns: String,
+    /// The game's time, m:ss (e.g. 23:05).
+    #[arg(long)]
+    pub time: String,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LeagueCmd {
+    /// Create a league of three players.
+    Create {
+        /// The id used on the command line, e.g. `xm-league`.
+        id: String,
+        #[arg(long)]
+        name: String,
+        /// The three players (repeat --player).
+        #[arg(long = "player", value_name = "NAME")]
+        players: Vec<String>,
+        /// A preset [possible values: xmadn-league].
+        #[arg(long, default_value = "xmadn-league", conflicts_with = "rules")]
+        preset: String,
+        /// A rules file (TOML).
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+    },
+    /// The table, the schedule, the playoff and what is still open.
+    Show,
+    /// Why each player is where he is on the table.
+    Explain {
+        /// Only this player.
+        player: Option<String>,
+    },
+    /// Roll the dice the league needs now: positions of the next DRR, or step 6 of the tiebreak.
+    Roll,
+    /// Record a round-robin result.
+    Result {
+        #[command(flatten)]
+        result: XmResultArgs,
+        /// The game (G5), when the two players have more than one game open.
+        #[arg(long)]
+        game: Option<String>,
+    },
+    /// Correct a round-robin result.
+    Correct {
+        /// The game, e.g. G5.
+        game: String,
+        #[command(flatten)]
+        result: XmResultArgs,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Cancel a remaining game by mutual consent (only once the significant outcomes are determined).
+    Cancel {
+        /// The game, e.g. G6.
+        game: String,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// Cancel the next double round-robin before it begins, by mutual consent.
+    CancelDrr {
+        drr: u32,
+        #[arg(long, default_value = "")]
+        note: String,
+    },
+    /// The suggested order of the remaining Games 4 to 6, and why.
+    Suggest,
+    /// Start or play the playoff.
+    #[command(subcommand)]
+    Playoff(PlayoffCmd),
+    /// The schedule, table and results as a forum post.
+    Export {
+        /// bbcode or markdown.
+        #[arg(long, default_value = "bbcode")]
+        format: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PlayoffCmd {
+    /// Start the next playoff round; the higher seed chooses colours.
+    Start {
+        /// The higher seed's allied colours, vanguard/rearguard (e.g. red/blue).
+        #[arg(long)]
+        colours: String,
+    },
+    /// Record a playoff game.
+    Result(XmResultArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ChallengersCmd {
+    /// Create a Challengers event of three players.
+    Create {
+        id: String,
+        #[arg(long)]
+        name: String,
+        /// The three players (repeat --player).
+        #[arg(long = "player", value_name = "NAME")]
+        players: Vec<String>,
+        /// A preset [possible values: xmadn-challengers].
+        #[arg(long, default_value = "xmadn-challengers", conflicts_with = "rules")]
+        preset: String,
+        /// A rules file (TOML).
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// The distance: first to this many wins (at least 4).
+        #[arg(long)]
+        first_to: Option<u32>,
+    },
+    /// Standings, games and the next game.
+    Show,
+    /// Record Game 0 (3TQ): the finishing order, and the colours 1st place chooses for Game 1.
+    Qualifier {
+        first: String,
+        second: String,
+        third: String,
+        /// The allied colours 1st place chooses, vanguard/rearguard.
+        #[arg(long)]
+        choose: String,
+        /// Game 0's time, m:ss.
+        #[arg(long)]
+        time: Option<String>,
+    },
+    /// Record a counted game.
+    Result(XmResultArgs),
+    /// Standings and games as a forum post.
+    Export {
+        #[arg(long, default_value = "bbcode")]
+        format: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RollCmd {
+    /// Check every round of die-roll of a league: its seed against the commitment published before it, its faces against the seed.
+    Verify,
+    /// Recompute a round of die-roll from a published seed, without a database.
+    Recompute {
+        /// The revealed seed (64 hex digits).
+        #[arg(long)]
+        seed: String,
+        /// The commitment published before the roll (64 hex digits), to check too.
+        #[arg(long)]
+        commitment: Option<String>,
+        /// The players in the order they rolled (repeat).
+        #[arg(long = "player", value_name = "NAME")]
+        players: Vec<String>,
+        /// Faces of the die.
+        #[arg(long, default_value_t = 6)]
+        faces: u8,
+        /// A step-6 tiebreak roll (until someone is separated) instead of a full ordering.
+        #[arg(long)]
+        tiebreak: bool,
+    },
 }

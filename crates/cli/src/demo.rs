@@ -171,12 +171,18 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
     );
     let svc = &demo_svc;
     let existing = svc.competitions().await?;
-    let mut id = wanted.to_string();
-    let mut n = 2;
-    while existing.contains(&id) {
-        id = format!("{wanted}-{n}");
-        n += 1;
-    }
+    let fresh = |wanted: &str| {
+        let mut id = wanted.to_string();
+        let mut n = 2;
+        while existing.contains(&id) {
+            id = format!("{wanted}-{n}");
+            n += 1;
+        }
+        id
+    };
+    let id = fresh(wanted);
+    let league_id = fresh("xmadn-league-demo");
+    let challengers_id = fresh("xmadn-challengers-demo");
     // The draws depend on the competition id; a second demo in the same
     // database tells a different story.
     let demo = Demo {
@@ -435,8 +441,12 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
     let now = day(r4, 30);
     let (ladder, version) = svc.load(&id, None).await?;
     let view = views::ladder_view(&ladder, &id, version);
+    let league = crate::demo_xmadn::league(svc, &league_id, t0).await?;
+    let challengers = crate::demo_xmadn::challengers(svc, &challengers_id, t0).await?;
     if g.json {
-        outln!("{}", serde_json::to_string_pretty(&view)?);
+        let (l, c) = crate::demo_xmadn::json(&league_id, &league, &challengers_id, &challengers)?;
+        let all = serde_json::json!({"ladder": view, "league": l, "challengers": c});
+        outln!("{}", serde_json::to_string_pretty(&all)?);
         return Ok(());
     }
     outln!(
@@ -466,5 +476,34 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
     outln!("  arbiter -c {id} stats");
     outln!("  arbiter -c {id} history --limit 15");
     outln!("  arbiter -c {id} ladder show --as-of 40    # the ladder as it was after event 40");
+    outln!();
+    outln!(
+        "Built the demo XMadn league `{league_id}` ({} events) and Challengers `{challengers_id}` ({} events).\n",
+        league.1,
+        challengers.1
+    );
+    out!(
+        "{}",
+        crate::xmadn::render_league(&arbiter_service::xmadn::league_view(
+            &league.0, &league_id, league.1
+        ))
+    );
+    outln!();
+    out!(
+        "{}",
+        crate::xmadn::render_challengers(&arbiter_service::xmadn::challengers_view(
+            &challengers.0,
+            &challengers_id,
+            challengers.1
+        ))
+    );
+    outln!();
+    outln!("Try next:");
+    outln!("  arbiter -c {league_id} league explain        # why each player is where he is");
+    outln!(
+        "  arbiter -c {league_id} roll verify           # every round of die-roll against its seed"
+    );
+    outln!("  arbiter -c {league_id} league export --format markdown");
+    outln!("  arbiter -c {challengers_id} challengers show");
     Ok(())
 }

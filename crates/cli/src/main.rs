@@ -7,9 +7,11 @@ mod out;
 
 mod args;
 mod demo;
+mod demo_xmadn;
 mod render;
 mod run;
 mod script;
+mod xmadn;
 
 use std::process::ExitCode;
 

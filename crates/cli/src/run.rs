@@ -156,6 +156,8 @@ pub fn precheck(cli: &Cli) -> Result<()> {
                 parse_deadline(d).map_err(|e| usage("--deadline", e))?;
             }
         }
+        Noun::League(cmd) => crate::xmadn::precheck_league(cmd)?,
+        Noun::Challengers(cmd) => crate::xmadn::precheck_challengers(cmd)?,
         Noun::Round(RoundCmd::Export { format, .. }) if Markup::parse(format).is_none() => {
             return Err(Usage(format!(
                 "--format must be bbcode or markdown, not {format:?}"
@@ -366,7 +368,7 @@ fn print_lines<T: AsRef<str> + serde::Serialize>(g: &Globals, items: &[T]) -> Re
     Ok(())
 }
 
-fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
+pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     outln!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
 }
@@ -412,19 +414,14 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
             }
             Ok(())
         }
+        Noun::League(cmd) => crate::xmadn::league(svc, g, cmd).await,
+        Noun::Challengers(cmd) => crate::xmadn::challengers(svc, g, cmd).await,
+        Noun::Roll(cmd) => crate::xmadn::roll(svc, g, cmd).await,
         Noun::Competition(CompetitionCmd::List) => {
             let ids = svc.competitions().await?;
             let mut rows = Vec::new();
             for id in &ids {
-                let (ladder, version) = svc.load(id, None).await?;
-                rows.push(serde_json::json!({
-                    "id": id,
-                    "name": ladder.name,
-                    "format": "tws-ladder",
-                    "members": ladder.order.len(),
-                    "rounds": ladder.rounds.len(),
-                    "version": version,
-                }));
+                rows.push(competition_row(svc, id).await?);
             }
             if g.json {
                 return print_json(&rows);
@@ -437,7 +434,76 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
         }
         other => {
             let comp = competition(svc, g).await?;
+            let kind = svc.kind_of(&comp).await?;
+            if kind != <Ladder as arbiter_service::Format>::CREATED {
+                return execute_other(svc, g, &comp, &kind, other).await;
+            }
             execute_in(svc, g, &comp, other).await
+        }
+    }
+}
+
+/// A line of `competition list`.
+async fn competition_row(svc: &Svc, id: &str) -> Result<serde_json::Value> {
+    use arbiter_engine::xmadn::{challengers::Challengers, league::League};
+    let kind = svc.kind_of(id).await?;
+    Ok(match kind.as_str() {
+        "league-created" => {
+            let (l, version) = svc.load_as::<League>(id, None).await?;
+            serde_json::json!({
+                "id": id, "name": l.name, "format": "xmadn-league",
+                "members": l.players.len(), "rounds": l.drrs.len(), "version": version,
+            })
+        }
+        "challengers-created" => {
+            let (c, version) = svc.load_as::<Challengers>(id, None).await?;
+            serde_json::json!({
+                "id": id, "name": c.name, "format": "xmadn-challengers",
+                "members": c.players.len(), "rounds": c.games().len(), "version": version,
+            })
+        }
+        _ => {
+            let (ladder, version) = svc.load(id, None).await?;
+            serde_json::json!({
+                "id": id, "name": ladder.name, "format": "tws-ladder",
+                "members": ladder.order.len(), "rounds": ladder.rounds.len(), "version": version,
+            })
+        }
+    })
+}
+
+/// The commands every format shares, on an XMadn competition; the ladder's
+/// own commands are refused with what to use instead.
+async fn execute_other(svc: &Svc, g: &Globals, comp: &str, kind: &str, noun: &Noun) -> Result<()> {
+    match noun {
+        Noun::History(a) => {
+            let rows = crate::xmadn::history_rows(svc, comp, kind).await?;
+            let skip = a.limit.map_or(0, |n| rows.len().saturating_sub(n));
+            let rows: Vec<serde_json::Value> = rows.into_iter().skip(skip).collect();
+            if g.json {
+                return print_json(&rows);
+            }
+            out!("{}", render::history(&rows));
+            Ok(())
+        }
+        Noun::Undo => crate::xmadn::undo(svc, g, comp, kind).await,
+        Noun::Competition(CompetitionCmd::Show) => {
+            if kind == "league-created" {
+                crate::xmadn::league(svc, g, &LeagueCmd::Show).await
+            } else {
+                crate::xmadn::challengers(svc, g, &ChallengersCmd::Show).await
+            }
+        }
+        _ => {
+            let noun = if kind == "league-created" {
+                "league"
+            } else {
+                "challengers"
+            };
+            bail!(
+                "{comp} is {}: this command is for TWS ladders; see `arbiter {noun} --help`",
+                arbiter_service::format::name_of_kind(kind)
+            )
         }
     }
 }
@@ -887,6 +953,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
             }
         }
         Noun::Script(_) | Noun::Demo(_) => unreachable_noun()?,
+        Noun::League(_) | Noun::Challengers(_) | Noun::Roll(_) => unreachable_noun()?,
     }
     Ok(())
 }

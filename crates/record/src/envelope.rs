@@ -7,8 +7,14 @@
 //! buffering: a round of a million moves is parsed once. A document whose
 //! other keys come before `v` or `type` (written by hand) is still read: its
 //! remaining entries are buffered first.
+//!
+//! The reader is generic over the DTO enum: any enum whose derived
+//! `Deserialize` has one newtype or struct variant per `type` (renamed to
+//! it) is read this way: the TWS ladder's [`crate::v1`] events and the XMadn
+//! formats' ([`crate::xmadn`]).
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::Deserialize;
 use serde::de::value::{MapAccessDeserializer, MapDeserializer};
@@ -18,25 +24,25 @@ use serde::de::{
 };
 
 use crate::FORMAT_VERSION;
-use crate::v1::EventDto;
 
-/// What the envelope held.
+/// What the envelope held: a v1 event of the DTO enum `T`, or a record of
+/// another version.
 #[derive(Debug)]
 #[allow(clippy::large_enum_variant)] // Returned once per decode, moved at once.
-pub(crate) enum Decoded {
+pub(crate) enum Decoded<T> {
     /// A v1 event.
-    V1(EventDto),
+    V1(T),
     /// A record of another format version (its body is not read).
     Unsupported(u32),
 }
 
-impl<'de> Deserialize<'de> for Decoded {
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Decoded<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(EnvelopeVisitor)
+        d.deserialize_map(EnvelopeVisitor(PhantomData))
     }
 }
 
-struct EnvelopeVisitor;
+struct EnvelopeVisitor<T>(PhantomData<T>);
 
 const ENVELOPE: &str = "an Arbiter event: a JSON object with `v` (the format version) and `type`";
 
@@ -45,14 +51,14 @@ fn drain<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
     Ok(())
 }
 
-impl<'de> Visitor<'de> for EnvelopeVisitor {
-    type Value = Decoded;
+impl<'de, T: Deserialize<'de>> Visitor<'de> for EnvelopeVisitor<T> {
+    type Value = Decoded<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(ENVELOPE)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Decoded, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Decoded<T>, A::Error> {
         let mut version: Option<u32> = None;
         let mut kind: Option<String> = None;
         // Fast path: `v` and `type` are the first two keys.
@@ -62,7 +68,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
             };
             match header(&key, &mut map, &mut version, &mut kind)? {
                 Header::Read => {}
-                Header::Done(decoded) => return Ok(*decoded),
+                Header::Unsupported(v) => return Ok(Decoded::Unsupported(v)),
                 Header::Other => {
                     let first = (key, map.next_value::<serde_json::Value>()?);
                     return buffered(map, version, kind, first);
@@ -75,7 +81,7 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
         let Some(kind) = kind else {
             return Err(de::Error::missing_field("type"));
         };
-        EventDto::deserialize(Body { kind, map }).map(Decoded::V1)
+        T::deserialize(Body { kind, map }).map(Decoded::V1)
     }
 }
 
@@ -83,8 +89,9 @@ impl<'de> Visitor<'de> for EnvelopeVisitor {
 enum Header {
     /// `v` or `type`, read.
     Read,
-    /// A version this build cannot read: decoding ends here.
-    Done(Box<Decoded>),
+    /// A version this build cannot read (the version found): decoding ends
+    /// here.
+    Unsupported(u32),
     /// A body field: its value is still to be read.
     Other,
 }
@@ -104,7 +111,7 @@ fn header<'de, A: MapAccess<'de>>(
             let v: u32 = map.next_value()?;
             if v != FORMAT_VERSION {
                 drain(map)?;
-                return Ok(Header::Done(Box::new(Decoded::Unsupported(v))));
+                return Ok(Header::Unsupported(v));
             }
             *version = Some(v);
             Ok(Header::Read)
@@ -121,17 +128,17 @@ fn header<'de, A: MapAccess<'de>>(
 }
 
 /// The slow path: some body field came before `v` or `type`.
-fn buffered<'de, A: MapAccess<'de>>(
+fn buffered<'de, T: Deserialize<'de>, A: MapAccess<'de>>(
     mut map: A,
     mut version: Option<u32>,
     mut kind: Option<String>,
     first: (String, serde_json::Value),
-) -> Result<Decoded, A::Error> {
+) -> Result<Decoded<T>, A::Error> {
     let mut rest = vec![first];
     while let Some(key) = map.next_key::<String>()? {
         match header(&key, &mut map, &mut version, &mut kind)? {
             Header::Read => {}
-            Header::Done(decoded) => return Ok(*decoded),
+            Header::Unsupported(v) => return Ok(Decoded::Unsupported(v)),
             Header::Other => {
                 let value = map.next_value::<serde_json::Value>()?;
                 rest.push((key, value));
@@ -148,12 +155,12 @@ fn buffered<'de, A: MapAccess<'de>>(
         kind,
         map: MapDeserializer::<_, serde_json::Error>::new(rest.into_iter()),
     };
-    EventDto::deserialize(body)
+    T::deserialize(body)
         .map(Decoded::V1)
         .map_err(de::Error::custom)
 }
 
-/// The rest of the envelope's object, presented to [`EventDto`]'s derived
+/// The rest of the envelope's object, presented to the DTO enum's derived
 /// `Deserialize` as an enum whose variant is `type` and whose struct is the
 /// remaining entries.
 struct Body<A> {

@@ -40,19 +40,35 @@
 //! 32 bytes are errors ([`RecordError`]), never panics. A record of another
 //! version is refused with [`RecordError::Version`] before its body is read.
 //!
+//! The XMadn formats (a league, a Challengers event) follow the same
+//! conventions with their own types and values: see [`xmadn`],
+//! [`encode_league`], [`decode_league`], [`encode_challengers`],
+//! [`decode_challengers`]. Each format has its own decoder; a record of
+//! another format is refused naming it. `reverted` has the same shape in
+//! all of them.
+//!
 //! # Rules files
 //!
-//! See [`parse_rules`], [`rules_to_toml`] and the presets ([`preset`]).
+//! See [`parse_rules`], [`rules_to_toml`] and the presets ([`preset`]) for
+//! the TWS ladder; [`parse_league_rules`], [`league_rules_to_toml`],
+//! [`parse_challengers_rules`], [`challengers_rules_to_toml`] for XMadn.
 
 mod envelope;
 mod rules_file;
 mod v1;
+pub mod xmadn;
 
 use arbiter_engine::tws::Event;
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 pub use rules_file::{
-    PRESETS, RulesFileError, TWS_LADDER_PRESET, parse_rules, preset, rules_to_toml,
+    PRESETS, RulesFileError, TWS_LADDER_PRESET, XMADN_CHALLENGERS_PRESET, XMADN_LEAGUE_PRESET,
+    parse_rules, preset, rules_to_toml,
+};
+pub use xmadn::{
+    challengers_rules_to_toml, decode_challengers, decode_league, encode_challengers,
+    encode_league, league_rules_to_toml, parse_challengers_rules, parse_league_rules,
 };
 
 /// The version of the event format this crate writes (and the only one it
@@ -82,13 +98,18 @@ pub enum RecordError {
 /// `unencodable` naming the event kind and the error, which [`decode`]
 /// refuses (rather than a silently empty or partial record, or a panic).
 pub fn encode(event: &Event) -> String {
-    let dto = v1::EventDto::from(event);
-    match serde_json::to_string(&dto) {
+    encode_dto(&v1::EventDto::from(event), event.kind())
+}
+
+/// Serialize a DTO (which writes its own `v` and `type`); on the error that
+/// cannot happen, a record of type `unencodable` (see [`encode`]).
+pub(crate) fn encode_dto<T: Serialize>(dto: &T, kind: &str) -> String {
+    match serde_json::to_string(dto) {
         Ok(json) => json,
         Err(error) => serde_json::json!({
             "v": FORMAT_VERSION,
             "type": "unencodable",
-            "kind": event.kind(),
+            "kind": kind,
             "message": error.to_string(),
         })
         .to_string(),
@@ -104,8 +125,14 @@ pub fn encode(event: &Event) -> String {
 /// a missing or unknown field, an unknown `type`, a bad value such as player
 /// id 0 or a seed that is not 64 hex digits), naming where.
 pub fn decode(payload: &str) -> Result<Event, RecordError> {
-    match serde_json::from_str::<envelope::Decoded>(payload) {
-        Ok(envelope::Decoded::V1(dto)) => Ok(dto.into()),
+    decode_dto::<v1::EventDto>(payload).map(Into::into)
+}
+
+/// Read a payload's envelope and its body into the DTO enum `T` (see
+/// [`envelope`]), with the errors of [`decode`].
+pub(crate) fn decode_dto<T: DeserializeOwned>(payload: &str) -> Result<T, RecordError> {
+    match serde_json::from_str::<envelope::Decoded<T>>(payload) {
+        Ok(envelope::Decoded::V1(dto)) => Ok(dto),
         Ok(envelope::Decoded::Unsupported(found)) => Err(RecordError::Version {
             found,
             supported: FORMAT_VERSION,
@@ -120,7 +147,7 @@ pub fn decode(payload: &str) -> Result<Event, RecordError> {
 }
 
 /// The `type` of a payload that failed to decode, to name it in the error.
-fn kind_of(payload: &str) -> Option<String> {
+pub(crate) fn kind_of(payload: &str) -> Option<String> {
     #[derive(Deserialize)]
     struct Probe {
         #[serde(rename = "type")]

@@ -8,6 +8,7 @@
 use std::fmt;
 use std::ops::Range;
 
+use arbiter_engine::RuleError;
 use arbiter_engine::tws::{Bid, LadderRules};
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
@@ -19,13 +20,25 @@ use crate::v1::SideDto;
 /// of the document behind each number.
 pub const TWS_LADDER_PRESET: &str = include_str!("../../../presets/tws-ladder.toml");
 
-/// The names of the presets, in the order they are listed to users.
-pub const PRESETS: &[&str] = &["tws-ladder"];
+/// The XMadn league preset (xmadn-double-threat.txt, "League (L)"), read by
+/// [`crate::parse_league_rules`].
+pub const XMADN_LEAGUE_PRESET: &str = include_str!("../../../presets/xmadn-league.toml");
 
-/// The text of the preset `name` (`"tws-ladder"`), if there is one.
+/// The XMadn Challengers preset (xmadn-double-threat.txt, "Challengers
+/// (C)"), read by [`crate::parse_challengers_rules`].
+pub const XMADN_CHALLENGERS_PRESET: &str = include_str!("../../../presets/xmadn-challengers.toml");
+
+/// The names of the presets, in the order they are listed to users. Each
+/// preset's `format` setting is its name.
+pub const PRESETS: &[&str] = &["tws-ladder", "xmadn-league", "xmadn-challengers"];
+
+/// The text of the preset `name` (`"tws-ladder"`, `"xmadn-league"`,
+/// `"xmadn-challengers"`), if there is one.
 pub fn preset(name: &str) -> Option<&'static str> {
     match name {
         "tws-ladder" => Some(TWS_LADDER_PRESET),
+        "xmadn-league" => Some(XMADN_LEAGUE_PRESET),
+        "xmadn-challengers" => Some(XMADN_CHALLENGERS_PRESET),
         _ => None,
     }
 }
@@ -144,20 +157,24 @@ impl RulesFile {
 pub fn parse_rules(text: &str) -> Result<LadderRules, RulesFileError> {
     let file: RulesFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
     let rules = file.into_rules();
-    rules.validate().map_err(|e| {
-        let span = e.field.as_deref().and_then(|f| value_span(text, f));
-        let (line, column) = span.map_or((None, None), |s| {
-            let (l, c) = line_column(text, s.start);
-            (Some(l), Some(c))
-        });
-        RulesFileError {
-            line,
-            column,
-            field: e.field.clone(),
-            message: format!("{} [{}]", e.message, e.clause),
-        }
-    })?;
+    rules.validate().map_err(|e| rule_error(text, &e))?;
     Ok(rules)
+}
+
+/// A value the rules refuse, placed at the setting the error names (when
+/// the file writes it): `message [clause]`.
+pub(crate) fn rule_error(text: &str, e: &RuleError) -> RulesFileError {
+    let span = e.field.as_deref().and_then(|f| value_span(text, f));
+    let (line, column) = span.map_or((None, None), |s| {
+        let (l, c) = line_column(text, s.start);
+        (Some(l), Some(c))
+    });
+    RulesFileError {
+        line,
+        column,
+        field: e.field.clone(),
+        message: format!("{} [{}]", e.message, e.clause),
+    }
 }
 
 /// Write `rules` as a rules file that [`parse_rules`] reads back to the same
@@ -209,7 +226,7 @@ pub fn rules_to_toml(rules: &LadderRules) -> String {
 }
 
 /// A TOML basic string: `"..."` with `\`, `"` and control characters escaped.
-fn basic_string(s: &str) -> String {
+pub(crate) fn basic_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -231,7 +248,8 @@ fn basic_string(s: &str) -> String {
     out
 }
 
-fn toml_error(text: &str, e: &toml::de::Error) -> RulesFileError {
+/// A TOML or type error, with its line, column and setting.
+pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> RulesFileError {
     let span = e.span();
     let (line, column) = span.as_ref().map_or((None, None), |s| {
         let (l, c) = line_column(text, s.start);

@@ -23,7 +23,7 @@ impl Markup {
 }
 
 /// Keep user text from being read as markup.
-fn escape(markup: Markup, s: &str) -> String {
+pub(crate) fn escape(markup: Markup, s: &str) -> String {
     match markup {
         Markup::BbCode => s.replace('[', "(").replace(']', ")"),
         Markup::Markdown => {

@@ -10,6 +10,7 @@
 pub mod format;
 pub mod forum;
 pub mod views;
+pub mod xmadn;
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -553,7 +554,7 @@ impl<S: EventStore> Service<S> {
                 }
                 events.extend(closed);
             }
-            let seed = self.committed_seed(competition, &state).await?;
+            let seed = self.committed_seed(competition, &state.seed_hash).await?;
             let next = if preview {
                 [0u8; 32]
             } else {
@@ -611,10 +612,11 @@ impl<S: EventStore> Service<S> {
         ))
     }
 
-    async fn committed_seed(&self, competition: &str, state: &Ladder) -> Result<Seed> {
+    /// The secret seed whose commitment is `hash`, to be revealed now.
+    async fn committed_seed(&self, competition: &str, hash: &[u8; 32]) -> Result<Seed> {
         let secret = self
             .store
-            .secret(competition, &seed_secret_name(&state.seed_hash))
+            .secret(competition, &seed_secret_name(hash))
             .await?
             .ok_or_else(|| {
                 ServiceError::Input(

@@ -67,7 +67,7 @@ impl Determination {
                 .map(|(place, ps)| format!("{} {}", ordinal(*place), names(ps)))
                 .collect();
             if self.remaining == 0 {
-                format!("{} (no games remain)", held.join(", "))
+                held.join(", ")
             } else {
                 format!("{} whatever {games}", held.join(", "))
             }
@@ -83,7 +83,9 @@ impl Determination {
 
     /// The explanation shown with the table.
     pub fn explain(&self, league: &League) -> Explanation {
-        let text = if self.determined {
+        let text = if self.determined && self.remaining == 0 {
+            format!("No round-robin games remain: {}", self.summary(league))
+        } else if self.determined {
             format!(
                 "The significant outcomes are determined: {}. The remaining round-robin games may be cancelled by mutual consent of their players (they count for nothing)",
                 self.summary(league)

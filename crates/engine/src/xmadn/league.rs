@@ -1187,7 +1187,7 @@ impl League {
                 let pending: Vec<&LeagueGame> = self
                     .drr_games(drr)
                     .into_iter()
-                    .filter(|g| in_drr(&g))
+                    .filter(|g| in_drr(g))
                     .collect();
                 let next: Vec<String> = self
                     .playable()

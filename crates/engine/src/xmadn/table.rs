@@ -378,7 +378,13 @@ impl Table {
             step_words(s.step),
             self.figure(s.step, s.upper, &s.among),
             self.figure(s.step, s.lower, &s.among),
-            Table::origin_words(league, &s.origin, &s.among),
+            match s.origin {
+                Origin::All | Origin::Continued { step: 0 } if s.step > 0 => format!(
+                    ", among {} (level on every step before)",
+                    Table::names(league, &s.among)
+                ),
+                _ => Table::origin_words(league, &s.origin, &s.among),
+            },
             if self.provisional {
                 " (provisional)"
             } else {

@@ -15,7 +15,9 @@ use arbiter_engine::tws::{
 use serde::{Deserialize, Serialize, Serializer};
 
 pub(crate) use scalars::SideDto;
-use scalars::{CountsDto, EndTagDto, GameStatusDto, Gid, Hex32, MoveDto, OutcomeDto, Pid, Stamp};
+// The checked scalars are shared with the XMadn formats (`crate::xmadn`).
+use scalars::{CountsDto, EndTagDto, GameStatusDto, MoveDto, OutcomeDto};
+pub(crate) use scalars::{Gid, Hex32, Pid, Stamp};
 
 use crate::FORMAT_VERSION;
 

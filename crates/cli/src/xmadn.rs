@@ -1,0 +1,834 @@
+//! `arbiter league ...`, `arbiter challengers ...` and `arbiter roll ...`:
+//! XMadn Double-Threat from the command line.
+
+use anyhow::{Result, anyhow, bail};
+use arbiter_engine::draw;
+use arbiter_engine::model::{GameId, PlayerId};
+use arbiter_engine::xmadn::challengers::{self, Challengers};
+use arbiter_engine::xmadn::league::{self, League};
+use arbiter_engine::xmadn::table::Table;
+use arbiter_engine::xmadn::{Colours, analysis, parse_time};
+use arbiter_service::forum::Markup;
+use arbiter_service::xmadn::{
+    ChallengersView, LeagueView, challengers_forum, challengers_view, league_forum, league_view,
+};
+use arbiter_service::{Executed, Format};
+use comfy_table::{Cell, CellAlignment, ContentArrangement, Table as Grid, presets};
+
+use crate::args::{ChallengersCmd, LeagueCmd, PlayoffCmd, RollCmd, XmResultArgs};
+use crate::run::{Globals, Svc, Usage, competition, print_json};
+
+fn grid(header: &[&str]) -> Grid {
+    let mut t = Grid::new();
+    t.load_preset(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(header.iter().map(Cell::new));
+    t
+}
+
+fn right(v: impl ToString) -> Cell {
+    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
+}
+
+fn usage(msg: String) -> anyhow::Error {
+    Usage(msg).into()
+}
+
+/// `4-2` → [4, 2].
+pub fn parse_pawns(s: &str) -> Result<[u8; 2]> {
+    let bad = || {
+        usage(format!(
+            "--pawns {s:?}: give both players' counted pawns like 4-2"
+        ))
+    };
+    let (a, b) = s.trim().split_once('-').ok_or_else(bad)?;
+    Ok([
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    ])
+}
+
+/// `23:05` → seconds.
+pub fn parse_game_time(s: &str) -> Result<u32> {
+    parse_time(s).ok_or_else(|| {
+        usage(format!(
+            "--time {s:?}: give the game's time as m:ss, e.g. 23:05"
+        ))
+    })
+}
+
+/// `red/blue` → vanguard red, rearguard blue.
+pub fn parse_colours(s: &str) -> Result<Colours> {
+    let (v, r) = s.split_once('/').ok_or_else(|| {
+        usage(format!(
+            "colours {s:?}: give the vanguard and rearguard colours like red/blue"
+        ))
+    })?;
+    Ok(Colours {
+        vanguard: v.trim().to_lowercase(),
+        rearguard: r.trim().to_lowercase(),
+    })
+}
+
+fn markup(format: &str) -> Result<Markup> {
+    Markup::parse(format).ok_or_else(|| {
+        usage(format!(
+            "--format must be bbcode or markdown, not {format:?}"
+        ))
+    })
+}
+
+/// Check what clap leaves as text before anything runs (scripts).
+pub fn precheck_league(cmd: &LeagueCmd) -> Result<()> {
+    match cmd {
+        LeagueCmd::Result { result, .. } | LeagueCmd::Correct { result, .. } => {
+            precheck_result(result)
+        }
+        LeagueCmd::Playoff(PlayoffCmd::Result(result)) => precheck_result(result),
+        LeagueCmd::Playoff(PlayoffCmd::Start { colours }) => parse_colours(colours).map(drop),
+        LeagueCmd::Export { format } => markup(format).map(drop),
+        _ => Ok(()),
+    }
+}
+
+pub fn precheck_challengers(cmd: &ChallengersCmd) -> Result<()> {
+    match cmd {
+        ChallengersCmd::Result(result) => precheck_result(result),
+        ChallengersCmd::Qualifier { choose, time, .. } => {
+            parse_colours(choose)?;
+            time.as_deref().map(parse_game_time).transpose().map(drop)
+        }
+        ChallengersCmd::Export { format } => markup(format).map(drop),
+        _ => Ok(()),
+    }
+}
+
+fn precheck_result(r: &XmResultArgs) -> Result<()> {
+    parse_pawns(&r.pawns)?;
+    parse_game_time(&r.time)?;
+    Ok(())
+}
+
+fn find(names: &[String], found: Option<PlayerId>, name: &str) -> Result<PlayerId> {
+    found.ok_or_else(|| {
+        anyhow!(
+            "there is no player named {name:?} in this competition; the players are {}",
+            names.join(", ")
+        )
+    })
+}
+
+fn game_id(s: &str) -> Result<GameId> {
+    let digits = s.strip_prefix(['G', 'g']).unwrap_or(s);
+    digits
+        .parse::<u32>()
+        .ok()
+        .filter(|n| *n >= 1)
+        .map(GameId)
+        .ok_or_else(|| anyhow!("{s:?} is not a game id like G5"))
+}
+
+fn read_text(path: &std::path::Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read {}: {e}", path.display()))
+}
+
+/// Print what a write did.
+fn report<F: Format>(
+    g: &Globals,
+    done: &Executed<F::Event>,
+    describe: impl Fn(&F::Event) -> String,
+) -> Result<()> {
+    if g.json {
+        return print_json(&serde_json::json!({
+            "first": done.first,
+            "last": done.last,
+            "replayed": done.replayed,
+            "events": done.events.iter().map(F::kind).collect::<Vec<_>>(),
+        }));
+    }
+    if done.replayed {
+        outln!(
+            "Already done (same idempotency key): events {}..{}.",
+            done.first,
+            done.last
+        );
+        return Ok(());
+    }
+    for (i, e) in done.events.iter().enumerate() {
+        outln!("Event {}: {}.", done.first + i as u64, describe(e));
+    }
+    Ok(())
+}
+
+/// One league event in words.
+pub fn describe_league(l: &League, e: &league::Event) -> String {
+    use league::Event as E;
+    let game = |id: &GameId| {
+        l.game(*id).map_or_else(
+            || id.to_string(),
+            |g| format!("{} {}", g.id, l.describe_game(g)),
+        )
+    };
+    match e {
+        E::Created { name, players, .. } => {
+            format!("league {name:?} created for {}", players.join(", "))
+        }
+        E::PositionsRolled {
+            drr,
+            positions,
+            rounds,
+            ..
+        } => format!(
+            "DRR {drr} positions rolled: #1 {}, #2 {}, #3 {} ({})",
+            l.name_of(positions[0]),
+            l.name_of(positions[1]),
+            l.name_of(positions[2]),
+            league::describe_rounds(l, rounds)
+        ),
+        E::ResultRecorded {
+            game: id, score, ..
+        } => format!(
+            "{}: {}-{} in {}",
+            game(id),
+            score.pawns[0],
+            score.pawns[1],
+            arbiter_engine::xmadn::format_time(score.seconds)
+        ),
+        E::ResultCorrected {
+            game: id,
+            score,
+            reason,
+            ..
+        } => format!(
+            "{} corrected to {}-{} in {} ({reason})",
+            game(id),
+            score.pawns[0],
+            score.pawns[1],
+            arbiter_engine::xmadn::format_time(score.seconds)
+        ),
+        E::GameCancelled { game: id, note, .. } => format!("{} cancelled: {note}", game(id)),
+        E::DrrCancelled { drr, note, .. } => format!("DRR {drr} cancelled: {note}"),
+        E::TiebreakRolled { rounds, .. } => format!(
+            "round of die-roll for step 6: {}",
+            league::describe_rounds(l, rounds)
+        ),
+        E::PlayoffStarted {
+            stage,
+            higher,
+            lower,
+            series,
+            head_start,
+            colours,
+            ..
+        } => format!(
+            "{} ({}) started: {} ({colours}) v {}{}",
+            series.code(*stage == league::PlayoffStage::Final),
+            stage.name(),
+            l.name_of(*higher),
+            l.name_of(*lower),
+            if *head_start { ", head start 1-0" } else { "" }
+        ),
+        E::PlayoffGamePlayed { stage, score, .. } => format!(
+            "{} game: {}-{} in {}",
+            stage.name(),
+            score.pawns[0],
+            score.pawns[1],
+            arbiter_engine::xmadn::format_time(score.seconds)
+        ),
+        E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
+    }
+}
+
+/// One Challengers event in words.
+pub fn describe_challengers(c: &Challengers, e: &challengers::Event) -> String {
+    use challengers::Event as E;
+    match e {
+        E::Created {
+            name,
+            players,
+            rules,
+        } => format!(
+            "Challengers {name:?} created for {}, first to {}",
+            players.join(", "),
+            rules.first_to
+        ),
+        E::QualifierPlayed {
+            finishing, chosen, ..
+        } => format!(
+            "Game 0: 1st {}, 2nd {}, 3rd {}; {} chose {chosen}",
+            c.name_of(finishing[0]),
+            c.name_of(finishing[1]),
+            c.name_of(finishing[2]),
+            c.name_of(finishing[0]),
+        ),
+        E::GamePlayed {
+            number,
+            players,
+            score,
+            ..
+        } => format!(
+            "Game {number}: {} {}-{} {} in {}",
+            c.name_of(players[0]),
+            score.pawns[0],
+            score.pawns[1],
+            c.name_of(players[1]),
+            arbiter_engine::xmadn::format_time(score.seconds)
+        ),
+        E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
+    }
+}
+
+async fn load_league(svc: &Svc, comp: &str) -> Result<(League, u64)> {
+    Ok(svc.load_as::<League>(comp, None).await?)
+}
+
+pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
+    if let LeagueCmd::Create {
+        id,
+        name,
+        players,
+        preset,
+        rules,
+    } = cmd
+    {
+        let text = match rules {
+            Some(path) => read_text(path)?,
+            None => arbiter_record::preset(preset)
+                .filter(|_| preset.starts_with("xmadn-league"))
+                .ok_or_else(|| {
+                    anyhow!("there is no league preset {preset:?}; presets: xmadn-league")
+                })?
+                .to_string(),
+        };
+        let rules = arbiter_record::parse_league_rules(&text).map_err(|e| anyhow!("rules: {e}"))?;
+        let done = svc
+            .create_league(id, name, rules, players, &g.ctx())
+            .await?;
+        if g.json {
+            return print_json(&serde_json::json!({"competition": id, "version": done.last}));
+        }
+        outln!("Created league {id} ({name}), version {}.", done.last);
+        outln!("Next: `arbiter -c {id} league roll` rolls the positions of DRR 1.");
+        return Ok(());
+    }
+    let comp = competition(svc, g).await?;
+    let (l, version) = load_league(svc, &comp).await?;
+    let ctx = g.ctx();
+    let at = g.now();
+    let names = l.players.clone();
+    let pid = |name: &str| find(&names, l.find(name), name);
+    macro_rules! exec {
+        ($cmd:expr) => {{
+            let done = svc.execute_as::<League>(&comp, $cmd, &ctx).await?;
+            let (after, _) = load_league(svc, &comp).await?;
+            report::<League>(g, &done, |e| describe_league(&after, e))?;
+        }};
+    }
+    match cmd {
+        LeagueCmd::Create { .. } => {}
+        LeagueCmd::Show => {
+            let view = league_view(&l, &comp, version);
+            if g.json {
+                return print_json(&view);
+            }
+            out!("{}", render_league(&view));
+        }
+        LeagueCmd::Explain { player } => {
+            let table = Table::of(&l);
+            let lines = match player {
+                Some(p) => table.explain_player(&l, pid(p)?),
+                None => table.explain(&l),
+            };
+            let views: Vec<arbiter_service::views::ExplanationView> =
+                lines.into_iter().map(Into::into).collect();
+            if g.json {
+                return print_json(&views);
+            }
+            if views.is_empty() {
+                outln!("Nothing separates anyone yet.");
+            }
+            for v in &views {
+                outln!("{}", v.line());
+            }
+        }
+        LeagueCmd::Roll => {
+            let done = svc.league_roll(&comp, &ctx).await?;
+            let (after, _) = load_league(svc, &comp).await?;
+            report::<League>(g, &done, |e| describe_league(&after, e))?;
+        }
+        LeagueCmd::Result { result, game } => {
+            let players = [pid(&result.a)?, pid(&result.b)?];
+            exec!(league::Command::RecordResult {
+                game: game.as_deref().map(game_id).transpose()?,
+                players,
+                pawns: parse_pawns(&result.pawns)?,
+                seconds: parse_game_time(&result.time)?,
+                at,
+            })
+        }
+        LeagueCmd::Correct {
+            game,
+            result,
+            reason,
+        } => {
+            let players = [pid(&result.a)?, pid(&result.b)?];
+            exec!(league::Command::CorrectResult {
+                game: game_id(game)?,
+                players,
+                pawns: parse_pawns(&result.pawns)?,
+                seconds: parse_game_time(&result.time)?,
+                reason: reason.clone(),
+                at,
+            })
+        }
+        LeagueCmd::Cancel { game, note } => exec!(league::Command::CancelGame {
+            game: game_id(game)?,
+            note: note.clone(),
+            at,
+        }),
+        LeagueCmd::CancelDrr { drr, note } => exec!(league::Command::CancelDrr {
+            drr: *drr,
+            note: note.clone(),
+            at,
+        }),
+        LeagueCmd::Suggest => {
+            let s = analysis::suggest_order(&l);
+            let d = analysis::determination(&l);
+            if g.json {
+                return print_json(&serde_json::json!({
+                    "suggestion": s.as_ref().map(|s| serde_json::json!({
+                        "order": s.order.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                        "worst": s.worst,
+                        "document_worst": s.document_worst,
+                        "explanation": arbiter_service::views::ExplanationView::from(s.explanation.clone()),
+                    })),
+                    "determined": d.determined,
+                    "determination": arbiter_service::views::ExplanationView::from(d.explain(&l)),
+                }));
+            }
+            match s {
+                Some(s) => outln!("{}", s.explanation),
+                None => outln!(
+                    "No order to suggest: the bottom half (Games 4 to 6) of the running DRR is not open with two or more games left."
+                ),
+            }
+            outln!("{}", d.explain(&l));
+        }
+        LeagueCmd::Playoff(PlayoffCmd::Start { colours }) => exec!(league::Command::StartPlayoff {
+            colours: parse_colours(colours)?,
+            at,
+        }),
+        LeagueCmd::Playoff(PlayoffCmd::Result(result)) => {
+            let players = [pid(&result.a)?, pid(&result.b)?];
+            exec!(league::Command::RecordPlayoffGame {
+                players,
+                pawns: parse_pawns(&result.pawns)?,
+                seconds: parse_game_time(&result.time)?,
+                at,
+            })
+        }
+        LeagueCmd::Export { format } => {
+            let view = league_view(&l, &comp, version);
+            out!("{}", league_forum(&view, markup(format)?));
+        }
+    }
+    Ok(())
+}
+
+pub async fn challengers(svc: &Svc, g: &Globals, cmd: &ChallengersCmd) -> Result<()> {
+    if let ChallengersCmd::Create {
+        id,
+        name,
+        players,
+        preset,
+        rules,
+        first_to,
+    } = cmd
+    {
+        let text = match rules {
+            Some(path) => read_text(path)?,
+            None => arbiter_record::preset(preset)
+                .filter(|_| preset.starts_with("xmadn-challengers"))
+                .ok_or_else(|| {
+                    anyhow!("there is no Challengers preset {preset:?}; presets: xmadn-challengers")
+                })?
+                .to_string(),
+        };
+        let mut rules =
+            arbiter_record::parse_challengers_rules(&text).map_err(|e| anyhow!("rules: {e}"))?;
+        if let Some(x) = first_to {
+            rules.first_to = *x;
+        }
+        let done = svc
+            .create_challengers(id, name, rules, players, &g.ctx())
+            .await?;
+        if g.json {
+            return print_json(&serde_json::json!({"competition": id, "version": done.last}));
+        }
+        outln!("Created Challengers {id} ({name}), version {}.", done.last);
+        outln!(
+            "Next: `arbiter -c {id} challengers qualifier 1ST 2ND 3RD --choose red/blue` records Game 0."
+        );
+        return Ok(());
+    }
+    let comp = competition(svc, g).await?;
+    let (c, version) = svc.load_as::<Challengers>(&comp, None).await?;
+    let ctx = g.ctx();
+    let at = g.now();
+    let names = c.players.clone();
+    let pid = |name: &str| find(&names, c.find(name), name);
+    macro_rules! exec {
+        ($cmd:expr) => {{
+            let done = svc.execute_as::<Challengers>(&comp, $cmd, &ctx).await?;
+            let (after, _) = svc.load_as::<Challengers>(&comp, None).await?;
+            report::<Challengers>(g, &done, |e| describe_challengers(&after, e))?;
+            if !g.json {
+                if let Some(n) = after.next_game() {
+                    outln!("Next: {}", n.explanation);
+                } else if let Some(e) = after.explain_champion() {
+                    outln!("{e}");
+                }
+            }
+        }};
+    }
+    match cmd {
+        ChallengersCmd::Create { .. } => {}
+        ChallengersCmd::Show => {
+            let view = challengers_view(&c, &comp, version);
+            if g.json {
+                return print_json(&view);
+            }
+            out!("{}", render_challengers(&view));
+        }
+        ChallengersCmd::Qualifier {
+            first,
+            second,
+            third,
+            choose,
+            time,
+        } => {
+            exec!(challengers::Command::RecordQualifier {
+                finishing: [pid(first)?, pid(second)?, pid(third)?],
+                colours: None,
+                seconds: time.as_deref().map(parse_game_time).transpose()?,
+                chosen: parse_colours(choose)?,
+                at,
+            })
+        }
+        ChallengersCmd::Result(result) => exec!(challengers::Command::RecordGame {
+            players: [pid(&result.a)?, pid(&result.b)?],
+            pawns: parse_pawns(&result.pawns)?,
+            seconds: parse_game_time(&result.time)?,
+            at,
+        }),
+        ChallengersCmd::Export { format } => {
+            let view = challengers_view(&c, &comp, version);
+            out!("{}", challengers_forum(&view, markup(format)?));
+        }
+    }
+    Ok(())
+}
+
+pub async fn roll(svc: &Svc, g: &Globals, cmd: &RollCmd) -> Result<()> {
+    match cmd {
+        RollCmd::Verify => {
+            let comp = competition(svc, g).await?;
+            let (l, version) = load_league(svc, &comp).await?;
+            let view = league_view(&l, &comp, version);
+            if g.json {
+                return print_json(&view.rolls);
+            }
+            if view.rolls.is_empty() {
+                outln!("No round of die-roll has been recorded yet.");
+            }
+            for r in &view.rolls {
+                outln!(
+                    "Roll {} ({}): {}\n  seed {}\n  commitment {} — seed {}, faces {}",
+                    r.number,
+                    r.purpose,
+                    r.faces,
+                    r.seed,
+                    r.commitment,
+                    if r.commitment_ok {
+                        "matches"
+                    } else {
+                        "DOES NOT match"
+                    },
+                    if r.faces_ok {
+                        "recomputed the same"
+                    } else {
+                        "DIFFER when recomputed"
+                    },
+                );
+            }
+            if view.rolls.iter().any(|r| !r.commitment_ok || !r.faces_ok) {
+                bail!("some rounds of die-roll do not verify");
+            }
+        }
+        RollCmd::Recompute {
+            seed,
+            commitment,
+            players,
+            faces,
+            tiebreak,
+        } => {
+            let seed = hex32(seed, "--seed")?;
+            if players.len() < 2 {
+                bail!(usage(
+                    "give at least two --player, in the order they rolled".into()
+                ));
+            }
+            let ids: Vec<usize> = (0..players.len()).collect();
+            let mut dice = draw::Dice::new(&seed, 0, *faces);
+            let rounds = if *tiebreak {
+                draw::roll_until_separated(&mut dice, &ids)
+            } else {
+                draw::roll_order(&mut dice, &ids).0
+            };
+            let committed = commitment
+                .as_deref()
+                .map(|c| hex32(c, "--commitment"))
+                .transpose()?;
+            let ok = committed.map(|c| draw::verify(&seed, &c));
+            let text: Vec<String> = rounds
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|(i, f)| format!("{} {f}", players[*i]))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .collect();
+            if g.json {
+                return print_json(&serde_json::json!({"rounds": text, "commitment_ok": ok}));
+            }
+            outln!("{}", text.join("; then "));
+            match ok {
+                Some(true) => outln!("The seed matches the commitment."),
+                Some(false) => bail!("the seed does NOT match the commitment"),
+                None => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+fn hex32(s: &str, flag: &str) -> Result<[u8; 32]> {
+    let bytes = hex::decode(s.trim()).map_err(|_| usage(format!("{flag}: not hex")))?;
+    <[u8; 32]>::try_from(bytes.as_slice())
+        .map_err(|_| usage(format!("{flag}: 64 hex digits (32 bytes) expected")))
+}
+
+/// History and undo of an XMadn competition.
+pub async fn history_rows(svc: &Svc, comp: &str, kind: &str) -> Result<Vec<serde_json::Value>> {
+    fn rows<F: Format>(
+        history: Vec<arbiter_service::HistoryEntry<F::Event>>,
+        describe: impl Fn(&F::Event) -> String,
+    ) -> Vec<serde_json::Value> {
+        history
+            .iter()
+            .map(|h| {
+                serde_json::json!({
+                    "seq": h.seq,
+                    "event": h.kind,
+                    "actor": h.actor,
+                    "time": h.recorded_at,
+                    "summary": describe(&h.event),
+                    "undone": h.reverted,
+                    "payload": serde_json::from_str::<serde_json::Value>(&F::encode(&h.event))
+                        .unwrap_or(serde_json::Value::Null),
+                })
+            })
+            .collect()
+    }
+    if kind == League::CREATED {
+        let (l, _) = load_league(svc, comp).await?;
+        let h = svc.history_of::<League>(comp, None).await?;
+        Ok(rows::<League>(h, |e| describe_league(&l, e)))
+    } else {
+        let (c, _) = svc.load_as::<Challengers>(comp, None).await?;
+        let h = svc.history_of::<Challengers>(comp, None).await?;
+        Ok(rows::<Challengers>(h, |e| describe_challengers(&c, e)))
+    }
+}
+
+pub async fn undo(svc: &Svc, g: &Globals, comp: &str, kind: &str) -> Result<()> {
+    let ctx = g.ctx();
+    let (seq, event, summary, last) = if kind == League::CREATED {
+        let (l, _) = load_league(svc, comp).await?;
+        let (done, target) = svc.undo_as::<League>(comp, &ctx).await?;
+        (
+            target.seq,
+            target.kind,
+            describe_league(&l, &target.event),
+            done.last,
+        )
+    } else {
+        let (c, _) = svc.load_as::<Challengers>(comp, None).await?;
+        let (done, target) = svc.undo_as::<Challengers>(comp, &ctx).await?;
+        (
+            target.seq,
+            target.kind,
+            describe_challengers(&c, &target.event),
+            done.last,
+        )
+    };
+    if g.json {
+        return print_json(&serde_json::json!({"undone": seq, "event": event, "version": last}));
+    }
+    outln!("Undid event {seq} ({event}: {summary}) by event {last}.");
+    Ok(())
+}
+
+// ----- terminal output -----
+
+fn explanation_lines(out: &mut String, lines: &[arbiter_service::views::ExplanationView]) {
+    for e in lines {
+        out.push_str(&format!("  - {}\n", e.line()));
+    }
+}
+
+fn games_grid(games: &[arbiter_service::xmadn::LeagueGameView]) -> String {
+    let mut t = grid(&["game", "stage", "players", "pawns", "time", "status"]);
+    for gm in games {
+        t.add_row(vec![
+            Cell::new(&gm.label),
+            Cell::new(&gm.stage),
+            Cell::new(format!("{} v {}", gm.players[0], gm.players[1])),
+            right(gm.score.clone().unwrap_or_default()),
+            right(gm.time.clone().unwrap_or_default()),
+            Cell::new(match (gm.status, gm.playable) {
+                ("scheduled", true) => "to play now".to_string(),
+                ("cancelled", _) => format!("cancelled: {}", gm.note.clone().unwrap_or_default()),
+                (s, _) => s.to_string(),
+            }),
+        ]);
+    }
+    format!("{t}\n")
+}
+
+pub fn render_league(v: &LeagueView) -> String {
+    let mut out = format!(
+        "{} — {}, {} DRR, playoff: {}\n{}\n\n",
+        v.name, v.rule_set, v.double_round_robins, v.playoff, v.phase
+    );
+    out.push_str(if v.provisional {
+        "Table (provisional, XM-R5)\n"
+    } else {
+        "Table\n"
+    });
+    let mut t = grid(&["#", "player", "W-L", "pawns", "diff", "win min"]);
+    for r in &v.table {
+        t.add_row(vec![
+            right(r.place),
+            Cell::new(&r.player),
+            right(format!("{}-{}", r.wins, r.losses)),
+            right(format!("{}:{}", r.pawns_for, r.pawns_against)),
+            right(r.pawn_difference),
+            right(r.win_minutes),
+        ]);
+    }
+    out.push_str(&format!("{t}\n"));
+    explanation_lines(&mut out, &v.table_explanations);
+    for d in &v.drrs {
+        match d.status {
+            "scheduled" => {
+                out.push_str(&format!(
+                    "\nDRR {}: #1 {}, #2 {}, #3 {}\n",
+                    d.number,
+                    d.positions.first().map_or("", |s| s.as_str()),
+                    d.positions.get(1).map_or("", |s| s.as_str()),
+                    d.positions.get(2).map_or("", |s| s.as_str()),
+                ));
+                if let Some(e) = &d.positions_explanation {
+                    explanation_lines(&mut out, std::slice::from_ref(e));
+                }
+                out.push_str(&games_grid(&d.games));
+            }
+            "cancelled" => out.push_str(&format!(
+                "\nDRR {}: cancelled ({})\n",
+                d.number,
+                d.note.clone().unwrap_or_default()
+            )),
+            _ => out.push_str(&format!("\nDRR {}: positions not rolled yet\n", d.number)),
+        }
+    }
+    out.push('\n');
+    out.push_str(&format!("{}\n", v.determination.line()));
+    if let Some(s) = &v.suggestion {
+        out.push_str(&format!("{}\n", s.line()));
+    }
+    for p in &v.playoffs {
+        out.push_str(&format!(
+            "\n{} ({}): {} {}-{} {}{}\n",
+            p.code,
+            p.stage,
+            p.higher,
+            p.wins[0],
+            p.wins[1],
+            p.lower,
+            p.winner
+                .as_ref()
+                .map_or(String::new(), |w| format!(" — {w} wins"))
+        ));
+        explanation_lines(&mut out, std::slice::from_ref(&p.explanation));
+        if !p.games.is_empty() {
+            out.push_str(&games_grid(&p.games));
+        }
+    }
+    if let Some(c) = &v.champion {
+        out.push_str(&format!("\nChampion: {c}\n"));
+    }
+    out
+}
+
+pub fn render_challengers(v: &ChallengersView) -> String {
+    let mut out = format!("{} — {}, first to {}\n\n", v.name, v.rule_set, v.first_to);
+    if !v.qualifier.is_empty() {
+        out.push_str(&format!(
+            "Game 0 (3TQ): 1st {}, 2nd {}, 3rd {}\n",
+            v.qualifier[0],
+            v.qualifier.get(1).map_or("", |s| s.as_str()),
+            v.qualifier.get(2).map_or("", |s| s.as_str())
+        ));
+    }
+    let mut t = grid(&["#", "player", "W-L", "at-boards", "sat out", "pawns"]);
+    for s in &v.standings {
+        t.add_row(vec![
+            right(s.place),
+            Cell::new(if s.champion {
+                format!("{} (champion)", s.player)
+            } else {
+                s.player.clone()
+            }),
+            right(format!("{}-{}", s.wins, s.losses)),
+            right(s.at_boards),
+            right(s.sat_out),
+            right(format!("{}:{}", s.pawns_for, s.pawns_against)),
+        ]);
+    }
+    out.push_str(&format!("{t}\n"));
+    if !v.games.is_empty() {
+        let mut t = grid(&["game", "players (colours)", "pawns", "time", "sat out"]);
+        for gm in &v.games {
+            t.add_row(vec![
+                right(gm.number),
+                Cell::new(format!(
+                    "{} ({}) v {} ({})",
+                    gm.players[0], gm.colours[0], gm.players[1], gm.colours[1]
+                )),
+                right(&gm.score),
+                right(&gm.time),
+                Cell::new(&gm.sat_out),
+            ]);
+        }
+        out.push_str(&format!("{t}\n"));
+    }
+    if let Some(n) = &v.next {
+        out.push_str(&format!("Next: {}\n", n.explanation.line()));
+    }
+    if let Some(c) = &v.champion_explanation {
+        out.push_str(&format!("{}\n", c.line()));
+    }
+    out
+}

@@ -1,0 +1,131 @@
+//! Format v1 of the XMadn Challengers events.
+
+use arbiter_engine::xmadn::challengers::Event;
+use serde::{Deserialize, Serialize};
+
+use super::dto::{Arr, ChallengersRulesDto, ColoursDto, ScoreDto, pids, players};
+use super::event_dto;
+use crate::v1::{Pid, Stamp};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CreatedDto {
+    name: String,
+    rules: ChallengersRulesDto,
+    players: Vec<String>,
+}
+
+/// Game 0 (3TQ).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct QualifierPlayedDto {
+    /// 1st, 2nd and 3rd place.
+    finishing: Arr<Pid, 3>,
+    /// Each player's one colour, in player-id order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    colours: Option<Arr<String, 3>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seconds: Option<u32>,
+    chosen: ColoursDto,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GamePlayedDto {
+    number: u32,
+    players: Arr<Pid, 2>,
+    /// Pawns in the order of `players`.
+    score: ScoreDto,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RevertedDto {
+    seq: u64,
+    summary: String,
+}
+
+// Each `type` is `Event::kind()` of the variant (checked by the tests).
+event_dto! {
+    EventDto {
+        Created(CreatedDto) = "challengers-created",
+        QualifierPlayed(QualifierPlayedDto) = "challengers-qualifier-played",
+        GamePlayed(GamePlayedDto) = "challengers-game-played",
+        Reverted(RevertedDto) = "reverted",
+    }
+}
+
+impl From<&Event> for EventDto {
+    fn from(e: &Event) -> Self {
+        match e {
+            Event::Created {
+                name,
+                rules,
+                players,
+            } => EventDto::Created(CreatedDto {
+                name: name.clone(),
+                rules: rules.into(),
+                players: players.clone(),
+            }),
+            Event::QualifierPlayed {
+                finishing,
+                colours,
+                seconds,
+                chosen,
+                at,
+            } => EventDto::QualifierPlayed(QualifierPlayedDto {
+                finishing: pids(finishing),
+                colours: colours.clone().map(Arr),
+                seconds: *seconds,
+                chosen: chosen.into(),
+                at: Stamp(*at),
+            }),
+            Event::GamePlayed {
+                number,
+                players,
+                score,
+                at,
+            } => EventDto::GamePlayed(GamePlayedDto {
+                number: *number,
+                players: pids(players),
+                score: (*score).into(),
+                at: Stamp(*at),
+            }),
+            Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto {
+                seq: *seq,
+                summary: summary.clone(),
+            }),
+        }
+    }
+}
+
+impl From<EventDto> for Event {
+    fn from(e: EventDto) -> Self {
+        match e {
+            EventDto::Created(d) => Event::Created {
+                name: d.name,
+                rules: d.rules.into(),
+                players: d.players,
+            },
+            EventDto::QualifierPlayed(d) => Event::QualifierPlayed {
+                finishing: players(d.finishing),
+                colours: d.colours.map(|c| c.0),
+                seconds: d.seconds,
+                chosen: d.chosen.into(),
+                at: d.at.0,
+            },
+            EventDto::GamePlayed(d) => Event::GamePlayed {
+                number: d.number,
+                players: players(d.players),
+                score: d.score.into(),
+                at: d.at.0,
+            },
+            EventDto::Reverted(d) => Event::Reverted {
+                seq: d.seq,
+                summary: d.summary,
+            },
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! Format v1 of the XMadn league's events.
+
+use arbiter_engine::xmadn::league::Event;
+use serde::{Deserialize, Serialize};
+
+use super::dto::{
+    Arr, ColoursDto, LeagueRulesDto, RoundsDto, ScoreDto, SeriesDto, StageDto, pids, players,
+    rounds, rounds_dto,
+};
+use super::event_dto;
+use crate::v1::{Gid, Hex32, Pid, Stamp};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CreatedDto {
+    name: String,
+    rules: LeagueRulesDto,
+    players: Vec<String>,
+    seed_hash: Hex32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PositionsRolledDto {
+    drr: u32,
+    seed: Hex32,
+    next_seed_hash: Hex32,
+    rounds: RoundsDto,
+    /// Players #1, #2, #3.
+    positions: Arr<Pid, 3>,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultRecordedDto {
+    game: Gid,
+    score: ScoreDto,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultCorrectedDto {
+    game: Gid,
+    score: ScoreDto,
+    reason: String,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GameCancelledDto {
+    game: Gid,
+    note: String,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DrrCancelledDto {
+    drr: u32,
+    note: String,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TiebreakRolledDto {
+    players: Vec<Pid>,
+    seed: Hex32,
+    next_seed_hash: Hex32,
+    rounds: RoundsDto,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PlayoffStartedDto {
+    stage: StageDto,
+    higher: Pid,
+    lower: Pid,
+    series: SeriesDto,
+    head_start: bool,
+    /// The higher seed's choice.
+    colours: ColoursDto,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PlayoffGamePlayedDto {
+    stage: StageDto,
+    /// Pawns in the order higher seed, lower seed.
+    score: ScoreDto,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RevertedDto {
+    seq: u64,
+    summary: String,
+}
+
+// Each `type` is `Event::kind()` of the variant (checked by the tests).
+event_dto! {
+    EventDto {
+        Created(CreatedDto) = "league-created",
+        PositionsRolled(PositionsRolledDto) = "league-positions-rolled",
+        ResultRecorded(ResultRecordedDto) = "league-result-recorded",
+        ResultCorrected(ResultCorrectedDto) = "league-result-corrected",
+        GameCancelled(GameCancelledDto) = "league-game-cancelled",
+        DrrCancelled(DrrCancelledDto) = "league-drr-cancelled",
+        TiebreakRolled(TiebreakRolledDto) = "league-tiebreak-rolled",
+        PlayoffStarted(PlayoffStartedDto) = "league-playoff-started",
+        PlayoffGamePlayed(PlayoffGamePlayedDto) = "league-playoff-game-played",
+        Reverted(RevertedDto) = "reverted",
+    }
+}
+
+impl From<&Event> for EventDto {
+    fn from(e: &Event) -> Self {
+        match e {
+            Event::Created {
+                name,
+                rules,
+                players,
+                seed_hash,
+            } => EventDto::Created(CreatedDto {
+                name: name.clone(),
+                rules: rules.into(),
+                players: players.clone(),
+                seed_hash: Hex32(*seed_hash),
+            }),
+            Event::PositionsRolled {
+                drr,
+                seed,
+                next_seed_hash,
+                rounds,
+                positions,
+                at,
+            } => EventDto::PositionsRolled(PositionsRolledDto {
+                drr: *drr,
+                seed: Hex32(*seed),
+                next_seed_hash: Hex32(*next_seed_hash),
+                rounds: rounds_dto(rounds),
+                positions: pids(positions),
+                at: Stamp(*at),
+            }),
+            Event::ResultRecorded { game, score, at } => {
+                EventDto::ResultRecorded(ResultRecordedDto {
+                    game: Gid(*game),
+                    score: (*score).into(),
+                    at: Stamp(*at),
+                })
+            }
+            Event::ResultCorrected {
+                game,
+                score,
+                reason,
+                at,
+            } => EventDto::ResultCorrected(ResultCorrectedDto {
+                game: Gid(*game),
+                score: (*score).into(),
+                reason: reason.clone(),
+                at: Stamp(*at),
+            }),
+            Event::GameCancelled { game, note, at } => EventDto::GameCancelled(GameCancelledDto {
+                game: Gid(*game),
+                note: note.clone(),
+                at: Stamp(*at),
+            }),
+            Event::DrrCancelled { drr, note, at } => EventDto::DrrCancelled(DrrCancelledDto {
+                drr: *drr,
+                note: note.clone(),
+                at: Stamp(*at),
+            }),
+            Event::TiebreakRolled {
+                players,
+                seed,
+                next_seed_hash,
+                rounds,
+                at,
+            } => EventDto::TiebreakRolled(TiebreakRolledDto {
+                players: players.iter().copied().map(Pid).collect(),
+                seed: Hex32(*seed),
+                next_seed_hash: Hex32(*next_seed_hash),
+                rounds: rounds_dto(rounds),
+                at: Stamp(*at),
+            }),
+            Event::PlayoffStarted {
+                stage,
+                higher,
+                lower,
+                series,
+                head_start,
+                colours,
+                at,
+            } => EventDto::PlayoffStarted(PlayoffStartedDto {
+                stage: (*stage).into(),
+                higher: Pid(*higher),
+                lower: Pid(*lower),
+                series: (*series).into(),
+                head_start: *head_start,
+                colours: colours.into(),
+                at: Stamp(*at),
+            }),
+            Event::PlayoffGamePlayed { stage, score, at } => {
+                EventDto::PlayoffGamePlayed(PlayoffGamePlayedDto {
+                    stage: (*stage).into(),
+                    score: (*score).into(),
+                    at: Stamp(*at),
+                })
+            }
+            Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto {
+                seq: *seq,
+                summary: summary.clone(),
+            }),
+        }
+    }
+}
+
+impl From<EventDto> for Event {
+    fn from(e: EventDto) -> Self {
+        match e {
+            EventDto::Created(d) => Event::Created {
+                name: d.name,
+                rules: d.rules.into(),
+                players: d.players,
+                seed_hash: d.seed_hash.0,
+            },
+            EventDto::PositionsRolled(d) => Event::PositionsRolled {
+                drr: d.drr,
+                seed: d.seed.0,
+                next_seed_hash: d.next_seed_hash.0,
+                rounds: rounds(d.rounds),
+                positions: players(d.positions),
+                at: d.at.0,
+            },
+            EventDto::ResultRecorded(d) => Event::ResultRecorded {
+                game: d.game.0,
+                score: d.score.into(),
+                at: d.at.0,
+            },
+            EventDto::ResultCorrected(d) => Event::ResultCorrected {
+                game: d.game.0,
+                score: d.score.into(),
+                reason: d.reason,
+                at: d.at.0,
+            },
+            EventDto::GameCancelled(d) => Event::GameCancelled {
+                game: d.game.0,
+                note: d.note,
+                at: d.at.0,
+            },
+            EventDto::DrrCancelled(d) => Event::DrrCancelled {
+                drr: d.drr,
+                note: d.note,
+                at: d.at.0,
+            },
+            EventDto::TiebreakRolled(d) => Event::TiebreakRolled {
+                players: d.players.into_iter().map(|p| p.0).collect(),
+                seed: d.seed.0,
+                next_seed_hash: d.next_seed_hash.0,
+                rounds: rounds(d.rounds),
+                at: d.at.0,
+            },
+            EventDto::PlayoffStarted(d) => Event::PlayoffStarted {
+                stage: d.stage.into(),
+                higher: d.higher.0,
+                lower: d.lower.0,
+                series: d.series.into(),
+                head_start: d.head_start,
+                colours: d.colours.into(),
+                at: d.at.0,
+            },
+            EventDto::PlayoffGamePlayed(d) => Event::PlayoffGamePlayed {
+                stage: d.stage.into(),
+                score: d.score.into(),
+                at: d.at.0,
+            },
+            EventDto::Reverted(d) => Event::Reverted {
+                seq: d.seq,
+                summary: d.summary,
+            },
+        }
+    }
+}
