@@ -131,7 +131,7 @@ pub enum CompetitionCmd {
         /// Its display name.
         #[arg(long)]
         name: String,
-        /// A preset [possible values: tws-ladder].
+        /// A preset [possible values: tws-ladder, xmadn-league, xmadn-challengers].
         #[arg(long, default_value = "tws-ladder", conflicts_with = "rules")]
         preset: String,
         /// A rules file (TOML).

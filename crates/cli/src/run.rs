@@ -414,6 +414,19 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
             }
             Ok(())
         }
+        Noun::Rules(RulesCmd::Preset { name }) => {
+            let text = arbiter_record::preset(name).ok_or_else(|| {
+                anyhow!(
+                    "there is no preset {name:?}; presets: {}",
+                    arbiter_record::PRESETS.join(", ")
+                )
+            })?;
+            if g.json {
+                return print_json(&toml_as_json(text)?);
+            }
+            out!("{text}");
+            Ok(())
+        }
         Noun::League(cmd) => crate::xmadn::league(svc, g, cmd).await,
         Noun::Challengers(cmd) => crate::xmadn::challengers(svc, g, cmd).await,
         Noun::Roll(cmd) => crate::xmadn::roll(svc, g, cmd).await,
@@ -572,14 +585,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     reason: reason.clone()
                 });
             }
-            RulesCmd::Preset { name } => {
-                let text = arbiter_record::preset(name)
-                    .ok_or_else(|| anyhow!("there is no preset {name:?}; presets: tws-ladder"))?;
-                if g.json {
-                    return print_json(&toml_as_json(text)?);
-                }
-                out!("{text}");
-            }
+            RulesCmd::Preset { .. } => unreachable_noun()?,
         },
         Noun::Moderator(cmd) => match cmd {
             ModeratorCmd::Add { name } => {

@@ -25,7 +25,10 @@ fn the_demo_builds_and_shows_the_same_ladder_every_time() {
 fn the_demo_ladder_has_every_kind_of_event_the_readme_promises() {
     let a = Arbiter::new();
     a.ok(&["demo"]);
-    let history = a.run(&["history", "--json"]).success().json();
+    let history = a
+        .run(&["-c", "tws-demo", "history", "--json"])
+        .success()
+        .json();
     let kinds: Vec<&str> = history
         .as_array()
         .unwrap()
@@ -46,7 +49,10 @@ fn the_demo_ladder_has_every_kind_of_event_the_readme_promises() {
     ] {
         assert!(kinds.contains(&kind), "the demo has no {kind}");
     }
-    let games = a.run(&["game", "list", "--json"]).success().json();
+    let games = a
+        .run(&["-c", "tws-demo", "game", "list", "--json"])
+        .success()
+        .json();
     let statuses: Vec<&str> = games
         .as_array()
         .unwrap()
@@ -56,11 +62,50 @@ fn the_demo_ladder_has_every_kind_of_event_the_readme_promises() {
     for status in ["played", "agreed", "adjudicated", "scheduled"] {
         assert!(statuses.contains(&status), "no {status} game in the demo");
     }
-    let members = a.run(&["ladder", "show", "--json"]).success().json();
+    let members = a
+        .run(&["-c", "tws-demo", "ladder", "show", "--json"])
+        .success()
+        .json();
     let n = members["rungs"].as_array().unwrap().len();
     assert!((25..=35).contains(&n), "about 30 members, not {n}");
     // Every draw of every round verifies.
     for round in ["1", "2", "3", "4"] {
-        a.ok(&["draw", "verify", "--round", round]);
+        a.ok(&["-c", "tws-demo", "draw", "verify", "--round", round]);
+    }
+}
+
+#[test]
+fn the_demo_has_an_xmadn_league_and_a_challengers_event() {
+    let a = Arbiter::new();
+    a.ok(&["demo"]);
+    let league = a
+        .run(&["-c", "xmadn-league-demo", "league", "show", "--json"])
+        .success()
+        .json();
+    assert_eq!(league["drrs"].as_array().map(Vec::len), Some(2));
+    assert!(
+        league["table_explanations"]
+            .as_array()
+            .is_some_and(|e| !e.is_empty()),
+        "every position is explained: {league}"
+    );
+    assert!(league["rolls"].as_array().is_some_and(|r| r.len() >= 2));
+    a.ok(&["-c", "xmadn-league-demo", "roll", "verify"]);
+    let ch = a
+        .run(&[
+            "-c",
+            "xmadn-challengers-demo",
+            "challengers",
+            "show",
+            "--json",
+        ])
+        .success()
+        .json();
+    assert!(
+        ch["champion"].is_string(),
+        "the Challengers event is played to its end: {ch}"
+    );
+    for s in ch["standings"].as_array().into_iter().flatten() {
+        assert!(s["at_boards"].as_u64().is_some_and(|n| n >= 2), "{s}");
     }
 }
