@@ -11,7 +11,7 @@ use std::ops::Range;
 use arbiter_engine::RuleError;
 use arbiter_engine::tws::{Bid, LadderRules};
 use serde::Deserialize;
-use serde::de::{self, Deserializer};
+use serde::de::{self, DeserializeOwned, Deserializer};
 use toml::de::{DeTable, DeValue};
 
 use crate::v1::SideDto;
@@ -102,6 +102,22 @@ struct BidFile {
     side: Option<SideDto>,
 }
 
+/// The `format` setting alone (see [`format_first`]).
+#[derive(Debug, Deserialize)]
+struct FormatOnly {
+    #[allow(dead_code)] // Checked while reading.
+    format: Option<TwsLadderFormat>,
+}
+
+/// Read the `format` setting `P` (a struct of `format` alone, other settings
+/// ignored) before the rest, so that a file of another format is refused as
+/// such rather than for the first setting this format does not have.
+pub(crate) fn format_first<P: DeserializeOwned>(text: &str) -> Result<(), RulesFileError> {
+    toml::from_str::<P>(text)
+        .map(|_| ())
+        .map_err(|e| toml_error(text, &e))
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a TWS ladder rules file")]
 struct RulesFile {
@@ -155,6 +171,7 @@ impl RulesFile {
 /// TOML, an unknown setting, a value of the wrong type, a `format` other than
 /// `"tws-ladder"`, or a value the rules refuse (`deadline_months = 0`).
 pub fn parse_rules(text: &str) -> Result<LadderRules, RulesFileError> {
+    format_first::<FormatOnly>(text)?;
     let file: RulesFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
     let rules = file.into_rules();
     rules.validate().map_err(|e| rule_error(text, &e))?;

@@ -21,7 +21,7 @@ fn error(text: &str) -> RulesFileError {
 fn the_preset_is_the_document() {
     assert_eq!(parse_rules(TWS_LADDER_PRESET), Ok(LadderRules::default()));
     assert_eq!(preset("tws-ladder"), Some(TWS_LADDER_PRESET));
-    assert_eq!(preset("xmadn-league"), None);
+    assert_eq!(preset("no-such-preset"), None);
     for name in PRESETS {
         assert!(preset(name).is_some(), "{name}");
     }

@@ -132,7 +132,9 @@ impl From<SeriesDto> for Series {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub(crate) enum PlayoffDto {
-    None,
+    /// A struct variant, not a unit one: serde lets a unit variant of an
+    /// internally tagged enum carry unknown fields.
+    None {},
     TopTwo {
         #[serde(rename = "final")]
         final_round: SeriesDto,
@@ -147,7 +149,7 @@ pub(crate) enum PlayoffDto {
 impl From<Playoff> for PlayoffDto {
     fn from(p: Playoff) -> Self {
         match p {
-            Playoff::None => PlayoffDto::None,
+            Playoff::None => PlayoffDto::None {},
             Playoff::TopTwo { final_round } => PlayoffDto::TopTwo {
                 final_round: final_round.into(),
             },
@@ -165,7 +167,7 @@ impl From<Playoff> for PlayoffDto {
 impl From<PlayoffDto> for Playoff {
     fn from(p: PlayoffDto) -> Self {
         match p {
-            PlayoffDto::None => Playoff::None,
+            PlayoffDto::None {} => Playoff::None,
             PlayoffDto::TopTwo { final_round } => Playoff::TopTwo {
                 final_round: final_round.into(),
             },

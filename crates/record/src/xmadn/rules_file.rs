@@ -10,7 +10,7 @@ use arbiter_engine::xmadn::{ChallengersRules, LeagueRules, Playoff, RuleSet, Ser
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 
-use crate::rules_file::{RulesFileError, basic_string, rule_error, toml_error};
+use crate::rules_file::{RulesFileError, basic_string, format_first, rule_error, toml_error};
 
 /// `format` of a league rules file (and the name of its preset).
 const LEAGUE_FORMAT: &str = "xmadn-league";
@@ -176,6 +176,13 @@ impl PlayoffFile {
     }
 }
 
+/// The `format` setting alone (see [`format_first`]).
+#[derive(Debug, Deserialize)]
+struct LeagueFormatOnly {
+    #[allow(dead_code)] // Checked while reading.
+    format: Option<LeagueFormat>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "an XMadn league rules file")]
 struct LeagueFile {
@@ -220,6 +227,7 @@ impl LeagueFile {
 /// `"xmadn-league"`, a playoff setting its format does not have, or a value
 /// the rules refuse (`double_round_robins = 0`).
 pub fn parse_league_rules(text: &str) -> Result<LeagueRules, RulesFileError> {
+    format_first::<LeagueFormatOnly>(text)?;
     let file: LeagueFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
     let rules = file.into_rules().map_err(|e| rule_error(text, &e))?;
     rules.check().map_err(|e| rule_error(text, &e))?;
@@ -279,6 +287,13 @@ pub fn league_rules_to_toml(r: &LeagueRules) -> String {
     lines.join("\n")
 }
 
+/// The `format` setting alone (see [`format_first`]).
+#[derive(Debug, Deserialize)]
+struct ChallengersFormatOnly {
+    #[allow(dead_code)] // Checked while reading.
+    format: Option<ChallengersFormat>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "an XMadn Challengers rules file")]
 struct ChallengersFile {
@@ -315,6 +330,7 @@ impl ChallengersFile {
 /// `"xmadn-challengers"`, or a value the rules refuse (`first_to = 3`: "The
 /// minimum distance shall be first-to-4").
 pub fn parse_challengers_rules(text: &str) -> Result<ChallengersRules, RulesFileError> {
+    format_first::<ChallengersFormatOnly>(text)?;
     let file: ChallengersFile = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
     let rules = file.into_rules();
     rules.check().map_err(|e| rule_error(text, &e))?;
