@@ -871,3 +871,20 @@ fn every_truncation_of_every_sample_is_an_error_not_a_panic() {
         }
     }
 }
+
+#[test]
+fn a_reason_without_fields_refuses_unknown_keys() {
+    let ok = r#"{"v":1,"type":"quick-game-scheduled","at":"2026-02-11T10:00:00Z","game":{"id":30,"ussr":{"player":2,"side":"USSR","counts":"quick-round"},"us":{"player":3,"side":"US","counts":"quick-round"},"sides":{"kind":"chosen"},"pairing":{"kind":"quick-round"}}}"#;
+    assert!(arbiter_record::decode(ok).is_ok());
+    for (from, to) in [
+        (r#"{"kind":"chosen"}"#, r#"{"kind":"chosen","sneaky":true}"#),
+        (
+            r#"{"kind":"quick-round"}"#,
+            r#"{"kind":"quick-round","sneaky":1}"#,
+        ),
+    ] {
+        let bad = ok.replace(from, to);
+        let err = arbiter_record::decode(&bad).expect_err("an unknown key is refused");
+        assert!(err.to_string().contains("sneaky"), "{err}");
+    }
+}

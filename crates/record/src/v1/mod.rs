@@ -136,7 +136,8 @@ enum SideReasonDto {
         champion: Pid,
         last: SideDto,
     },
-    BothSwitch,
+    // `{}` (not a unit variant) so that unknown keys are refused.
+    BothSwitch {},
     NewcomerFlexible {
         newcomer: Pid,
         other: Pid,
@@ -172,7 +173,7 @@ enum SideReasonDto {
         side: SideDto,
         draw_index: u64,
     },
-    Chosen,
+    Chosen {},
 }
 
 impl From<&SideReason> for SideReasonDto {
@@ -182,7 +183,7 @@ impl From<&SideReason> for SideReasonDto {
                 champion: Pid(champion),
                 last: last.into(),
             },
-            SideReason::BothSwitch => SideReasonDto::BothSwitch,
+            SideReason::BothSwitch => SideReasonDto::BothSwitch {},
             SideReason::NewcomerFlexible {
                 newcomer,
                 other,
@@ -238,7 +239,7 @@ impl From<&SideReason> for SideReasonDto {
                 side: side.into(),
                 draw_index,
             },
-            SideReason::Chosen => SideReasonDto::Chosen,
+            SideReason::Chosen => SideReasonDto::Chosen {},
         }
     }
 }
@@ -250,7 +251,7 @@ impl From<SideReasonDto> for SideReason {
                 champion: champion.0,
                 last: last.into(),
             },
-            SideReasonDto::BothSwitch => SideReason::BothSwitch,
+            SideReasonDto::BothSwitch {} => SideReason::BothSwitch,
             SideReasonDto::NewcomerFlexible {
                 newcomer,
                 other,
@@ -306,7 +307,7 @@ impl From<SideReasonDto> for SideReason {
                 side: side.into(),
                 draw_index,
             },
-            SideReasonDto::Chosen => SideReason::Chosen,
+            SideReasonDto::Chosen {} => SideReason::Chosen,
         }
     }
 }
@@ -319,7 +320,7 @@ enum PairingReasonDto {
     Eliminator { rung: u32 },
     Override { reason: String },
     Late { reason: String },
-    QuickRound,
+    QuickRound {},
 }
 
 impl From<&PairingReason> for PairingReasonDto {
@@ -333,7 +334,7 @@ impl From<&PairingReason> for PairingReasonDto {
             PairingReason::Late { reason } => PairingReasonDto::Late {
                 reason: reason.clone(),
             },
-            PairingReason::QuickRound => PairingReasonDto::QuickRound,
+            PairingReason::QuickRound => PairingReasonDto::QuickRound {},
         }
     }
 }
@@ -345,7 +346,7 @@ impl From<PairingReasonDto> for PairingReason {
             PairingReasonDto::Eliminator { rung } => PairingReason::Eliminator { rung },
             PairingReasonDto::Override { reason } => PairingReason::Override { reason },
             PairingReasonDto::Late { reason } => PairingReason::Late { reason },
-            PairingReasonDto::QuickRound => PairingReason::QuickRound,
+            PairingReasonDto::QuickRound {} => PairingReason::QuickRound,
         }
     }
 }
@@ -481,14 +482,14 @@ impl From<GameResultDto> for GameResult {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 enum PairingMethodDto {
-    Adjacent,
+    Adjacent {},
     Override { reason: String },
 }
 
 impl From<&PairingMethod> for PairingMethodDto {
     fn from(m: &PairingMethod) -> Self {
         match m {
-            PairingMethod::Adjacent => PairingMethodDto::Adjacent,
+            PairingMethod::Adjacent => PairingMethodDto::Adjacent {},
             PairingMethod::Override { reason } => PairingMethodDto::Override {
                 reason: reason.clone(),
             },
@@ -499,7 +500,7 @@ impl From<&PairingMethod> for PairingMethodDto {
 impl From<PairingMethodDto> for PairingMethod {
     fn from(m: PairingMethodDto) -> Self {
         match m {
-            PairingMethodDto::Adjacent => PairingMethod::Adjacent,
+            PairingMethodDto::Adjacent {} => PairingMethod::Adjacent,
             PairingMethodDto::Override { reason } => PairingMethod::Override { reason },
         }
     }
