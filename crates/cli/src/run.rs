@@ -389,6 +389,12 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
             rules,
             moderators,
         }) => {
+            if rules.is_none() && preset.starts_with("xmadn-") {
+                let noun = preset.trim_start_matches("xmadn-");
+                bail!(
+                    "{preset} is an XMadn format with three named players: use `arbiter {noun} create {id} --name {name:?} --player A --player B --player C`"
+                );
+            }
             let rules = match rules {
                 Some(path) => read_rules_file(path)?,
                 None => {

@@ -59,11 +59,15 @@ pub fn parse_game_time(s: &str) -> Result<u32> {
 
 /// `red/blue` → vanguard red, rearguard blue.
 pub fn parse_colours(s: &str) -> Result<Colours> {
-    let (v, r) = s.split_once('/').ok_or_else(|| {
+    let bad = || {
         usage(format!(
             "colours {s:?}: give the vanguard and rearguard colours like red/blue"
         ))
-    })?;
+    };
+    let (v, r) = s.split_once('/').ok_or_else(bad)?;
+    if r.contains('/') || v.trim().is_empty() || r.trim().is_empty() {
+        return Err(bad());
+    }
     Ok(Colours {
         vanguard: v.trim().to_lowercase(),
         rearguard: r.trim().to_lowercase(),
@@ -125,7 +129,7 @@ fn game_id(s: &str) -> Result<GameId> {
         .ok()
         .filter(|n| *n >= 1)
         .map(GameId)
-        .ok_or_else(|| anyhow!("{s:?} is not a game id like G5"))
+        .ok_or_else(|| usage(format!("{s:?} is not a game id like G5")))
 }
 
 fn read_text(path: &std::path::Path) -> Result<String> {
@@ -228,13 +232,19 @@ pub fn describe_league(l: &League, e: &league::Event) -> String {
             l.name_of(*lower),
             if *head_start { ", head start 1-0" } else { "" }
         ),
-        E::PlayoffGamePlayed { stage, score, .. } => format!(
-            "{} game: {}-{} in {}",
-            stage.name(),
-            score.pawns[0],
-            score.pawns[1],
-            arbiter_engine::xmadn::format_time(score.seconds)
-        ),
+        E::PlayoffGamePlayed { stage, score, .. } => {
+            let round = l.playoff.iter().rev().find(|r| r.stage == *stage);
+            let (higher, lower) = round.map_or((String::new(), String::new()), |r| {
+                (l.name_of(r.higher), l.name_of(r.lower))
+            });
+            format!(
+                "{} game: {higher} {}-{} {lower} in {}",
+                stage.name(),
+                score.pawns[0],
+                score.pawns[1],
+                arbiter_engine::xmadn::format_time(score.seconds)
+            )
+        }
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
     }
 }
@@ -573,6 +583,11 @@ pub async fn roll(svc: &Svc, g: &Globals, cmd: &RollCmd) -> Result<()> {
             tiebreak,
         } => {
             let seed = hex32(seed, "--seed")?;
+            if *faces < 2 {
+                bail!(usage(format!(
+                    "--faces {faces}: a die has at least 2 faces"
+                )));
+            }
             if players.len() < 2 {
                 bail!(usage(
                     "give at least two --player, in the order they rolled".into()

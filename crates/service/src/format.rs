@@ -15,7 +15,7 @@ pub trait Format: Default + Clone + Debug + Send + Sync + 'static {
     type Event: Clone + Debug + Send + Sync + 'static;
     type Command: Clone + Debug + Send + Sync + 'static;
 
-    /// The format's name for users ("TWS ladder").
+    /// The format's name for users, with its article ("a TWS ladder").
     const NAME: &'static str;
     /// The stored kind of the event that creates a competition of this
     /// format: how the service tells formats apart.
@@ -39,7 +39,7 @@ pub trait Format: Default + Clone + Debug + Send + Sync + 'static {
 impl Format for tws::Ladder {
     type Event = tws::Event;
     type Command = tws::Command;
-    const NAME: &'static str = "TWS ladder";
+    const NAME: &'static str = "a TWS ladder";
     const CREATED: &'static str = "created";
 
     fn decide(&self, command: tws::Command) -> Result<Vec<tws::Event>, RuleError> {

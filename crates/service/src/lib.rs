@@ -339,7 +339,7 @@ impl<S: EventStore> Service<S> {
         }
         let what = format::name_of_kind(&kind);
         Err(ServiceError::Input(format!(
-            "competition {competition:?} is {what}, not a {}",
+            "competition {competition:?} is {what}, not {}",
             F::NAME
         )))
     }

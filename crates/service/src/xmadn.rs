@@ -24,7 +24,7 @@ use crate::{Context, Executed, Format, Result, Service, ServiceError};
 impl Format for League {
     type Event = league::Event;
     type Command = league::Command;
-    const NAME: &'static str = "XMadn league";
+    const NAME: &'static str = "an XMadn league";
     const CREATED: &'static str = "league-created";
 
     fn decide(&self, command: league::Command) -> Result<Vec<league::Event>, RuleError> {
@@ -55,6 +55,7 @@ impl Format for League {
         }
     }
     fn request(command: &league::Command) -> String {
+        // The seeds are drawn by the service; `without_time` leaves them out.
         format!("league {:?}", command.without_time())
     }
 }
@@ -62,7 +63,7 @@ impl Format for League {
 impl Format for Challengers {
     type Event = challengers::Event;
     type Command = challengers::Command;
-    const NAME: &'static str = "XMadn Challengers event";
+    const NAME: &'static str = "an XMadn Challengers event";
     const CREATED: &'static str = "challengers-created";
 
     fn decide(&self, command: challengers::Command) -> Result<Vec<challengers::Event>, RuleError> {
@@ -174,9 +175,9 @@ impl<S: EventStore> Service<S> {
     ) -> Result<Executed<league::Event>> {
         let (state, _) = self.load_as::<League>(competition, None).await?;
         let seed = self.committed_seed(competition, &state.seed_hash).await?;
-        let next_hash = self
-            .commit_seed(competition, state.rolls.len() as u32 + 2)
-            .await?;
+        let n = state.rolls.len() as u32 + 2;
+        let next = self.seeds().seed(competition, n)?;
+        let next_hash = draw::commitment(&next);
         let command = match state.phase() {
             Phase::AwaitingTiebreak { .. } => league::Command::RollTiebreak {
                 seed,
@@ -189,6 +190,16 @@ impl<S: EventStore> Service<S> {
                 at: ctx.at,
             },
         };
+        // Decide first: a refused roll stores no seed. The next seed is
+        // kept before the roll is appended, so it can always be revealed.
+        state.decide(command.clone())?;
+        self.store()
+            .put_secret(
+                competition,
+                &crate::seed_secret_name(&next_hash),
+                &hex::encode(next),
+            )
+            .await?;
         self.execute_as::<League>(competition, command, ctx).await
     }
 
@@ -902,7 +913,7 @@ pub fn challengers_forum(v: &ChallengersView, m: Markup) -> String {
     ));
     if !v.qualifier.is_empty() {
         out.push_str(&format!(
-            "Game 0 (3TQ): 1st {}, 2nd {}, 3rd {}\n",
+            "\nGame 0 (3TQ): 1st {}, 2nd {}, 3rd {}\n\n",
             esc(m, &v.qualifier[0]),
             esc(m, v.qualifier.get(1).map_or("", |s| s.as_str())),
             esc(m, v.qualifier.get(2).map_or("", |s| s.as_str())),

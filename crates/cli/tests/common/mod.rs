@@ -196,6 +196,57 @@ impl Arbiter {
     }
 }
 
+impl Arbiter {
+    /// What is stored, for every competition in the database whatever its
+    /// format: the competition list, each history, and each competition's
+    /// own view (`ladder show`, `league show` or `challengers show`, all
+    /// `--json`; the view carries the version). [`Stored::ladders`] holds
+    /// those views.
+    #[track_caller]
+    pub fn stored_any(&self) -> Stored {
+        let competitions = self.ok(&["competition", "list", "--json"]);
+        let rows: Vec<(String, String)> = serde_json::from_str::<serde_json::Value>(&competitions)
+            .expect("competition list --json")
+            .as_array()
+            .expect("a list of competitions")
+            .iter()
+            .map(|c| {
+                (
+                    c["id"].as_str().expect("an id").to_string(),
+                    c["format"].as_str().expect("a format").to_string(),
+                )
+            })
+            .collect();
+        let mut history = Vec::new();
+        let mut views = Vec::new();
+        for (id, format) in &rows {
+            let noun = match format.as_str() {
+                "xmadn-league" => "league",
+                "xmadn-challengers" => "challengers",
+                _ => "ladder",
+            };
+            history.push(self.ok(&["-c", id, "history", "--json"]));
+            views.push(self.ok(&["-c", id, noun, "show", "--json"]));
+        }
+        Stored {
+            competitions,
+            history,
+            ladders: views,
+        }
+    }
+
+    /// [`Arbiter::refused`] for a database holding competitions of any
+    /// format (see [`Arbiter::stored_any`]).
+    #[track_caller]
+    pub fn refused_any(&self, code: i32, args: &[&str]) -> Run {
+        let before = self.stored_any();
+        let run = self.run(args).fails_with(code);
+        let after = self.stored_any();
+        assert_unchanged(&before, &after, &format!("`arbiter {}`", args.join(" ")));
+        run
+    }
+}
+
 /// Panics, showing the first line that differs, if `after` is not `before`.
 #[track_caller]
 pub fn assert_unchanged(before: &Stored, after: &Stored, what: &str) {

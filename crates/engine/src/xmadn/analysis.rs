@@ -22,7 +22,7 @@ use crate::model::{GameId, PlayerId};
 
 use super::league::{League, LeagueGame, PLAYERS, Phase};
 use super::rules::Playoff;
-use super::table::{Fact, Table};
+use super::table::{Fact, Table, TieRoll};
 
 const CLAUSE: &str = "XMadn League: Double-round robins";
 
@@ -137,6 +137,17 @@ pub fn decide_places(
     open: &[[PlayerId; 2]],
     significant: &[usize],
 ) -> Determination {
+    decide_places_with(known, open, significant, &[])
+}
+
+/// [`decide_places`] with the step-6 die rolls already recorded (they
+/// decide a tie among exactly their players).
+pub fn decide_places_with(
+    known: &[Fact],
+    open: &[[PlayerId; 2]],
+    significant: &[usize],
+    rolls: &[TieRoll],
+) -> Determination {
     // Count the open games per unordered pair; a completion is how many of
     // each pair's games the lower id wins.
     let pairs = [
@@ -172,7 +183,7 @@ pub fn decide_places(
                         });
                     }
                 }
-                let table = Table::compute(facts.clone(), Vec::new(), false);
+                let table = Table::compute(facts.clone(), rolls.to_vec(), false);
                 let mut here = Vec::with_capacity(significant.len());
                 for (k, &place) in significant.iter().enumerate() {
                     let holders: Vec<PlayerId> = table
@@ -226,10 +237,11 @@ pub fn decide_places(
 
 /// Whether the league's significant outcomes are determined now.
 pub fn determination(league: &League) -> Determination {
-    decide_places(
+    decide_places_with(
         &super::table::facts(league),
         &remaining_pairs(league),
         &significant_places(league.rules.playoff),
+        &super::table::tie_rolls(league),
     )
 }
 

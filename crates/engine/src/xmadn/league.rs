@@ -422,9 +422,11 @@ impl League {
         l
     }
 
+    /// A player's name; an id that is not one of the three players (a
+    /// damaged command) shows as the id, without panicking.
     pub fn name_of(&self, p: PlayerId) -> String {
-        self.players
-            .get(p.index())
+        p.0.checked_sub(1)
+            .and_then(|i| self.players.get(i as usize))
             .cloned()
             .unwrap_or_else(|| p.to_string())
     }
@@ -812,6 +814,17 @@ impl League {
         if !self.created && !matches!(command, Command::Create { .. }) {
             return Err(rule(CLAUSE_DRR, "the league has not been created"));
         }
+        if let Command::RecordResult { players, .. }
+        | Command::CorrectResult { players, .. }
+        | Command::RecordPlayoffGame { players, .. } = &command
+            && let Some(p) = players.iter().find(|p| !PLAYERS.contains(p))
+        {
+            return Err(rule(
+                CLAUSE_DRR,
+                format!("{p} is not one of the league's three players"),
+            )
+            .field("players"));
+        }
         match command {
             Command::Create {
                 name,
@@ -1028,6 +1041,7 @@ impl League {
                     return Err(self.not_now("record a playoff game"));
                 };
                 let order = [round.higher, round.lower];
+                Score { pawns, seconds }.check(self.rules.rule_set)?;
                 let pawns = match players {
                     p if p == order => pawns,
                     [a, b] if [b, a] == order => [pawns[1], pawns[0]],
@@ -1117,7 +1131,12 @@ impl League {
                 format!("the league is over; {} is champion", self.name_of(champion))
             }
         };
-        rule(CLAUSE_DRR, format!("cannot {what} now: {now}"))
+        let clause = match self.phase() {
+            Phase::AwaitingPositions { .. } | Phase::RoundRobin { .. } => CLAUSE_DRR,
+            Phase::AwaitingTiebreak { .. } => CLAUSE_TABLE,
+            _ => CLAUSE_PLAYOFF,
+        };
+        rule(clause, format!("cannot {what} now: {now}"))
     }
 
     /// The game to record a result for: `game` if given (it must be
@@ -1250,6 +1269,8 @@ impl League {
         pawns: [u8; 2],
         seconds: u32,
     ) -> Result<Score, RuleError> {
+        // Checked as typed, so a refusal quotes the moderator's own figures.
+        Score { pawns, seconds }.check(self.rules.rule_set)?;
         let pawns = if players == g.players {
             pawns
         } else if [players[1], players[0]] == g.players {
@@ -1283,7 +1304,7 @@ fn consent_note(note: &str) -> String {
 }
 
 fn unknown_game(id: GameId) -> RuleError {
-    rule(CLAUSE_TABLE, format!("there is no game {id}")).field("game")
+    rule(CLAUSE_RESULTS, format!("there is no game {id}")).field("game")
 }
 
 /// One checked roll.

@@ -225,8 +225,8 @@ impl ChallengersRules {
             return Err(RuleError::new(
                 "XMadn Challengers",
                 format!(
-                    "first-to-{} is refused: \"The minimum distance shall be first-to-{}, thus making sure that each player will have at least two at-boards\" (at most 99)",
-                    self.first_to, self.min_first_to
+                    "first-to-{} is refused: the distance is from {} to 99 (\"The minimum distance shall be first-to-{}, thus making sure that each player will have at least two at-boards\")",
+                    self.first_to, self.min_first_to, self.min_first_to
                 ),
             )
             .field("first_to"));
