@@ -16,6 +16,16 @@
 //! pawns or times of games not yet played cannot be evaluated, and a tie
 //! that reaches them, or the die, counts as open. So "determined" is never
 //! wrong: it may only come later than a cleverer proof would allow.
+//!
+//! Two shortcuts keep this fast for long leagues (up to 20 DRR, 41^3
+//! distributions at the start) without changing any answer: a completion
+//! whose significant places are held by players whose win-loss record
+//! nobody shares is settled from the records alone (the cascade would
+//! order them by record and go no further), and the enumeration stops once
+//! the answer cannot change (open with every player a candidate for every
+//! place; or open at all, when only the verdict is wanted, as for the
+//! suggestion). `league_properties.rs` checks both against the plain
+//! enumeration.
 
 use crate::explain::Explanation;
 use crate::model::{GameId, PlayerId};
@@ -57,6 +67,9 @@ impl Determination {
             }
         };
         let games = match self.remaining {
+            // Every game is played: only a round of die-roll (step 6) can
+            // still be missing.
+            0 => "no games left, until the round of die-roll (step 6)".to_string(),
             1 => "the remaining game".to_string(),
             n => format!("the remaining {n} games"),
         };
@@ -148,13 +161,37 @@ pub fn decide_places_with(
     significant: &[usize],
     rolls: &[TieRoll],
 ) -> Determination {
+    enumerate(known, open, significant, rolls, false)
+}
+
+/// Only the verdict of [`decide_places_with`]: the enumeration stops at the
+/// first completion that shows the outcomes open (the candidates are not
+/// wanted), which is what the suggestion asks hundreds of times.
+fn is_determined(
+    known: &[Fact],
+    open: &[[PlayerId; 2]],
+    significant: &[usize],
+    rolls: &[TieRoll],
+) -> bool {
+    enumerate(known, open, significant, rolls, true).determined
+}
+
+/// The index in [`PLAYERS`] of `p`.
+fn slot(p: PlayerId) -> Option<usize> {
+    PLAYERS.iter().position(|&x| x == p)
+}
+
+fn enumerate(
+    known: &[Fact],
+    open: &[[PlayerId; 2]],
+    significant: &[usize],
+    rolls: &[TieRoll],
+    verdict_only: bool,
+) -> Determination {
     // Count the open games per unordered pair; a completion is how many of
     // each pair's games the lower id wins.
-    let pairs = [
-        [PLAYERS[0], PLAYERS[1]],
-        [PLAYERS[0], PLAYERS[2]],
-        [PLAYERS[1], PLAYERS[2]],
-    ];
+    const PAIRS: [[usize; 2]; 3] = [[0, 1], [0, 2], [1, 2]];
+    let pairs = PAIRS.map(|[x, y]| [PLAYERS[x], PLAYERS[y]]);
     let counts: Vec<usize> = pairs
         .iter()
         .map(|pair| {
@@ -165,62 +202,110 @@ pub fn decide_places_with(
                 .count()
         })
         .collect();
+    // The overall win-loss records (wins minus losses, ARB-R24) of the known
+    // games. When a completion leaves the records at the significant places
+    // unshared, the cascade orders them by record alone and the table need
+    // not be built: most completions of a long league take this way.
+    let mut base = [0i64; 3];
+    let mut fast = true;
+    for f in known {
+        let w = f.winner.min(1);
+        match (slot(f.players[w]), slot(f.players[1 - w])) {
+            (Some(w), Some(l)) => {
+                base[w] += 1;
+                base[l] -= 1;
+            }
+            _ => fast = false,
+        }
+    }
     let mut candidates: Vec<Vec<PlayerId>> = vec![Vec::new(); significant.len()];
     let mut fixed = true;
     let mut first: Option<Vec<PlayerId>> = None;
     let mut facts: Vec<Fact> = Vec::with_capacity(known.len() + open.len());
-    for a in 0..=counts[0] {
+    'all: for a in 0..=counts[0] {
         for b in 0..=counts[1] {
             for c in 0..=counts[2] {
-                facts.clear();
-                facts.extend_from_slice(known);
-                for (k, &wins) in [a, b, c].iter().enumerate() {
-                    for i in 0..counts[k] {
-                        facts.push(Fact {
-                            players: pairs[k],
-                            winner: usize::from(i >= wins),
-                            score: None,
-                        });
-                    }
+                let wins = [a, b, c];
+                let mut record = base;
+                for (k, [lo, hi]) in PAIRS.iter().enumerate() {
+                    // Both counts are at most a few hundred games.
+                    let (n, w) = (counts[k] as i64, wins[k] as i64);
+                    record[*lo] += 2 * w - n;
+                    record[*hi] += n - 2 * w;
                 }
-                let table = Table::compute(facts.clone(), rolls.to_vec(), false);
-                let mut here = Vec::with_capacity(significant.len());
-                for (k, &place) in significant.iter().enumerate() {
-                    let holders: Vec<PlayerId> = table
-                        .ranking
-                        .order
+                // For each significant place: who may hold it, and whether
+                // that player holds it alone and for certain. A place held
+                // by a player whose record nobody shares is his whatever
+                // the tiebreaking steps say about the others.
+                let mut order = [0usize, 1, 2];
+                order.sort_by_key(|&i| std::cmp::Reverse(record[i]));
+                let by_record: Option<Vec<(Vec<PlayerId>, bool)>> = if fast {
+                    significant
                         .iter()
-                        .zip(&table.ranking.places)
-                        .filter(|(p, _)| {
-                            // Everyone who might end at `place`: the holders
-                            // of a tied block spanning it.
-                            let i = table
-                                .ranking
-                                .order
-                                .iter()
-                                .position(|x| x == *p)
-                                .unwrap_or(0);
-                            let block = table.ranking.tie_of(**p).map_or(1, |u| u.players.len());
-                            let start = table.ranking.places[i];
-                            start <= place && place < start + block
+                        .map(|&place| {
+                            let i = *order.get(place.checked_sub(1)?)?;
+                            let alone = record.iter().filter(|&&r| r == record[i]).count() == 1;
+                            alone.then(|| (vec![PLAYERS[i]], true))
                         })
-                        .map(|(p, _)| *p)
-                        .collect();
-                    for h in &holders {
+                        .collect()
+                } else {
+                    None
+                };
+                let places: Vec<(Vec<PlayerId>, bool)> = if let Some(places) = by_record {
+                    places
+                } else {
+                    facts.clear();
+                    facts.extend_from_slice(known);
+                    for (k, &w) in wins.iter().enumerate() {
+                        for i in 0..counts[k] {
+                            facts.push(Fact {
+                                players: pairs[k],
+                                winner: usize::from(i >= w),
+                                score: None,
+                            });
+                        }
+                    }
+                    let table = Table::compute(facts.clone(), rolls.to_vec(), false);
+                    let r = &table.ranking;
+                    significant
+                        .iter()
+                        .map(|&place| {
+                            // Everyone who might end at `place`: the
+                            // players of a tied block spanning it.
+                            let holders: Vec<PlayerId> = (0..r.order.len())
+                                .filter(|&i| {
+                                    let block = r.tie_of(r.order[i]).map_or(1, |u| u.players.len());
+                                    r.places[i] <= place && place < r.places[i] + block
+                                })
+                                .map(|i| r.order[i])
+                                .collect();
+                            let decided = holders.len() == 1 && r.is_decided(place);
+                            (holders, decided)
+                        })
+                        .collect()
+                };
+                let mut here = Vec::with_capacity(significant.len());
+                for (k, (holders, decided)) in places.iter().enumerate() {
+                    for h in holders {
                         if !candidates[k].contains(h) {
                             candidates[k].push(*h);
                         }
                     }
-                    if holders.len() == 1 && table.ranking.is_decided(place) {
-                        here.push(holders[0]);
-                    } else {
-                        fixed = false;
+                    match holders.as_slice() {
+                        [one] if *decided => here.push(*one),
+                        _ => fixed = false,
                     }
                 }
                 match &first {
                     None if fixed => first = Some(here),
                     Some(f) if *f != here => fixed = false,
                     _ => {}
+                }
+                // Open, and every place may go to anyone: no completion can
+                // tell more.
+                let saturated = candidates.iter().all(|c| c.len() == PLAYERS.len());
+                if !fixed && (verdict_only || saturated) {
+                    break 'all;
                 }
             }
         }
@@ -281,6 +366,7 @@ pub fn suggest_order(league: &League) -> Option<Suggestion> {
     }
     let significant = significant_places(league.rules.playoff);
     let known = super::table::facts(league);
+    let rolls = super::table::tie_rolls(league);
     let later: Vec<[PlayerId; 2]> = remaining_pairs(league)
         .into_iter()
         .skip(open.len())
@@ -300,7 +386,7 @@ pub fn suggest_order(league: &League) -> Option<Suggestion> {
                     .map(|&k| open[k].players)
                     .chain(later.iter().copied())
                     .collect();
-                if decide_places(&facts, &rest, &significant).determined {
+                if is_determined(&facts, &rest, &significant, &rolls) {
                     t = j;
                     break;
                 }
