@@ -875,7 +875,7 @@ fn every_truncation_of_every_sample_is_an_error_not_a_panic() {
 #[test]
 fn a_reason_without_fields_refuses_unknown_keys() {
     let ok = r#"{"v":1,"type":"quick-game-scheduled","at":"2026-02-11T10:00:00Z","game":{"id":30,"ussr":{"player":2,"side":"USSR","counts":"quick-round"},"us":{"player":3,"side":"US","counts":"quick-round"},"sides":{"kind":"chosen"},"pairing":{"kind":"quick-round"}}}"#;
-    assert!(arbiter_record::decode(ok).is_ok());
+    assert!(decode(ok).is_ok());
     for (from, to) in [
         (r#"{"kind":"chosen"}"#, r#"{"kind":"chosen","sneaky":true}"#),
         (
@@ -884,7 +884,7 @@ fn a_reason_without_fields_refuses_unknown_keys() {
         ),
     ] {
         let bad = ok.replace(from, to);
-        let err = arbiter_record::decode(&bad).expect_err("an unknown key is refused");
+        let err = decode(&bad).expect_err("an unknown key is refused");
         assert!(err.to_string().contains("sneaky"), "{err}");
     }
 }

@@ -1084,7 +1084,7 @@ fn first_to_3_is_refused_with_the_documents_words() {
     assert_eq!((e.line, e.column), (Some(2), Some(12)));
     assert!(
         e.message.contains(
-            "first-to-3 is refused: \"The minimum distance shall be first-to-4, thus making sure that each player will have at least two at-boards\""
+            "first-to-3 is refused: the distance is from 4 to 99 (\"The minimum distance shall be first-to-4, thus making sure that each player will have at least two at-boards\")"
         ),
         "{}",
         e.message
