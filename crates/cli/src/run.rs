@@ -981,12 +981,26 @@ async fn report(
     g: &Globals,
     done: &arbiter_service::Executed,
 ) -> Result<()> {
+    if g.json || done.replayed {
+        return report_written::<Ladder>(g, done, |_| String::new());
+    }
+    let (after, _) = svc.load(comp, None).await?;
+    report_written::<Ladder>(g, done, |e| render::summarize(&after, e))
+}
+
+/// Print what a write did: its events' kinds as JSON, or one line per
+/// event in words (`describe`), or that an idempotent retry stored nothing.
+pub fn report_written<F: arbiter_service::Format>(
+    g: &Globals,
+    done: &arbiter_service::Executed<F::Event>,
+    describe: impl Fn(&F::Event) -> String,
+) -> Result<()> {
     if g.json {
         return print_json(&serde_json::json!({
             "first": done.first,
             "last": done.last,
             "replayed": done.replayed,
-            "events": done.events.iter().map(Event::kind).collect::<Vec<_>>(),
+            "events": done.events.iter().map(F::kind).collect::<Vec<_>>(),
         }));
     }
     if done.replayed {
@@ -997,13 +1011,8 @@ async fn report(
         );
         return Ok(());
     }
-    let (after, _) = svc.load(comp, None).await?;
     for (i, e) in done.events.iter().enumerate() {
-        outln!(
-            "Event {}: {}.",
-            done.first + i as u64,
-            render::summarize(&after, e)
-        );
+        outln!("Event {}: {}.", done.first + i as u64, describe(e));
     }
     Ok(())
 }

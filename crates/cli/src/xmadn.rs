@@ -8,15 +8,15 @@ use arbiter_engine::xmadn::challengers::{self, Challengers};
 use arbiter_engine::xmadn::league::{self, League};
 use arbiter_engine::xmadn::table::Table;
 use arbiter_engine::xmadn::{Colours, analysis, parse_time};
+use arbiter_service::Format;
 use arbiter_service::forum::Markup;
 use arbiter_service::xmadn::{
     ChallengersView, LeagueView, challengers_forum, challengers_view, league_forum, league_view,
 };
-use arbiter_service::{Executed, Format};
 use comfy_table::{Cell, CellAlignment, ContentArrangement, Table as Grid, presets};
 
 use crate::args::{ChallengersCmd, LeagueCmd, PlayoffCmd, RollCmd, XmResultArgs};
-use crate::run::{Globals, Svc, Usage, competition, print_json};
+use crate::run::{Globals, Svc, Usage, competition, print_json, report_written};
 
 fn grid(header: &[&str]) -> Grid {
     let mut t = Grid::new();
@@ -134,34 +134,6 @@ fn game_id(s: &str) -> Result<GameId> {
 
 fn read_text(path: &std::path::Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read {}: {e}", path.display()))
-}
-
-/// Print what a write did.
-fn report<F: Format>(
-    g: &Globals,
-    done: &Executed<F::Event>,
-    describe: impl Fn(&F::Event) -> String,
-) -> Result<()> {
-    if g.json {
-        return print_json(&serde_json::json!({
-            "first": done.first,
-            "last": done.last,
-            "replayed": done.replayed,
-            "events": done.events.iter().map(F::kind).collect::<Vec<_>>(),
-        }));
-    }
-    if done.replayed {
-        outln!(
-            "Already done (same idempotency key): events {}..{}.",
-            done.first,
-            done.last
-        );
-        return Ok(());
-    }
-    for (i, e) in done.events.iter().enumerate() {
-        outln!("Event {}: {}.", done.first + i as u64, describe(e));
-    }
-    Ok(())
 }
 
 /// One league event in words.
@@ -331,7 +303,7 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
         ($cmd:expr) => {{
             let done = svc.execute_as::<League>(&comp, $cmd, &ctx).await?;
             let (after, _) = load_league(svc, &comp).await?;
-            report::<League>(g, &done, |e| describe_league(&after, e))?;
+            report_written::<League>(g, &done, |e| describe_league(&after, e))?;
         }};
     }
     match cmd {
@@ -364,7 +336,7 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
         LeagueCmd::Roll => {
             let done = svc.league_roll(&comp, &ctx).await?;
             let (after, _) = load_league(svc, &comp).await?;
-            report::<League>(g, &done, |e| describe_league(&after, e))?;
+            report_written::<League>(g, &done, |e| describe_league(&after, e))?;
         }
         LeagueCmd::Result { result, game } => {
             let players = [pid(&result.a)?, pid(&result.b)?];
@@ -491,7 +463,7 @@ pub async fn challengers(svc: &Svc, g: &Globals, cmd: &ChallengersCmd) -> Result
         ($cmd:expr) => {{
             let done = svc.execute_as::<Challengers>(&comp, $cmd, &ctx).await?;
             let (after, _) = svc.load_as::<Challengers>(&comp, None).await?;
-            report::<Challengers>(g, &done, |e| describe_challengers(&after, e))?;
+            report_written::<Challengers>(g, &done, |e| describe_challengers(&after, e))?;
             if !g.json {
                 if let Some(n) = after.next_game() {
                     outln!("Next: {}", n.explanation);
