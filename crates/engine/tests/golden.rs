@@ -88,9 +88,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use arbiter_engine::RuleError;
 use arbiter_engine::draw::{self, Seed};
 use arbiter_engine::model::{
     Adjudication, Counts, EndTag, GameId, GameStatus, Outcome, PlayerId, Side, Time,
@@ -100,126 +99,14 @@ use arbiter_engine::tws::{
     Bid, Command, Event, Game, Ladder, LadderRules, Membership, PairingPlan, ResultInput,
     SideReason, fold,
 };
-use chrono::{NaiveDate, TimeZone, Utc};
-
-type Step = Result<(), String>;
-
-fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
-}
+use common::golden::{
+    Args, CaseFile, Failure, Line, Pending, Step, Suite, assert_passed, date, expect_refusal,
+    parse_num, tokenize,
+};
 
 /// The draw seed of round `n` (fixed so cases are reproducible).
 fn seed_of(n: u32) -> Seed {
     [u8::try_from(n % 256).unwrap_or(0); 32]
-}
-
-fn date(s: &str) -> Result<Time, String> {
-    let d = NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|e| format!("bad date `{s}`: {e}"))?;
-    let naive = d.and_hms_opt(0, 0, 0).ok_or("bad time")?;
-    Ok(Utc.from_utc_datetime(&naive))
-}
-
-/// Split a line into tokens: spaces separate, `"..."` quotes (also after
-/// `key=`), `#` at the start of a token begins a comment.
-fn tokenize(line: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut in_token = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                in_token = true;
-                let mut closed = false;
-                for q in chars.by_ref() {
-                    if q == '"' {
-                        closed = true;
-                        break;
-                    }
-                    cur.push(q);
-                }
-                if !closed {
-                    return Err("unclosed quote".into());
-                }
-            }
-            '#' if !in_token => break,
-            c if c.is_whitespace() => {
-                if in_token {
-                    out.push(std::mem::take(&mut cur));
-                    in_token = false;
-                }
-            }
-            c => {
-                in_token = true;
-                cur.push(c);
-            }
-        }
-    }
-    if in_token {
-        out.push(cur);
-    }
-    Ok(out)
-}
-
-/// Positional tokens and `key=value` options of a line.
-struct Args {
-    pos: Vec<String>,
-    opts: Vec<(String, String)>,
-}
-
-impl Args {
-    fn parse(tokens: &[String]) -> Args {
-        let mut pos = Vec::new();
-        let mut opts = Vec::new();
-        for t in tokens {
-            match t.split_once('=') {
-                Some((k, v))
-                    if !k.is_empty()
-                        && k.chars()
-                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
-                {
-                    opts.push((k.to_string(), v.to_string()));
-                }
-                _ => pos.push(t.clone()),
-            }
-        }
-        Args { pos, opts }
-    }
-
-    fn opt(&self, key: &str) -> Option<&str> {
-        self.opts
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn req(&self, key: &str) -> Result<&str, String> {
-        self.opt(key)
-            .ok_or_else(|| format!("missing option {key}=..."))
-    }
-
-    fn at(&self, i: usize) -> Result<&str, String> {
-        self.pos
-            .get(i)
-            .map(String::as_str)
-            .ok_or_else(|| format!("missing argument {}", i + 1))
-    }
-
-    fn only(&self, allowed: &[&str]) -> Step {
-        for (k, _) in &self.opts {
-            if !allowed.contains(&k.as_str()) {
-                return Err(format!(
-                    "unknown option `{k}` (allowed: {})",
-                    allowed.join(", ")
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-fn parse_num<T: std::str::FromStr>(s: &str) -> Result<T, String> {
-    s.parse().map_err(|_| format!("not a number: `{s}`"))
 }
 
 fn parse_side(s: &str) -> Result<Side, String> {
@@ -290,18 +177,11 @@ fn outcome_name(o: Outcome) -> &'static str {
     }
 }
 
-/// A refused command whose `expect error` has not been seen yet.
-struct Pending {
-    line: usize,
-    error: RuleError,
-    before: Box<Ladder>,
-}
-
 struct Runner {
     ladder: Ladder,
     log: Vec<(u64, Event)>,
     clock: Time,
-    pending: Option<Pending>,
+    pending: Option<Pending<Ladder>>,
     /// The state before the last refused command, kept until the next
     /// command so `expect` lines after `expect error` can still compare.
     refused_before: Option<Box<Ladder>>,
@@ -773,23 +653,7 @@ impl Runner {
         };
         match what {
             "error" => {
-                let Some(p) = self.pending.take() else {
-                    return Err(
-                        "expected the previous command to be refused, but it was accepted".into(),
-                    );
-                };
-                let shown = p.error.to_string();
-                if !p.error.message.contains(args.at(0)?) {
-                    return Err(format!(
-                        "expected a refusal containing {:?}, got: {shown}",
-                        args.at(0)?
-                    ));
-                }
-                if let Some(c) = args.opt("clause")
-                    && !p.error.clause.contains(c)
-                {
-                    return Err(format!("expected the refusal to cite {c:?}, got: {shown}"));
-                }
+                let p = expect_refusal(&mut self.pending, args)?;
                 if *p.before != self.ladder {
                     return Err(format!(
                         "the refused command (line {}) changed the ladder state",
@@ -1163,106 +1027,28 @@ impl Runner {
     }
 
     fn run_line(&mut self, line: usize, text: &str) -> Step {
-        let tokens = tokenize(text)?;
-        let Some((verb, rest)) = tokens.split_first() else {
-            return Ok(());
-        };
-        if verb == "expect" {
-            let (what, rest) = rest.split_first().ok_or("expect what?")?;
-            if what != "error"
-                && let Some(p) = &self.pending
-            {
-                return Err(format!(
-                    "the command of line {} was refused: {}",
-                    p.line, p.error
-                ));
-            }
-            return self.expect(what, &Args::parse(rest));
-        }
+        let parsed = Line::parse(text)?;
         if let Some(p) = &self.pending {
-            return Err(format!(
-                "the command of line {} was refused (no `expect error` followed): {}",
-                p.line, p.error
-            ));
+            p.check_follows(&parsed)?;
         }
-        // After a refusal and its `expect error`, nothing may have changed.
-        if let Some(before) = self.refused_before.take()
-            && *before != self.ladder
-        {
-            return Err("the ladder changed after a refused command".into());
-        }
-        self.command(line, verb, &Args::parse(rest))
-    }
-}
-
-struct CaseFile {
-    path: PathBuf,
-    text: String,
-}
-
-impl CaseFile {
-    fn name(&self) -> String {
-        self.path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-    }
-}
-
-fn normalize(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The header: a quoted clause found in the rule document and a ruling line.
-fn check_header(case: &CaseFile, rules_doc: &str) -> Result<(), (usize, String)> {
-    let mut lines = case.text.lines().enumerate();
-    let (_, first) = lines.next().ok_or((1, "empty case".to_string()))?;
-    let clause = first.strip_prefix("# clause: \"").ok_or((
-        1,
-        "the first line must be `# clause: \"<quote>\" (TWS <Section>)`".to_string(),
-    ))?;
-    let (quote, section) = clause
-        .rsplit_once('"')
-        .ok_or((1, "unclosed clause quote".to_string()))?;
-    let section = section.trim();
-    if !(section.starts_with("(TWS ") && section.ends_with(')')) {
-        return Err((
-            1,
-            format!("name the section after the quote: `(TWS ...)`, not `{section}`"),
-        ));
-    }
-    // Quotes may elide with "..." between fragments.
-    let doc = normalize(rules_doc);
-    for fragment in quote.split("...") {
-        let f = normalize(fragment);
-        if !f.is_empty() && !doc.contains(&f) {
-            return Err((
-                1,
-                format!("the quoted clause is not in tws-ladder.txt: {f:?}"),
-            ));
+        match parsed {
+            Line::Blank => Ok(()),
+            Line::Expect(what, args) => self.expect(&what, &args),
+            Line::Command(verb, args) => {
+                // After a refusal and its `expect error`, nothing may have changed.
+                if let Some(before) = self.refused_before.take()
+                    && *before != self.ladder
+                {
+                    return Err("the ladder changed after a refused command".into());
+                }
+                self.command(line, &verb, &args)
+            }
         }
     }
-    let (_, second) = lines
-        .next()
-        .ok_or((2, "missing `# ruling:` line".to_string()))?;
-    let rulings = second.strip_prefix("# ruling: ").ok_or((
-        2,
-        "the second line must be `# ruling: <ids>` (or `none`)".to_string(),
-    ))?;
-    for r in rulings.split(',').map(str::trim) {
-        let ok = r == "none"
-            || ["TWS-R", "ARB-R"].iter().any(|p| {
-                r.strip_prefix(p)
-                    .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
-            });
-        if !ok {
-            return Err((2, format!("not a ruling id: `{r}`")));
-        }
-    }
-    Ok(())
 }
 
 /// The event log and final state of a case, or the failing line and message.
-type CaseRun = Result<(Vec<(u64, Event)>, Ladder), (usize, String)>;
+type CaseRun = Result<(Vec<(u64, Event)>, Ladder), Failure>;
 
 /// Run one case.
 fn run_case(case: &CaseFile) -> CaseRun {
@@ -1272,13 +1058,7 @@ fn run_case(case: &CaseFile) -> CaseRun {
     }
     let end = case.text.lines().count();
     if let Some(p) = &runner.pending {
-        return Err((
-            p.line,
-            format!(
-                "the command was refused (no `expect error` followed): {}",
-                p.error
-            ),
-        ));
+        return Err(p.unanswered());
     }
     let folded = fold(runner.log.iter().map(|(s, e)| (*s, e)));
     if folded != runner.ladder {
@@ -1290,55 +1070,24 @@ fn run_case(case: &CaseFile) -> CaseRun {
     Ok((runner.log, runner.ladder))
 }
 
-fn load_cases() -> Vec<CaseFile> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(golden_dir())
-        .expect("tests/golden exists")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "case"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).expect("readable case");
-            CaseFile { path, text }
-        })
-        .collect()
-}
+/// The TWS ladder cases: `tests/golden/*.case`, quoting `tws-ladder.txt`.
+const SUITE: Suite = Suite {
+    dir: "golden",
+    prefix: "",
+    document: "tws-ladder.txt",
+    section: "(TWS ",
+    header_section: "(TWS <Section>)",
+    section_help: "`(TWS ...)`",
+    rulings: &["TWS-R", "ARB-R"],
+    min_words: 0,
+};
 
 #[test]
 fn golden_cases() {
-    let rules_doc =
-        std::fs::read_to_string(golden_dir().join("tws-ladder.txt")).expect("the rule document");
-    let cases = load_cases();
+    let cases = SUITE.cases();
     assert!(cases.len() >= 28, "only {} golden cases", cases.len());
-    let mut failures = Vec::new();
-    for case in &cases {
-        let outcome = check_header(case, &rules_doc).and_then(|()| run_case(case));
-        match outcome {
-            Err((line, msg)) => {
-                failures.push(format!("tests/golden/{}:{line}: {msg}", case.name()))
-            }
-            Ok((log, state)) => {
-                // Reproducible: the same case gives the same events and state.
-                match run_case(case) {
-                    Ok((log2, state2)) if log2 == log && state2 == state => {}
-                    _ => failures.push(format!(
-                        "tests/golden/{}: a second run gave different events",
-                        case.name()
-                    )),
-                }
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} golden case(s) failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    let failures = SUITE.failures(&cases, true, run_case);
+    assert_passed(&failures, cases.len(), "golden");
 }
 
 #[test]

@@ -64,128 +64,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use arbiter_engine::RuleError;
 use arbiter_engine::model::{PlayerId, Time};
 use arbiter_engine::xmadn::challengers::{Challengers, Command, Event};
 use arbiter_engine::xmadn::{ChallengersRules, Colours, RuleSet, parse_time};
-use chrono::{NaiveDate, TimeZone, Utc};
-
-type Step = Result<(), String>;
-
-fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden-xmadn")
-}
-
-fn date(s: &str) -> Result<Time, String> {
-    let d = NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|e| format!("bad date `{s}`: {e}"))?;
-    let naive = d.and_hms_opt(0, 0, 0).ok_or("bad time")?;
-    Ok(Utc.from_utc_datetime(&naive))
-}
-
-/// Split a line into tokens: spaces separate, `"..."` quotes (also after
-/// `key=`), `#` at the start of a token begins a comment.
-fn tokenize(line: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut in_token = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                in_token = true;
-                let mut closed = false;
-                for q in chars.by_ref() {
-                    if q == '"' {
-                        closed = true;
-                        break;
-                    }
-                    cur.push(q);
-                }
-                if !closed {
-                    return Err("unclosed quote".into());
-                }
-            }
-            '#' if !in_token => break,
-            c if c.is_whitespace() => {
-                if in_token {
-                    out.push(std::mem::take(&mut cur));
-                    in_token = false;
-                }
-            }
-            c => {
-                in_token = true;
-                cur.push(c);
-            }
-        }
-    }
-    if in_token {
-        out.push(cur);
-    }
-    Ok(out)
-}
-
-/// Positional tokens and `key=value` options of a line.
-struct Args {
-    pos: Vec<String>,
-    opts: Vec<(String, String)>,
-}
-
-impl Args {
-    fn parse(tokens: &[String]) -> Args {
-        let mut pos = Vec::new();
-        let mut opts = Vec::new();
-        for t in tokens {
-            match t.split_once('=') {
-                Some((k, v))
-                    if !k.is_empty()
-                        && k.chars()
-                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
-                {
-                    opts.push((k.to_string(), v.to_string()));
-                }
-                _ => pos.push(t.clone()),
-            }
-        }
-        Args { pos, opts }
-    }
-
-    fn opt(&self, key: &str) -> Option<&str> {
-        self.opts
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn req(&self, key: &str) -> Result<&str, String> {
-        self.opt(key)
-            .ok_or_else(|| format!("missing option {key}=..."))
-    }
-
-    fn at(&self, i: usize) -> Result<&str, String> {
-        self.pos
-            .get(i)
-            .map(String::as_str)
-            .ok_or_else(|| format!("missing argument {}", i + 1))
-    }
-
-    fn only(&self, allowed: &[&str]) -> Step {
-        for (k, _) in &self.opts {
-            if !allowed.contains(&k.as_str()) {
-                return Err(format!(
-                    "unknown option `{k}` (allowed: {})",
-                    allowed.join(", ")
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-fn parse_num<T: std::str::FromStr>(s: &str) -> Result<T, String> {
-    s.parse().map_err(|_| format!("not a number: `{s}`"))
-}
+use common::golden::{
+    Args, CaseFile, Failure, Line, Pending, Step, Suite, assert_passed, date, expect_refusal,
+    normalize, parse_num, tokenize,
+};
 
 fn parse_time_arg(s: &str) -> Result<u32, String> {
     parse_time(s).ok_or_else(|| format!("not a time: `{s}` (m:ss)"))
@@ -205,18 +92,11 @@ fn list(s: &str) -> Vec<String> {
     s.split(',').map(|c| c.trim().to_string()).collect()
 }
 
-/// A refused command whose `expect error` has not been seen yet.
-struct Pending {
-    line: usize,
-    error: RuleError,
-    before: Box<Challengers>,
-}
-
 struct Runner {
     state: Challengers,
     log: Vec<Event>,
     clock: Time,
-    pending: Option<Pending>,
+    pending: Option<Pending<Challengers>>,
     /// The state before the last refused command, kept until the next
     /// command so that it can be compared once more.
     refused_before: Option<Box<Challengers>>,
@@ -423,28 +303,13 @@ impl Runner {
         };
         match what {
             "error" => {
-                let Some(p) = self.pending.take() else {
-                    return Err(
-                        "expected the previous command to be refused, but it was accepted".into(),
-                    );
-                };
-                let shown = p.error.to_string();
-                if !p.error.message.contains(args.at(0)?) {
-                    return Err(format!(
-                        "expected a refusal containing {:?}, got: {shown}",
-                        args.at(0)?
-                    ));
-                }
-                if let Some(c) = args.opt("clause")
-                    && !p.error.clause.contains(c)
-                {
-                    return Err(format!("expected the refusal to cite {c:?}, got: {shown}"));
-                }
+                let p = expect_refusal(&mut self.pending, args)?;
                 if let Some(f) = args.opt("field")
                     && p.error.field.as_deref() != Some(f)
                 {
                     return Err(format!(
-                        "expected the refusal to name field `{f}`, got: {shown}"
+                        "expected the refusal to name field `{f}`, got: {}",
+                        p.error
                     ));
                 }
                 if *p.before != self.state {
@@ -579,128 +444,34 @@ impl Runner {
     }
 
     fn run_line(&mut self, line: usize, text: &str) -> Step {
-        let tokens = tokenize(text)?;
-        let Some((verb, rest)) = tokens.split_first() else {
-            return Ok(());
-        };
-        if verb == "expect" {
-            let (what, rest) = rest.split_first().ok_or("expect what?")?;
-            if what != "error"
-                && let Some(p) = &self.pending
-            {
-                return Err(format!(
-                    "the command of line {} was refused: {}",
-                    p.line, p.error
-                ));
-            }
-            return self.expect(what, &Args::parse(rest));
-        }
+        let parsed = Line::parse(text)?;
         if let Some(p) = &self.pending {
-            return Err(format!(
-                "the command of line {} was refused (no `expect error` followed): {}",
-                p.line, p.error
-            ));
+            p.check_follows(&parsed)?;
         }
-        if let Some(before) = self.refused_before.take()
-            && *before != self.state
-        {
-            return Err("the state changed after a refused command".into());
-        }
-        self.command(line, verb, &Args::parse(rest))
-    }
-}
-
-struct CaseFile {
-    path: PathBuf,
-    text: String,
-}
-
-impl CaseFile {
-    fn name(&self) -> String {
-        self.path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-    }
-}
-
-/// Whitespace collapsed and typographic quotes made plain.
-fn normalize(s: &str) -> String {
-    let plain: String = s
-        .chars()
-        .map(|c| match c {
-            '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{2033}' => '"',
-            '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{2032}' => '\'',
-            c => c,
-        })
-        .collect();
-    plain.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The header: a quoted clause found in the rule document and a ruling line.
-fn check_header(case: &CaseFile, rules_doc: &str) -> Result<(), (usize, String)> {
-    let mut lines = case.text.lines();
-    let first = lines.next().ok_or((1, "empty case".to_string()))?;
-    let clause = first.strip_prefix("# clause: \"").ok_or((
-        1,
-        "the first line must be `# clause: \"<quote>\" (XMadn Challengers)`".to_string(),
-    ))?;
-    let (quote, section) = clause
-        .rsplit_once('"')
-        .ok_or((1, "unclosed clause quote".to_string()))?;
-    let section = section.trim();
-    if !(section.starts_with("(XMadn ") && section.ends_with(')')) {
-        return Err((
-            1,
-            format!(
-                "name the section after the quote: `(XMadn Challengers)` (or the section quoted), not `{section}`"
-            ),
-        ));
-    }
-    let doc = normalize(rules_doc);
-    for fragment in quote.split("...") {
-        let f = normalize(fragment);
-        if !f.is_empty() && !doc.contains(&f) {
-            return Err((
-                1,
-                format!("the quoted clause is not in xmadn-double-threat.txt: {f:?}"),
-            ));
+        match parsed {
+            Line::Blank => Ok(()),
+            Line::Expect(what, args) => self.expect(&what, &args),
+            Line::Command(verb, args) => {
+                if let Some(before) = self.refused_before.take()
+                    && *before != self.state
+                {
+                    return Err("the state changed after a refused command".into());
+                }
+                self.command(line, &verb, &args)
+            }
         }
     }
-    let second = lines
-        .next()
-        .ok_or((2, "missing `# ruling:` line".to_string()))?;
-    let rulings = second.strip_prefix("# ruling: ").ok_or((
-        2,
-        "the second line must be `# ruling: <ids>` (or `none`)".to_string(),
-    ))?;
-    for r in rulings.split(',').map(str::trim) {
-        let ok = r == "none"
-            || ["XM-R", "ARB-R"].iter().any(|p| {
-                r.strip_prefix(p)
-                    .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
-            });
-        if !ok {
-            return Err((2, format!("not a ruling id: `{r}`")));
-        }
-    }
-    Ok(())
 }
 
 /// Run one case: the failing line and message, if any.
-fn run_case(case: &CaseFile) -> Result<(), (usize, String)> {
+fn run_case(case: &CaseFile) -> Result<(), Failure> {
     let mut runner = Runner::new().map_err(|e| (0, e))?;
     for (i, text) in case.text.lines().enumerate() {
         runner.run_line(i + 1, text).map_err(|e| (i + 1, e))?;
     }
     let end = case.text.lines().count();
     if let Some(p) = &runner.pending {
-        return Err((
-            p.line,
-            format!(
-                "the command was refused (no `expect error` followed): {}",
-                p.error
-            ),
-        ));
+        return Err(p.unanswered());
     }
     if Challengers::fold(&runner.log) != runner.state {
         return Err((
@@ -720,46 +491,25 @@ fn run_case(case: &CaseFile) -> Result<(), (usize, String)> {
     Ok(())
 }
 
-fn load_cases() -> Vec<CaseFile> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(golden_dir())
-        .expect("tests/golden-xmadn exists")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "case")
-                && p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("challengers-"))
-        })
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).expect("readable case");
-            CaseFile { path, text }
-        })
-        .collect()
-}
+/// The Challengers cases: `tests/golden-xmadn/challengers-*.case`, quoting
+/// `xmadn-double-threat.txt`.
+const SUITE: Suite = Suite {
+    dir: "golden-xmadn",
+    prefix: "challengers-",
+    document: "xmadn-double-threat.txt",
+    section: "(XMadn ",
+    header_section: "(XMadn Challengers)",
+    section_help: "`(XMadn Challengers)` (or the section quoted)",
+    rulings: &["XM-R", "ARB-R"],
+    min_words: 0,
+};
 
 #[test]
 fn golden_challengers_cases() {
-    let rules_doc = std::fs::read_to_string(golden_dir().join("xmadn-double-threat.txt"))
-        .expect("the rule document");
-    let cases = load_cases();
+    let cases = SUITE.cases();
     assert!(cases.len() >= 9, "only {} golden cases", cases.len());
-    let mut failures = Vec::new();
-    for case in &cases {
-        if let Err((line, msg)) = check_header(case, &rules_doc).and_then(|()| run_case(case)) {
-            failures.push(format!("tests/golden-xmadn/{}:{line}: {msg}", case.name()));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} golden case(s) failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    let failures = SUITE.failures(&cases, false, run_case);
+    assert_passed(&failures, cases.len(), "golden");
 }
 
 #[test]

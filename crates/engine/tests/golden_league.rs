@@ -83,10 +83,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+#[allow(dead_code)]
+mod common;
 
-use arbiter_engine::RuleError;
+use std::collections::HashMap;
+
 use arbiter_engine::draw::{self, Dice, Seed};
 use arbiter_engine::model::{GameId, PlayerId, Time};
 use arbiter_engine::xmadn::analysis;
@@ -96,110 +97,10 @@ use arbiter_engine::xmadn::league::{
 use arbiter_engine::xmadn::table::Table;
 use arbiter_engine::xmadn::{Colours, LeagueRules, Playoff, RuleSet, Series, parse_time};
 use chrono::{Duration, TimeZone, Utc};
-
-type Step = Result<(), String>;
-
-fn golden_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden-xmadn")
-}
-
-/// Split a line into tokens: spaces separate, `"..."` quotes (also after
-/// `key=`), `#` at the start of a token begins a comment.
-fn tokenize(line: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut in_token = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                in_token = true;
-                let mut closed = false;
-                for q in chars.by_ref() {
-                    if q == '"' {
-                        closed = true;
-                        break;
-                    }
-                    cur.push(q);
-                }
-                if !closed {
-                    return Err("unclosed quote".into());
-                }
-            }
-            '#' if !in_token => break,
-            c if c.is_whitespace() => {
-                if in_token {
-                    out.push(std::mem::take(&mut cur));
-                    in_token = false;
-                }
-            }
-            c => {
-                in_token = true;
-                cur.push(c);
-            }
-        }
-    }
-    if in_token {
-        out.push(cur);
-    }
-    Ok(out)
-}
-
-/// Positional tokens and `key=value` options of a line.
-struct Args {
-    pos: Vec<String>,
-    opts: Vec<(String, String)>,
-}
-
-impl Args {
-    fn parse(tokens: &[String]) -> Args {
-        let mut pos = Vec::new();
-        let mut opts = Vec::new();
-        for t in tokens {
-            match t.split_once('=') {
-                Some((k, v))
-                    if !k.is_empty()
-                        && k.chars()
-                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
-                {
-                    opts.push((k.to_string(), v.to_string()));
-                }
-                _ => pos.push(t.clone()),
-            }
-        }
-        Args { pos, opts }
-    }
-
-    fn opt(&self, key: &str) -> Option<&str> {
-        self.opts
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn at(&self, i: usize) -> Result<&str, String> {
-        self.pos
-            .get(i)
-            .map(String::as_str)
-            .ok_or_else(|| format!("missing argument {}", i + 1))
-    }
-
-    fn only(&self, allowed: &[&str]) -> Step {
-        for (k, _) in &self.opts {
-            if !allowed.contains(&k.as_str()) {
-                return Err(format!(
-                    "unknown option `{k}` (allowed: {})",
-                    allowed.join(", ")
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-fn parse_num<T: std::str::FromStr>(s: &str) -> Result<T, String> {
-    s.parse().map_err(|_| format!("not a number: `{s}`"))
-}
+use common::golden::{
+    Args, CaseFile, Failure, Line, Pending, Step, Suite, assert_passed, expect_refusal, normalize,
+    parse_num, tokenize,
+};
 
 fn parse_bool(s: &str) -> Result<bool, String> {
     match s {
@@ -337,13 +238,6 @@ struct Reseed {
     seed: Seed,
 }
 
-/// A refused command whose `expect error` has not been seen yet.
-struct Pending {
-    line: usize,
-    error: RuleError,
-    before: Box<League>,
-}
-
 enum LineError {
     Fail(String),
     Reseed(Reseed),
@@ -368,7 +262,7 @@ struct Runner {
     /// Rolls made so far (the next roll is number `rolls + 1`).
     rolls: u32,
     seeds: HashMap<u32, Seed>,
-    pending: Option<Pending>,
+    pending: Option<Pending<League>>,
     refused_before: Option<Box<League>>,
 }
 
@@ -678,23 +572,7 @@ impl Runner {
         let table = Table::of(l);
         match what {
             "error" => {
-                let Some(p) = self.pending.take() else {
-                    return Err(
-                        "expected the previous command to be refused, but it was accepted".into(),
-                    );
-                };
-                let shown = p.error.to_string();
-                if !p.error.message.contains(args.at(0)?) {
-                    return Err(format!(
-                        "expected a refusal containing {:?}, got: {shown}",
-                        args.at(0)?
-                    ));
-                }
-                if let Some(c) = args.opt("clause")
-                    && !p.error.clause.contains(c)
-                {
-                    return Err(format!("expected the refusal to cite {c:?}, got: {shown}"));
-                }
+                let p = expect_refusal(&mut self.pending, args)?;
                 if *p.before != self.league {
                     return Err("the state changed although the command was refused".into());
                 }
@@ -937,114 +815,27 @@ impl Runner {
     }
 
     fn run_line(&mut self, line: usize, text: &str) -> Result<(), LineError> {
-        let tokens = tokenize(text)?;
-        let Some((verb, rest)) = tokens.split_first() else {
-            return Ok(());
-        };
-        if verb == "expect" {
-            let (what, rest) = rest.split_first().ok_or("expect what?")?;
-            if what != "error"
-                && let Some(p) = &self.pending
-            {
-                return Err(
-                    format!("the command of line {} was refused: {}", p.line, p.error).into(),
-                );
-            }
-            return Ok(self.expect(what, &Args::parse(rest))?);
-        }
+        let parsed = Line::parse(text)?;
         if let Some(p) = &self.pending {
-            return Err(format!(
-                "the command of line {} was refused (no `expect error` followed): {}",
-                p.line, p.error
-            )
-            .into());
+            p.check_follows(&parsed)?;
         }
-        if let Some(before) = self.refused_before.take()
-            && *before != self.league
-        {
-            return Err("the league changed after a refused command".into());
-        }
-        self.command(line, verb, &Args::parse(rest))
-    }
-}
-
-struct CaseFile {
-    path: PathBuf,
-    text: String,
-}
-
-impl CaseFile {
-    fn name(&self) -> String {
-        self.path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-    }
-}
-
-/// Whitespace collapsed, curly quotes and apostrophes made straight.
-fn normalize(s: &str) -> String {
-    s.replace(['\u{201c}', '\u{201d}'], "\"")
-        .replace(['\u{2018}', '\u{2019}'], "'")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The header: a quoted clause found in the rule document and a ruling line.
-fn check_header(case: &CaseFile, rules_doc: &str) -> Result<(), (usize, String)> {
-    let mut lines = case.text.lines();
-    let first = lines.next().ok_or((1, "empty case".to_string()))?;
-    let clause = first.strip_prefix("# clause: \"").ok_or((
-        1,
-        "the first line must be `# clause: \"<quote>\" (XMadn League: <Section>)`".to_string(),
-    ))?;
-    let (quote, section) = clause
-        .rsplit_once('"')
-        .ok_or((1, "unclosed clause quote".to_string()))?;
-    let section = section.trim();
-    if !(section.starts_with("(XMadn League: ") && section.ends_with(')')) {
-        return Err((
-            1,
-            format!("name the section after the quote: `(XMadn League: ...)`, not `{section}`"),
-        ));
-    }
-    let doc = normalize(rules_doc);
-    let mut words = 0;
-    for fragment in quote.split("...") {
-        let f = normalize(fragment);
-        words += f.split_whitespace().count();
-        if !f.is_empty() && !doc.contains(&f) {
-            return Err((
-                1,
-                format!("the quoted clause is not in xmadn-double-threat.txt: {f:?}"),
-            ));
+        match parsed {
+            Line::Blank => Ok(()),
+            Line::Expect(what, args) => Ok(self.expect(&what, &args)?),
+            Line::Command(verb, args) => {
+                if let Some(before) = self.refused_before.take()
+                    && *before != self.league
+                {
+                    return Err("the league changed after a refused command".into());
+                }
+                self.command(line, &verb, &args)
+            }
         }
     }
-    if words < 4 {
-        return Err((1, "quote at least a few words of the document".to_string()));
-    }
-    let second = lines
-        .next()
-        .ok_or((2, "missing `# ruling:` line".to_string()))?;
-    let rulings = second.strip_prefix("# ruling: ").ok_or((
-        2,
-        "the second line must be `# ruling: <ids>` (or `none`)".to_string(),
-    ))?;
-    for r in rulings.split(',').map(str::trim) {
-        let ok = r == "none"
-            || ["XM-R", "ARB-R"].iter().any(|p| {
-                r.strip_prefix(p)
-                    .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
-            });
-        if !ok {
-            return Err((2, format!("not a ruling id: `{r}`")));
-        }
-    }
-    Ok(())
 }
 
 /// The event log and final state of a case, or the failing line and message.
-type CaseRun = Result<(Vec<Event>, League), (usize, String)>;
+type CaseRun = Result<(Vec<Event>, League), Failure>;
 
 /// Run one case once with the given seeds.
 fn run_once(case: &CaseFile, seeds: &HashMap<u32, Seed>) -> Result<CaseRun, Reseed> {
@@ -1058,13 +849,7 @@ fn run_once(case: &CaseFile, seeds: &HashMap<u32, Seed>) -> Result<CaseRun, Rese
     }
     let end = case.text.lines().count();
     if let Some(p) = &runner.pending {
-        return Ok(Err((
-            p.line,
-            format!(
-                "the command was refused (no `expect error` followed): {}",
-                p.error
-            ),
-        )));
+        return Ok(Err(p.unanswered()));
     }
     if League::fold(&runner.log) != runner.league {
         return Ok(Err((
@@ -1100,55 +885,24 @@ fn run_case(case: &CaseFile) -> CaseRun {
     Err((0, "the seeds did not settle".into()))
 }
 
-fn load_cases() -> Vec<CaseFile> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(golden_dir())
-        .expect("tests/golden-xmadn exists")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "case")
-                && p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("league-"))
-        })
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).expect("readable case");
-            CaseFile { path, text }
-        })
-        .collect()
-}
+/// The league cases: `tests/golden-xmadn/league-*.case`, quoting
+/// `xmadn-double-threat.txt`.
+const SUITE: Suite = Suite {
+    dir: "golden-xmadn",
+    prefix: "league-",
+    document: "xmadn-double-threat.txt",
+    section: "(XMadn League: ",
+    header_section: "(XMadn League: <Section>)",
+    section_help: "`(XMadn League: ...)`",
+    rulings: &["XM-R", "ARB-R"],
+    min_words: 4,
+};
 
 #[test]
 fn golden_league_cases() {
-    let rules_doc = std::fs::read_to_string(golden_dir().join("xmadn-double-threat.txt"))
-        .expect("the rule document");
-    let cases = load_cases();
-    let mut failures = Vec::new();
-    for case in &cases {
-        let outcome = check_header(case, &rules_doc).and_then(|()| run_case(case));
-        match outcome {
-            Err((line, msg)) => {
-                failures.push(format!("tests/golden-xmadn/{}:{line}: {msg}", case.name()))
-            }
-            Ok((log, state)) => match run_case(case) {
-                Ok((log2, state2)) if log2 == log && state2 == state => {}
-                _ => failures.push(format!(
-                    "tests/golden-xmadn/{}: a second run gave different events",
-                    case.name()
-                )),
-            },
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} league case(s) failed:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    let cases = SUITE.cases();
+    let failures = SUITE.failures(&cases, true, run_case);
+    assert_passed(&failures, cases.len(), "league");
     assert!(cases.len() >= 25, "only {} league cases", cases.len());
 }
 

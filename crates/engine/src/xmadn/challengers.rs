@@ -86,11 +86,21 @@ impl Board {
 
     /// The allied colours of a player at the board.
     pub fn colours_of(&self, player: PlayerId) -> Option<&Colours> {
-        self.players
-            .iter()
-            .position(|p| *p == player)
-            .map(|i| &self.colours[i])
+        colours_of(&self.players, &self.colours, player)
     }
+}
+
+/// The colours of `player` of the two `players` who have `colours` (in
+/// their order).
+fn colours_of<'a>(
+    players: &[PlayerId; 2],
+    colours: &'a [Colours; 2],
+    player: PlayerId,
+) -> Option<&'a Colours> {
+    players
+        .iter()
+        .position(|p| *p == player)
+        .map(|i| &colours[i])
 }
 
 /// A counted game as recorded.
@@ -121,10 +131,7 @@ impl Game {
 
     /// The allied colours a player had in this game.
     pub fn colours_of(&self, player: PlayerId) -> Option<&Colours> {
-        self.players
-            .iter()
-            .position(|p| *p == player)
-            .map(|i| &self.colours[i])
+        colours_of(&self.players, &self.colours, player)
     }
 
     /// The winner's and the loser's counted pawns.
@@ -403,11 +410,16 @@ impl Challengers {
             .unwrap_or_else(|| player.to_string())
     }
 
+    /// The number of the next counted game (1 after Game 0).
+    fn next_number(&self) -> u32 {
+        self.games.len() as u32 + 1
+    }
+
     /// The next counted game and why it is played so: `None` before Game 0
     /// and after the end.
     pub fn next_game(&self) -> Option<NextGame> {
         let board = self.board.as_ref()?;
-        let number = self.games.len() as u32 + 1;
+        let number = self.next_number();
         Some(NextGame {
             number,
             players: board.players,
@@ -612,7 +624,7 @@ impl Challengers {
                     [pawns[1], pawns[0]]
                 };
                 Event::GamePlayed {
-                    number: self.games.len() as u32 + 1,
+                    number: self.next_number(),
                     players: board.players,
                     score: Score { pawns, seconds },
                     at,
@@ -663,7 +675,7 @@ impl Challengers {
             )
             .field("players"));
         }
-        let number = self.games.len() as u32 + 1;
+        let number = self.next_number();
         if let Some(&p) = players.iter().find(|p| !board.has(**p)) {
             let (why, clause) = match self.games.last() {
                 Some(prev) => (
@@ -822,7 +834,7 @@ impl Challengers {
                 ..
             } => {
                 self.check_game_players(*players)?;
-                let next = self.games.len() as u32 + 1;
+                let next = self.next_number();
                 if *number != next {
                     return Err(RuleError::new(
                         "Arbiter",

@@ -578,7 +578,7 @@ impl League {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let mut dice = Dice::new(&r.seed, 0, self.rules.die_faces);
+                let mut dice = self.dice(&r.seed);
                 let recomputed = match r.purpose {
                     RollPurpose::Positions { .. } => draw::roll_order(&mut dice, &r.players).0,
                     RollPurpose::Tiebreak => draw::roll_until_separated(&mut dice, &r.players),
@@ -859,7 +859,7 @@ impl League {
                     return Err(self.not_now("roll the positions of a double round-robin"));
                 };
                 self.check_seed(&seed)?;
-                let mut dice = Dice::new(&seed, 0, self.rules.die_faces);
+                let mut dice = self.dice(&seed);
                 let (rounds, order) = draw::roll_order(&mut dice, &PLAYERS);
                 let positions = [order[0], order[1], order[2]];
                 Ok(vec![Event::PositionsRolled {
@@ -985,7 +985,7 @@ impl League {
                     return Err(self.not_now("roll step 6 of the tiebreak"));
                 };
                 self.check_seed(&seed)?;
-                let mut dice = Dice::new(&seed, 0, self.rules.die_faces);
+                let mut dice = self.dice(&seed);
                 let rounds = draw::roll_until_separated(&mut dice, &players);
                 Ok(vec![Event::TiebreakRolled {
                     players,
@@ -1077,6 +1077,12 @@ impl League {
         let table = super::table::Table::of(self);
         let rec = |p: PlayerId| table.row(p).map_or(0, |r| r.record());
         rec(higher) > rec(lower)
+    }
+
+    /// The die of a roll with `seed`: the league's die, thrown from stream 0
+    /// of the seed, alike when the roll is made and when it is verified.
+    fn dice(&self, seed: &Seed) -> Dice {
+        Dice::new(seed, 0, self.rules.die_faces)
     }
 
     fn check_seed(&self, seed: &Seed) -> Result<(), RuleError> {
