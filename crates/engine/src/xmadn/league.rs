@@ -1303,7 +1303,7 @@ impl League {
 fn consent_note(note: &str) -> String {
     let note = note.trim();
     if note.is_empty() {
-        "cancelled by mutual consent of both players".to_string()
+        "by mutual consent of both players".to_string()
     } else {
         note.to_string()
     }
