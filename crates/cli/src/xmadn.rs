@@ -136,6 +136,62 @@ fn read_text(path: &std::path::Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read {}: {e}", path.display()))
 }
 
+/// What the moderator should know after a write: the significant outcomes
+/// becoming determined (the remaining games may then be cancelled), the
+/// suggested order once the bottom half opens, what to do next.
+fn next_steps(before: &League, after: &League) {
+    let was = analysis::determination(before);
+    let now = analysis::determination(after);
+    if now.determined && !was.determined && now.remaining > 0 {
+        outln!("{}", now.explain(after));
+    }
+    if analysis::suggest_order(before).is_none()
+        && let Some(s) = analysis::suggest_order(after)
+    {
+        outln!("{}", s.explanation);
+    }
+    match after.phase() {
+        league::Phase::RoundRobin { .. } => {
+            let next: Vec<String> = after
+                .playable()
+                .iter()
+                .map(|g| after.describe_game(g))
+                .collect();
+            outln!("Next: {}.", next.join(" or "));
+        }
+        league::Phase::AwaitingPositions { drr } => {
+            outln!("Next: `league roll` for the positions of DRR {drr}.");
+        }
+        league::Phase::AwaitingTiebreak { .. } => {
+            outln!("Next: {}.", arbiter_service::xmadn::phase_words(after));
+        }
+        league::Phase::AwaitingPlayoff { stage } => outln!(
+            "Next: `league playoff start --colours V/R` for the {}; the higher seed chooses colours.",
+            stage.name()
+        ),
+        league::Phase::Playoff { stage } => {
+            if let Some(r) = after.playoff.last() {
+                outln!(
+                    "Next: {} game {}: {} v {} (first to {}; {}-{} now).",
+                    stage.name(),
+                    r.games.len() + 1,
+                    after.name_of(r.higher),
+                    after.name_of(r.lower),
+                    r.series.wins_needed(),
+                    r.wins[0],
+                    r.wins[1],
+                );
+            }
+        }
+        league::Phase::Finished { .. } => {
+            outln!(
+                "The league is {}.",
+                arbiter_service::xmadn::phase_words(after)
+            );
+        }
+    }
+}
+
 /// One league event in words.
 pub fn describe_league(l: &League, e: &league::Event) -> String {
     use league::Event as E;
@@ -304,6 +360,9 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
             let done = svc.execute_as::<League>(&comp, $cmd, &ctx).await?;
             let (after, _) = load_league(svc, &comp).await?;
             report_written::<League>(g, &done, |e| describe_league(&after, e))?;
+            if !g.json && !done.replayed {
+                next_steps(&l, &after);
+            }
         }};
     }
     match cmd {
@@ -337,6 +396,9 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
             let done = svc.league_roll(&comp, &ctx).await?;
             let (after, _) = load_league(svc, &comp).await?;
             report_written::<League>(g, &done, |e| describe_league(&after, e))?;
+            if !g.json && !done.replayed {
+                next_steps(&l, &after);
+            }
         }
         LeagueCmd::Result { result, game } => {
             let players = [pid(&result.a)?, pid(&result.b)?];

@@ -43,29 +43,36 @@ const MASTERS: &str = "format = \"xmadn-league\"\nrule_set = \"2T+\"\n";
 
 // --- Helpers --------------------------------------------------------------------
 
+/// The players of every league and Challengers event here.
+const ANNA_BERT_CARL: [&str; 6] = ["--player", "Anna", "--player", "Bert", "--player", "Carl"];
+
 /// A league of Anna, Bert and Carl: the xmadn-league preset, or a rules file.
 fn league(rules: Option<&str>) -> Arbiter {
     let a = Arbiter::new();
     let path = rules.map(|text| a.file("league.toml", text).to_string_lossy().into_owned());
-    let mut args = vec![
-        "league",
-        "create",
-        "xl",
-        "--name",
-        "Test League",
-        "--player",
-        "Anna",
-        "--player",
-        "Bert",
-        "--player",
-        "Carl",
-        "--at",
-        "2026-01-01",
-    ];
+    let mut args = vec!["league", "create", "xl", "--name", "Test League"];
+    args.extend(ANNA_BERT_CARL);
+    args.extend(["--at", "2026-01-01"]);
     if let Some(p) = &path {
         args.extend(["--rules", p.as_str()]);
     }
     a.ok(&args);
+    a
+}
+
+/// `challengers create xc --name NAME`, Anna, Bert and Carl, then `extra`.
+fn create_challengers<'a>(name: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["challengers", "create", "xc", "--name", name];
+    args.extend(ANNA_BERT_CARL);
+    args.extend(extra);
+    args
+}
+
+/// A Challengers event of Anna, Bert and Carl (first to 5 unless `first_to`).
+fn challengers(first_to: Option<&str>) -> Arbiter {
+    let a = Arbiter::new();
+    let extra = first_to.map_or(vec![], |x| vec!["--first-to", x]);
+    a.ok(&create_challengers("Test Challengers", &extra));
     a
 }
 
@@ -77,7 +84,41 @@ fn rolled(rules: Option<&str>) -> Arbiter {
 }
 
 fn show(a: &Arbiter) -> Value {
-    a.run(&["league", "show", "--json"]).success().json()
+    a.ok_json(&["league", "show", "--json"])
+}
+
+fn challengers_show(a: &Arbiter) -> Value {
+    a.ok_json(&["challengers", "show", "--json"])
+}
+
+/// `league result`.
+const RESULT: &[&str] = &["league", "result"];
+/// `league playoff result`.
+const PLAYOFF_RESULT: &[&str] = &["league", "playoff", "result"];
+/// `challengers result`.
+const CHALLENGERS_RESULT: &[&str] = &["challengers", "result"];
+
+/// `COMMAND P Q --pawns PAWNS --time TIME`: a game's result, COMMAND one of
+/// [`RESULT`], [`PLAYOFF_RESULT`] and [`CHALLENGERS_RESULT`].
+fn result<'a>(
+    command: &[&'a str],
+    p: &'a str,
+    q: &'a str,
+    pawns: &'a str,
+    time: &'a str,
+) -> Vec<&'a str> {
+    let mut args = command.to_vec();
+    args.extend([p, q, "--pawns", pawns, "--time", time]);
+    args
+}
+
+/// `challengers qualifier FIRST SECOND THIRD --choose COLOURS`, then `extra`.
+fn qualifier<'a>(places: [&'a str; 3], choose: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["challengers", "qualifier"];
+    args.extend(places);
+    args.extend(["--choose", choose]);
+    args.extend(extra);
+    args
 }
 
 fn strings(v: &Value) -> Vec<String> {
@@ -151,31 +192,14 @@ fn row(v: &Value, player: &str) -> Value {
 
 /// `league result WINNER LOSER --pawns 4-LOSER_PAWNS --time TIME`.
 fn win(a: &Arbiter, winner: &str, loser: &str, loser_pawns: u8, time: &str) -> String {
-    a.ok(&[
-        "league",
-        "result",
-        winner,
-        loser,
-        "--pawns",
-        &format!("4-{loser_pawns}"),
-        "--time",
-        time,
-    ])
+    let pawns = format!("4-{loser_pawns}");
+    a.ok(&result(RESULT, winner, loser, &pawns, time))
 }
 
 /// `league playoff result WINNER LOSER --pawns 4-LOSER_PAWNS --time TIME`.
 fn playoff_win(a: &Arbiter, winner: &str, loser: &str, loser_pawns: u8, time: &str) -> String {
-    a.ok(&[
-        "league",
-        "playoff",
-        "result",
-        winner,
-        loser,
-        "--pawns",
-        &format!("4-{loser_pawns}"),
-        "--time",
-        time,
-    ])
+    let pawns = format!("4-{loser_pawns}");
+    a.ok(&result(PLAYOFF_RESULT, winner, loser, &pawns, time))
 }
 
 /// What the round-robins needed.
@@ -263,9 +287,7 @@ fn everyone_splits() -> impl FnMut(u64, &[String; 2]) -> usize {
 
 /// The history's event kinds, in order.
 fn event_kinds(a: &Arbiter) -> Vec<String> {
-    a.run(&["history", "--json"])
-        .success()
-        .json()
+    a.ok_json(&["history", "--json"])
         .as_array()
         .unwrap()
         .iter()
@@ -328,19 +350,14 @@ fn counted_pawns_impossible_under_2t_are_refused() {
     let a = rolled(None);
     let [p, q] = pair(&playable(&show(&a))[0].1);
     for pawns in ["4-4", "5-2", "2-5", "3-2", "0-0", "4-9"] {
-        a.refused_any(
-            1,
-            &[
-                "league", "result", &p, &q, "--pawns", pawns, "--time", "20:10",
-            ],
-        )
-        .stderr_names(&[
-            "is not a 2T result",
-            "the winner has 4 counted pawns and the loser 0 to 3",
-            "XMadn League: Game results",
-            "XM-R9",
-            "field `pawns`",
-        ]);
+        a.refused_any(1, &result(RESULT, &p, &q, pawns, "20:10"))
+            .stderr_names(&[
+                "is not a 2T result",
+                "the winner has 4 counted pawns and the loser 0 to 3",
+                "XMadn League: Game results",
+                "XM-R9",
+                "field `pawns`",
+            ]);
     }
     // The same game with a possible score is recorded.
     win(&a, &p, &q, 3, "20:10");
@@ -352,11 +369,9 @@ fn an_impossible_score_is_quoted_as_typed() {
     let a = rolled(None);
     let [p, q] = pair(&playable(&show(&a))[0].1);
     // The players named in the other order than the game's.
-    a.run(&[
-        "league", "result", &q, &p, "--pawns", "5-2", "--time", "20:10",
-    ])
-    .fails_with(1)
-    .stderr_names(&["5-2 is not a 2T result"]);
+    a.run(&result(RESULT, &q, &p, "5-2", "20:10"))
+        .fails_with(1)
+        .stderr_names(&["5-2 is not a 2T result"]);
 }
 
 #[test]
@@ -366,22 +381,15 @@ fn a_2t_plus_league_refuses_a_2t_score() {
     assert_eq!(v["rule_set"], "Masters (2T+)");
     let [p, q] = pair(&playable(&v)[0].1);
     for pawns in ["4-2", "8-8", "9-2", "2-4"] {
-        a.refused_any(
-            1,
-            &[
-                "league", "result", &p, &q, "--pawns", pawns, "--time", "35:00",
-            ],
-        )
-        .stderr_names(&[
-            "is not a 2T+ result",
-            "the winner has 8 counted pawns and the loser 0 to 7",
-            "XM-R9",
-            "field `pawns`",
-        ]);
+        a.refused_any(1, &result(RESULT, &p, &q, pawns, "35:00"))
+            .stderr_names(&[
+                "is not a 2T+ result",
+                "the winner has 8 counted pawns and the loser 0 to 7",
+                "XM-R9",
+                "field `pawns`",
+            ]);
     }
-    a.ok(&[
-        "league", "result", &p, &q, "--pawns", "8-5", "--time", "35:00",
-    ]);
+    a.ok(&result(RESULT, &p, &q, "8-5", "35:00"));
     let g = game(&show(&a), "G1");
     assert_eq!(g["winner"], p.as_str());
 }
@@ -390,13 +398,8 @@ fn a_2t_plus_league_refuses_a_2t_score() {
 fn a_game_time_of_zero_is_refused() {
     let a = rolled(None);
     let [p, q] = pair(&playable(&show(&a))[0].1);
-    a.refused_any(
-        1,
-        &[
-            "league", "result", &p, &q, "--pawns", "4-2", "--time", "0:00",
-        ],
-    )
-    .stderr_names(&["a game's time must be more than 0:00", "field `time`"]);
+    a.refused_any(1, &result(RESULT, &p, &q, "4-2", "0:00"))
+        .stderr_names(&["a game's time must be more than 0:00", "field `time`"]);
 }
 
 // --- Bad input: who plays ------------------------------------------------------
@@ -404,18 +407,13 @@ fn a_game_time_of_zero_is_refused() {
 #[test]
 fn a_result_before_the_positions_are_rolled_is_refused() {
     let a = league(None);
-    a.refused_any(
-        1,
-        &[
-            "league", "result", "Anna", "Bert", "--pawns", "4-2", "--time", "20:10",
-        ],
-    )
-    .stderr_names(&[
-        "cannot record Anna v Bert now",
-        "the positions of DRR 1 are to be rolled first",
-        "league roll",
-        "XMadn League: Double-round robins",
-    ]);
+    a.refused_any(1, &result(RESULT, "Anna", "Bert", "4-2", "20:10"))
+        .stderr_names(&[
+            "cannot record Anna v Bert now",
+            "the positions of DRR 1 are to be rolled first",
+            "league roll",
+            "XMadn League: Double-round robins",
+        ]);
 }
 
 #[test]
@@ -427,56 +425,41 @@ fn a_game_between_players_not_paired_in_a_playable_game_is_refused() {
     let [p, q] = pair(&playable(&v)[0].1);
     assert_eq!([p.as_str(), q.as_str()], [&positions[0], &positions[1]]);
     let (two, three) = (&positions[1], &positions[2]);
-    a.refused_any(
-        1,
-        &[
-            "league", "result", two, three, "--pawns", "4-2", "--time", "20:10",
-        ],
-    )
-    .stderr_names(&[
-        &format!("{two} v {three} is not the next game"),
-        "Games 1 to 3 are played in order",
-        &format!("now Game 1 (DRR 1): {p} v {q}"),
-        "XMadn League: Double-round robins",
-        "field `players`",
-    ]);
+    a.refused_any(1, &result(RESULT, two, three, "4-2", "20:10"))
+        .stderr_names(&[
+            &format!("{two} v {three} is not the next game"),
+            "Games 1 to 3 are played in order",
+            &format!("now Game 1 (DRR 1): {p} v {q}"),
+            "XMadn League: Double-round robins",
+            "field `players`",
+        ]);
     // A player against himself.
-    a.refused_any(
-        1,
-        &[
-            "league", "result", &p, &p, "--pawns", "4-2", "--time", "20:10",
-        ],
-    )
-    .stderr_names(&["a game has two different players", "field `players`"]);
+    a.refused_any(1, &result(RESULT, &p, &p, "4-2", "20:10"))
+        .stderr_names(&["a game has two different players", "field `players`"]);
     // --game naming a game of other players, and a game that does not exist.
     a.refused_any(
         1,
-        &[
-            "league", "result", &p, &q, "--pawns", "4-2", "--time", "20:10", "--game", "G3",
-        ],
+        &[result(RESULT, &p, &q, "4-2", "20:10"), vec!["--game", "G3"]].concat(),
     )
     .stderr_names(&["G3 is", &format!("not {p} v {q}"), "field `players`"]);
     a.refused_any(
         1,
         &[
-            "league", "result", &p, &q, "--pawns", "4-2", "--time", "20:10", "--game", "G99",
-        ],
+            result(RESULT, &p, &q, "4-2", "20:10"),
+            vec!["--game", "G99"],
+        ]
+        .concat(),
     )
     .stderr_names(&["there is no game G99", "field `game`"]);
     // Game 3's players are refused until Games 1 and 2 are played, then
     // accepted.
     win(&a, &p, &q, 1, "20:00");
     let [r, s] = pair(&playable(&show(&a))[0].1);
-    a.refused_any(
-        1,
-        &[
-            "league", "result", two, three, "--pawns", "4-2", "--time", "20:10",
-        ],
-    )
-    .stderr_names(&[
-        "is not the next game",
-        &format!("now Game 2 (DRR 1): {r} v {s}"),
-    ]);
+    a.refused_any(1, &result(RESULT, two, three, "4-2", "20:10"))
+        .stderr_names(&[
+            "is not the next game",
+            &format!("now Game 2 (DRR 1): {r} v {s}"),
+        ]);
     win(&a, &r, &s, 1, "20:00");
     win(&a, two, three, 1, "20:00");
     assert_eq!(game(&show(&a), "G3")["winner"], two.as_str());
@@ -485,16 +468,11 @@ fn a_game_between_players_not_paired_in_a_playable_game_is_refused() {
 #[test]
 fn an_unknown_player_is_refused() {
     let a = rolled(None);
-    a.refused_any(
-        1,
-        &[
-            "league", "result", "Anna", "Nobody", "--pawns", "4-2", "--time", "20:10",
-        ],
-    )
-    .stderr_names(&[
-        "there is no player named \"Nobody\"",
-        "the players are Anna, Bert, Carl",
-    ]);
+    a.refused_any(1, &result(RESULT, "Anna", "Nobody", "4-2", "20:10"))
+        .stderr_names(&[
+            "there is no player named \"Nobody\"",
+            "the players are Anna, Bert, Carl",
+        ]);
     a.refused_any(1, &["league", "explain", "Nobody"])
         .stderr_names(&["no player named \"Nobody\""]);
     a.refused_any(
@@ -507,19 +485,8 @@ fn an_unknown_player_is_refused() {
     .stderr_names(&["no player named \"Nobody\""]);
 
     let c = challengers(None);
-    c.refused_any(
-        1,
-        &[
-            "challengers",
-            "qualifier",
-            "Anna",
-            "Bert",
-            "Nobody",
-            "--choose",
-            "red/blue",
-        ],
-    )
-    .stderr_names(&["no player named \"Nobody\"", "Anna, Bert, Carl"]);
+    c.refused_any(1, &qualifier(["Anna", "Bert", "Nobody"], "red/blue", &[]))
+        .stderr_names(&["no player named \"Nobody\"", "Anna, Bert, Carl"]);
 }
 
 // --- Bad input: cancellation ---------------------------------------------------
@@ -544,7 +511,7 @@ fn cancelling_waits_for_the_significant_outcomes_and_a_cancelled_game_takes_no_r
     win(&a, one, two, 2, "21:00"); // Game 1: #1 v #2
     win(&a, one, three, 1, "22:00"); // Game 2: #3 v #1
     win(&a, two, three, 3, "23:00"); // Game 3: #2 v #3
-    let suggest = a.run(&["league", "suggest", "--json"]).success().json();
+    let suggest = a.ok_json(&["league", "suggest", "--json"]);
     assert_eq!(suggest["determined"], false, "{suggest}");
     assert_eq!(show(&a)["determined"], false);
     a.refused_any(1, &["league", "cancel", "G6"])
@@ -562,7 +529,7 @@ fn cancelling_waits_for_the_significant_outcomes_and_a_cancelled_game_takes_no_r
         "{}",
         v["determination"]
     );
-    let suggest = a.run(&["league", "suggest", "--json"]).success().json();
+    let suggest = a.ok_json(&["league", "suggest", "--json"]);
     assert_eq!(suggest["determined"], true);
 
     // A played game cannot be cancelled; Game 6 (#3 v #2) can.
@@ -579,22 +546,19 @@ fn cancelling_waits_for_the_significant_outcomes_and_a_cancelled_game_takes_no_r
 
     // The cancelled game takes no result, by its players or by its id, and
     // has none to correct; it cannot be cancelled twice.
+    a.refused_any(1, &result(RESULT, three, two, "4-2", "20:10"))
+        .stderr_names(&[
+            "was cancelled by mutual consent",
+            "it takes no result",
+            "XM-R6",
+        ]);
     a.refused_any(
         1,
         &[
-            "league", "result", three, two, "--pawns", "4-2", "--time", "20:10",
-        ],
-    )
-    .stderr_names(&[
-        "was cancelled by mutual consent",
-        "it takes no result",
-        "XM-R6",
-    ]);
-    a.refused_any(
-        1,
-        &[
-            "league", "result", three, two, "--pawns", "4-2", "--time", "20:10", "--game", "G6",
-        ],
+            result(RESULT, three, two, "4-2", "20:10"),
+            vec!["--game", "G6"],
+        ]
+        .concat(),
     )
     .stderr_names(&["G6 was cancelled by mutual consent", "takes no result"]);
     a.refused_any(
@@ -628,13 +592,8 @@ fn cancelling_waits_for_the_significant_outcomes_and_a_cancelled_game_takes_no_r
         3,
         "the cancelled game counts for nothing"
     );
-    a.refused_any(
-        1,
-        &[
-            "league", "result", three, two, "--pawns", "4-2", "--time", "20:10",
-        ],
-    )
-    .stderr_names(&["the league is over", &format!("{one} is champion")]);
+    a.refused_any(1, &result(RESULT, three, two, "4-2", "20:10"))
+        .stderr_names(&["the league is over", &format!("{one} is champion")]);
 }
 
 #[test]
@@ -702,37 +661,34 @@ fn a_refused_roll_stores_no_secret() {
     assert_eq!(secrets(&a), before, "the refused roll stored a secret");
 }
 
+/// `roll recompute --seed SEED [--commitment COMMITMENT]` for Anna, Bert and
+/// Carl.
+fn recompute<'a>(seed: &'a str, commitment: Option<&'a str>) -> Vec<&'a str> {
+    let mut args = vec!["roll", "recompute", "--seed", seed];
+    if let Some(c) = commitment {
+        args.extend(["--commitment", c]);
+    }
+    args.extend(ANNA_BERT_CARL);
+    args
+}
+
 #[test]
 fn roll_recompute_with_a_bad_seed_is_refused() {
     let a = rolled(None);
     let roll = &show(&a)["rolls"][0];
     let seed = roll["seed"].as_str().unwrap().to_string();
     let commitment = roll["commitment"].as_str().unwrap().to_string();
-    let players = ["--player", "Anna", "--player", "Bert", "--player", "Carl"];
-    let recompute = |extra: &[&str]| -> Vec<String> {
-        let mut args: Vec<String> = vec!["roll".into(), "recompute".into()];
-        args.extend(extra.iter().map(|s| (*s).to_string()));
-        args
-    };
     for (bad, words) in [
         ("zz", &["--seed", "not hex"][..]),
         ("abcd", &["--seed", "64 hex digits (32 bytes) expected"][..]),
         (&seed[..63], &["--seed", "not hex"][..]),
         (&format!("{seed}00"), &["--seed", "64 hex digits"][..]),
     ] {
-        let mut extra = vec!["--seed", bad];
-        extra.extend(players);
-        let args = recompute(&extra);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        a.refused_any(2, &args).stderr_names(words);
+        a.refused_any(2, &recompute(bad, None)).stderr_names(words);
     }
     // A good seed with someone else's commitment.
     let other = "00".repeat(32);
-    let mut extra = vec!["--seed", seed.as_str(), "--commitment", other.as_str()];
-    extra.extend(players);
-    let args = recompute(&extra);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    a.refused_any(1, &args)
+    a.refused_any(1, &recompute(&seed, Some(&other)))
         .stderr_names(&["the seed does NOT match the commitment"]);
     // A commitment that is not hex, and fewer than two players.
     a.refused_any(
@@ -757,11 +713,7 @@ fn roll_recompute_with_a_bad_seed_is_refused() {
     )
     .stderr_names(&["give at least two --player"]);
     // The published seed and commitment recompute the faces recorded.
-    let mut extra = vec!["--seed", seed.as_str(), "--commitment", commitment.as_str()];
-    extra.extend(players);
-    let args = recompute(&extra);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = a.ok(&args);
+    let out = a.ok(&recompute(&seed, Some(&commitment)));
     assert!(out.contains(roll["faces"].as_str().unwrap()), "{out}");
     assert!(out.contains("The seed matches the commitment."), "{out}");
 }
@@ -790,73 +742,32 @@ fn roll_recompute_refuses_a_die_of_fewer_than_two_faces() {
 
 // --- Bad input: Challengers distance -------------------------------------------
 
-/// A Challengers event of Anna, Bert and Carl (first to 5 unless `first_to`).
-fn challengers(first_to: Option<&str>) -> Arbiter {
-    let a = Arbiter::new();
-    let mut args = vec![
-        "challengers",
-        "create",
-        "xc",
-        "--name",
-        "Test Challengers",
-        "--player",
-        "Anna",
-        "--player",
-        "Bert",
-        "--player",
-        "Carl",
-    ];
-    if let Some(x) = first_to {
-        args.extend(["--first-to", x]);
-    }
-    a.ok(&args);
-    a
-}
-
 #[test]
 fn first_to_3_is_refused() {
     let a = Arbiter::new();
-    let create = [
-        "challengers",
-        "create",
-        "xc",
-        "--name",
-        "Short",
-        "--player",
-        "Anna",
-        "--player",
-        "Bert",
-        "--player",
-        "Carl",
-    ];
-    let mut args = create.to_vec();
-    args.extend(["--first-to", "3"]);
-    a.refused_any(1, &args).stderr_names(&[
-        "first-to-3 is refused",
-        "The minimum distance shall be first-to-4",
-        "at least two at-boards",
-        "XMadn Challengers",
-        "field `first_to`",
-    ]);
+    a.refused_any(1, &create_challengers("Short", &["--first-to", "3"]))
+        .stderr_names(&[
+            "first-to-3 is refused",
+            "The minimum distance shall be first-to-4",
+            "at least two at-boards",
+            "XMadn Challengers",
+            "field `first_to`",
+        ]);
     let rules = a.file(
         "short.toml",
         "format = \"xmadn-challengers\"\nfirst_to = 3\n",
     );
     let rules = rules.to_string_lossy().into_owned();
-    let mut args = create.to_vec();
-    args.extend(["--rules", rules.as_str()]);
-    a.refused_any(1, &args).stderr_names(&[
-        "rules file, line 2",
-        "field `first_to`",
-        "first-to-3 is refused",
-    ]);
+    a.refused_any(1, &create_challengers("Short", &["--rules", &rules]))
+        .stderr_names(&[
+            "rules file, line 2",
+            "field `first_to`",
+            "first-to-3 is refused",
+        ]);
     assert_eq!(a.ok(&["competition", "list", "--json"]).trim(), "[]");
     // First to 4 is the minimum, and allowed.
-    let mut args = create.to_vec();
-    args.extend(["--first-to", "4"]);
-    a.ok(&args);
-    let c = a.run(&["challengers", "show", "--json"]).success().json();
-    assert_eq!(c["first_to"], 4);
+    a.ok(&create_challengers("Short", &["--first-to", "4"]));
+    assert_eq!(challengers_show(&a)["first_to"], 4);
 }
 
 // --- Bad input: the command line -----------------------------------------------
@@ -866,30 +777,17 @@ fn malformed_pawns_time_and_colours_are_usage_errors() {
     let a = rolled(None);
     let [p, q] = pair(&playable(&show(&a))[0].1);
     for pawns in ["4x2", "4", "a-b", "4-", "300-2", "4-2-1"] {
-        a.refused_any(
-            2,
-            &[
-                "league", "result", &p, &q, "--pawns", pawns, "--time", "20:10",
-            ],
-        )
-        .stderr_names(&["--pawns", "give both players' counted pawns like 4-2"]);
+        a.refused_any(2, &result(RESULT, &p, &q, pawns, "20:10"))
+            .stderr_names(&["--pawns", "give both players' counted pawns like 4-2"]);
     }
     for time in ["20", "20:75", "twenty", "20:1", ""] {
-        a.refused_any(
-            2,
-            &["league", "result", &p, &q, "--pawns", "4-2", "--time", time],
-        )
-        .stderr_names(&["--time", "m:ss"]);
+        a.refused_any(2, &result(RESULT, &p, &q, "4-2", time))
+            .stderr_names(&["--time", "m:ss"]);
     }
     // clap itself: a missing option, a value that looks like a flag.
     a.refused_any(2, &["league", "result", &p, &q, "--pawns", "4-2"])
         .stderr_names(&["--time"]);
-    a.refused_any(
-        2,
-        &[
-            "league", "result", &p, &q, "--pawns", "-1-2", "--time", "20:10",
-        ],
-    );
+    a.refused_any(2, &result(RESULT, &p, &q, "-1-2", "20:10"));
     for colours in ["red", "red-blue", ""] {
         a.refused_any(2, &["league", "playoff", "start", "--colours", colours])
             .stderr_names(&["colours", "vanguard and rearguard colours like red/blue"]);
@@ -906,46 +804,16 @@ fn malformed_pawns_time_and_colours_are_usage_errors() {
     .stderr_names(&["--pawns"]);
 
     let c = challengers(None);
+    c.refused_any(2, &qualifier(["Anna", "Bert", "Carl"], "red", &[]))
+        .stderr_names(&["colours", "like red/blue"]);
     c.refused_any(
         2,
-        &[
-            "challengers",
-            "qualifier",
-            "Anna",
-            "Bert",
-            "Carl",
-            "--choose",
-            "red",
-        ],
-    )
-    .stderr_names(&["colours", "like red/blue"]);
-    c.refused_any(
-        2,
-        &[
-            "challengers",
-            "qualifier",
-            "Anna",
-            "Bert",
-            "Carl",
-            "--choose",
-            "red/blue",
-            "--time",
-            "5",
-        ],
+        &qualifier(["Anna", "Bert", "Carl"], "red/blue", &["--time", "5"]),
     )
     .stderr_names(&["--time", "m:ss"]);
     c.refused_any(
         2,
-        &[
-            "challengers",
-            "result",
-            "Anna",
-            "Bert",
-            "--pawns",
-            "4:2",
-            "--time",
-            "12:00",
-        ],
+        &result(CHALLENGERS_RESULT, "Anna", "Bert", "4:2", "12:00"),
     )
     .stderr_names(&["--pawns"]);
     c.refused_any(2, &["challengers", "export", "--format", "pdf"])
@@ -1103,10 +971,7 @@ fn a_two_drr_league_runs_from_the_cli_to_its_champion() {
     for l in &lines {
         assert!(l.contains("[XMadn League: Table"), "{l}");
     }
-    let mine = a
-        .run(&["league", "explain", &third, "--json"])
-        .success()
-        .json();
+    let mine = a.ok_json(&["league", "explain", &third, "--json"]);
     for e in mine.as_array().unwrap() {
         assert_keys(e, &["clause", "rulings", "text"], "an explanation");
         assert_eq!(e["clause"], "XMadn League: Table");
@@ -1161,13 +1026,8 @@ fn a_two_drr_league_runs_from_the_cli_to_its_champion() {
     ]);
     a.refused_any(1, &["league", "playoff", "start", "--colours", "red/red"])
         .stderr_names(&["two different allied colours", "field `colours`"]);
-    a.refused_any(
-        1,
-        &[
-            "league", "playoff", "result", &second, &third, "--pawns", "4-2", "--time", "20:00",
-        ],
-    )
-    .stderr_names(&["the qualifying is to be started", "league playoff start"]);
+    a.refused_any(1, &result(PLAYOFF_RESULT, &second, &third, "4-2", "20:00"))
+        .stderr_names(&["the qualifying is to be started", "league playoff start"]);
     a.ok(&["league", "playoff", "start", "--colours", "blue/red"]);
     let v = show(&a);
     let qg = &v["playoffs"][0];
@@ -1215,24 +1075,14 @@ fn a_two_drr_league_runs_from_the_cli_to_its_champion() {
         "XMadn League: Playoff",
     ]);
     // Only the qualifying's players play now.
-    a.refused_any(
-        1,
-        &[
-            "league", "playoff", "result", "Anna", &second, "--pawns", "4-2", "--time", "20:00",
-        ],
-    )
-    .stderr_names(&[
-        &format!("the qualifying is {second} v {third}"),
-        &format!("Anna v {second} are not paired in it"),
-        "field `players`",
-    ]);
-    a.refused_any(
-        1,
-        &[
-            "league", "result", "Anna", &second, "--pawns", "4-2", "--time", "20:00",
-        ],
-    )
-    .stderr_names(&["the qualifying is being played"]);
+    a.refused_any(1, &result(PLAYOFF_RESULT, "Anna", &second, "4-2", "20:00"))
+        .stderr_names(&[
+            &format!("the qualifying is {second} v {third}"),
+            &format!("Anna v {second} are not paired in it"),
+            "field `players`",
+        ]);
+    a.refused_any(1, &result(RESULT, "Anna", &second, "4-2", "20:00"))
+        .stderr_names(&["the qualifying is being played"]);
 
     // The lower seed wins the QG: the final is Anna against him.
     playoff_win(&a, &third, &second, 3, "25:00");
@@ -1263,13 +1113,8 @@ fn a_two_drr_league_runs_from_the_cli_to_its_champion() {
         "{}",
         fs["explanation"]
     );
-    a.refused_any(
-        1,
-        &[
-            "league", "playoff", "result", "Anna", &second, "--pawns", "4-2", "--time", "20:00",
-        ],
-    )
-    .stderr_names(&[&format!("the final is Anna v {third}"), "not paired in it"]);
+    a.refused_any(1, &result(PLAYOFF_RESULT, "Anna", &second, "4-2", "20:00"))
+        .stderr_names(&[&format!("the final is Anna v {third}"), "not paired in it"]);
 
     playoff_win(&a, &third, "Anna", 2, "24:00");
     playoff_win(&a, "Anna", &third, 1, "22:00");
@@ -1289,13 +1134,8 @@ fn a_two_drr_league_runs_from_the_cli_to_its_champion() {
     assert!(a.ok(&["league", "show"]).contains("\nChampion: Anna\n"));
 
     // Nothing more is played.
-    a.refused_any(
-        1,
-        &[
-            "league", "playoff", "result", "Anna", &third, "--pawns", "4-2", "--time", "20:00",
-        ],
-    )
-    .stderr_names(&["the league is over", "Anna is champion"]);
+    a.refused_any(1, &result(PLAYOFF_RESULT, "Anna", &third, "4-2", "20:00"))
+        .stderr_names(&["the league is over", "Anna is champion"]);
     a.refused_any(1, &["league", "roll"])
         .stderr_names(&["the league is over"]);
     a.refused_any(1, &["league", "playoff", "start", "--colours", "red/blue"]);
@@ -1320,7 +1160,7 @@ fn a_two_drr_league_runs_from_the_cli_to_its_champion() {
         !out.contains("DOES NOT") && !out.contains("DIFFER"),
         "{out}"
     );
-    let rolls = a.run(&["roll", "verify", "--json"]).success().json();
+    let rolls = a.ok_json(&["roll", "verify", "--json"]);
     let rolls = rolls.as_array().unwrap();
     assert_eq!(rolls.len(), 2 + played.tiebreak_rolls);
     let purposes: Vec<&str> = rolls
@@ -1353,29 +1193,28 @@ fn a_two_drr_league_runs_from_the_cli_to_its_champion() {
         assert_eq!(r["faces_ok"], true, "{r}");
         let faces = r["faces"].as_str().unwrap();
         let mut args = vec![
-            "roll".to_string(),
-            "recompute".into(),
-            "--seed".into(),
-            r["seed"].as_str().unwrap().into(),
-            "--commitment".into(),
-            r["commitment"].as_str().unwrap().into(),
-            "--json".into(),
+            "roll",
+            "recompute",
+            "--seed",
+            r["seed"].as_str().unwrap(),
+            "--commitment",
+            r["commitment"].as_str().unwrap(),
+            "--json",
         ];
-        for p in rollers(faces) {
-            args.push("--player".into());
-            args.push(p);
+        let players = rollers(faces);
+        for p in &players {
+            args.extend(["--player", p]);
         }
         if r["purpose"] == "tiebreak step 6" {
-            args.push("--tiebreak".into());
+            args.push("--tiebreak");
         }
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let again = a.run(&args).success().json();
+        let again = a.ok_json(&args);
         assert_eq!(again["commitment_ok"], true);
         assert_eq!(strings(&again["rounds"]).join("; then "), faces, "{r}");
     }
     // Each roll's commitment was published before it: at creation, then by
     // the roll before.
-    let history = a.run(&["history", "--json"]).success().json();
+    let history = a.ok_json(&["history", "--json"]);
     let mut published = vec![history[0]["payload"]["seed_hash"].clone()];
     for h in history.as_array().unwrap() {
         if h["event"].as_str().unwrap().ends_with("-rolled") {
@@ -1424,7 +1263,7 @@ fn a_two_drr_league_runs_from_the_cli_to_its_champion() {
     assert!(text.contains("round of die-roll for step 6"), "{text}");
 
     // The competition list knows the format; `competition show` is `league show`.
-    let list = a.run(&["competition", "list", "--json"]).success().json();
+    let list = a.ok_json(&["competition", "list", "--json"]);
     assert_eq!(list[0]["format"], "xmadn-league");
     assert_eq!(list[0]["version"], show(&a)["version"]);
     assert_eq!(a.ok(&["competition", "show"]), a.ok(&["league", "show"]));
@@ -1523,9 +1362,7 @@ fn league_show_json_has_the_documented_shape() {
 
     // A played game has its score (in the game's order), winner and time.
     let [p, q] = pair(&games[0]);
-    a.ok(&[
-        "league", "result", &q, &p, "--pawns", "4-3", "--time", "20:05",
-    ]);
+    a.ok(&result(RESULT, &q, &p, "4-3", "20:05"));
     let g1 = game(&show(&a), "G1");
     assert_keys(
         &g1,
@@ -1540,17 +1377,12 @@ fn league_show_json_has_the_documented_shape() {
 
     // The write itself, as JSON.
     let [r, s] = pair(&playable(&show(&a))[0].1);
-    let done = a
-        .run(&[
-            "league", "result", &r, &s, "--pawns", "4-0", "--time", "15:00", "--json",
-        ])
-        .success()
-        .json();
+    let done = a.ok_json(&[result(RESULT, &r, &s, "4-0", "15:00"), vec!["--json"]].concat());
     assert_eq!(
         done,
         serde_json::json!({"first": 4, "last": 4, "replayed": false, "events": ["league-result-recorded"]})
     );
-    let suggest = a.run(&["league", "suggest", "--json"]).success().json();
+    let suggest = a.ok_json(&["league", "suggest", "--json"]);
     assert_keys(
         &suggest,
         &["suggestion", "determined", "determination"],
@@ -1580,7 +1412,7 @@ fn undo_reverts_the_last_result() {
     assert_eq!(g1["playable"], true);
     assert_eq!(row(&v, &p)["wins"], 0);
     assert_eq!(v["version"], 4);
-    let history = a.run(&["history", "--json"]).success().json();
+    let history = a.ok_json(&["history", "--json"]);
     assert_eq!(history[2]["undone"], true);
     assert_eq!(history[3]["event"], "reverted");
 
@@ -1645,7 +1477,7 @@ fn a_three_way_tie_through_step_5_is_broken_by_the_die() {
     );
     playoff_win(&a, &lower, &higher, 3, "30:00");
     assert_eq!(show(&a)["champion"], lower.as_str());
-    let rolls = a.run(&["roll", "verify", "--json"]).success().json();
+    let rolls = a.ok_json(&["roll", "verify", "--json"]);
     assert!(
         rolls
             .as_array()
@@ -1669,49 +1501,22 @@ fn the_significant_outcomes_are_determined_once_the_die_has_spoken() {
 #[test]
 fn a_first_to_5_challengers_event_runs_to_its_end() {
     let a = challengers(None);
-    let view = |a: &Arbiter| a.run(&["challengers", "show", "--json"]).success().json();
-    let v = view(&a);
+    let v = challengers_show(&a);
     assert_eq!(v["first_to"], 5);
     assert!(v["next"].is_null());
     a.refused_any(
         1,
-        &[
-            "challengers",
-            "result",
-            "Anna",
-            "Bert",
-            "--pawns",
-            "4-2",
-            "--time",
-            "12:00",
-        ],
+        &result(CHALLENGERS_RESULT, "Anna", "Bert", "4-2", "12:00"),
     )
     .stderr_names(&["record Game 0 (3TQ) first", "XMadn Challengers"]);
 
-    a.ok(&[
-        "challengers",
-        "qualifier",
-        "Carl",
-        "Anna",
-        "Bert",
-        "--choose",
+    a.ok(&qualifier(
+        ["Carl", "Anna", "Bert"],
         "Green/Red",
-        "--time",
-        "9:30",
-    ]);
-    a.refused_any(
-        1,
-        &[
-            "challengers",
-            "qualifier",
-            "Anna",
-            "Bert",
-            "Carl",
-            "--choose",
-            "red/blue",
-        ],
-    );
-    let v = view(&a);
+        &["--time", "9:30"],
+    ));
+    a.refused_any(1, &qualifier(["Anna", "Bert", "Carl"], "red/blue", &[]));
+    let v = challengers_show(&a);
     assert_eq!(v["qualifier"], serde_json::json!(["Carl", "Anna", "Bert"]));
     let next = &v["next"];
     assert_eq!(next["number"], 1);
@@ -1726,16 +1531,7 @@ fn a_first_to_5_challengers_event_runs_to_its_end() {
     // 0:00.
     a.refused_any(
         1,
-        &[
-            "challengers",
-            "result",
-            "Bert",
-            "Anna",
-            "--pawns",
-            "4-2",
-            "--time",
-            "12:00",
-        ],
+        &result(CHALLENGERS_RESULT, "Bert", "Anna", "4-2", "12:00"),
     )
     .stderr_names(&[
         "Bert sits out Game 1",
@@ -1744,30 +1540,12 @@ fn a_first_to_5_challengers_event_runs_to_its_end() {
     ]);
     a.refused_any(
         1,
-        &[
-            "challengers",
-            "result",
-            "Carl",
-            "Anna",
-            "--pawns",
-            "4-2",
-            "--time",
-            "0:00",
-        ],
+        &result(CHALLENGERS_RESULT, "Carl", "Anna", "4-2", "0:00"),
     )
     .stderr_names(&["more than 0:00", "field `time`"]);
     a.refused_any(
         1,
-        &[
-            "challengers",
-            "result",
-            "Carl",
-            "Anna",
-            "--pawns",
-            "4-4",
-            "--time",
-            "12:00",
-        ],
+        &result(CHALLENGERS_RESULT, "Carl", "Anna", "4-4", "12:00"),
     )
     .stderr_names(&["2T", "field `pawns`"]);
 
@@ -1779,7 +1557,7 @@ fn a_first_to_5_challengers_event_runs_to_its_end() {
     let mut previous: Option<Value> = None;
     let mut games = 0;
     for i in 0..40 {
-        let v = view(&a);
+        let v = challengers_show(&a);
         if !v["champion"].is_null() {
             break;
         }
@@ -1801,19 +1579,16 @@ fn a_first_to_5_challengers_event_runs_to_its_end() {
         assert_ne!(colours[0], colours[1]);
         let w = usize::from(!stayer_wins[i % stayer_wins.len()]);
         let (winner, loser) = (&players[w], &players[1 - w]);
-        a.ok(&[
-            "challengers",
-            "result",
+        a.ok(&result(
+            CHALLENGERS_RESULT,
             loser,
             winner,
-            "--pawns",
             &format!("{}-4", i % 4),
-            "--time",
             &format!("{}:{:02}", 15 + i, i * 7 % 60),
-        ]);
+        ));
         games += 1;
         *tally.entry(winner.clone()).or_default() += 1;
-        let v = view(&a);
+        let v = challengers_show(&a);
         let g = v["games"][i].clone();
         assert_eq!(g["winner"], winner.as_str());
         assert_eq!(
@@ -1833,7 +1608,7 @@ fn a_first_to_5_challengers_event_runs_to_its_end() {
         .collect();
     assert_eq!(champion.len(), 1, "{tally:?}");
     let champion = champion[0].clone();
-    let v = view(&a);
+    let v = challengers_show(&a);
     assert_eq!(v["champion"], champion.as_str());
     assert!(v["next"].is_null());
     assert_eq!(v["games"].as_array().unwrap().len(), games);
@@ -1876,16 +1651,7 @@ fn a_first_to_5_challengers_event_runs_to_its_end() {
     for pair in [["Anna", "Bert"], ["Bert", "Carl"], ["Carl", "Anna"]] {
         a.refused_any(
             1,
-            &[
-                "challengers",
-                "result",
-                pair[0],
-                pair[1],
-                "--pawns",
-                "4-2",
-                "--time",
-                "12:00",
-            ],
+            &result(CHALLENGERS_RESULT, pair[0], pair[1], "4-2", "12:00"),
         )
         .stderr_names(&[
             &format!("{champion} already won first-to-5"),
@@ -1899,14 +1665,14 @@ fn a_first_to_5_challengers_event_runs_to_its_end() {
         out.contains(&format!("challengers-game-played: Game {games}")),
         "{out}"
     );
-    let v = view(&a);
+    let v = challengers_show(&a);
     assert!(v["champion"].is_null());
     assert_eq!(v["next"]["number"], games);
     let kinds = event_kinds(&a);
     assert_eq!(kinds[0], "challengers-created");
     assert_eq!(kinds[1], "challengers-qualifier-played");
     assert_eq!(kinds.last().unwrap(), "reverted");
-    let list = a.run(&["competition", "list", "--json"]).success().json();
+    let list = a.ok_json(&["competition", "list", "--json"]);
     assert_eq!(list[0]["format"], "xmadn-challengers");
     assert_eq!(
         a.ok(&["competition", "show"]),
@@ -1924,19 +1690,26 @@ fn replayed(example: &str) -> (Arbiter, String) {
     (a, run.stdout)
 }
 
-fn snapshot(name: &str, a: &Arbiter, args: &[&str]) {
-    let out = a.ok(args);
-    insta::with_settings!({ description => format!("arbiter {}", args.join(" ")), omit_expression => true }, {
+/// The snapshot `name` of `out`, what `arbiter ARGS` printed.
+fn snapshot_of(name: &str, args: &str, out: &str) {
+    insta::with_settings!({ description => format!("arbiter {args}"), omit_expression => true }, {
         insta::assert_snapshot!(name, out);
     });
+}
+
+/// The snapshot `name` of what `arbiter ARGS` prints.
+fn snapshot(name: &str, a: &Arbiter, args: &[&str]) {
+    snapshot_of(name, &args.join(" "), &a.ok(args));
 }
 
 #[test]
 fn the_league_example_runs_to_its_champion() {
     let (a, out) = replayed(LEAGUE_EXAMPLE);
-    insta::with_settings!({ description => format!("arbiter script {LEAGUE_EXAMPLE}"), omit_expression => true }, {
-        insta::assert_snapshot!("league_script_output", out);
-    });
+    snapshot_of(
+        "league_script_output",
+        &format!("script {LEAGUE_EXAMPLE}"),
+        &out,
+    );
     let v = show(&a);
     assert_eq!(v["champion"], "Ana Morales");
     let statuses: Vec<String> = v["drrs"]
@@ -1980,10 +1753,12 @@ fn the_league_example_runs_to_its_champion() {
 #[test]
 fn the_challengers_example_runs_to_its_champion() {
     let (a, out) = replayed(CHALLENGERS_EXAMPLE);
-    insta::with_settings!({ description => format!("arbiter script {CHALLENGERS_EXAMPLE}"), omit_expression => true }, {
-        insta::assert_snapshot!("challengers_script_output", out);
-    });
-    let v = a.run(&["challengers", "show", "--json"]).success().json();
+    snapshot_of(
+        "challengers_script_output",
+        &format!("script {CHALLENGERS_EXAMPLE}"),
+        &out,
+    );
+    let v = challengers_show(&a);
     assert_eq!(v["champion"], "Farid Haddad");
     for s in v["standings"].as_array().unwrap() {
         assert!(s["at_boards"].as_u64().unwrap() >= 2, "{s}");

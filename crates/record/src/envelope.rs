@@ -11,19 +11,68 @@
 //! The reader is generic over the DTO enum: any enum whose derived
 //! `Deserialize` has one newtype or struct variant per `type` (renamed to
 //! it) is read this way: the TWS ladder's [`crate::v1`] events and the XMadn
-//! formats' ([`crate::xmadn`]).
+//! formats' ([`crate::xmadn`]). Each of them is declared with
+//! [`event_dto!`], which also writes the envelope ([`Tagged`]).
 
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::Deserialize;
 use serde::de::value::{MapAccessDeserializer, MapDeserializer};
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, IgnoredAny, IntoDeserializer, MapAccess,
     Unexpected, VariantAccess, Visitor,
 };
+use serde::{Deserialize, Serialize};
 
 use crate::FORMAT_VERSION;
+
+/// A body with its envelope: `{"v": 1, "type": kind, ...body}`.
+#[derive(Serialize)]
+pub(crate) struct Tagged<'a, T> {
+    pub(crate) v: u32,
+    #[serde(rename = "type")]
+    pub(crate) kind: &'static str,
+    #[serde(flatten)]
+    pub(crate) body: &'a T,
+}
+
+/// An enum of event bodies, one variant per `type`: read through
+/// [`Decoded`], which takes `type` as the variant name; written with `v`
+/// and `type` first, then the body's fields ([`Tagged`]); and the list of
+/// its types (`KINDS`).
+macro_rules! event_dto {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident($body:ty) = $kind:literal,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+        pub(crate) enum $name {
+            $(
+                #[serde(rename = $kind)]
+                $variant($body),
+            )*
+        }
+
+        /// Every `type` of this format.
+        pub(crate) const KINDS: &[&str] = &[$($kind),*];
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    $(
+                        $name::$variant(body) => serde::Serialize::serialize(
+                            &$crate::envelope::Tagged {
+                                v: $crate::FORMAT_VERSION,
+                                kind: $kind,
+                                body,
+                            },
+                            s,
+                        ),
+                    )*
+                }
+            }
+        }
+    };
+}
+pub(crate) use event_dto;
 
 /// What the envelope held: a v1 event of the DTO enum `T`, or a record of
 /// another version.

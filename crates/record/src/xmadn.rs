@@ -55,7 +55,6 @@ mod league;
 mod rules_file;
 
 use arbiter_engine::xmadn::{challengers as engine_challengers, league as engine_league};
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::RecordError;
@@ -63,52 +62,6 @@ use crate::RecordError;
 pub use rules_file::{
     challengers_rules_to_toml, league_rules_to_toml, parse_challengers_rules, parse_league_rules,
 };
-
-/// A body with its envelope: `{"v": 1, "type": kind, ...body}`.
-#[derive(Serialize)]
-struct Tagged<'a, T> {
-    v: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(flatten)]
-    body: &'a T,
-}
-
-/// An enum of event bodies, one variant per `type`: read through
-/// [`crate::envelope`], written with `v` and `type` first, and the list of
-/// its types (`KINDS`).
-macro_rules! event_dto {
-    ($name:ident { $($variant:ident($body:ty) = $kind:literal,)* }) => {
-        #[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-        pub(crate) enum $name {
-            $(
-                #[serde(rename = $kind)]
-                $variant($body),
-            )*
-        }
-
-        /// Every `type` of this format.
-        pub(crate) const KINDS: &[&str] = &[$($kind),*];
-
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    $(
-                        $name::$variant(body) => serde::Serialize::serialize(
-                            &super::Tagged {
-                                v: crate::FORMAT_VERSION,
-                                kind: $kind,
-                                body,
-                            },
-                            s,
-                        ),
-                    )*
-                }
-            }
-        }
-    };
-}
-pub(crate) use event_dto;
 
 /// Encode a league event as format v1 JSON (one line). Like
 /// [`crate::encode`], it cannot fail (an impossible serializer error gives
@@ -174,13 +127,14 @@ fn decode_as<T: DeserializeOwned>(
     })
 }
 
-/// Which format an event of type `kind` belongs to, if another one reads it.
+/// Which format an event of type `kind` belongs to, if another one reads it
+/// (a TWS event only if the whole record reads as one).
 fn other_format(kind: &str, payload: &str) -> Option<&'static str> {
     if league::KINDS.contains(&kind) {
         Some(LEAGUE)
     } else if challengers::KINDS.contains(&kind) {
         Some(CHALLENGERS)
-    } else if crate::decode(payload).is_ok() {
+    } else if crate::v1::KINDS.contains(&kind) && crate::decode(payload).is_ok() {
         Some(TWS)
     } else {
         None

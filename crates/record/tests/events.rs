@@ -3,23 +3,17 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use arbiter_engine::model::{
-    Adjudication, Counts, EndTag, GameId, GameResult, GameStatus, Outcome, Participant, PlayerId,
-    Side, Time,
+    Adjudication, Counts, EndTag, GameId, GameResult, GameStatus, Outcome, Participant, Side,
 };
 use arbiter_engine::tws::{
     Bid, Event, LadderRules, Move, MoveReason, PairingMethod, PairingReason, Retirement,
     RoundAnnounced, RoundClosed, ScheduledGame, SideReason, Skip,
 };
 use arbiter_record::{FORMAT_VERSION, RecordError, decode, encode};
-
-fn t(s: &str) -> Time {
-    s.parse().unwrap()
-}
-
-fn p(n: u32) -> PlayerId {
-    PlayerId(n)
-}
+use common::{p, t};
 
 fn g(n: u32) -> GameId {
     GameId(n)
@@ -702,11 +696,9 @@ fn times_in_other_offsets_are_read_as_utc() {
     );
 }
 
+#[track_caller]
 fn malformed(json: &str) -> String {
-    match decode(json) {
-        Err(RecordError::Malformed { message }) => message,
-        other => panic!("expected a malformed-record error for {json}, got {other:?}"),
-    }
+    common::malformed(decode(json), json)
 }
 
 #[test]

@@ -2,43 +2,29 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use arbiter_engine::model::{
     Adjudication, Counts, EndTag, GameId, GameResult, GameStatus, Outcome, Participant, PlayerId,
-    Side, Time,
+    Side,
 };
 use arbiter_engine::tws::{
     Bid, Event, LadderRules, Move, MoveReason, PairingMethod, PairingReason, Retirement,
     RoundAnnounced, RoundClosed, ScheduledGame, SideReason, Skip,
 };
 use arbiter_record::{decode, encode};
-use chrono::DateTime;
+use common::{text, time};
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
 
+/// Ids mostly among the first 20.
 fn player() -> impl Strategy<Value = PlayerId> {
-    prop_oneof![1..=20u32, 1..=u32::MAX].prop_map(PlayerId)
+    common::player(20)
 }
 
 fn game_id() -> impl Strategy<Value = GameId> {
-    prop_oneof![1..=20u32, 1..=u32::MAX].prop_map(GameId)
-}
-
-/// Any moment of the years 0000..=9999, to the nanosecond.
-fn time() -> impl Strategy<Value = Time> {
-    (
-        -62_167_219_200i64..=253_402_300_799,
-        prop_oneof![Just(0u32), 0..1_000_000_000u32],
-    )
-        .prop_map(|(s, n)| DateTime::from_timestamp(s, n).unwrap())
-}
-
-/// Text with quotes, backslashes, newlines, control characters and unicode.
-fn text() -> impl Strategy<Value = String> {
-    prop_oneof![
-        any::<String>(),
-        "[a-zA-Z \"\\\\\n\t'{}\\[\\]<>&éß中文🎲\u{0}\u{7f}]{0,24}",
-    ]
+    common::game_id(20)
 }
 
 fn side() -> impl Strategy<Value = Side> {

@@ -4,7 +4,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-use arbiter_engine::model::{GameId, PlayerId, Time};
+mod common;
+
+use arbiter_engine::model::{GameId, PlayerId};
 use arbiter_engine::xmadn::challengers::Event as CEvent;
 use arbiter_engine::xmadn::league::{Event as LEvent, PlayoffStage};
 use arbiter_engine::xmadn::{
@@ -16,18 +18,10 @@ use arbiter_record::{
     encode, encode_challengers, encode_league, league_rules_to_toml, parse_challengers_rules,
     parse_league_rules, preset,
 };
-use chrono::DateTime;
+use common::{file_error, game_id, malformed, p, player, says, t, text, time};
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
-
-fn t(s: &str) -> Time {
-    s.parse().unwrap()
-}
-
-fn p(n: u32) -> PlayerId {
-    PlayerId(n)
-}
 
 fn colours(vanguard: &str, rearguard: &str) -> Colours {
     Colours {
@@ -362,18 +356,14 @@ fn reverted_reads_the_same_in_every_format() {
 // ---------------------------------------------------------------------------
 // Malformed records.
 
+#[track_caller]
 fn league_error(json: &str) -> String {
-    match decode_league(json) {
-        Err(RecordError::Malformed { message }) => message,
-        other => panic!("expected a malformed-record error for {json}, got {other:?}"),
-    }
+    malformed(decode_league(json), json)
 }
 
+#[track_caller]
 fn challengers_error(json: &str) -> String {
-    match decode_challengers(json) {
-        Err(RecordError::Malformed { message }) => message,
-        other => panic!("expected a malformed-record error for {json}, got {other:?}"),
-    }
+    malformed(decode_challengers(json), json)
 }
 
 const AT: &str = "2026-03-01T19:00:00Z";
@@ -626,31 +616,6 @@ fn a_truncated_record_says_where() {
 // ---------------------------------------------------------------------------
 // Random events.
 
-fn player() -> impl Strategy<Value = PlayerId> {
-    prop_oneof![1..=3u32, 1..=u32::MAX].prop_map(PlayerId)
-}
-
-fn game_id() -> impl Strategy<Value = GameId> {
-    prop_oneof![1..=30u32, 1..=u32::MAX].prop_map(GameId)
-}
-
-/// Any moment of the years 0000..=9999, to the nanosecond.
-fn time() -> impl Strategy<Value = Time> {
-    (
-        -62_167_219_200i64..=253_402_300_799,
-        prop_oneof![Just(0u32), 0..1_000_000_000u32],
-    )
-        .prop_map(|(s, n)| DateTime::from_timestamp(s, n).unwrap())
-}
-
-/// Text with quotes, backslashes, newlines, control characters and unicode.
-fn text() -> impl Strategy<Value = String> {
-    prop_oneof![
-        any::<String>(),
-        "[a-zA-Z \"\\\\\n\t'{}\\[\\]<>&éß中文🎲\u{0}\u{7f}]{0,24}",
-    ]
-}
-
 fn rule_set() -> impl Strategy<Value = RuleSet> {
     prop_oneof![Just(RuleSet::Championship), Just(RuleSet::Masters)]
 }
@@ -729,7 +694,7 @@ fn any_score() -> impl Strategy<Value = Score> {
 }
 
 fn roll_rounds() -> impl Strategy<Value = Vec<Vec<(PlayerId, u8)>>> {
-    vec(vec((player(), 1..=u8::MAX), 0..4), 0..4)
+    vec(vec((player(3), 1..=u8::MAX), 0..4), 0..4)
 }
 
 fn stage() -> impl Strategy<Value = PlayoffStage> {
@@ -751,7 +716,7 @@ fn league_event() -> impl Strategy<Value = LEvent> {
             hash(),
             hash(),
             roll_rounds(),
-            [player(), player(), player()],
+            [player(3), player(3), player(3)],
             time()
         )
             .prop_map(|(drr, seed, next_seed_hash, rounds, positions, at)| {
@@ -764,12 +729,12 @@ fn league_event() -> impl Strategy<Value = LEvent> {
                     at,
                 }
             }),
-        (game_id(), any_score(), time()).prop_map(|(game, score, at)| LEvent::ResultRecorded {
+        (game_id(30), any_score(), time()).prop_map(|(game, score, at)| LEvent::ResultRecorded {
             game,
             score,
             at
         }),
-        (game_id(), any_score(), text(), time()).prop_map(|(game, score, reason, at)| {
+        (game_id(30), any_score(), text(), time()).prop_map(|(game, score, reason, at)| {
             LEvent::ResultCorrected {
                 game,
                 score,
@@ -777,7 +742,7 @@ fn league_event() -> impl Strategy<Value = LEvent> {
                 at,
             }
         }),
-        (game_id(), text(), time()).prop_map(|(game, note, at)| LEvent::GameCancelled {
+        (game_id(30), text(), time()).prop_map(|(game, note, at)| LEvent::GameCancelled {
             game,
             note,
             at
@@ -787,7 +752,7 @@ fn league_event() -> impl Strategy<Value = LEvent> {
             note,
             at
         }),
-        (vec(player(), 0..4), hash(), hash(), roll_rounds(), time()).prop_map(
+        (vec(player(3), 0..4), hash(), hash(), roll_rounds(), time()).prop_map(
             |(players, seed, next_seed_hash, rounds, at)| LEvent::TiebreakRolled {
                 players,
                 seed,
@@ -798,8 +763,8 @@ fn league_event() -> impl Strategy<Value = LEvent> {
         ),
         (
             stage(),
-            player(),
-            player(),
+            player(3),
+            player(3),
             series(),
             any::<bool>(),
             any_colours(),
@@ -835,7 +800,7 @@ fn challengers_event() -> impl Strategy<Value = CEvent> {
             }
         }),
         (
-            [player(), player(), player()],
+            [player(3), player(3), player(3)],
             option::of([text(), text(), text()]),
             option::of(any::<u32>()),
             any_colours(),
@@ -850,7 +815,7 @@ fn challengers_event() -> impl Strategy<Value = CEvent> {
                     at,
                 }
             }),
-        (any::<u32>(), [player(), player()], any_score(), time()).prop_map(
+        (any::<u32>(), [player(3), player(3)], any_score(), time()).prop_map(
             |(number, players, score, at)| CEvent::GamePlayed {
                 number,
                 players,
@@ -890,18 +855,14 @@ proptest! {
 // ---------------------------------------------------------------------------
 // Rules files.
 
+#[track_caller]
 fn league_file_error(text: &str) -> RulesFileError {
-    match parse_league_rules(text) {
-        Err(e) => e,
-        Ok(rules) => panic!("expected an error for {text:?}, got {rules:?}"),
-    }
+    file_error(parse_league_rules(text), text)
 }
 
+#[track_caller]
 fn challengers_file_error(text: &str) -> RulesFileError {
-    match parse_challengers_rules(text) {
-        Err(e) => e,
-        Ok(rules) => panic!("expected an error for {text:?}, got {rules:?}"),
-    }
+    file_error(parse_challengers_rules(text), text)
 }
 
 #[test]
@@ -924,22 +885,17 @@ fn the_presets_are_the_defaults() {
     }
     let e = league_file_error(XMADN_CHALLENGERS_PRESET);
     assert_eq!(e.field.as_deref(), Some("format"));
-    assert!(
-        e.message.contains(
-            "format \"xmadn-challengers\" is not an XMadn league: this file must say format = \"xmadn-league\""
-        ),
-        "{}",
-        e.message
+    says(
+        &e,
+        "format \"xmadn-challengers\" is not an XMadn league: this file must say format = \"xmadn-league\"",
     );
     let e = challengers_file_error(XMADN_LEAGUE_PRESET);
     assert_eq!(e.field.as_deref(), Some("format"));
     let e = arbiter_record::parse_rules(XMADN_LEAGUE_PRESET).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("format"));
-    assert!(
-        e.message
-            .contains("format \"xmadn-league\" is not a Twilight Struggle ladder"),
-        "{}",
-        e.message
+    says(
+        &e,
+        "format \"xmadn-league\" is not a Twilight Struggle ladder",
     );
     let e = league_file_error(arbiter_record::TWS_LADDER_PRESET);
     assert_eq!(e.field.as_deref(), Some("format"));
@@ -1082,12 +1038,9 @@ fn first_to_3_is_refused_with_the_documents_words() {
     let e = challengers_file_error("format = \"xmadn-challengers\"\nfirst_to = 3\n");
     assert_eq!(e.field.as_deref(), Some("first_to"));
     assert_eq!((e.line, e.column), (Some(2), Some(12)));
-    assert!(
-        e.message.contains(
-            "first-to-3 is refused: the distance is from 4 to 99 (\"The minimum distance shall be first-to-4, thus making sure that each player will have at least two at-boards\")"
-        ),
-        "{}",
-        e.message
+    says(
+        &e,
+        "first-to-3 is refused: the distance is from 4 to 99 (\"The minimum distance shall be first-to-4, thus making sure that each player will have at least two at-boards\")",
     );
     assert!(e.message.ends_with("[XMadn Challengers]"), "{}", e.message);
     assert!(
@@ -1097,12 +1050,7 @@ fn first_to_3_is_refused_with_the_documents_words() {
     );
     let e = challengers_file_error("min_first_to = 3\n");
     assert_eq!(e.field.as_deref(), Some("min_first_to"));
-    assert!(
-        e.message
-            .contains("The minimum distance shall be first-to-4"),
-        "{}",
-        e.message
-    );
+    says(&e, "The minimum distance shall be first-to-4");
 }
 
 #[test]
@@ -1116,14 +1064,14 @@ fn an_unknown_setting_is_named_with_its_line() {
         "{}",
         e.message
     );
-    assert!(e.message.contains("`double_round_robins`"), "{}", e.message);
+    says(&e, "`double_round_robins`");
     let e = league_file_error("[playoff]\nformat = \"top-two\"\nsemi_final = \"game\"\n");
     assert_eq!((e.line, e.column), (Some(3), Some(1)));
     assert_eq!(e.field.as_deref(), Some("playoff.semi_final"));
     let e = challengers_file_error("first_to = 5\nstar_colors = []\n");
     assert_eq!(e.line, Some(2));
     assert_eq!(e.field.as_deref(), Some("star_colors"));
-    assert!(e.message.contains("`star_colours`"), "{}", e.message);
+    says(&e, "`star_colours`");
 }
 
 #[test]
@@ -1131,17 +1079,15 @@ fn colour_lists_with_duplicates_are_refused() {
     let e = league_file_error("board_colours = [\"red\", \"blue\", \"red\", \"yellow\"]\n");
     assert_eq!(e.field.as_deref(), Some("board_colours"));
     assert_eq!((e.line, e.column), (Some(1), Some(17)));
-    assert!(
-        e.message
-            .contains("the board has 4 different colours; got red, blue, red, yellow"),
-        "{}",
-        e.message
+    says(
+        &e,
+        "the board has 4 different colours; got red, blue, red, yellow",
     );
     let e = challengers_file_error(
         "star_colours = [\"red\", \"orange\", \"yellow\", \"green\", \"blue\", \"blue\"]\n",
     );
     assert_eq!(e.field.as_deref(), Some("star_colours"));
-    assert!(e.message.contains("6 different colours"), "{}", e.message);
+    says(&e, "6 different colours");
     let e = challengers_file_error("board_colours = [\"red\", \"blue\", \"green\"]\n");
     assert_eq!(e.field.as_deref(), Some("board_colours"));
 }
@@ -1151,24 +1097,16 @@ fn values_the_rules_refuse_are_named() {
     let e = league_file_error("double_round_robins = 0\n");
     assert_eq!(e.field.as_deref(), Some("double_round_robins"));
     assert_eq!((e.line, e.column), (Some(1), Some(23)));
-    assert!(
-        e.message.contains("1 to 20 double round-robins"),
-        "{}",
-        e.message
-    );
+    says(&e, "1 to 20 double round-robins");
     let e = league_file_error("die_faces = 1\n");
     assert_eq!(e.field.as_deref(), Some("die_faces"));
     let e = league_file_error("restart_min_tie = 2\n");
     assert_eq!(e.field.as_deref(), Some("restart_min_tie"));
-    assert!(
-        e.message.contains("a tie involving more than two players"),
-        "{}",
-        e.message
-    );
+    says(&e, "a tie involving more than two players");
     let e = league_file_error("[playoff]\nfinal = \"first-to-1\"\n");
     assert_eq!(e.field.as_deref(), Some("playoff.final"));
     assert_eq!((e.line, e.column), (Some(2), Some(9)));
-    assert!(e.message.contains("x from 2 to 99"), "{}", e.message);
+    says(&e, "x from 2 to 99");
 }
 
 #[test]
@@ -1176,30 +1114,23 @@ fn bad_values_in_rules_files_are_named() {
     let e = league_file_error("rule_set = \"3T\"\n");
     assert_eq!(e.field.as_deref(), Some("rule_set"));
     assert_eq!((e.line, e.column), (Some(1), Some(12)));
-    assert!(
-        e.message.contains(
-            "unknown rule set \"3T\": expected \"2T\" (Championship) or \"2T+\" (Masters)"
-        ),
-        "{}",
-        e.message
+    says(
+        &e,
+        "unknown rule set \"3T\": expected \"2T\" (Championship) or \"2T+\" (Masters)",
     );
     let e = league_file_error("[playoff]\nformat = \"everyone\"\n");
     assert_eq!(e.field.as_deref(), Some("playoff.format"));
-    assert!(e.message.contains("`all-three`"), "{}", e.message);
+    says(&e, "`all-three`");
     let e = league_file_error("[playoff]\nqualifying = \"first to 3\"\n");
     assert_eq!(e.field.as_deref(), Some("playoff.qualifying"));
-    assert!(e.message.contains("\"first-to-N\""), "{}", e.message);
+    says(&e, "\"first-to-N\"");
     let e = league_file_error("die_faces = 300\n");
     assert_eq!(e.field.as_deref(), Some("die_faces"));
     let e = league_file_error("head_start = \"yes\"\n");
     assert_eq!(e.field.as_deref(), Some("head_start"));
     let e = league_file_error("playoff = \"top-two\"\n");
     assert_eq!(e.field.as_deref(), Some("playoff"));
-    assert!(
-        e.message.contains("a table such as [playoff]"),
-        "{}",
-        e.message
-    );
+    says(&e, "a table such as [playoff]");
     let e = challengers_file_error("board_colours = \"red\"\n");
     assert_eq!(e.field.as_deref(), Some("board_colours"));
 }
@@ -1209,11 +1140,11 @@ fn playoff_settings_its_format_does_not_have_are_refused() {
     let e = league_file_error("[playoff]\nformat = \"none\"\nfinal = \"game\"\n");
     assert_eq!(e.field.as_deref(), Some("playoff.final"));
     assert_eq!((e.line, e.column), (Some(3), Some(9)));
-    assert!(e.message.contains("no final"), "{}", e.message);
+    says(&e, "no final");
     let e = league_file_error("[playoff]\nformat = \"top-two\"\nqualifying = \"game\"\n");
     assert_eq!(e.field.as_deref(), Some("playoff.qualifying"));
     assert_eq!(e.line, Some(3));
-    assert!(e.message.contains("all three players"), "{}", e.message);
+    says(&e, "all three players");
 }
 
 #[test]

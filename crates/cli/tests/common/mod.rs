@@ -153,6 +153,12 @@ impl Arbiter {
         self.run(args).success().stdout
     }
 
+    /// Run and insist on success; the standard output, read as JSON.
+    #[track_caller]
+    pub fn ok_json(&self, args: &[&str]) -> serde_json::Value {
+        self.run(args).success().json()
+    }
+
     /// Write `text` to a script file and run it.
     pub fn script(&self, name: &str, text: &str) -> Run {
         let path = self.file(name, text);

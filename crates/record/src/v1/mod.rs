@@ -12,14 +12,14 @@ use arbiter_engine::tws::{
     Bid, Event, LadderRules, PairingMethod, PairingReason, Retirement, RoundAnnounced, RoundClosed,
     ScheduledGame, SideReason, Skip,
 };
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 pub(crate) use scalars::SideDto;
 // The checked scalars are shared with the XMadn formats (`crate::xmadn`).
 use scalars::{CountsDto, EndTagDto, GameStatusDto, MoveDto, OutcomeDto};
-pub(crate) use scalars::{Gid, Hex32, Pid, Stamp};
+pub(crate) use scalars::{Gid, Hex32, Pid, Stamp, mirror_unit_enum};
 
-use crate::FORMAT_VERSION;
+use crate::envelope::event_dto;
 
 // ---------------------------------------------------------------------------
 // Rules and bids (inside `created` and `rules-changed`). Every field is
@@ -754,77 +754,50 @@ pub(crate) struct GameCancelledDto {
     reason: String,
 }
 
+/// `reverted`, the same in every format (the XMadn ones too).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RevertedDto {
-    seq: u64,
-    summary: String,
+    pub(crate) seq: u64,
+    pub(crate) summary: String,
 }
 
-/// A body with its envelope: `{"v": 1, "type": kind, ...body}`.
-#[derive(Serialize)]
-struct Tagged<'a, T> {
-    v: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(flatten)]
-    body: &'a T,
-}
-
-macro_rules! event_dto {
-    ($($variant:ident($body:ty) = $kind:literal,)*) => {
-        /// An event of format v1. Read through [`crate::envelope`], which
-        /// takes `type` as the variant name; written with `v` and `type`
-        /// first, then the body's fields.
-        #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-        pub(crate) enum EventDto {
-            $(
-                #[serde(rename = $kind)]
-                $variant($body),
-            )*
+impl RevertedDto {
+    pub(crate) fn new(seq: u64, summary: &str) -> Self {
+        RevertedDto {
+            seq,
+            summary: summary.to_owned(),
         }
-
-        impl Serialize for EventDto {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    $(
-                        EventDto::$variant(body) => Tagged {
-                            v: FORMAT_VERSION,
-                            kind: $kind,
-                            body,
-                        }
-                        .serialize(s),
-                    )*
-                }
-            }
-        }
-    };
+    }
 }
 
 // Each `type` is `Event::kind()` of the variant (checked by the tests).
 event_dto! {
-    Created(CreatedDto) = "created",
-    RulesChanged(RulesChangedDto) = "rules-changed",
-    ModeratorAdded(NameDto) = "moderator-added",
-    ModeratorRemoved(NameDto) = "moderator-removed",
-    PlayerApplied(PlayerNamedDto) = "player-applied",
-    PlayerApproved(PlayerDto) = "player-approved",
-    PlayerDeclined(PlayerReasonDto) = "player-declined",
-    GuestRegistered(PlayerNamedDto) = "guest-registered",
-    PlayerReentered(PlayerDto) = "player-reentered",
-    PlayerWithdrawn(PlayerReasonDto) = "player-withdrawn",
-    EliminatorVolunteered(PlayerDto) = "eliminator-volunteered",
-    EliminatorStoodDown(PlayerDto) = "eliminator-stood-down",
-    SkipRequested(PlayerRoundDto) = "skip-requested",
-    SkipCancelled(PlayerRoundDto) = "skip-cancelled",
-    RoundAnnounced(Box<RoundAnnouncedDto>) = "round-announced",
-    GameAdded(GameAddedDto) = "game-added",
-    QuickGameScheduled(QuickGameDto) = "quick-game-scheduled",
-    ResultRecorded(ResultRecordedDto) = "result-recorded",
-    ResultCorrected(ResultCorrectedDto) = "result-corrected",
-    GameCancelled(GameCancelledDto) = "game-cancelled",
-    RoundClosed(Box<RoundClosedDto>) = "round-closed",
-    Reverted(RevertedDto) = "reverted",
+    /// An event of format v1.
+    EventDto {
+        Created(CreatedDto) = "created",
+        RulesChanged(RulesChangedDto) = "rules-changed",
+        ModeratorAdded(NameDto) = "moderator-added",
+        ModeratorRemoved(NameDto) = "moderator-removed",
+        PlayerApplied(PlayerNamedDto) = "player-applied",
+        PlayerApproved(PlayerDto) = "player-approved",
+        PlayerDeclined(PlayerReasonDto) = "player-declined",
+        GuestRegistered(PlayerNamedDto) = "guest-registered",
+        PlayerReentered(PlayerDto) = "player-reentered",
+        PlayerWithdrawn(PlayerReasonDto) = "player-withdrawn",
+        EliminatorVolunteered(PlayerDto) = "eliminator-volunteered",
+        EliminatorStoodDown(PlayerDto) = "eliminator-stood-down",
+        SkipRequested(PlayerRoundDto) = "skip-requested",
+        SkipCancelled(PlayerRoundDto) = "skip-cancelled",
+        RoundAnnounced(Box<RoundAnnouncedDto>) = "round-announced",
+        GameAdded(GameAddedDto) = "game-added",
+        QuickGameScheduled(QuickGameDto) = "quick-game-scheduled",
+        ResultRecorded(ResultRecordedDto) = "result-recorded",
+        ResultCorrected(ResultCorrectedDto) = "result-corrected",
+        GameCancelled(GameCancelledDto) = "game-cancelled",
+        RoundClosed(Box<RoundClosedDto>) = "round-closed",
+        Reverted(RevertedDto) = "reverted",
+    }
 }
 
 impl From<&Event> for EventDto {
@@ -933,10 +906,7 @@ impl From<&Event> for EventDto {
                 })
             }
             Event::RoundClosed(c) => EventDto::RoundClosed(Box::new(c.as_ref().into())),
-            Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto {
-                seq: *seq,
-                summary: summary.clone(),
-            }),
+            Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
 }

@@ -128,6 +128,29 @@ impl<'de> Deserialize<'de> for Hex32 {
     }
 }
 
+/// `From` both ways between a fieldless enum of the engine and its mirror,
+/// variant for variant of the same name.
+macro_rules! mirror_unit_enum {
+    ($engine:ident, $dto:ident { $($variant:ident),* $(,)? }) => {
+        impl From<$engine> for $dto {
+            fn from(x: $engine) -> Self {
+                match x {
+                    $($engine::$variant => $dto::$variant,)*
+                }
+            }
+        }
+
+        impl From<$dto> for $engine {
+            fn from(x: $dto) -> Self {
+                match x {
+                    $($dto::$variant => $engine::$variant,)*
+                }
+            }
+        }
+    };
+}
+pub(crate) use mirror_unit_enum;
+
 /// A side: `"USSR"` or `"US"`. Also used by rules files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum SideDto {
@@ -137,23 +160,7 @@ pub(crate) enum SideDto {
     Us,
 }
 
-impl From<Side> for SideDto {
-    fn from(s: Side) -> Self {
-        match s {
-            Side::Ussr => SideDto::Ussr,
-            Side::Us => SideDto::Us,
-        }
-    }
-}
-
-impl From<SideDto> for Side {
-    fn from(s: SideDto) -> Self {
-        match s {
-            SideDto::Ussr => Side::Ussr,
-            SideDto::Us => Side::Us,
-        }
-    }
-}
+mirror_unit_enum!(Side, SideDto { Ussr, Us });
 
 /// `"ussr-win"`, `"us-win"` or `"tie"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -192,23 +199,7 @@ pub(crate) enum CountsDto {
     QuickRound,
 }
 
-impl From<Counts> for CountsDto {
-    fn from(c: Counts) -> Self {
-        match c {
-            Counts::Ladder => CountsDto::Ladder,
-            Counts::QuickRound => CountsDto::QuickRound,
-        }
-    }
-}
-
-impl From<CountsDto> for Counts {
-    fn from(c: CountsDto) -> Self {
-        match c {
-            CountsDto::Ladder => Counts::Ladder,
-            CountsDto::QuickRound => Counts::QuickRound,
-        }
-    }
-}
+mirror_unit_enum!(Counts, CountsDto { Ladder, QuickRound });
 
 /// `"scheduled"`, `"played"`, `"agreed"`, `"adjudicated"`, `"forfeited"`,
 /// `"cancelled"`.
@@ -223,31 +214,17 @@ pub(crate) enum GameStatusDto {
     Cancelled,
 }
 
-impl From<GameStatus> for GameStatusDto {
-    fn from(s: GameStatus) -> Self {
-        match s {
-            GameStatus::Scheduled => GameStatusDto::Scheduled,
-            GameStatus::Played => GameStatusDto::Played,
-            GameStatus::Agreed => GameStatusDto::Agreed,
-            GameStatus::Adjudicated => GameStatusDto::Adjudicated,
-            GameStatus::Forfeited => GameStatusDto::Forfeited,
-            GameStatus::Cancelled => GameStatusDto::Cancelled,
-        }
+mirror_unit_enum!(
+    GameStatus,
+    GameStatusDto {
+        Scheduled,
+        Played,
+        Agreed,
+        Adjudicated,
+        Forfeited,
+        Cancelled,
     }
-}
-
-impl From<GameStatusDto> for GameStatus {
-    fn from(s: GameStatusDto) -> Self {
-        match s {
-            GameStatusDto::Scheduled => GameStatus::Scheduled,
-            GameStatusDto::Played => GameStatus::Played,
-            GameStatusDto::Agreed => GameStatus::Agreed,
-            GameStatusDto::Adjudicated => GameStatus::Adjudicated,
-            GameStatusDto::Forfeited => GameStatus::Forfeited,
-            GameStatusDto::Cancelled => GameStatus::Cancelled,
-        }
-    }
-}
+);
 
 /// How a game ended: one of the engine's short tags as a string (`"vp"`,
 /// `"defcon"`, `"europe"`, `"final-scoring"`, `"wargames"`, `"concession"`,

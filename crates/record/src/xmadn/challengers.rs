@@ -4,8 +4,8 @@ use arbiter_engine::xmadn::challengers::Event;
 use serde::{Deserialize, Serialize};
 
 use super::dto::{Arr, ChallengersRulesDto, ColoursDto, ScoreDto, pids, players};
-use super::event_dto;
-use crate::v1::{Pid, Stamp};
+use crate::envelope::event_dto;
+use crate::v1::{Pid, RevertedDto, Stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -38,13 +38,6 @@ pub(crate) struct GamePlayedDto {
     /// Pawns in the order of `players`.
     score: ScoreDto,
     at: Stamp,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RevertedDto {
-    seq: u64,
-    summary: String,
 }
 
 // Each `type` is `Event::kind()` of the variant (checked by the tests).
@@ -93,10 +86,7 @@ impl From<&Event> for EventDto {
                 score: (*score).into(),
                 at: Stamp(*at),
             }),
-            Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto {
-                seq: *seq,
-                summary: summary.clone(),
-            }),
+            Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
 }

@@ -13,7 +13,7 @@ use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Unexpected, Visitor};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 
-use crate::v1::Pid;
+use crate::v1::{Pid, mirror_unit_enum};
 
 /// Exactly `N` values, as a JSON array: a shorter or longer array is an
 /// error that says how long it was.
@@ -83,23 +83,13 @@ pub(crate) enum RuleSetDto {
     Masters,
 }
 
-impl From<RuleSet> for RuleSetDto {
-    fn from(r: RuleSet) -> Self {
-        match r {
-            RuleSet::Championship => RuleSetDto::Championship,
-            RuleSet::Masters => RuleSetDto::Masters,
-        }
+mirror_unit_enum!(
+    RuleSet,
+    RuleSetDto {
+        Championship,
+        Masters
     }
-}
-
-impl From<RuleSetDto> for RuleSet {
-    fn from(r: RuleSetDto) -> Self {
-        match r {
-            RuleSetDto::Championship => RuleSet::Championship,
-            RuleSetDto::Masters => RuleSet::Masters,
-        }
-    }
-}
+);
 
 /// `"game"` or `{"first_to": x}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,23 +180,7 @@ pub(crate) enum StageDto {
     Final,
 }
 
-impl From<PlayoffStage> for StageDto {
-    fn from(s: PlayoffStage) -> Self {
-        match s {
-            PlayoffStage::Qualifying => StageDto::Qualifying,
-            PlayoffStage::Final => StageDto::Final,
-        }
-    }
-}
-
-impl From<StageDto> for PlayoffStage {
-    fn from(s: StageDto) -> Self {
-        match s {
-            StageDto::Qualifying => PlayoffStage::Qualifying,
-            StageDto::Final => PlayoffStage::Final,
-        }
-    }
-}
+mirror_unit_enum!(PlayoffStage, StageDto { Qualifying, Final });
 
 /// A league's rules, every field required: an event states the rules in
 /// full, so a later change of the defaults never changes the record.

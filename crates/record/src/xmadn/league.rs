@@ -7,8 +7,8 @@ use super::dto::{
     Arr, ColoursDto, LeagueRulesDto, RoundsDto, ScoreDto, SeriesDto, StageDto, pids, players,
     rounds, rounds_dto,
 };
-use super::event_dto;
-use crate::v1::{Gid, Hex32, Pid, Stamp};
+use crate::envelope::event_dto;
+use crate::v1::{Gid, Hex32, Pid, RevertedDto, Stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -94,13 +94,6 @@ pub(crate) struct PlayoffGamePlayedDto {
     /// Pawns in the order higher seed, lower seed.
     score: ScoreDto,
     at: Stamp,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RevertedDto {
-    seq: u64,
-    summary: String,
 }
 
 // Each `type` is `Event::kind()` of the variant (checked by the tests).
@@ -213,10 +206,7 @@ impl From<&Event> for EventDto {
                     at: Stamp(*at),
                 })
             }
-            Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto {
-                seq: *seq,
-                summary: summary.clone(),
-            }),
+            Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
 }
