@@ -634,6 +634,9 @@ pub enum ChallengersCmd {
         /// Game 0's time, m:ss.
         #[arg(long)]
         time: Option<String>,
+        /// Each player's one colour on the 6-colour board in Game 0, in the order the players are named (e.g. red,yellow,blue).
+        #[arg(long, value_name = "C1,C2,C3")]
+        colours: Option<String>,
     },
     /// Record a counted game.
     Result(XmResultArgs),

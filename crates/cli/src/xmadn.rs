@@ -98,13 +98,39 @@ pub fn precheck_league(cmd: &LeagueCmd) -> Result<()> {
 pub fn precheck_challengers(cmd: &ChallengersCmd) -> Result<()> {
     match cmd {
         ChallengersCmd::Result(result) => precheck_result(result),
-        ChallengersCmd::Qualifier { choose, time, .. } => {
+        ChallengersCmd::Qualifier {
+            choose,
+            time,
+            colours,
+            ..
+        } => {
             parse_colours(choose)?;
+            if let Some(c) = colours {
+                star_colours(c, [PlayerId(1), PlayerId(2), PlayerId(3)])?;
+            }
             time.as_deref().map(parse_game_time).transpose().map(drop)
         }
         ChallengersCmd::Export { format } => markup(format).map(drop),
         _ => Ok(()),
     }
+}
+
+/// Game 0's colours, one per player in the order the players were named,
+/// as the event keeps them: in player-id order.
+fn star_colours(s: &str, named: [PlayerId; 3]) -> Result<[String; 3]> {
+    let parts: Vec<String> = s.split(',').map(|c| c.trim().to_lowercase()).collect();
+    let [a, b, c] = parts.as_slice() else {
+        return Err(usage(format!(
+            "--colours {s:?}: give the three players' Game 0 colours like red,yellow,blue"
+        )));
+    };
+    let mut out: [String; 3] = Default::default();
+    for (p, colour) in named.iter().zip([a, b, c]) {
+        if let Some(slot) = out.get_mut(p.0.wrapping_sub(1) as usize) {
+            slot.clone_from(colour);
+        }
+    }
+    Ok(out)
 }
 
 fn precheck_result(r: &XmResultArgs) -> Result<()> {
@@ -550,10 +576,15 @@ pub async fn challengers(svc: &Svc, g: &Globals, cmd: &ChallengersCmd) -> Result
             third,
             choose,
             time,
+            colours,
         } => {
+            let finishing = [pid(first)?, pid(second)?, pid(third)?];
             exec!(challengers::Command::RecordQualifier {
-                finishing: [pid(first)?, pid(second)?, pid(third)?],
-                colours: None,
+                finishing,
+                colours: colours
+                    .as_deref()
+                    .map(|c| star_colours(c, finishing))
+                    .transpose()?,
                 seconds: time.as_deref().map(parse_game_time).transpose()?,
                 chosen: parse_colours(choose)?,
                 at,
