@@ -1,0 +1,5 @@
+//! Benchmarks of the Sunjang league (written with the planner).
+
+fn main() {
+    divan::main();
+}

@@ -1,0 +1,319 @@
+//! The Sunjang Baduk league (sunjang-league.txt): seasons of divisions and
+//! groups in a pyramid, group play with gamepoints and SODOS, promotion,
+//! demotion and promotion by rank, and the final round.
+//!
+//! - [`rules`]: every number of the document as a setting.
+//! - this module: ranks, players, divisions and groups, the division
+//!   restrictions per rank.
+//! - [`ranking`]: section D, the priority criteria, on the reusable
+//!   [`crate::cascade`].
+//! - [`group`]: round-robin pairings with balanced black, results, group
+//!   tables, the merged division ranking.
+//! - [`planner`]: the season planner (sections A, B, C, E).
+//! - [`final_round`]: the three-player final.
+//! - [`season`]: the competition's state, commands and events.
+
+pub mod final_round;
+pub mod group;
+pub mod planner;
+pub mod ranking;
+pub mod rules;
+pub mod season;
+
+use std::fmt;
+
+use crate::RuleError;
+pub use crate::model::PlayerId;
+pub use rules::SunjangRules;
+
+/// A Go rank: 30k (weakest) to 1k, then 1d to 9d.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rank {
+    Kyu(u8),
+    Dan(u8),
+}
+
+impl Rank {
+    /// Strength as a number: 30k is 1, 1k is 30, 1d is 31, 9d is 39.
+    pub fn strength(self) -> i64 {
+        match self {
+            Rank::Kyu(k) => 31 - i64::from(k),
+            Rank::Dan(d) => 30 + i64::from(d),
+        }
+    }
+
+    /// Parse `5k`, `12 kyu`, `3d`, `1 dan` (case-insensitive). A trailing
+    /// `?` (a provisional rank on OGS) is accepted and reported.
+    pub fn parse(s: &str) -> Result<(Rank, bool), RuleError> {
+        let t = s.trim().to_ascii_lowercase();
+        let (t, provisional) = match t.strip_suffix('?') {
+            Some(rest) => (rest.trim().to_string(), true),
+            None => (t, false),
+        };
+        let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+        let (num, unit) = t.split_at(split);
+        let n: u8 = num.parse().map_err(|_| bad_rank(s))?;
+        let rank = match unit.trim() {
+            "k" | "kyu" if (1..=30).contains(&n) => Rank::Kyu(n),
+            "d" | "dan" if (1..=9).contains(&n) => Rank::Dan(n),
+            _ => return Err(bad_rank(s)),
+        };
+        Ok((rank, provisional))
+    }
+}
+
+fn bad_rank(s: &str) -> RuleError {
+    RuleError::new(
+        "Sunjang Division Restrictions per Rank",
+        format!(
+            "{s:?} is not a rank: use 30k to 1k or 1d to 9d (a trailing ? marks a provisional rank)"
+        ),
+    )
+    .field("rank")
+}
+
+impl PartialOrd for Rank {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Stronger ranks are greater.
+impl Ord for Rank {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.strength().cmp(&other.strength())
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rank::Kyu(k) => write!(f, "{k}k"),
+            Rank::Dan(d) => write!(f, "{d}d"),
+        }
+    }
+}
+
+/// What the league knows of a player: the figures of section D.2.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerInfo {
+    pub name: String,
+    /// Overall rank.
+    pub rank: Rank,
+    /// The rank is provisional (C.1 addendum).
+    pub provisional: bool,
+    /// Overall rating.
+    pub rating: i32,
+    /// Correspondence rank and rating, when the player has them.
+    pub corr_rank: Option<Rank>,
+    pub corr_rating: Option<i32>,
+}
+
+/// A division: 0 is A (the main division), 1 is B, ...
+pub type Division = u32;
+
+/// "A", "B", ... "Z", then "AA", "AB", ...
+pub fn division_letter(d: Division) -> String {
+    let mut n = d as usize;
+    let mut out = Vec::new();
+    loop {
+        out.push(b'A' + (n % 26) as u8);
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// A group: its division and its number (1-based) within it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GroupId {
+    pub division: Division,
+    pub number: u32,
+}
+
+impl fmt::Display for GroupId {
+    /// "A1", "B3" ("the division letter plus a number").
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", division_letter(self.division), self.number)
+    }
+}
+
+/// One row of the division restrictions per rank: players ranked from
+/// `weakest` to `strongest` (inclusive) may be placed from division
+/// `highest` down to division `lowest` (`highest <= lowest`, A = 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Restriction {
+    pub strongest: Rank,
+    pub weakest: Rank,
+    pub highest: Division,
+    pub lowest: Division,
+}
+
+/// The division restrictions per rank. Ranks no row covers are not
+/// restricted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Restrictions {
+    pub rows: Vec<Restriction>,
+}
+
+const CLAUSE_RESTRICTIONS: &str = "Sunjang Definitions: Division restrictions per rank";
+
+impl Restrictions {
+    /// The limits for `rank`: (highest, lowest) division, `None` when no row
+    /// covers it.
+    pub fn limits(&self, rank: Rank) -> Option<(Division, Division)> {
+        self.rows
+            .iter()
+            .find(|r| r.weakest <= rank && rank <= r.strongest)
+            .map(|r| (r.highest, r.lowest))
+    }
+
+    /// Refuse a table that is not a table: overlapping rows, a row whose
+    /// highest division is below its lowest, or limits that are not
+    /// monotone: "Both limits for superior ranks cannot be any lower than
+    /// the limits for inferior ranks."
+    pub fn check(&self) -> Result<(), RuleError> {
+        for (i, r) in self.rows.iter().enumerate() {
+            let field = format!("restrictions[{i}]");
+            if r.weakest > r.strongest {
+                return Err(RuleError::new(
+                    CLAUSE_RESTRICTIONS,
+                    format!(
+                        "the rank range {} to {} is upside down: give the weakest rank first",
+                        r.weakest, r.strongest
+                    ),
+                )
+                .field(field));
+            }
+            if r.highest > r.lowest {
+                return Err(RuleError::new(
+                    CLAUSE_RESTRICTIONS,
+                    format!(
+                        "{}..{}: the highest division {} is below the lowest division {}",
+                        r.weakest,
+                        r.strongest,
+                        division_letter(r.highest),
+                        division_letter(r.lowest)
+                    ),
+                )
+                .field(field));
+            }
+            for (j, o) in self.rows.iter().enumerate().take(i) {
+                if r.weakest <= o.strongest && o.weakest <= r.strongest {
+                    return Err(RuleError::new(
+                        CLAUSE_RESTRICTIONS,
+                        format!(
+                            "rows {j} ({}..{}) and {i} ({}..{}) overlap: each rank has one row",
+                            o.weakest, o.strongest, r.weakest, r.strongest
+                        ),
+                    )
+                    .field(field));
+                }
+                // o superior to r, or r superior to o: limits must follow.
+                let (sup, inf) = if o.weakest > r.strongest {
+                    (o, r)
+                } else {
+                    (r, o)
+                };
+                if sup.highest > inf.highest || sup.lowest > inf.lowest {
+                    return Err(RuleError::new(
+                        CLAUSE_RESTRICTIONS,
+                        format!(
+                            "ranks {}..{} (A..: {}-{}) would have a lower limit than the weaker ranks {}..{} ({}-{}): \"Both limits for superior ranks cannot be any lower than the limits for inferior ranks.\"",
+                            sup.weakest,
+                            sup.strongest,
+                            division_letter(sup.highest),
+                            division_letter(sup.lowest),
+                            inf.weakest,
+                            inf.strongest,
+                            division_letter(inf.highest),
+                            division_letter(inf.lowest)
+                        ),
+                    )
+                    .field(field));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Gamepoints in halves (a jigo is half a point): scores never compare
+/// floats.
+pub type HalfPoints = u32;
+
+/// "3½", "10", "0½".
+pub fn format_points(h: HalfPoints) -> String {
+    if h % 2 == 0 {
+        (h / 2).to_string()
+    } else {
+        format!("{}½", h / 2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_parse_and_order() {
+        assert_eq!(Rank::parse("5k").map(|r| r.0), Ok(Rank::Kyu(5)));
+        assert_eq!(Rank::parse(" 3 Dan ").map(|r| r.0), Ok(Rank::Dan(3)));
+        assert_eq!(Rank::parse("12k?"), Ok((Rank::Kyu(12), true)));
+        assert!(Rank::parse("31k").is_err());
+        assert!(Rank::parse("10d").is_err());
+        assert!(Rank::parse("5 p").is_err());
+        assert!(Rank::Dan(1) > Rank::Kyu(1));
+        assert!(Rank::Kyu(1) > Rank::Kyu(2));
+    }
+
+    #[test]
+    fn letters() {
+        assert_eq!(division_letter(0), "A");
+        assert_eq!(division_letter(25), "Z");
+        assert_eq!(division_letter(26), "AA");
+        assert_eq!(
+            GroupId {
+                division: 1,
+                number: 3
+            }
+            .to_string(),
+            "B3"
+        );
+    }
+
+    #[test]
+    fn restrictions_must_be_monotone() {
+        let ok = Restrictions {
+            rows: vec![
+                Restriction {
+                    strongest: Rank::Dan(9),
+                    weakest: Rank::Dan(1),
+                    highest: 0,
+                    lowest: 0,
+                },
+                Restriction {
+                    strongest: Rank::Kyu(1),
+                    weakest: Rank::Kyu(5),
+                    highest: 0,
+                    lowest: 1,
+                },
+                Restriction {
+                    strongest: Rank::Kyu(6),
+                    weakest: Rank::Kyu(30),
+                    highest: 1,
+                    lowest: 2,
+                },
+            ],
+        };
+        assert!(ok.check().is_ok());
+        assert_eq!(ok.limits(Rank::Kyu(3)), Some((0, 1)));
+        let mut bad = ok.clone();
+        bad.rows[0].lowest = 2; // dan players could go lower than 1-5k
+        let e = bad.check().unwrap_err();
+        assert!(e.message.contains("superior ranks"), "{e}");
+    }
+}
