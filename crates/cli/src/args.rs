@@ -116,6 +116,9 @@ pub enum Noun {
     /// Verify rounds of die-roll against their published seeds.
     #[command(subcommand)]
     Roll(RollCmd),
+    /// Sunjang leagues: seasons of divisions and groups, promotion and demotion, the final round.
+    #[command(subcommand)]
+    Sunjang(SunjangCmd),
     /// Run a file of arbiter commands, one per line.
     Script(ScriptArgs),
     /// Build a realistic demo ladder and show it.
@@ -669,4 +672,147 @@ pub enum RollCmd {
         #[arg(long)]
         tiebreak: bool,
     },
+}
+
+/// A Sunjang player's figures (section D.2).
+#[derive(Debug, Args)]
+pub struct SunjangPlayerArgs {
+    pub name: String,
+    /// Overall rank, 30k..1k or 1d..9d (a trailing ? marks it provisional).
+    #[arg(long)]
+    pub rank: String,
+    /// The rank is provisional (C.1 addendum).
+    #[arg(long)]
+    pub provisional: bool,
+    /// Overall rating.
+    #[arg(long, allow_hyphen_values = true)]
+    pub rating: i32,
+    /// Correspondence rank.
+    #[arg(long)]
+    pub corr_rank: Option<String>,
+    /// Correspondence rating.
+    #[arg(long, allow_hyphen_values = true)]
+    pub corr_rating: Option<i32>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SunjangCmd {
+    /// Create a Sunjang league.
+    Create {
+        id: String,
+        #[arg(long)]
+        name: String,
+        /// A preset [possible values: sunjang-league].
+        #[arg(long, default_value = "sunjang-league", conflicts_with = "rules")]
+        preset: String,
+        /// A rules file (TOML) with the division restrictions per rank.
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+    },
+    /// Register and manage players.
+    #[command(subcommand)]
+    Player(SunjangPlayerCmd),
+    /// Replace the division restrictions per rank (from a rules file's [[restriction]] rows).
+    Restrictions {
+        #[arg(long, value_name = "FILE")]
+        file: PathBuf,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Plan, show, close seasons.
+    #[command(subcommand)]
+    Season(SeasonCmd),
+    /// Record a group game: BLACK WHITE and the outcome.
+    Result {
+        black: String,
+        white: String,
+        /// black, white, jigo, black-forfeits, white-forfeits, both-forfeit.
+        #[arg(long)]
+        outcome: String,
+        /// Correct a recorded result, with this reason.
+        #[arg(long)]
+        correct: Option<String>,
+    },
+    /// A group's table and crosstable.
+    Group {
+        /// The group, e.g. A1 or B2.
+        id: String,
+    },
+    /// Settle a tie nothing else separates (D.2): a player gives way, or a live match's winner.
+    #[command(subcommand)]
+    Tiebreak(TiebreakCmd),
+    /// The final round.
+    #[command(subcommand)]
+    Final(FinalCmd),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SunjangPlayerCmd {
+    /// Register a player.
+    Add(SunjangPlayerArgs),
+    /// New rank or ratings.
+    Update(SunjangPlayerArgs),
+    /// The player leaves the tournament (his promotion or demotion merits are lost, B.4).
+    Withdraw {
+        name: String,
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+    /// A withdrawn player comes back.
+    Return { name: String },
+    /// Every registered player with his limits by rank.
+    List,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SeasonCmd {
+    /// Plan the next season: divisions, groups, every placement explained.
+    Plan {
+        /// Show the plan without storing it.
+        #[arg(long)]
+        preview: bool,
+    },
+    /// The pyramid, groups and tables of a season.
+    Show {
+        /// The season (default: the last).
+        season: Option<u32>,
+        /// The pyramid as a tree.
+        #[arg(long)]
+        tree: bool,
+    },
+    /// Close the season: every group game decided; the merged rankings are recorded.
+    Close,
+    /// Why every player landed where he did in a season's plan (promotions, demotions, by rank).
+    Moves { season: Option<u32> },
+    /// A season's groups as a forum announcement.
+    Export {
+        #[arg(long, default_value = "bbcode")]
+        format: String,
+        season: Option<u32>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TiebreakCmd {
+    /// The player gives way to the players tied with him.
+    GiveWay { name: String },
+    /// The winner of a live Sunjang match (15 min + 3x25 s byo-yomi).
+    Live { winner: String, loser: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FinalCmd {
+    /// Draw the final round's three players from the closed season.
+    Qualify,
+    /// Record a final-round game.
+    Result {
+        black: String,
+        white: String,
+        #[arg(long)]
+        outcome: String,
+    },
+    /// A finalist withdraws; another player is drawn by the same rules.
+    Withdraw { name: String },
+    /// The final round.
+    Show,
 }

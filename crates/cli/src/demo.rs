@@ -183,6 +183,7 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
     let id = fresh(wanted);
     let league_id = fresh("xmadn-league-demo");
     let challengers_id = fresh("xmadn-challengers-demo");
+    let sunjang_id = fresh("sunjang-demo");
     // The draws depend on the competition id; a second demo in the same
     // database tells a different story.
     let demo = Demo {
@@ -443,9 +444,11 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
     let view = views::ladder_view(&ladder, &id, version);
     let league = crate::demo_xmadn::league(svc, &league_id, t0).await?;
     let challengers = crate::demo_xmadn::challengers(svc, &challengers_id, t0).await?;
+    let sunjang = crate::demo_sunjang::build(svc, &sunjang_id, t0).await?;
     if g.json {
         let (l, c) = crate::demo_xmadn::json(&league_id, &league, &challengers_id, &challengers)?;
-        let all = serde_json::json!({"ladder": view, "league": l, "challengers": c});
+        let sj = arbiter_service::sunjang::sunjang_view(&sunjang.0, &sunjang_id, sunjang.1);
+        let all = serde_json::json!({"ladder": view, "league": l, "challengers": c, "sunjang": sj});
         outln!("{}", serde_json::to_string_pretty(&all)?);
         return Ok(());
     }
@@ -505,5 +508,30 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
     );
     outln!("  arbiter -c {league_id} league export --format markdown");
     outln!("  arbiter -c {challengers_id} challengers show");
+    outln!();
+    outln!(
+        "Built the demo Sunjang league `{sunjang_id}` ({} events, {} seasons).\n",
+        sunjang.1,
+        sunjang.0.seasons.len()
+    );
+    if let Some(s) = sunjang.0.current() {
+        out!(
+            "{}",
+            crate::sunjang::render_season(
+                &arbiter_service::sunjang::season_view(&sunjang.0, s),
+                true
+            )
+        );
+    }
+    outln!();
+    outln!("Try next:");
+    outln!(
+        "  arbiter -c {sunjang_id} sunjang season moves     # why every player landed where he did"
+    );
+    outln!(
+        "  arbiter -c {sunjang_id} sunjang season show 2    # the pyramid, groups and crosstables of season 2"
+    );
+    outln!("  arbiter -c {sunjang_id} sunjang group A1");
+    outln!("  arbiter -c {sunjang_id} sunjang season export --format markdown");
     Ok(())
 }

@@ -7,10 +7,12 @@ mod out;
 
 mod args;
 mod demo;
+mod demo_sunjang;
 mod demo_xmadn;
 mod render;
 mod run;
 mod script;
+mod sunjang;
 mod xmadn;
 
 use std::process::ExitCode;

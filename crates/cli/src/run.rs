@@ -158,6 +158,7 @@ pub fn precheck(cli: &Cli) -> Result<()> {
         }
         Noun::League(cmd) => crate::xmadn::precheck_league(cmd)?,
         Noun::Challengers(cmd) => crate::xmadn::precheck_challengers(cmd)?,
+        Noun::Sunjang(cmd) => crate::sunjang::precheck(cmd)?,
         Noun::Round(RoundCmd::Export { format, .. }) if Markup::parse(format).is_none() => {
             return Err(Usage(format!(
                 "--format must be bbcode or markdown, not {format:?}"
@@ -436,6 +437,7 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
         Noun::League(cmd) => crate::xmadn::league(svc, g, cmd).await,
         Noun::Challengers(cmd) => crate::xmadn::challengers(svc, g, cmd).await,
         Noun::Roll(cmd) => crate::xmadn::roll(svc, g, cmd).await,
+        Noun::Sunjang(cmd) => crate::sunjang::run(svc, g, cmd).await,
         Noun::Competition(CompetitionCmd::List) => {
             let ids = svc.competitions().await?;
             let mut rows = Vec::new();
@@ -474,6 +476,15 @@ async fn competition_row(svc: &Svc, id: &str) -> Result<serde_json::Value> {
                 "members": l.players.len(), "rounds": l.drrs.len(), "version": version,
             })
         }
+        "sunjang-created" => {
+            let (l, version) = svc
+                .load_as::<arbiter_engine::sunjang::season::League>(id, None)
+                .await?;
+            serde_json::json!({
+                "id": id, "name": l.name, "format": "sunjang-league",
+                "members": l.entrants().len(), "rounds": l.seasons.len(), "version": version,
+            })
+        }
         "challengers-created" => {
             let (c, version) = svc.load_as::<Challengers>(id, None).await?;
             serde_json::json!({
@@ -496,7 +507,11 @@ async fn competition_row(svc: &Svc, id: &str) -> Result<serde_json::Value> {
 async fn execute_other(svc: &Svc, g: &Globals, comp: &str, kind: &str, noun: &Noun) -> Result<()> {
     match noun {
         Noun::History(a) => {
-            let rows = crate::xmadn::history_rows(svc, comp, kind).await?;
+            let rows = if kind == "sunjang-created" {
+                crate::sunjang::history_rows(svc, comp).await?
+            } else {
+                crate::xmadn::history_rows(svc, comp, kind).await?
+            };
             let skip = a.limit.map_or(0, |n| rows.len().saturating_sub(n));
             let rows: Vec<serde_json::Value> = rows.into_iter().skip(skip).collect();
             if g.json {
@@ -505,19 +520,30 @@ async fn execute_other(svc: &Svc, g: &Globals, comp: &str, kind: &str, noun: &No
             out!("{}", render::history(&rows));
             Ok(())
         }
+        Noun::Undo if kind == "sunjang-created" => crate::sunjang::undo(svc, g, comp).await,
         Noun::Undo => crate::xmadn::undo(svc, g, comp, kind).await,
         Noun::Competition(CompetitionCmd::Show) => {
-            if kind == "league-created" {
+            if kind == "sunjang-created" {
+                crate::sunjang::run(
+                    svc,
+                    g,
+                    &SunjangCmd::Season(SeasonCmd::Show {
+                        season: None,
+                        tree: false,
+                    }),
+                )
+                .await
+            } else if kind == "league-created" {
                 crate::xmadn::league(svc, g, &LeagueCmd::Show).await
             } else {
                 crate::xmadn::challengers(svc, g, &ChallengersCmd::Show).await
             }
         }
         _ => {
-            let noun = if kind == "league-created" {
-                "league"
-            } else {
-                "challengers"
+            let noun = match kind {
+                "league-created" => "league",
+                "sunjang-created" => "sunjang",
+                _ => "challengers",
             };
             bail!(
                 "{comp} is {}: this command is for TWS ladders; see `arbiter {noun} --help`",
@@ -965,7 +991,9 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
             }
         }
         Noun::Script(_) | Noun::Demo(_) => unreachable_noun()?,
-        Noun::League(_) | Noun::Challengers(_) | Noun::Roll(_) => unreachable_noun()?,
+        Noun::League(_) | Noun::Challengers(_) | Noun::Roll(_) | Noun::Sunjang(_) => {
+            unreachable_noun()?
+        }
     }
     Ok(())
 }

@@ -43,18 +43,22 @@
 //! The XMadn formats (a league, a Challengers event) follow the same
 //! conventions with their own types and values: see [`xmadn`],
 //! [`encode_league`], [`decode_league`], [`encode_challengers`],
-//! [`decode_challengers`]. Each format has its own decoder; a record of
-//! another format is refused naming it. `reverted` has the same shape in
-//! all of them.
+//! [`decode_challengers`]. So does the Sunjang league: see [`sunjang`],
+//! [`encode_sunjang`], [`decode_sunjang`]. Each format has its own decoder;
+//! a record of another format is refused naming it. `reverted` has the same
+//! shape in all of them.
 //!
 //! # Rules files
 //!
 //! See [`parse_rules`], [`rules_to_toml`] and the presets ([`preset`]) for
 //! the TWS ladder; [`parse_league_rules`], [`league_rules_to_toml`],
-//! [`parse_challengers_rules`], [`challengers_rules_to_toml`] for XMadn.
+//! [`parse_challengers_rules`], [`challengers_rules_to_toml`] for XMadn;
+//! [`parse_sunjang_rules`] and [`sunjang_rules_to_toml`] for the Sunjang
+//! league (its rules and its division restrictions per rank).
 
 mod envelope;
 mod rules_file;
+pub mod sunjang;
 mod v1;
 pub mod xmadn;
 
@@ -63,9 +67,10 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 pub use rules_file::{
-    PRESETS, RulesFileError, TWS_LADDER_PRESET, XMADN_CHALLENGERS_PRESET, XMADN_LEAGUE_PRESET,
-    parse_rules, preset, rules_to_toml,
+    PRESETS, RulesFileError, SUNJANG_LEAGUE_PRESET, TWS_LADDER_PRESET, XMADN_CHALLENGERS_PRESET,
+    XMADN_LEAGUE_PRESET, parse_rules, preset, rules_to_toml,
 };
+pub use sunjang::{decode_sunjang, encode_sunjang, parse_sunjang_rules, sunjang_rules_to_toml};
 pub use xmadn::{
     challengers_rules_to_toml, decode_challengers, decode_league, encode_challengers,
     encode_league, league_rules_to_toml, parse_challengers_rules, parse_league_rules,

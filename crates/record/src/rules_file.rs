@@ -28,17 +28,28 @@ pub const XMADN_LEAGUE_PRESET: &str = include_str!("../../../presets/xmadn-leagu
 /// (C)"), read by [`crate::parse_challengers_rules`].
 pub const XMADN_CHALLENGERS_PRESET: &str = include_str!("../../../presets/xmadn-challengers.toml");
 
+/// The Sunjang league preset (sunjang-league.txt, with the document's
+/// example of division restrictions per rank), read by
+/// [`crate::parse_sunjang_rules`].
+pub const SUNJANG_LEAGUE_PRESET: &str = include_str!("../../../presets/sunjang-league.toml");
+
 /// The names of the presets, in the order they are listed to users. Each
 /// preset's `format` setting is its name.
-pub const PRESETS: &[&str] = &["tws-ladder", "xmadn-league", "xmadn-challengers"];
+pub const PRESETS: &[&str] = &[
+    "tws-ladder",
+    "xmadn-league",
+    "xmadn-challengers",
+    "sunjang-league",
+];
 
 /// The text of the preset `name` (`"tws-ladder"`, `"xmadn-league"`,
-/// `"xmadn-challengers"`), if there is one.
+/// `"xmadn-challengers"`, `"sunjang-league"`), if there is one.
 pub fn preset(name: &str) -> Option<&'static str> {
     match name {
         "tws-ladder" => Some(TWS_LADDER_PRESET),
         "xmadn-league" => Some(XMADN_LEAGUE_PRESET),
         "xmadn-challengers" => Some(XMADN_CHALLENGERS_PRESET),
+        "sunjang-league" => Some(SUNJANG_LEAGUE_PRESET),
         _ => None,
     }
 }
@@ -287,7 +298,7 @@ pub(crate) fn toml_error(text: &str, e: &toml::de::Error) -> RulesFileError {
 }
 
 /// 1-based line and column (in characters) of byte offset `pos`.
-fn line_column(text: &str, pos: usize) -> (usize, usize) {
+pub(crate) fn line_column(text: &str, pos: usize) -> (usize, usize) {
     let mut pos = pos.min(text.len());
     while !text.is_char_boundary(pos) {
         pos -= 1;

@@ -80,6 +80,7 @@ pub fn name_of_kind(kind: &str) -> &'static str {
         "created" => "a TWS ladder",
         "league-created" => "an XMadn league",
         "challengers-created" => "an XMadn Challengers event",
+        "sunjang-created" => "a Sunjang league",
         _ => "of an unknown format",
     }
 }

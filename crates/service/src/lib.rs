@@ -9,6 +9,7 @@
 
 pub mod format;
 pub mod forum;
+pub mod sunjang;
 pub mod views;
 pub mod xmadn;
 

@@ -1,1 +1,1298 @@
+//! The Sunjang league as a competition: players, restrictions, seasons
+//! planned by [`super::planner`], group play ([`super::group`]), the close
+//! of a season (its merged rankings recorded) and the final round
+//! ([`super::final_round`]).
+//!
+//! A season's plan and its close are recorded decisions: a later change of
+//! code or settings never rewrites a past season.
 
+use crate::RuleError;
+use crate::explain::Explanation;
+use crate::model::Time;
+
+use super::final_round::{self, FinalGame, FinalInput, FinalQualification, FinalState};
+use super::group::{self, GroupGame, GroupTable, Outcome};
+use super::planner::{self, PlanInput, PlanOutcome, PreviousDivision, PreviousSeason};
+use super::ranking::{Performance, PlayedGame, RankingData, Tiebreaks};
+use super::{Division, GroupId, PlayerId, PlayerInfo, Restrictions, SunjangRules, division_letter};
+
+const CLAUSE_SEASON: &str = "Sunjang Definitions: Season";
+const CLAUSE_GROUP: &str = "Sunjang Definitions: Group";
+const CLAUSE_FINAL: &str = "Sunjang Final Round";
+
+/// An explanation as recorded in an event: a season's plan keeps the
+/// reasons it was decided with (they cite figures of the season before).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub clause: String,
+    pub rulings: Vec<String>,
+    pub text: String,
+}
+
+impl From<Explanation> for Note {
+    fn from(e: Explanation) -> Self {
+        Self {
+            clause: e.clause.to_string(),
+            rulings: e.rulings.iter().map(|r| (*r).to_string()).collect(),
+            text: e.text,
+        }
+    }
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} [{}", self.text, self.clause)?;
+        for r in &self.rulings {
+            write!(f, "; {r}")?;
+        }
+        f.write_str("]")
+    }
+}
+
+/// A placement as recorded in a season's plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlacedPlayer {
+    pub player: PlayerId,
+    pub group: GroupId,
+    pub seed: u32,
+    /// The reason as decided ("direct promotion B to A, leader of B2,
+    /// rule B.1"), with its clause and rulings. Recorded with the plan: it
+    /// cites figures of the season before, which the record keeps.
+    pub explanation: Note,
+}
+
+/// A season's plan as recorded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeasonPlan {
+    pub season: u32,
+    /// Divisions (A first), each its groups, each its players in seed order.
+    pub divisions: Vec<Vec<Vec<PlayerId>>>,
+    pub placements: Vec<PlacedPlayer>,
+    /// Division-level decisions (sizes, group counts, E.1 overrides).
+    pub notes: Vec<Note>,
+    /// Fewer than the minimum of players: the season is cancelled and the
+    /// title void (footnote 2).
+    pub cancelled: Option<Note>,
+    pub at: Time,
+}
+
+/// A season's close as recorded: each division's merged ranking (SJ-R5)
+/// and group leaders, the input of the next plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeasonClose {
+    pub season: u32,
+    pub divisions: Vec<PreviousDivision>,
+    pub at: Time,
+}
+
+/// Everything that happens to a Sunjang league.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    Created {
+        name: String,
+        rules: SunjangRules,
+        restrictions: Restrictions,
+    },
+    PlayerRegistered {
+        player: PlayerId,
+        info: PlayerInfo,
+    },
+    /// New rank or ratings (between seasons).
+    PlayerUpdated {
+        player: PlayerId,
+        info: PlayerInfo,
+    },
+    /// The player leaves the tournament: no place in the next season, and
+    /// his merits are lost (B.4).
+    PlayerWithdrawn {
+        player: PlayerId,
+        reason: String,
+    },
+    PlayerReturned {
+        player: PlayerId,
+    },
+    RestrictionsChanged {
+        restrictions: Restrictions,
+        reason: String,
+    },
+    SeasonPlanned(Box<SeasonPlan>),
+    ResultRecorded {
+        season: u32,
+        group: GroupId,
+        black: PlayerId,
+        white: PlayerId,
+        outcome: Outcome,
+        at: Time,
+    },
+    ResultCorrected {
+        season: u32,
+        group: GroupId,
+        black: PlayerId,
+        white: PlayerId,
+        outcome: Outcome,
+        reason: String,
+        at: Time,
+    },
+    /// "voluntary or implicit forfeiture by the other players" (D.2).
+    GaveWay {
+        player: PlayerId,
+    },
+    /// "the winner of a live Sunjang match" (D.2).
+    LiveMatchWon {
+        winner: PlayerId,
+        loser: PlayerId,
+    },
+    SeasonClosed(Box<SeasonClose>),
+    FinalQualified {
+        season: u32,
+        players: Vec<PlayerId>,
+        advantaged: Vec<PlayerId>,
+        /// None unless nobody eligible plays: the title is void.
+        void: bool,
+        at: Time,
+    },
+    FinalGamePlayed {
+        season: u32,
+        black: PlayerId,
+        white: PlayerId,
+        outcome: Outcome,
+        at: Time,
+    },
+    /// A finalist withdraws; the qualification is drawn again.
+    FinalWithdrawn {
+        season: u32,
+        player: PlayerId,
+        at: Time,
+    },
+    Reverted {
+        seq: u64,
+        summary: String,
+    },
+}
+
+impl Event {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Created { .. } => "sunjang-created",
+            Event::PlayerRegistered { .. } => "sunjang-player-registered",
+            Event::PlayerUpdated { .. } => "sunjang-player-updated",
+            Event::PlayerWithdrawn { .. } => "sunjang-player-withdrawn",
+            Event::PlayerReturned { .. } => "sunjang-player-returned",
+            Event::RestrictionsChanged { .. } => "sunjang-restrictions-changed",
+            Event::SeasonPlanned(_) => "sunjang-season-planned",
+            Event::ResultRecorded { .. } => "sunjang-result-recorded",
+            Event::ResultCorrected { .. } => "sunjang-result-corrected",
+            Event::GaveWay { .. } => "sunjang-gave-way",
+            Event::LiveMatchWon { .. } => "sunjang-live-match-won",
+            Event::SeasonClosed(_) => "sunjang-season-closed",
+            Event::FinalQualified { .. } => "sunjang-final-qualified",
+            Event::FinalGamePlayed { .. } => "sunjang-final-game-played",
+            Event::FinalWithdrawn { .. } => "sunjang-final-withdrawn",
+            Event::Reverted { .. } => "reverted",
+        }
+    }
+}
+
+/// What an organizer asks of the league.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Create {
+        name: String,
+        rules: SunjangRules,
+        restrictions: Restrictions,
+    },
+    Register {
+        info: PlayerInfo,
+    },
+    Update {
+        player: PlayerId,
+        info: PlayerInfo,
+    },
+    Withdraw {
+        player: PlayerId,
+        reason: String,
+    },
+    Return {
+        player: PlayerId,
+    },
+    ChangeRestrictions {
+        restrictions: Restrictions,
+        reason: String,
+    },
+    /// Plan the next season (or preview it: the same decision, not stored).
+    PlanSeason {
+        at: Time,
+    },
+    RecordResult {
+        black: PlayerId,
+        white: PlayerId,
+        outcome: Outcome,
+        at: Time,
+    },
+    CorrectResult {
+        black: PlayerId,
+        white: PlayerId,
+        outcome: Outcome,
+        reason: String,
+        at: Time,
+    },
+    GiveWay {
+        player: PlayerId,
+    },
+    RecordLiveMatch {
+        winner: PlayerId,
+        loser: PlayerId,
+    },
+    CloseSeason {
+        at: Time,
+    },
+    /// Qualify the final round of the last closed season.
+    QualifyFinal {
+        at: Time,
+    },
+    RecordFinalGame {
+        black: PlayerId,
+        white: PlayerId,
+        outcome: Outcome,
+        at: Time,
+    },
+    WithdrawFromFinal {
+        player: PlayerId,
+        at: Time,
+    },
+}
+
+fn epoch() -> Time {
+    chrono::DateTime::<chrono::Utc>::UNIX_EPOCH
+}
+
+impl Command {
+    /// The command without its time: what identifies a request.
+    pub fn without_time(&self) -> Command {
+        let mut c = self.clone();
+        match &mut c {
+            Command::PlanSeason { at }
+            | Command::RecordResult { at, .. }
+            | Command::CorrectResult { at, .. }
+            | Command::CloseSeason { at }
+            | Command::QualifyFinal { at }
+            | Command::RecordFinalGame { at, .. }
+            | Command::WithdrawFromFinal { at, .. } => *at = epoch(),
+            _ => {}
+        }
+        c
+    }
+}
+
+/// A group in play.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupState {
+    pub id: GroupId,
+    pub players: Vec<PlayerId>,
+    pub games: Vec<GroupGame>,
+}
+
+impl GroupState {
+    pub fn complete(&self) -> bool {
+        self.games.iter().all(|g| g.outcome.is_some())
+    }
+}
+
+/// The final round of a season.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinalRound {
+    pub players: Vec<PlayerId>,
+    pub advantaged: Vec<PlayerId>,
+    pub void: bool,
+    pub withdrawn: Vec<PlayerId>,
+    pub games: Vec<FinalGame>,
+}
+
+/// One season.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Season {
+    pub plan: SeasonPlan,
+    /// Divisions (A first), each its groups in play.
+    pub divisions: Vec<Vec<GroupState>>,
+    pub close: Option<SeasonClose>,
+    pub final_round: Option<FinalRound>,
+}
+
+impl Season {
+    pub fn number(&self) -> u32 {
+        self.plan.season
+    }
+
+    pub fn group(&self, id: GroupId) -> Option<&GroupState> {
+        self.divisions
+            .get(id.division as usize)?
+            .get(id.number.wrapping_sub(1) as usize)
+    }
+
+    fn group_mut(&mut self, id: GroupId) -> Option<&mut GroupState> {
+        self.divisions
+            .get_mut(id.division as usize)?
+            .get_mut(id.number.wrapping_sub(1) as usize)
+    }
+
+    /// The group of a player this season.
+    pub fn group_of(&self, p: PlayerId) -> Option<GroupId> {
+        self.divisions
+            .iter()
+            .flatten()
+            .find(|g| g.players.contains(&p))
+            .map(|g| g.id)
+    }
+
+    /// Games not yet decided.
+    pub fn unfinished(&self) -> usize {
+        self.divisions
+            .iter()
+            .flatten()
+            .flat_map(|g| &g.games)
+            .filter(|g| g.outcome.is_none())
+            .count()
+    }
+
+    /// Each division's groups in the form the group module reads.
+    pub fn division_groups(&self, d: usize) -> Vec<(GroupId, Vec<PlayerId>, Vec<GroupGame>)> {
+        self.divisions
+            .get(d)
+            .map(|gs| {
+                gs.iter()
+                    .map(|g| (g.id, g.players.clone(), g.games.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn all_groups(&self) -> Vec<(GroupId, Vec<PlayerId>, Vec<GroupGame>)> {
+        (0..self.divisions.len())
+            .flat_map(|d| self.division_groups(d))
+            .collect()
+    }
+}
+
+/// The league's state: a fold of its events.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct League {
+    pub created: bool,
+    pub name: String,
+    pub rules: SunjangRules,
+    pub restrictions: Restrictions,
+    pub players: Vec<PlayerInfo>,
+    pub withdrawn: Vec<bool>,
+    pub tiebreaks: Tiebreaks,
+    pub seasons: Vec<Season>,
+}
+
+fn rule(clause: &str, message: impl Into<String>) -> RuleError {
+    RuleError::new(clause, message)
+}
+
+impl League {
+    pub fn name_of(&self, p: PlayerId) -> String {
+        p.0.checked_sub(1)
+            .and_then(|i| self.players.get(i as usize))
+            .map_or_else(|| p.to_string(), |i| i.name.clone())
+    }
+
+    pub fn info(&self, p: PlayerId) -> Option<&PlayerInfo> {
+        p.0.checked_sub(1)
+            .and_then(|i| self.players.get(i as usize))
+    }
+
+    /// A player by name, case-insensitive.
+    pub fn find(&self, name: &str) -> Option<PlayerId> {
+        let n = name.trim();
+        self.players
+            .iter()
+            .position(|p| p.name.eq_ignore_ascii_case(n))
+            .map(|i| PlayerId(i as u32 + 1))
+    }
+
+    pub fn current(&self) -> Option<&Season> {
+        self.seasons.last()
+    }
+
+    /// Players taking part from now on: registered and not withdrawn.
+    pub fn entrants(&self) -> Vec<PlayerId> {
+        (0..self.players.len())
+            .filter(|&i| !self.withdrawn.get(i).copied().unwrap_or(false))
+            .map(|i| PlayerId(i as u32 + 1))
+            .collect()
+    }
+
+    /// The defending champion: the champion of the last season whose final
+    /// round was decided.
+    pub fn defending_champion(&self) -> Option<PlayerId> {
+        self.seasons
+            .iter()
+            .rev()
+            .find_map(|s| match self.final_state(s) {
+                Some(FinalState::Champion { player, .. }) => Some(player),
+                _ => None,
+            })
+    }
+
+    /// The state of a season's final round.
+    pub fn final_state(&self, s: &Season) -> Option<FinalState> {
+        let f = s.final_round.as_ref()?;
+        let q = FinalQualification {
+            players: f.players.clone(),
+            names: f.players.iter().map(|p| self.name_of(*p)).collect(),
+            advantaged: f.advantaged.clone(),
+            explanations: Vec::new(),
+            pending: None,
+            void: None,
+        };
+        if f.void {
+            return Some(FinalState::Void {
+                explanation: Explanation::new(
+                    CLAUSE_FINAL,
+                    &["SJ-R7"],
+                    "no eligible player is willing to play: the title is declared void for the year",
+                ),
+            });
+        }
+        Some(final_round::final_state(&q, &f.games, &self.rules))
+    }
+
+    /// The performances of a season's players (gamepoints, SODOS).
+    pub fn performances(&self, s: &Season) -> Vec<Option<Performance>> {
+        group::performances(self.players.len(), &s.all_groups(), &self.rules)
+    }
+
+    /// The decided games of a season.
+    pub fn played_games(&self, s: &Season) -> Vec<PlayedGame> {
+        group::played_games(&s.all_groups(), &self.rules)
+    }
+
+    /// The tables of every group of a season.
+    pub fn group_tables(&self, s: &Season) -> Vec<GroupTable> {
+        let perf = self.performances(s);
+        let games = self.played_games(s);
+        let data = self.data(&perf, &games);
+        s.divisions
+            .iter()
+            .enumerate()
+            .flat_map(|(d, gs)| {
+                let start = self.start_points(s, d as Division);
+                gs.iter().map(move |g| (g, start)).collect::<Vec<_>>()
+            })
+            .map(|(g, start)| group::group_table(g.id, &g.players, &g.games, start, &data))
+            .collect()
+    }
+
+    /// Starting gamepoints of division `d` in a season: 10 for every
+    /// division below (footnote 4; SJ-R4).
+    pub fn start_points(&self, s: &Season, d: Division) -> super::HalfPoints {
+        let below = (s.divisions.len() as u32).saturating_sub(d + 1);
+        below * self.rules.start_points_per_division
+    }
+
+    /// The ranking inputs for a season's figures.
+    pub fn data<'a>(
+        &'a self,
+        performance: &'a [Option<Performance>],
+        games: &'a [PlayedGame],
+    ) -> RankingData<'a> {
+        RankingData {
+            info: &self.players,
+            performance,
+            games,
+            tiebreaks: &self.tiebreaks,
+            rules: &self.rules,
+        }
+    }
+
+    /// The plan the next season would get now (what `PlanSeason` stores).
+    pub fn preview_plan(&self) -> Result<PlanOutcome, RuleError> {
+        let last = self.current();
+        let (perf, games) = match last {
+            Some(s) => (self.performances(s), self.played_games(s)),
+            None => (Vec::new(), Vec::new()),
+        };
+        let previous = last.and_then(|s| {
+            s.close.as_ref().map(|c| PreviousSeason {
+                divisions: c.divisions.clone(),
+            })
+        });
+        let entrants = self.entrants();
+        planner::plan(&PlanInput {
+            rules: &self.rules,
+            restrictions: &self.restrictions,
+            data: self.data(&perf, &games),
+            previous: previous.as_ref(),
+            entrants: &entrants,
+        })
+    }
+
+    // ----- decide -----
+
+    pub fn decide(&self, command: Command) -> Result<Vec<Event>, RuleError> {
+        if !self.created && !matches!(command, Command::Create { .. }) {
+            return Err(rule(CLAUSE_SEASON, "the league has not been created"));
+        }
+        match command {
+            Command::Create {
+                name,
+                rules,
+                restrictions,
+            } => {
+                if self.created {
+                    return Err(rule(CLAUSE_SEASON, "the league already exists"));
+                }
+                rules.check()?;
+                restrictions.check()?;
+                let name = name.trim().to_string();
+                if name.is_empty() || name.len() > 100 {
+                    return Err(
+                        rule("ARB-R22", "a league's name is 1 to 100 characters").field("name")
+                    );
+                }
+                Ok(vec![Event::Created {
+                    name,
+                    rules,
+                    restrictions,
+                }])
+            }
+            Command::Register { info } => {
+                self.check_info(&info, None)?;
+                Ok(vec![Event::PlayerRegistered {
+                    player: PlayerId(self.players.len() as u32 + 1),
+                    info,
+                }])
+            }
+            Command::Update { player, info } => {
+                self.known(player)?;
+                self.check_info(&info, Some(player))?;
+                Ok(vec![Event::PlayerUpdated { player, info }])
+            }
+            Command::Withdraw { player, reason } => {
+                self.known(player)?;
+                if self.is_withdrawn(player) {
+                    return Err(rule(
+                        "Sunjang B.4",
+                        format!("{} has already withdrawn", self.name_of(player)),
+                    ));
+                }
+                Ok(vec![Event::PlayerWithdrawn {
+                    player,
+                    reason: reason.trim().to_string(),
+                }])
+            }
+            Command::Return { player } => {
+                self.known(player)?;
+                if !self.is_withdrawn(player) {
+                    return Err(rule(
+                        "Sunjang B.4",
+                        format!("{} has not withdrawn", self.name_of(player)),
+                    ));
+                }
+                Ok(vec![Event::PlayerReturned { player }])
+            }
+            Command::ChangeRestrictions {
+                restrictions,
+                reason,
+            } => {
+                restrictions.check()?;
+                Ok(vec![Event::RestrictionsChanged {
+                    restrictions,
+                    reason: reason.trim().to_string(),
+                }])
+            }
+            Command::PlanSeason { at } => {
+                if let Some(s) = self.current()
+                    && s.plan.cancelled.is_none()
+                    && s.close.is_none()
+                {
+                    let left = s.unfinished();
+                    return Err(rule(
+                        CLAUSE_SEASON,
+                        if left > 0 {
+                            format!(
+                                "season {} has {left} unfinished game(s): finish and close it before planning the next",
+                                s.number()
+                            )
+                        } else {
+                            format!(
+                                "season {} is not closed: close it (`sunjang season close`) before planning the next",
+                                s.number()
+                            )
+                        },
+                    ));
+                }
+                let season = self.seasons.len() as u32 + 1;
+                let plan = match self.preview_plan()? {
+                    PlanOutcome::Cancelled { explanation, .. } => SeasonPlan {
+                        season,
+                        divisions: Vec::new(),
+                        placements: Vec::new(),
+                        notes: Vec::new(),
+                        cancelled: Some(explanation.into()),
+                        at,
+                    },
+                    PlanOutcome::Planned(p) => SeasonPlan {
+                        season,
+                        divisions: p.divisions.iter().map(|d| d.groups.clone()).collect(),
+                        placements: p
+                            .placements
+                            .into_iter()
+                            .map(|pl| PlacedPlayer {
+                                player: pl.player,
+                                group: pl.group,
+                                seed: pl.seed,
+                                explanation: pl.explanation.into(),
+                            })
+                            .collect(),
+                        notes: p.notes.into_iter().map(Into::into).collect(),
+                        cancelled: None,
+                        at,
+                    },
+                };
+                Ok(vec![Event::SeasonPlanned(Box::new(plan))])
+            }
+            Command::RecordResult {
+                black,
+                white,
+                outcome,
+                at,
+            } => {
+                let (s, group) = self.find_game(black, white, false)?;
+                Ok(vec![Event::ResultRecorded {
+                    season: s.number(),
+                    group,
+                    black,
+                    white,
+                    outcome,
+                    at,
+                }])
+            }
+            Command::CorrectResult {
+                black,
+                white,
+                outcome,
+                reason,
+                at,
+            } => {
+                if reason.trim().is_empty() {
+                    return Err(rule(CLAUSE_GROUP, "a correction needs a reason").field("reason"));
+                }
+                let (s, group) = self.find_game(black, white, true)?;
+                Ok(vec![Event::ResultCorrected {
+                    season: s.number(),
+                    group,
+                    black,
+                    white,
+                    outcome,
+                    reason: reason.trim().to_string(),
+                    at,
+                }])
+            }
+            Command::GiveWay { player } => {
+                self.known(player)?;
+                Ok(vec![Event::GaveWay { player }])
+            }
+            Command::RecordLiveMatch { winner, loser } => {
+                self.known(winner)?;
+                self.known(loser)?;
+                if winner == loser {
+                    return Err(rule(
+                        "Sunjang D.2",
+                        "a live Sunjang match has two different players",
+                    ));
+                }
+                Ok(vec![Event::LiveMatchWon { winner, loser }])
+            }
+            Command::CloseSeason { at } => {
+                let s = self.open_season()?;
+                let left = s.unfinished();
+                if left > 0 {
+                    return Err(rule(
+                        CLAUSE_SEASON,
+                        format!(
+                            "season {} has {left} unfinished game(s); a season closes when every group game is decided",
+                            s.number()
+                        ),
+                    ));
+                }
+                let perf = self.performances(s);
+                let games = self.played_games(s);
+                let data = self.data(&perf, &games);
+                let divisions = (0..s.divisions.len())
+                    .map(|d| {
+                        let r =
+                            group::division_ranking(d as Division, &s.division_groups(d), &data);
+                        PreviousDivision {
+                            ranking: r.order,
+                            group_leaders: r.group_leaders,
+                            groups: s.divisions[d]
+                                .iter()
+                                .map(|g| g.players.len() as u32)
+                                .collect(),
+                        }
+                    })
+                    .collect();
+                Ok(vec![Event::SeasonClosed(Box::new(SeasonClose {
+                    season: s.number(),
+                    divisions,
+                    at,
+                }))])
+            }
+            Command::QualifyFinal { at } => {
+                let s = self.closed_season()?;
+                if s.final_round.is_some() {
+                    return Err(rule(
+                        CLAUSE_FINAL,
+                        format!("season {}'s final round is already drawn", s.number()),
+                    ));
+                }
+                let q = self.qualify(s, &[])?;
+                if let Some(p) = &q.pending {
+                    return Err(rule(
+                        CLAUSE_FINAL,
+                        format!(
+                            "{} (`sunjang tiebreak give-way` or `sunjang tiebreak live`)",
+                            p.text
+                        ),
+                    ));
+                }
+                Ok(vec![Event::FinalQualified {
+                    season: s.number(),
+                    players: q.players,
+                    advantaged: q.advantaged,
+                    void: q.void.is_some(),
+                    at,
+                }])
+            }
+            Command::RecordFinalGame {
+                black,
+                white,
+                outcome,
+                at,
+            } => {
+                let s = self.closed_season()?;
+                let Some(FinalState::Playing { next }) = self.final_state(s) else {
+                    return Err(rule(
+                        CLAUSE_FINAL,
+                        "no final-round game is to be played now",
+                    ));
+                };
+                if !next
+                    .iter()
+                    .any(|(a, b)| (*a == black && *b == white) || (*a == white && *b == black))
+                {
+                    return Err(rule(
+                        CLAUSE_FINAL,
+                        format!(
+                            "{} v {} is not a game of the final round still to play",
+                            self.name_of(black),
+                            self.name_of(white)
+                        ),
+                    )
+                    .field("players"));
+                }
+                Ok(vec![Event::FinalGamePlayed {
+                    season: s.number(),
+                    black,
+                    white,
+                    outcome,
+                    at,
+                }])
+            }
+            Command::WithdrawFromFinal { player, at } => {
+                let s = self.closed_season()?;
+                let Some(f) = &s.final_round else {
+                    return Err(rule(CLAUSE_FINAL, "the final round is not drawn yet"));
+                };
+                if !f.players.contains(&player) {
+                    return Err(rule(
+                        CLAUSE_FINAL,
+                        format!("{} is not in the final round", self.name_of(player)),
+                    ));
+                }
+                if !f.games.is_empty() {
+                    return Err(rule(
+                        CLAUSE_FINAL,
+                        "the final round has begun: a player who stops now loses his games",
+                    ));
+                }
+                Ok(vec![Event::FinalWithdrawn {
+                    season: s.number(),
+                    player,
+                    at,
+                }])
+            }
+        }
+    }
+
+    /// The qualification of a closed season's final round, without the
+    /// players who withdrew from it.
+    pub fn qualify(
+        &self,
+        s: &Season,
+        withdrawn: &[PlayerId],
+    ) -> Result<FinalQualification, RuleError> {
+        let close = s
+            .close
+            .as_ref()
+            .ok_or_else(|| rule(CLAUSE_FINAL, "the season is not closed"))?;
+        let perf = self.performances(s);
+        let games = self.played_games(s);
+        let data = self.data(&perf, &games);
+        let division = group::division_ranking(0, &s.division_groups(0), &data);
+        let champion = self
+            .seasons
+            .iter()
+            .take_while(|x| x.number() < s.number())
+            .filter_map(|x| match self.final_state(x) {
+                Some(FinalState::Champion { player, .. }) => Some(player),
+                _ => None,
+            })
+            .last();
+        let mut unavailable: Vec<PlayerId> = withdrawn.to_vec();
+        unavailable.extend(
+            (0..self.players.len())
+                .filter(|&i| self.withdrawn.get(i).copied().unwrap_or(false))
+                .map(|i| PlayerId(i as u32 + 1)),
+        );
+        let _ = close;
+        Ok(final_round::qualify(&FinalInput {
+            division: &division,
+            performance: &perf,
+            champion,
+            demotions: self.demotions_from_a(s),
+            unavailable: &unavailable,
+            info: &self.players,
+            rules: &self.rules,
+        }))
+    }
+
+    /// How many players division A demotes this season: the places below
+    /// that line cannot defend the title (footnote 8).
+    fn demotions_from_a(&self, s: &Season) -> usize {
+        // The direct promotions of B are its group leaders, at least two (B.1, B.2).
+        s.divisions.get(1).map_or(0, |b| {
+            (b.len()).max(self.rules.min_direct_promotions as usize)
+        })
+    }
+
+    fn known(&self, p: PlayerId) -> Result<(), RuleError> {
+        if self.info(p).is_some() {
+            Ok(())
+        } else {
+            Err(rule(CLAUSE_SEASON, format!("there is no player {p}")).field("player"))
+        }
+    }
+
+    fn is_withdrawn(&self, p: PlayerId) -> bool {
+        p.0.checked_sub(1)
+            .and_then(|i| self.withdrawn.get(i as usize))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    fn check_info(&self, info: &PlayerInfo, me: Option<PlayerId>) -> Result<(), RuleError> {
+        let n = info.name.trim();
+        if n.is_empty() || n.len() > 64 || n.chars().any(char::is_control) {
+            return Err(rule(
+                "ARB-R22",
+                format!(
+                    "player name {:?} must be 1 to 64 printable characters",
+                    info.name
+                ),
+            )
+            .field("name"));
+        }
+        if let Some(other) = self.find(n)
+            && Some(other) != me
+        {
+            return Err(rule("ARB-R22", format!("{n:?} is already registered")).field("name"));
+        }
+        if !(-1000..=5000).contains(&info.rating)
+            || info
+                .corr_rating
+                .is_some_and(|r| !(-1000..=5000).contains(&r))
+        {
+            return Err(rule(
+                "Sunjang D.2 Secondary Criteria",
+                "ratings are from -1000 to 5000",
+            )
+            .field("rating"));
+        }
+        Ok(())
+    }
+
+    fn open_season(&self) -> Result<&Season, RuleError> {
+        match self.current() {
+            Some(s) if s.close.is_none() && s.plan.cancelled.is_none() => Ok(s),
+            Some(s) if s.plan.cancelled.is_some() => Err(rule(
+                CLAUSE_SEASON,
+                format!("season {} was cancelled", s.number()),
+            )),
+            Some(s) => Err(rule(
+                CLAUSE_SEASON,
+                format!(
+                    "season {} is closed: its results can no longer change; plan the next season",
+                    s.number()
+                ),
+            )),
+            None => Err(rule(
+                CLAUSE_SEASON,
+                "no season has been planned yet (`sunjang season plan`)",
+            )),
+        }
+    }
+
+    fn closed_season(&self) -> Result<&Season, RuleError> {
+        match self.current() {
+            Some(s) if s.close.is_some() => Ok(s),
+            Some(s) => Err(rule(
+                CLAUSE_FINAL,
+                format!("season {} is not closed yet", s.number()),
+            )),
+            None => Err(rule(CLAUSE_FINAL, "no season has been played")),
+        }
+    }
+
+    /// The season and group of the game `black` v `white` in the open
+    /// season; `decided`: whether it must already have a result.
+    fn find_game(
+        &self,
+        black: PlayerId,
+        white: PlayerId,
+        decided: bool,
+    ) -> Result<(&Season, GroupId), RuleError> {
+        self.known(black)?;
+        self.known(white)?;
+        let s = self.open_season()?;
+        let (gb, gw) = (s.group_of(black), s.group_of(white));
+        let (Some(gb), Some(gw)) = (gb, gw) else {
+            let who = if gb.is_none() { black } else { white };
+            return Err(rule(
+                CLAUSE_GROUP,
+                format!(
+                    "{} plays in no group of season {}",
+                    self.name_of(who),
+                    s.number()
+                ),
+            )
+            .field("players"));
+        };
+        if gb != gw {
+            return Err(rule(
+                CLAUSE_GROUP,
+                format!(
+                    "{} ({gb}) and {} ({gw}) are in different groups: \"Each group comprises a set of players from the same division, who must face one another in a round-robin\"",
+                    self.name_of(black),
+                    self.name_of(white)
+                ),
+            )
+            .field("players"));
+        }
+        let g = s
+            .group(gb)
+            .and_then(|g| {
+                g.games
+                    .iter()
+                    .find(|x| x.pairing.black == black && x.pairing.white == white)
+            })
+            .ok_or_else(|| {
+                rule(
+                    CLAUSE_GROUP,
+                    format!(
+                        "in {gb} {} has white against {}: name black first",
+                        self.name_of(black),
+                        self.name_of(white)
+                    ),
+                )
+                .field("players")
+            })?;
+        match (decided, g.outcome.is_some()) {
+            (false, true) => Err(rule(
+                CLAUSE_GROUP,
+                "this game has a result; correct it with `sunjang result correct`",
+            )),
+            (true, false) => Err(rule(CLAUSE_GROUP, "this game has no result to correct")),
+            _ => Ok((s, gb)),
+        }
+    }
+
+    // ----- apply -----
+
+    pub fn apply(&mut self, event: &Event) {
+        let _ = self.try_apply(event);
+    }
+
+    pub fn try_apply(&mut self, event: &Event) -> Result<(), RuleError> {
+        self.check(event)?;
+        self.apply_checked(event);
+        Ok(())
+    }
+
+    /// Whether `event` fits this state (a damaged log fails).
+    pub fn check(&self, event: &Event) -> Result<(), RuleError> {
+        let bad = |m: &str| Err(rule("event log", m.to_string()));
+        if !self.created && !matches!(event, Event::Created { .. } | Event::Reverted { .. }) {
+            return bad("an event before the league was created");
+        }
+        match event {
+            Event::Created { .. } if self.created => bad("the league is created twice"),
+            Event::PlayerRegistered { player, .. }
+                if player.0 as usize != self.players.len() + 1 =>
+            {
+                bad("player ids are not consecutive")
+            }
+            Event::PlayerUpdated { player, .. }
+            | Event::PlayerWithdrawn { player, .. }
+            | Event::PlayerReturned { player }
+            | Event::GaveWay { player }
+                if self.info(*player).is_none() =>
+            {
+                bad("an event for an unknown player")
+            }
+            Event::SeasonPlanned(p) => {
+                let n = self.players.len() as u32;
+                let ok = p.season as usize == self.seasons.len() + 1
+                    && p.divisions
+                        .iter()
+                        .flatten()
+                        .flatten()
+                        .all(|x| (1..=n).contains(&x.0));
+                if ok {
+                    Ok(())
+                } else {
+                    bad("a season plan that does not fit")
+                }
+            }
+            Event::ResultRecorded {
+                season,
+                group,
+                black,
+                white,
+                ..
+            }
+            | Event::ResultCorrected {
+                season,
+                group,
+                black,
+                white,
+                ..
+            } => {
+                let ok = self.current().is_some_and(|s| {
+                    s.number() == *season
+                        && s.group(*group).is_some_and(|g| {
+                            g.games
+                                .iter()
+                                .any(|x| x.pairing.black == *black && x.pairing.white == *white)
+                        })
+                });
+                if ok {
+                    Ok(())
+                } else {
+                    bad("a result for an unknown game")
+                }
+            }
+            Event::SeasonClosed(c) => {
+                if self
+                    .current()
+                    .is_some_and(|s| s.number() == c.season && s.close.is_none())
+                {
+                    Ok(())
+                } else {
+                    bad("an unexpected season close")
+                }
+            }
+            Event::FinalQualified { season, .. }
+            | Event::FinalGamePlayed { season, .. }
+            | Event::FinalWithdrawn { season, .. } => {
+                if self
+                    .current()
+                    .is_some_and(|s| s.number() == *season && s.close.is_some())
+                {
+                    Ok(())
+                } else {
+                    bad("a final-round event outside a closed season")
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn apply_checked(&mut self, event: &Event) {
+        match event {
+            Event::Created {
+                name,
+                rules,
+                restrictions,
+            } => {
+                self.created = true;
+                self.name = name.clone();
+                self.rules = rules.clone();
+                self.restrictions = restrictions.clone();
+            }
+            Event::PlayerRegistered { info, .. } => {
+                self.players.push(info.clone());
+                self.withdrawn.push(false);
+            }
+            Event::PlayerUpdated { player, info } => {
+                if let Some(slot) = self.players.get_mut(player.index()) {
+                    *slot = info.clone();
+                }
+            }
+            Event::PlayerWithdrawn { player, .. } => {
+                if let Some(w) = self.withdrawn.get_mut(player.index()) {
+                    *w = true;
+                }
+            }
+            Event::PlayerReturned { player } => {
+                if let Some(w) = self.withdrawn.get_mut(player.index()) {
+                    *w = false;
+                }
+            }
+            Event::RestrictionsChanged { restrictions, .. } => {
+                self.restrictions = restrictions.clone();
+            }
+            Event::SeasonPlanned(plan) => {
+                let divisions = plan
+                    .divisions
+                    .iter()
+                    .enumerate()
+                    .map(|(d, groups)| {
+                        groups
+                            .iter()
+                            .enumerate()
+                            .map(|(k, players)| GroupState {
+                                id: GroupId {
+                                    division: d as Division,
+                                    number: k as u32 + 1,
+                                },
+                                players: players.clone(),
+                                games: group::round_robin(players)
+                                    .into_iter()
+                                    .map(|pairing| GroupGame {
+                                        pairing,
+                                        outcome: None,
+                                    })
+                                    .collect(),
+                            })
+                            .collect()
+                    })
+                    .collect();
+                self.seasons.push(Season {
+                    plan: (**plan).clone(),
+                    divisions,
+                    close: None,
+                    final_round: None,
+                });
+            }
+            Event::ResultRecorded {
+                group,
+                black,
+                white,
+                outcome,
+                ..
+            }
+            | Event::ResultCorrected {
+                group,
+                black,
+                white,
+                outcome,
+                ..
+            } => {
+                if let Some(g) = self.seasons.last_mut().and_then(|s| s.group_mut(*group))
+                    && let Some(x) = g
+                        .games
+                        .iter_mut()
+                        .find(|x| x.pairing.black == *black && x.pairing.white == *white)
+                {
+                    x.outcome = Some(*outcome);
+                }
+            }
+            Event::GaveWay { player } => {
+                if !self.tiebreaks.gave_way.contains(player) {
+                    self.tiebreaks.gave_way.push(*player);
+                }
+            }
+            Event::LiveMatchWon { winner, loser } => {
+                self.tiebreaks.live_matches.push((*winner, *loser));
+            }
+            Event::SeasonClosed(c) => {
+                if let Some(s) = self.seasons.last_mut() {
+                    s.close = Some((**c).clone());
+                }
+            }
+            Event::FinalQualified {
+                players,
+                advantaged,
+                void,
+                ..
+            } => {
+                if let Some(s) = self.seasons.last_mut() {
+                    let withdrawn = s
+                        .final_round
+                        .as_ref()
+                        .map(|f| f.withdrawn.clone())
+                        .unwrap_or_default();
+                    s.final_round = Some(FinalRound {
+                        players: players.clone(),
+                        advantaged: advantaged.clone(),
+                        void: *void,
+                        withdrawn,
+                        games: Vec::new(),
+                    });
+                }
+            }
+            Event::FinalGamePlayed {
+                black,
+                white,
+                outcome,
+                ..
+            } => {
+                if let Some(f) = self.seasons.last_mut().and_then(|s| s.final_round.as_mut()) {
+                    f.games.push(FinalGame {
+                        black: *black,
+                        white: *white,
+                        outcome: Some(*outcome),
+                    });
+                }
+            }
+            Event::FinalWithdrawn { player, .. } => {
+                let requalified = {
+                    let Some(s) = self.seasons.last() else { return };
+                    let mut out: Vec<PlayerId> = s
+                        .final_round
+                        .as_ref()
+                        .map(|f| f.withdrawn.clone())
+                        .unwrap_or_default();
+                    out.push(*player);
+                    self.qualify(s, &out).ok().map(|q| (q, out))
+                };
+                if let (Some((q, out)), Some(s)) = (requalified, self.seasons.last_mut()) {
+                    s.final_round = Some(FinalRound {
+                        players: q.players,
+                        advantaged: q.advantaged,
+                        void: q.void.is_some(),
+                        withdrawn: out,
+                        games: Vec::new(),
+                    });
+                }
+            }
+            Event::Reverted { .. } => {}
+        }
+    }
+
+    /// "A: 14 players in 2 groups (7, 7)".
+    pub fn describe_division(&self, s: &Season, d: usize) -> String {
+        let groups = &s.divisions[d];
+        let sizes: Vec<String> = groups.iter().map(|g| g.players.len().to_string()).collect();
+        format!(
+            "{}: {} players in {} group(s) ({})",
+            division_letter(d as Division),
+            groups.iter().map(|g| g.players.len()).sum::<usize>(),
+            groups.len(),
+            sizes.join(", ")
+        )
+    }
+}

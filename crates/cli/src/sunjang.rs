@@ -1,0 +1,613 @@
+//! `arbiter sunjang ...`: the Sunjang league from the command line.
+
+use anyhow::{Result, anyhow};
+use arbiter_engine::model::PlayerId;
+use arbiter_engine::sunjang::planner::PlanOutcome;
+use arbiter_engine::sunjang::season::{self, League, Season};
+use arbiter_engine::sunjang::{PlayerInfo, Rank, division_letter};
+use arbiter_service::Format;
+use arbiter_service::forum::Markup;
+use arbiter_service::sunjang::{
+    SeasonView, parse_outcome, season_forum, season_view, sunjang_view,
+};
+use comfy_table::{Cell, CellAlignment, ContentArrangement, Table as Grid, presets};
+
+use crate::args::{
+    FinalCmd, SeasonCmd, SunjangCmd, SunjangPlayerArgs, SunjangPlayerCmd, TiebreakCmd,
+};
+use crate::run::{Globals, Svc, Usage, competition, print_json, report_written};
+
+fn grid(header: &[&str]) -> Grid {
+    let mut t = Grid::new();
+    t.load_preset(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(header.iter().map(Cell::new));
+    t
+}
+
+fn right(v: impl ToString) -> Cell {
+    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
+}
+
+fn usage(msg: String) -> anyhow::Error {
+    Usage(msg).into()
+}
+
+fn outcome(s: &str) -> Result<arbiter_engine::sunjang::group::Outcome> {
+    parse_outcome(s).ok_or_else(|| {
+        usage(format!(
+            "--outcome {s:?}: use black, white, jigo, black-forfeits, white-forfeits or both-forfeit"
+        ))
+    })
+}
+
+fn rank(s: &str, field: &str) -> Result<(Rank, bool)> {
+    Rank::parse(s).map_err(|e| usage(format!("{field}: {}", e.message)))
+}
+
+fn info(a: &SunjangPlayerArgs) -> Result<PlayerInfo> {
+    let (r, provisional) = rank(&a.rank, "--rank")?;
+    Ok(PlayerInfo {
+        name: a.name.trim().to_string(),
+        rank: r,
+        provisional: provisional || a.provisional,
+        rating: a.rating,
+        corr_rank: a
+            .corr_rank
+            .as_deref()
+            .map(|c| rank(c, "--corr-rank").map(|x| x.0))
+            .transpose()?,
+        corr_rating: a.corr_rating,
+    })
+}
+
+/// Check what clap leaves as text before anything runs (scripts).
+pub fn precheck(cmd: &SunjangCmd) -> Result<()> {
+    match cmd {
+        SunjangCmd::Player(SunjangPlayerCmd::Add(a) | SunjangPlayerCmd::Update(a)) => {
+            info(a).map(drop)
+        }
+        SunjangCmd::Result { outcome: o, .. }
+        | SunjangCmd::Final(FinalCmd::Result { outcome: o, .. }) => outcome(o).map(drop),
+        SunjangCmd::Season(SeasonCmd::Export { format, .. }) => {
+            Markup::parse(format).map(drop).ok_or_else(|| {
+                usage(format!(
+                    "--format must be bbcode or markdown, not {format:?}"
+                ))
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+fn describe(l: &League, e: &season::Event) -> String {
+    use season::Event as E;
+    let n = |p: &PlayerId| l.name_of(*p);
+    match e {
+        E::Created { name, .. } => format!("Sunjang league {name:?} created"),
+        E::PlayerRegistered { info, .. } => format!("{} registered ({})", info.name, info.rank),
+        E::PlayerUpdated { player, info } => {
+            format!("{} now {} ({})", n(player), info.rank, info.rating)
+        }
+        E::PlayerWithdrawn { player, .. } => format!("{} withdrew (B.4)", n(player)),
+        E::PlayerReturned { player } => format!("{} returned", n(player)),
+        E::RestrictionsChanged { reason, .. } => format!("restrictions changed: {reason}"),
+        E::SeasonPlanned(p) => match &p.cancelled {
+            Some(c) => format!("season {} cancelled: {}", p.season, c.text),
+            None => format!(
+                "season {} planned: {} divisions, {} players",
+                p.season,
+                p.divisions.len(),
+                p.placements.len()
+            ),
+        },
+        E::ResultRecorded {
+            group,
+            black,
+            white,
+            outcome,
+            ..
+        } => format!(
+            "{group}: {} (black) v {}: {}",
+            n(black),
+            n(white),
+            arbiter_service::sunjang::outcome_words(*outcome)
+        ),
+        E::ResultCorrected {
+            group,
+            black,
+            white,
+            outcome,
+            reason,
+            ..
+        } => format!(
+            "{group}: {} (black) v {} corrected to {} ({reason})",
+            n(black),
+            n(white),
+            arbiter_service::sunjang::outcome_words(*outcome)
+        ),
+        E::GaveWay { player } => format!("{} gives way in ties (D.2)", n(player)),
+        E::LiveMatchWon { winner, loser } => {
+            format!(
+                "{} won a live Sunjang match against {}",
+                n(winner),
+                n(loser)
+            )
+        }
+        E::SeasonClosed(c) => format!("season {} closed", c.season),
+        E::FinalQualified { players, void, .. } => {
+            if *void {
+                "final round: nobody eligible plays, the title is void".to_string()
+            } else {
+                format!(
+                    "final round: {}",
+                    players.iter().map(n).collect::<Vec<_>>().join(", ")
+                )
+            }
+        }
+        E::FinalGamePlayed {
+            black,
+            white,
+            outcome,
+            ..
+        } => format!(
+            "final: {} (black) v {}: {}",
+            n(black),
+            n(white),
+            arbiter_service::sunjang::outcome_words(*outcome)
+        ),
+        E::FinalWithdrawn { player, .. } => format!("{} withdrew from the final round", n(player)),
+        E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
+    }
+}
+
+fn season_of<'a>(l: &'a League, n: Option<u32>) -> Result<&'a Season> {
+    match n {
+        Some(k) => l
+            .seasons
+            .iter()
+            .find(|s| s.number() == k)
+            .ok_or_else(|| anyhow!("there is no season {k}")),
+        None => l.current().ok_or_else(|| {
+            anyhow!("no season has been planned yet: `arbiter sunjang season plan`")
+        }),
+    }
+}
+
+pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
+    if let SunjangCmd::Create {
+        id,
+        name,
+        preset,
+        rules,
+    } = cmd
+    {
+        let text = match rules {
+            Some(path) => std::fs::read_to_string(path)
+                .map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?,
+            None => arbiter_record::preset(preset)
+                .filter(|_| preset == "sunjang-league")
+                .ok_or_else(|| {
+                    anyhow!("there is no Sunjang preset {preset:?}; presets: sunjang-league")
+                })?
+                .to_string(),
+        };
+        let (rules, restrictions) =
+            arbiter_record::parse_sunjang_rules(&text).map_err(|e| anyhow!("rules: {e}"))?;
+        let done = svc
+            .create_sunjang(id, name, rules, restrictions, &g.ctx())
+            .await?;
+        if g.json {
+            return print_json(&serde_json::json!({"competition": id, "version": done.last}));
+        }
+        outln!(
+            "Created Sunjang league {id} ({name}), version {}.",
+            done.last
+        );
+        outln!(
+            "Next: `arbiter -c {id} sunjang player add NAME --rank 5k --rating 1500`, then `sunjang season plan`."
+        );
+        return Ok(());
+    }
+    let comp = competition(svc, g).await?;
+    let (l, version) = svc.load_as::<League>(&comp, None).await?;
+    let ctx = g.ctx();
+    let at = g.now();
+    let pid = |name: &str| {
+        l.find(name).ok_or_else(|| {
+            anyhow!("there is no player named {name:?} in this league (`sunjang player list`)")
+        })
+    };
+    macro_rules! exec {
+        ($cmd:expr) => {{
+            let done = svc.execute_as::<League>(&comp, $cmd, &ctx).await?;
+            let (after, _) = svc.load_as::<League>(&comp, None).await?;
+            report_written::<League>(g, &done, |e| describe(&after, e))?;
+            after
+        }};
+    }
+    match cmd {
+        SunjangCmd::Create { .. } => {}
+        SunjangCmd::Player(p) => match p {
+            SunjangPlayerCmd::Add(a) => {
+                exec!(season::Command::Register { info: info(a)? });
+            }
+            SunjangPlayerCmd::Update(a) => {
+                exec!(season::Command::Update {
+                    player: pid(&a.name)?,
+                    info: info(a)?,
+                });
+            }
+            SunjangPlayerCmd::Withdraw { name, reason } => {
+                exec!(season::Command::Withdraw {
+                    player: pid(name)?,
+                    reason: reason.clone(),
+                });
+            }
+            SunjangPlayerCmd::Return { name } => {
+                exec!(season::Command::Return { player: pid(name)? });
+            }
+            SunjangPlayerCmd::List => {
+                let v = sunjang_view(&l, &comp, version);
+                if g.json {
+                    return print_json(&v.players);
+                }
+                let mut t = grid(&["#", "player", "rank", "rating", "corr.", "limits", "status"]);
+                for p in &v.players {
+                    t.add_row(vec![
+                        right(p.id),
+                        Cell::new(&p.name),
+                        Cell::new(format!(
+                            "{}{}",
+                            p.rank,
+                            if p.provisional { "?" } else { "" }
+                        )),
+                        right(p.rating),
+                        Cell::new(match (&p.corr_rank, p.corr_rating) {
+                            (Some(r), Some(x)) => format!("{r} {x}"),
+                            (Some(r), None) => r.clone(),
+                            (None, Some(x)) => x.to_string(),
+                            (None, None) => String::new(),
+                        }),
+                        Cell::new(&p.limits),
+                        Cell::new(if p.withdrawn { "withdrawn" } else { "" }),
+                    ]);
+                }
+                outln!("{t}");
+            }
+        },
+        SunjangCmd::Restrictions { file, reason } => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| anyhow!("cannot read {}: {e}", file.display()))?;
+            let (_, restrictions) = arbiter_record::parse_sunjang_rules(&text)
+                .map_err(|e| anyhow!("{}: {e}", file.display()))?;
+            exec!(season::Command::ChangeRestrictions {
+                restrictions,
+                reason: reason.clone(),
+            });
+        }
+        SunjangCmd::Season(s) => match s {
+            SeasonCmd::Plan { preview: true } => {
+                let outcome = l.preview_plan()?;
+                let text = match &outcome {
+                    PlanOutcome::Cancelled { explanation, .. } => explanation.to_string(),
+                    PlanOutcome::Planned(p) => {
+                        let mut out =
+                            format!("Season {} would be (not stored):\n", l.seasons.len() + 1);
+                        for (d, div) in p.divisions.iter().enumerate() {
+                            let sizes: Vec<String> =
+                                div.groups.iter().map(|g| g.len().to_string()).collect();
+                            out.push_str(&format!(
+                                "  {}: {} players in {} group(s) ({})\n",
+                                division_letter(d as u32),
+                                div.groups.iter().map(Vec::len).sum::<usize>(),
+                                div.groups.len(),
+                                sizes.join(", ")
+                            ));
+                        }
+                        for n in &p.notes {
+                            out.push_str(&format!("  - {n}\n"));
+                        }
+                        for pl in &p.placements {
+                            out.push_str(&format!(
+                                "  {} {}: {}\n",
+                                pl.group,
+                                l.name_of(pl.player),
+                                pl.explanation
+                            ));
+                        }
+                        out
+                    }
+                };
+                if g.json {
+                    return print_json(&serde_json::json!({"preview": text}));
+                }
+                out!("{text}");
+            }
+            SeasonCmd::Plan { preview: false } => {
+                let after = exec!(season::Command::PlanSeason { at });
+                if !g.json
+                    && let Some(s) = after.current()
+                {
+                    out!("{}", render_season(&season_view(&after, s), false));
+                }
+            }
+            SeasonCmd::Show { season, tree } => {
+                let s = season_of(&l, *season)?;
+                let v = season_view(&l, s);
+                if g.json {
+                    return print_json(&v);
+                }
+                out!("{}", render_season(&v, *tree));
+            }
+            SeasonCmd::Close => {
+                exec!(season::Command::CloseSeason { at });
+            }
+            SeasonCmd::Moves { season } => {
+                let s = season_of(&l, *season)?;
+                let v = season_view(&l, s);
+                if g.json {
+                    return print_json(&v.placements);
+                }
+                for n in &v.notes {
+                    outln!("{}", n.line());
+                }
+                for p in &v.placements {
+                    outln!("{} {}: {}", p.group, p.player, p.explanation.line());
+                }
+            }
+            SeasonCmd::Export { format, season } => {
+                let s = season_of(&l, *season)?;
+                let m = Markup::parse(format).ok_or_else(|| {
+                    usage(format!(
+                        "--format must be bbcode or markdown, not {format:?}"
+                    ))
+                })?;
+                out!("{}", season_forum(&season_view(&l, s), &l.name, m));
+            }
+        },
+        SunjangCmd::Result {
+            black,
+            white,
+            outcome: o,
+            correct,
+        } => {
+            let (black, white, outcome) = (pid(black)?, pid(white)?, outcome(o)?);
+            match correct {
+                Some(reason) => exec!(season::Command::CorrectResult {
+                    black,
+                    white,
+                    outcome,
+                    reason: reason.clone(),
+                    at,
+                }),
+                None => exec!(season::Command::RecordResult {
+                    black,
+                    white,
+                    outcome,
+                    at
+                }),
+            };
+        }
+        SunjangCmd::Group { id } => {
+            let s = season_of(&l, None)?;
+            let v = season_view(&l, s);
+            let group = v
+                .divisions
+                .iter()
+                .flat_map(|d| &d.groups)
+                .find(|x| x.id.eq_ignore_ascii_case(id.trim()))
+                .ok_or_else(|| anyhow!("there is no group {id} in season {}", s.number()))?;
+            if g.json {
+                return print_json(group);
+            }
+            out!("{}", render_group(group));
+        }
+        SunjangCmd::Tiebreak(t) => match t {
+            TiebreakCmd::GiveWay { name } => {
+                exec!(season::Command::GiveWay { player: pid(name)? });
+            }
+            TiebreakCmd::Live { winner, loser } => {
+                exec!(season::Command::RecordLiveMatch {
+                    winner: pid(winner)?,
+                    loser: pid(loser)?,
+                });
+            }
+        },
+        SunjangCmd::Final(f) => match f {
+            FinalCmd::Qualify => {
+                exec!(season::Command::QualifyFinal { at });
+            }
+            FinalCmd::Result {
+                black,
+                white,
+                outcome: o,
+            } => {
+                exec!(season::Command::RecordFinalGame {
+                    black: pid(black)?,
+                    white: pid(white)?,
+                    outcome: outcome(o)?,
+                    at,
+                });
+            }
+            FinalCmd::Withdraw { name } => {
+                exec!(season::Command::WithdrawFromFinal {
+                    player: pid(name)?,
+                    at
+                });
+            }
+            FinalCmd::Show => {
+                let s = season_of(&l, None)?;
+                let v = season_view(&l, s);
+                if g.json {
+                    return print_json(&v.final_round);
+                }
+                match &v.final_round {
+                    None => outln!(
+                        "The final round of season {} is not drawn yet (`sunjang final qualify`).",
+                        v.number
+                    ),
+                    Some(f) => {
+                        outln!(
+                            "Final round of season {}: {}",
+                            v.number,
+                            f.players.join(", ")
+                        );
+                        if !f.advantaged.is_empty() {
+                            outln!("Advantaged: {}", f.advantaged.join(", "));
+                        }
+                        for x in &f.games {
+                            outln!("  {x}");
+                        }
+                        if let Some(e) = &f.explanation {
+                            outln!("{}", e.line());
+                        }
+                    }
+                }
+            }
+        },
+    }
+    Ok(())
+}
+
+/// History and undo of a Sunjang league.
+pub async fn history_rows(svc: &Svc, comp: &str) -> Result<Vec<serde_json::Value>> {
+    let (l, _) = svc.load_as::<League>(comp, None).await?;
+    let h = svc.history_of::<League>(comp, None).await?;
+    Ok(h.iter()
+        .map(|h| {
+            serde_json::json!({
+                "seq": h.seq,
+                "event": h.kind,
+                "actor": h.actor,
+                "time": h.recorded_at,
+                "summary": describe(&l, &h.event),
+                "undone": h.reverted,
+                "payload": serde_json::from_str::<serde_json::Value>(&League::encode(&h.event))
+                    .unwrap_or(serde_json::Value::Null),
+            })
+        })
+        .collect())
+}
+
+pub async fn undo(svc: &Svc, g: &Globals, comp: &str) -> Result<()> {
+    let (l, _) = svc.load_as::<League>(comp, None).await?;
+    let (done, target) = svc.undo_as::<League>(comp, &g.ctx()).await?;
+    if g.json {
+        return print_json(
+            &serde_json::json!({"undone": target.seq, "event": target.kind, "version": done.last}),
+        );
+    }
+    outln!(
+        "Undid event {} ({}: {}) by event {}.",
+        target.seq,
+        target.kind,
+        describe(&l, &target.event),
+        done.last
+    );
+    Ok(())
+}
+
+fn render_group(g: &arbiter_service::sunjang::GroupView) -> String {
+    let mut header: Vec<String> = vec!["#".into(), "player".into(), "rank".into()];
+    header.extend((1..=g.players.len()).map(|i| i.to_string()));
+    header.extend([
+        "W-J-L".into(),
+        "points".into(),
+        "total".into(),
+        "SODOS".into(),
+    ]);
+    let refs: Vec<&str> = header.iter().map(String::as_str).collect();
+    let mut t = grid(&refs);
+    for (i, p) in g.players.iter().enumerate() {
+        let mut row = vec![right(p.place), Cell::new(&p.player), Cell::new(&p.rank)];
+        for j in 0..g.players.len() {
+            row.push(Cell::new(if i == j {
+                "x".to_string()
+            } else {
+                g.cells
+                    .get(i)
+                    .and_then(|r| r.get(j))
+                    .cloned()
+                    .unwrap_or_default()
+            }));
+        }
+        row.push(right(format!("{}-{}-{}", p.wins, p.jigo, p.losses)));
+        row.push(right(&p.gamepoints));
+        row.push(right(&p.total));
+        row.push(right(&p.sodos));
+        t.add_row(row);
+    }
+    let mut out = format!(
+        "{}{}\n{t}\n",
+        g.id,
+        if g.complete {
+            String::new()
+        } else {
+            format!(" ({} games left)", g.games_left)
+        }
+    );
+    for e in &g.explanations {
+        out.push_str(&format!("  - {}\n", e.line()));
+    }
+    out
+}
+
+/// A season: the pyramid (a table, or a tree), then every group.
+pub fn render_season(v: &SeasonView, tree: bool) -> String {
+    let mut out = format!("Season {} ({})\n", v.number, v.status);
+    if let Some(c) = &v.cancelled {
+        out.push_str(&format!("{}\n", c.line()));
+        return out;
+    }
+    if tree {
+        for d in &v.divisions {
+            let pad = " ".repeat(d.letter.len().saturating_sub(1));
+            out.push_str(&format!("{pad}{} ({} players)\n", d.letter, d.size));
+            for (k, g) in d.groups.iter().enumerate() {
+                let branch = if k + 1 == d.groups.len() {
+                    "└─"
+                } else {
+                    "├─"
+                };
+                let names: Vec<&str> = g.players.iter().map(|p| p.player.as_str()).collect();
+                out.push_str(&format!("  {branch} {}: {}\n", g.id, names.join(", ")));
+            }
+        }
+    } else {
+        let mut t = grid(&["division", "players", "groups", "sizes", "start points"]);
+        for d in &v.divisions {
+            let sizes: Vec<String> = d
+                .groups
+                .iter()
+                .map(|g| g.players.len().to_string())
+                .collect();
+            t.add_row(vec![
+                Cell::new(&d.letter),
+                right(d.size),
+                right(d.groups.len()),
+                Cell::new(sizes.join(", ")),
+                right(&d.start_gamepoints),
+            ]);
+        }
+        out.push_str(&format!("{t}\n"));
+        for d in &v.divisions {
+            for g in &d.groups {
+                out.push_str(&render_group(g));
+            }
+        }
+    }
+    if v.unfinished_games > 0 {
+        out.push_str(&format!(
+            "{} group games left to play.\n",
+            v.unfinished_games
+        ));
+    }
+    if let Some(f) = &v.final_round {
+        out.push_str(&format!("Final round: {}\n", f.players.join(", ")));
+        if let Some(e) = &f.explanation {
+            out.push_str(&format!("  - {}\n", e.line()));
+        }
+    }
+    out
+}

@@ -1,0 +1,383 @@
+//! Format v1 of the Sunjang league's events.
+
+use arbiter_engine::sunjang::season::{Event, SeasonClose, SeasonPlan};
+use serde::{Deserialize, Serialize};
+
+use super::dto::{
+    ClosedDivisionDto, GroupDto, NoteDto, OutcomeDto, PlacedDto, PlayerInfoDto, RestrictionsDto,
+    RulesDto, SeasonNo, pids, players, restrictions, restrictions_dto,
+};
+use crate::envelope::event_dto;
+use crate::v1::{Pid, RevertedDto, Stamp};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CreatedDto {
+    name: String,
+    rules: RulesDto,
+    restrictions: RestrictionsDto,
+}
+
+/// `sunjang-player-registered` and `sunjang-player-updated`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PlayerInfoEventDto {
+    player: Pid,
+    info: PlayerInfoDto,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PlayerWithdrawnDto {
+    player: Pid,
+    reason: String,
+}
+
+/// `sunjang-player-returned` and `sunjang-gave-way`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PlayerDto {
+    player: Pid,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RestrictionsChangedDto {
+    restrictions: RestrictionsDto,
+    reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SeasonPlannedDto {
+    season: SeasonNo,
+    /// Divisions (A first), each its groups, each its players in seed
+    /// order.
+    divisions: Vec<Vec<Vec<Pid>>>,
+    placements: Vec<PlacedDto>,
+    notes: Vec<NoteDto>,
+    /// Present when the season is cancelled (footnote 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cancelled: Option<NoteDto>,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultRecordedDto {
+    season: SeasonNo,
+    group: GroupDto,
+    black: Pid,
+    white: Pid,
+    outcome: OutcomeDto,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultCorrectedDto {
+    season: SeasonNo,
+    group: GroupDto,
+    black: Pid,
+    white: Pid,
+    outcome: OutcomeDto,
+    reason: String,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LiveMatchWonDto {
+    winner: Pid,
+    loser: Pid,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SeasonClosedDto {
+    season: SeasonNo,
+    /// Divisions, A first.
+    divisions: Vec<ClosedDivisionDto>,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FinalQualifiedDto {
+    season: SeasonNo,
+    players: Vec<Pid>,
+    advantaged: Vec<Pid>,
+    void: bool,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FinalGamePlayedDto {
+    season: SeasonNo,
+    black: Pid,
+    white: Pid,
+    outcome: OutcomeDto,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FinalWithdrawnDto {
+    season: SeasonNo,
+    player: Pid,
+    at: Stamp,
+}
+
+// Each `type` is `Event::kind()` of the variant (checked by the tests).
+event_dto! {
+    EventDto {
+        Created(CreatedDto) = "sunjang-created",
+        PlayerRegistered(PlayerInfoEventDto) = "sunjang-player-registered",
+        PlayerUpdated(PlayerInfoEventDto) = "sunjang-player-updated",
+        PlayerWithdrawn(PlayerWithdrawnDto) = "sunjang-player-withdrawn",
+        PlayerReturned(PlayerDto) = "sunjang-player-returned",
+        RestrictionsChanged(RestrictionsChangedDto) = "sunjang-restrictions-changed",
+        SeasonPlanned(SeasonPlannedDto) = "sunjang-season-planned",
+        ResultRecorded(ResultRecordedDto) = "sunjang-result-recorded",
+        ResultCorrected(ResultCorrectedDto) = "sunjang-result-corrected",
+        GaveWay(PlayerDto) = "sunjang-gave-way",
+        LiveMatchWon(LiveMatchWonDto) = "sunjang-live-match-won",
+        SeasonClosed(SeasonClosedDto) = "sunjang-season-closed",
+        FinalQualified(FinalQualifiedDto) = "sunjang-final-qualified",
+        FinalGamePlayed(FinalGamePlayedDto) = "sunjang-final-game-played",
+        FinalWithdrawn(FinalWithdrawnDto) = "sunjang-final-withdrawn",
+        Reverted(RevertedDto) = "reverted",
+    }
+}
+
+fn plan_dto(p: &SeasonPlan) -> SeasonPlannedDto {
+    SeasonPlannedDto {
+        season: SeasonNo(p.season),
+        divisions: p
+            .divisions
+            .iter()
+            .map(|groups| groups.iter().map(|g| pids(g)).collect())
+            .collect(),
+        placements: p.placements.iter().map(Into::into).collect(),
+        notes: p.notes.iter().map(Into::into).collect(),
+        cancelled: p.cancelled.as_ref().map(Into::into),
+        at: Stamp(p.at),
+    }
+}
+
+fn plan(d: SeasonPlannedDto) -> SeasonPlan {
+    SeasonPlan {
+        season: d.season.0,
+        divisions: d
+            .divisions
+            .into_iter()
+            .map(|groups| groups.into_iter().map(players).collect())
+            .collect(),
+        placements: d.placements.into_iter().map(Into::into).collect(),
+        notes: d.notes.into_iter().map(Into::into).collect(),
+        cancelled: d.cancelled.map(Into::into),
+        at: d.at.0,
+    }
+}
+
+impl From<&Event> for EventDto {
+    fn from(e: &Event) -> Self {
+        match e {
+            Event::Created {
+                name,
+                rules,
+                restrictions,
+            } => EventDto::Created(CreatedDto {
+                name: name.clone(),
+                rules: rules.into(),
+                restrictions: restrictions_dto(restrictions),
+            }),
+            Event::PlayerRegistered { player, info } => {
+                EventDto::PlayerRegistered(PlayerInfoEventDto {
+                    player: Pid(*player),
+                    info: info.into(),
+                })
+            }
+            Event::PlayerUpdated { player, info } => EventDto::PlayerUpdated(PlayerInfoEventDto {
+                player: Pid(*player),
+                info: info.into(),
+            }),
+            Event::PlayerWithdrawn { player, reason } => {
+                EventDto::PlayerWithdrawn(PlayerWithdrawnDto {
+                    player: Pid(*player),
+                    reason: reason.clone(),
+                })
+            }
+            Event::PlayerReturned { player } => EventDto::PlayerReturned(PlayerDto {
+                player: Pid(*player),
+            }),
+            Event::RestrictionsChanged {
+                restrictions,
+                reason,
+            } => EventDto::RestrictionsChanged(RestrictionsChangedDto {
+                restrictions: restrictions_dto(restrictions),
+                reason: reason.clone(),
+            }),
+            Event::SeasonPlanned(p) => EventDto::SeasonPlanned(plan_dto(p)),
+            Event::ResultRecorded {
+                season,
+                group,
+                black,
+                white,
+                outcome,
+                at,
+            } => EventDto::ResultRecorded(ResultRecordedDto {
+                season: SeasonNo(*season),
+                group: GroupDto(*group),
+                black: Pid(*black),
+                white: Pid(*white),
+                outcome: (*outcome).into(),
+                at: Stamp(*at),
+            }),
+            Event::ResultCorrected {
+                season,
+                group,
+                black,
+                white,
+                outcome,
+                reason,
+                at,
+            } => EventDto::ResultCorrected(ResultCorrectedDto {
+                season: SeasonNo(*season),
+                group: GroupDto(*group),
+                black: Pid(*black),
+                white: Pid(*white),
+                outcome: (*outcome).into(),
+                reason: reason.clone(),
+                at: Stamp(*at),
+            }),
+            Event::GaveWay { player } => EventDto::GaveWay(PlayerDto {
+                player: Pid(*player),
+            }),
+            Event::LiveMatchWon { winner, loser } => EventDto::LiveMatchWon(LiveMatchWonDto {
+                winner: Pid(*winner),
+                loser: Pid(*loser),
+            }),
+            Event::SeasonClosed(c) => EventDto::SeasonClosed(SeasonClosedDto {
+                season: SeasonNo(c.season),
+                divisions: c.divisions.iter().map(Into::into).collect(),
+                at: Stamp(c.at),
+            }),
+            Event::FinalQualified {
+                season,
+                players,
+                advantaged,
+                void,
+                at,
+            } => EventDto::FinalQualified(FinalQualifiedDto {
+                season: SeasonNo(*season),
+                players: pids(players),
+                advantaged: pids(advantaged),
+                void: *void,
+                at: Stamp(*at),
+            }),
+            Event::FinalGamePlayed {
+                season,
+                black,
+                white,
+                outcome,
+                at,
+            } => EventDto::FinalGamePlayed(FinalGamePlayedDto {
+                season: SeasonNo(*season),
+                black: Pid(*black),
+                white: Pid(*white),
+                outcome: (*outcome).into(),
+                at: Stamp(*at),
+            }),
+            Event::FinalWithdrawn { season, player, at } => {
+                EventDto::FinalWithdrawn(FinalWithdrawnDto {
+                    season: SeasonNo(*season),
+                    player: Pid(*player),
+                    at: Stamp(*at),
+                })
+            }
+            Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
+        }
+    }
+}
+
+impl From<EventDto> for Event {
+    fn from(e: EventDto) -> Self {
+        match e {
+            EventDto::Created(d) => Event::Created {
+                name: d.name,
+                rules: d.rules.into(),
+                restrictions: restrictions(d.restrictions),
+            },
+            EventDto::PlayerRegistered(d) => Event::PlayerRegistered {
+                player: d.player.0,
+                info: d.info.into(),
+            },
+            EventDto::PlayerUpdated(d) => Event::PlayerUpdated {
+                player: d.player.0,
+                info: d.info.into(),
+            },
+            EventDto::PlayerWithdrawn(d) => Event::PlayerWithdrawn {
+                player: d.player.0,
+                reason: d.reason,
+            },
+            EventDto::PlayerReturned(d) => Event::PlayerReturned { player: d.player.0 },
+            EventDto::RestrictionsChanged(d) => Event::RestrictionsChanged {
+                restrictions: restrictions(d.restrictions),
+                reason: d.reason,
+            },
+            EventDto::SeasonPlanned(d) => Event::SeasonPlanned(Box::new(plan(d))),
+            EventDto::ResultRecorded(d) => Event::ResultRecorded {
+                season: d.season.0,
+                group: d.group.0,
+                black: d.black.0,
+                white: d.white.0,
+                outcome: d.outcome.into(),
+                at: d.at.0,
+            },
+            EventDto::ResultCorrected(d) => Event::ResultCorrected {
+                season: d.season.0,
+                group: d.group.0,
+                black: d.black.0,
+                white: d.white.0,
+                outcome: d.outcome.into(),
+                reason: d.reason,
+                at: d.at.0,
+            },
+            EventDto::GaveWay(d) => Event::GaveWay { player: d.player.0 },
+            EventDto::LiveMatchWon(d) => Event::LiveMatchWon {
+                winner: d.winner.0,
+                loser: d.loser.0,
+            },
+            EventDto::SeasonClosed(d) => Event::SeasonClosed(Box::new(SeasonClose {
+                season: d.season.0,
+                divisions: d.divisions.into_iter().map(Into::into).collect(),
+                at: d.at.0,
+            })),
+            EventDto::FinalQualified(d) => Event::FinalQualified {
+                season: d.season.0,
+                players: players(d.players),
+                advantaged: players(d.advantaged),
+                void: d.void,
+                at: d.at.0,
+            },
+            EventDto::FinalGamePlayed(d) => Event::FinalGamePlayed {
+                season: d.season.0,
+                black: d.black.0,
+                white: d.white.0,
+                outcome: d.outcome.into(),
+                at: d.at.0,
+            },
+            EventDto::FinalWithdrawn(d) => Event::FinalWithdrawn {
+                season: d.season.0,
+                player: d.player.0,
+                at: d.at.0,
+            },
+            EventDto::Reverted(d) => Event::Reverted {
+                seq: d.seq,
+                summary: d.summary,
+            },
+        }
+    }
+}

@@ -1,0 +1,487 @@
+//! The Sunjang league through the command path: its format, creation,
+//! views (`--json`, later the API) and forum announcements of a season's
+//! groups.
+
+use arbiter_engine::RuleError;
+use arbiter_engine::model::PlayerId;
+use arbiter_engine::sunjang::final_round::FinalState;
+use arbiter_engine::sunjang::group::Outcome;
+use arbiter_engine::sunjang::season::{self, League, Season};
+use arbiter_engine::sunjang::{Restrictions, SunjangRules, division_letter, format_points};
+use arbiter_record::RecordError;
+use arbiter_store::EventStore;
+use serde::Serialize;
+
+use crate::forum::Markup;
+use crate::views::ExplanationView;
+use crate::{Context, Executed, Format, Result, Service, ServiceError};
+
+impl Format for League {
+    type Event = season::Event;
+    type Command = season::Command;
+    const NAME: &'static str = "a Sunjang league";
+    const CREATED: &'static str = "sunjang-created";
+
+    fn decide(&self, command: season::Command) -> Result<Vec<season::Event>, RuleError> {
+        League::decide(self, command)
+    }
+    fn apply(&mut self, event: &season::Event) {
+        League::apply(self, event);
+    }
+    fn try_apply(&mut self, event: &season::Event) -> Result<(), RuleError> {
+        League::try_apply(self, event)
+    }
+    fn encode(event: &season::Event) -> String {
+        arbiter_record::encode_sunjang(event)
+    }
+    fn decode(payload: &str) -> Result<season::Event, RecordError> {
+        arbiter_record::decode_sunjang(payload)
+    }
+    fn kind(event: &season::Event) -> &'static str {
+        event.kind()
+    }
+    fn revert(seq: u64, summary: String) -> season::Event {
+        season::Event::Reverted { seq, summary }
+    }
+    fn reverted(event: &season::Event) -> Option<u64> {
+        match event {
+            season::Event::Reverted { seq, .. } => Some(*seq),
+            _ => None,
+        }
+    }
+    fn request(command: &season::Command) -> String {
+        format!("sunjang {:?}", command.without_time())
+    }
+}
+
+impl<S: EventStore> Service<S> {
+    /// Create a Sunjang league.
+    pub async fn create_sunjang(
+        &self,
+        competition: &str,
+        name: &str,
+        rules: SunjangRules,
+        restrictions: Restrictions,
+        ctx: &Context,
+    ) -> Result<Executed<season::Event>> {
+        crate::check_competition_id(competition)?;
+        let command = season::Command::Create {
+            name: name.to_string(),
+            rules,
+            restrictions,
+        };
+        let fingerprint = crate::request_fingerprint::<League>(&command);
+        if let Some(done) = self.replay(competition, ctx, &fingerprint).await? {
+            return Ok(done);
+        }
+        if self.store().version(competition).await? > 0 {
+            return Err(ServiceError::Exists(competition.to_string()));
+        }
+        let state = League::default();
+        let events = state.decide(command)?;
+        let mut after = state;
+        for e in &events {
+            after.apply(e);
+        }
+        self.append::<League>(competition, 0, events, ctx, &fingerprint, after)
+            .await
+    }
+}
+
+// ----- views -----
+
+/// A player in a group.
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupPlayerView {
+    pub place: usize,
+    pub player: String,
+    pub rank: String,
+    pub rating: i32,
+    pub played: u32,
+    pub wins: u32,
+    pub jigo: u32,
+    pub losses: u32,
+    /// Gamepoints won in group play, "3½".
+    pub gamepoints: String,
+    /// With the starting gamepoints (SJ-R4).
+    pub total: String,
+    pub sodos: String,
+}
+
+/// A group with its table and crosstable.
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupView {
+    pub id: String,
+    pub players: Vec<GroupPlayerView>,
+    /// Crosstable: `cells[i][j]` is the result of players[i] against
+    /// players[j] from i's side ("1", "0", "½", "+" forfeit win, "-"
+    /// forfeit loss, "" not played or self).
+    pub cells: Vec<Vec<String>>,
+    pub complete: bool,
+    pub explanations: Vec<ExplanationView>,
+    pub games_left: usize,
+}
+
+/// A division of a season.
+#[derive(Debug, Clone, Serialize)]
+pub struct DivisionView {
+    pub letter: String,
+    pub size: usize,
+    pub start_gamepoints: String,
+    pub groups: Vec<GroupView>,
+    /// After the close: the merged ranking (SJ-R5).
+    pub ranking: Vec<String>,
+}
+
+/// A player's placement in a season's plan.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlacementView {
+    pub player: String,
+    pub group: String,
+    pub seed: u32,
+    pub explanation: ExplanationView,
+}
+
+/// The final round.
+#[derive(Debug, Clone, Serialize)]
+pub struct FinalView {
+    pub players: Vec<String>,
+    pub advantaged: Vec<String>,
+    pub withdrawn: Vec<String>,
+    pub games: Vec<String>,
+    /// "playing", "champion", "playoff", "void".
+    pub state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub champion: Option<String>,
+    pub explanation: Option<ExplanationView>,
+}
+
+/// A season.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeasonView {
+    pub number: u32,
+    /// "planned", "closed", "cancelled".
+    pub status: &'static str,
+    pub divisions: Vec<DivisionView>,
+    pub placements: Vec<PlacementView>,
+    pub notes: Vec<ExplanationView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cancelled: Option<ExplanationView>,
+    pub unfinished_games: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_round: Option<FinalView>,
+}
+
+/// A registered player.
+#[derive(Debug, Clone, Serialize)]
+pub struct SunjangPlayerView {
+    pub id: u32,
+    pub name: String,
+    pub rank: String,
+    pub provisional: bool,
+    pub rating: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corr_rank: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corr_rating: Option<i32>,
+    pub withdrawn: bool,
+    /// Highest and lowest division by the restrictions ("A-B").
+    pub limits: String,
+}
+
+/// The whole league.
+#[derive(Debug, Clone, Serialize)]
+pub struct SunjangView {
+    pub competition: String,
+    pub version: u64,
+    pub name: String,
+    pub players: Vec<SunjangPlayerView>,
+    pub seasons: Vec<SeasonView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub defending_champion: Option<String>,
+}
+
+fn note_view(n: &season::Note) -> ExplanationView {
+    ExplanationView {
+        clause: n.clause.clone(),
+        rulings: n.rulings.clone(),
+        text: n.text.clone(),
+    }
+}
+
+fn cell(outcome: Outcome, black: bool) -> &'static str {
+    match (outcome, black) {
+        (Outcome::BlackWins, true) | (Outcome::WhiteWins, false) => "1",
+        (Outcome::BlackWins, false) | (Outcome::WhiteWins, true) => "0",
+        (Outcome::Jigo, _) => "½",
+        (Outcome::WhiteForfeits, true) | (Outcome::BlackForfeits, false) => "+",
+        (Outcome::BlackForfeits, true)
+        | (Outcome::WhiteForfeits, false)
+        | (Outcome::BothForfeit, _) => "-",
+    }
+}
+
+/// The view of one season.
+pub fn season_view(l: &League, s: &Season) -> SeasonView {
+    let tables = l.group_tables(s);
+    let name = |p: PlayerId| l.name_of(p);
+    let divisions = s
+        .divisions
+        .iter()
+        .enumerate()
+        .map(|(d, groups)| {
+            let start = l.start_points(s, d as u32);
+            DivisionView {
+                letter: division_letter(d as u32),
+                size: groups.iter().map(|g| g.players.len()).sum(),
+                start_gamepoints: format_points(start),
+                groups: groups
+                    .iter()
+                    .map(|g| {
+                        let table = tables.iter().find(|t| t.group == g.id);
+                        let order: Vec<PlayerId> = table
+                            .map(|t| t.rows.iter().map(|r| r.player).collect())
+                            .unwrap_or_else(|| g.players.clone());
+                        let cells = order
+                            .iter()
+                            .map(|&a| {
+                                order
+                                    .iter()
+                                    .map(|&b| {
+                                        g.games
+                                            .iter()
+                                            .find_map(|x| {
+                                                let o = x.outcome?;
+                                                if x.pairing.black == a && x.pairing.white == b {
+                                                    Some(cell(o, true).to_string())
+                                                } else if x.pairing.white == a
+                                                    && x.pairing.black == b
+                                                {
+                                                    Some(cell(o, false).to_string())
+                                                } else {
+                                                    None
+                                                }
+                                            })
+                                            .unwrap_or_default()
+                                    })
+                                    .collect()
+                            })
+                            .collect();
+                        GroupView {
+                            id: g.id.to_string(),
+                            players: table
+                                .map(|t| {
+                                    t.rows
+                                        .iter()
+                                        .map(|r| {
+                                            let info = l.info(r.player);
+                                            GroupPlayerView {
+                                                place: r.place,
+                                                player: name(r.player),
+                                                rank: info
+                                                    .map_or(String::new(), |i| i.rank.to_string()),
+                                                rating: info.map_or(0, |i| i.rating),
+                                                played: r.played,
+                                                wins: r.wins,
+                                                jigo: r.jigo,
+                                                losses: r.losses,
+                                                gamepoints: format_points(r.gamepoints),
+                                                total: format_points(r.gamepoints + r.start),
+                                                sodos: format_points(r.sodos),
+                                            }
+                                        })
+                                        .collect()
+                                })
+                                .unwrap_or_default(),
+                            cells,
+                            complete: g.complete(),
+                            explanations: table
+                                .map(|t| t.explanations.iter().cloned().map(Into::into).collect())
+                                .unwrap_or_default(),
+                            games_left: g.games.iter().filter(|x| x.outcome.is_none()).count(),
+                        }
+                    })
+                    .collect(),
+                ranking: s
+                    .close
+                    .as_ref()
+                    .and_then(|c| c.divisions.get(d))
+                    .map(|pd| pd.ranking.iter().map(|p| name(*p)).collect())
+                    .unwrap_or_default(),
+            }
+        })
+        .collect();
+    let final_round = s.final_round.as_ref().map(|f| {
+        let state = l.final_state(s);
+        let (label, champion, explanation) = match &state {
+            Some(FinalState::Champion {
+                player,
+                explanation,
+            }) => (
+                "champion",
+                Some(name(*player)),
+                Some(explanation.clone().into()),
+            ),
+            Some(FinalState::Playoff { explanation, .. }) => {
+                ("playoff", None, Some(explanation.clone().into()))
+            }
+            Some(FinalState::Void { explanation }) => {
+                ("void", None, Some(explanation.clone().into()))
+            }
+            _ => ("playing", None, None),
+        };
+        FinalView {
+            players: f.players.iter().map(|p| name(*p)).collect(),
+            advantaged: f.advantaged.iter().map(|p| name(*p)).collect(),
+            withdrawn: f.withdrawn.iter().map(|p| name(*p)).collect(),
+            games: f
+                .games
+                .iter()
+                .map(|g| {
+                    format!(
+                        "{} (black) v {}: {}",
+                        name(g.black),
+                        name(g.white),
+                        g.outcome.map_or("to play", outcome_words)
+                    )
+                })
+                .collect(),
+            state: label,
+            champion,
+            explanation,
+        }
+    });
+    SeasonView {
+        number: s.number(),
+        status: if s.plan.cancelled.is_some() {
+            "cancelled"
+        } else if s.close.is_some() {
+            "closed"
+        } else {
+            "planned"
+        },
+        divisions,
+        placements: s
+            .plan
+            .placements
+            .iter()
+            .map(|p| PlacementView {
+                player: name(p.player),
+                group: p.group.to_string(),
+                seed: p.seed,
+                explanation: note_view(&p.explanation),
+            })
+            .collect(),
+        notes: s.plan.notes.iter().map(note_view).collect(),
+        cancelled: s.plan.cancelled.as_ref().map(note_view),
+        unfinished_games: s.unfinished(),
+        final_round,
+    }
+}
+
+/// "black wins", "jigo", ...
+pub fn outcome_words(o: Outcome) -> &'static str {
+    match o {
+        Outcome::BlackWins => "black wins",
+        Outcome::WhiteWins => "white wins",
+        Outcome::Jigo => "jigo",
+        Outcome::BlackForfeits => "black forfeits",
+        Outcome::WhiteForfeits => "white forfeits",
+        Outcome::BothForfeit => "both forfeit",
+    }
+}
+
+/// Parse an outcome: black, white, jigo, black-forfeits, white-forfeits,
+/// both-forfeit.
+pub fn parse_outcome(s: &str) -> Option<Outcome> {
+    match s
+        .trim()
+        .to_ascii_lowercase()
+        .replace(['_', ' '], "-")
+        .as_str()
+    {
+        "black" | "black-wins" | "b" => Some(Outcome::BlackWins),
+        "white" | "white-wins" | "w" => Some(Outcome::WhiteWins),
+        "jigo" | "draw" => Some(Outcome::Jigo),
+        "black-forfeits" => Some(Outcome::BlackForfeits),
+        "white-forfeits" => Some(Outcome::WhiteForfeits),
+        "both-forfeit" | "both-forfeits" => Some(Outcome::BothForfeit),
+        _ => None,
+    }
+}
+
+/// The view of the whole league.
+pub fn sunjang_view(l: &League, competition: &str, version: u64) -> SunjangView {
+    SunjangView {
+        competition: competition.to_string(),
+        version,
+        name: l.name.clone(),
+        players: l
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| SunjangPlayerView {
+                id: i as u32 + 1,
+                name: p.name.clone(),
+                rank: p.rank.to_string(),
+                provisional: p.provisional,
+                rating: p.rating,
+                corr_rank: p.corr_rank.map(|r| r.to_string()),
+                corr_rating: p.corr_rating,
+                withdrawn: l.withdrawn.get(i).copied().unwrap_or(false),
+                limits: l.restrictions.limits(p.rank).map_or_else(
+                    || "any".to_string(),
+                    |(h, lo)| format!("{}-{}", division_letter(h), division_letter(lo)),
+                ),
+            })
+            .collect(),
+        seasons: l.seasons.iter().map(|s| season_view(l, s)).collect(),
+        defending_champion: l.defending_champion().map(|p| l.name_of(p)),
+    }
+}
+
+// ----- forum -----
+
+/// The announcement of a season's groups: every division and group with
+/// its players (seed, rank) and why each player is there.
+pub fn season_forum(v: &SeasonView, league: &str, m: Markup) -> String {
+    let esc = |s: &str| crate::forum::escape(m, s);
+    let mut out = String::new();
+    let heading = |s: &str| match m {
+        Markup::BbCode => format!("[b]{}[/b]\n", esc(s)),
+        Markup::Markdown => format!("## {}\n\n", esc(s)),
+    };
+    out.push_str(&heading(&format!("{league}: season {}", v.number)));
+    if let Some(c) = &v.cancelled {
+        out.push_str(&esc(&c.line()));
+        out.push('\n');
+        return out;
+    }
+    for d in &v.divisions {
+        out.push_str(&heading(&format!(
+            "Division {} ({} players, starting gamepoints {})",
+            d.letter, d.size, d.start_gamepoints
+        )));
+        for g in &d.groups {
+            match m {
+                Markup::BbCode => out.push_str(&format!("[u]{}[/u]\n[list=1]\n", g.id)),
+                Markup::Markdown => out.push_str(&format!("**{}**\n\n", g.id)),
+            }
+            let mut members: Vec<&PlacementView> =
+                v.placements.iter().filter(|p| p.group == g.id).collect();
+            members.sort_by_key(|p| p.seed);
+            for p in members {
+                let line = format!("{} (seed {}) — {}", p.player, p.seed, p.explanation.text);
+                match m {
+                    Markup::BbCode => out.push_str(&format!("[*]{}\n", esc(&line))),
+                    Markup::Markdown => out.push_str(&format!("1. {}\n", esc(&line))),
+                }
+            }
+            match m {
+                Markup::BbCode => out.push_str("[/list]\n"),
+                Markup::Markdown => out.push('\n'),
+            }
+        }
+    }
+    out
+}
