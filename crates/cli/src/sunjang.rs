@@ -309,12 +309,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                             out.push_str(&format!("  - {n}\n"));
                         }
                         for pl in &p.placements {
-                            out.push_str(&format!(
-                                "  {} {}: {}\n",
-                                pl.group,
-                                l.name_of(pl.player),
-                                pl.explanation
-                            ));
+                            out.push_str(&format!("  {} {}\n", pl.group, pl.explanation));
                         }
                         out
                     }
@@ -353,7 +348,8 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                     outln!("{}", n.line());
                 }
                 for p in &v.placements {
-                    outln!("{} {}: {}", p.group, p.player, p.explanation.line());
+                    // The explanation starts with the player's name.
+                    outln!("{} {}", p.group, p.explanation.line());
                 }
             }
             SeasonCmd::Export { format, season } => {

@@ -471,7 +471,8 @@ pub fn season_forum(v: &SeasonView, league: &str, m: Markup) -> String {
                 v.placements.iter().filter(|p| p.group == g.id).collect();
             members.sort_by_key(|p| p.seed);
             for p in members {
-                let line = format!("{} (seed {}) — {}", p.player, p.seed, p.explanation.text);
+                // The explanation starts with the player's name.
+                let line = format!("seed {}: {}", p.seed, p.explanation.text);
                 match m {
                     Markup::BbCode => out.push_str(&format!("[*]{}\n", esc(&line))),
                     Markup::Markdown => out.push_str(&format!("1. {}\n", esc(&line))),

@@ -218,7 +218,7 @@ impl<'a> RankingData<'a> {
         } else {
             String::new()
         };
-        let among = if s.among.len() > 2 || k == 2 {
+        let among = if (s.among.len() > 2 && k > 0) || k == 2 {
             format!(
                 ", among {}",
                 s.among
