@@ -17,6 +17,9 @@
 //! Every separation is recorded ([`Split`]) with the step, the values and
 //! the tie it was made in, so each position can be explained.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 /// How one criterion is evaluated on a tied subset: one value per player of
 /// the subset, in the subset's order (higher ranks higher), or `None` when
 /// the criterion cannot be evaluated for this subset yet.
@@ -72,7 +75,7 @@ pub enum Origin<P> {
     Continued { step: usize },
     /// The players still tied after criterion `step` separated another
     /// player from their larger tie `from`: restarted (XM-R4).
-    Restarted { step: usize, from: Vec<P> },
+    Restarted { step: usize, from: Arc<[P]> },
 }
 
 /// One separation: `upper` ranks directly above `lower` because criterion
@@ -85,8 +88,9 @@ pub struct Split<P> {
     pub step: usize,
     pub upper_value: i64,
     pub lower_value: i64,
-    /// The tied subset the criterion was evaluated on, in ranking order.
-    pub among: Vec<P>,
+    /// The tied subset the criterion was evaluated on, in ranking order
+    /// (shared by every split made in it).
+    pub among: Arc<[P]>,
     /// How that subset came to be tied.
     pub origin: Origin<P>,
 }
@@ -145,7 +149,15 @@ impl<P: Copy + Eq> Ranking<P> {
     }
 }
 
-impl<P: Copy + Eq> Cascade<'_, P> {
+/// Where each split and open tie starts in the order, kept while ranking
+/// so that the final sort and the places take linear time.
+struct Work<P> {
+    out: Ranking<P>,
+    split_at: Vec<usize>,
+    tie_at: Vec<usize>,
+}
+
+impl<P: Copy + Eq + std::hash::Hash> Cascade<'_, P> {
     /// Rank `players` (their order is the order ties are listed in).
     pub fn rank(&self, players: &[P]) -> Ranking<P> {
         let mut out = Ranking {
@@ -154,42 +166,58 @@ impl<P: Copy + Eq> Cascade<'_, P> {
             splits: Vec::new(),
             unresolved: Vec::new(),
         };
-        self.rank_into(players.to_vec(), 0, Origin::All, &mut out);
-        let position = |p: P| out.order.iter().position(|&x| x == p);
-        let mut splits = std::mem::take(&mut out.splits);
-        splits.sort_by_key(|s| position(s.upper));
-        out.splits = splits;
+        let mut work = Work {
+            out,
+            split_at: Vec::new(),
+            tie_at: Vec::new(),
+        };
+        self.rank_into(players.to_vec(), 0, Origin::All, &mut work);
+        let Work {
+            mut out,
+            split_at,
+            tie_at,
+        } = work;
+        // Splits in the order of the players they separate.
+        let mut splits: Vec<(usize, Split<P>)> =
+            split_at.into_iter().zip(out.splits.drain(..)).collect();
+        splits.sort_by_key(|(at, _)| *at);
+        out.splits = splits.into_iter().map(|(_, s)| s).collect();
         // Places: a tied block shares the place of its first player.
+        let mut block_len = vec![1usize; out.order.len()];
+        for (at, u) in tie_at.iter().zip(&out.unresolved) {
+            if let Some(b) = block_len.get_mut(*at) {
+                *b = u.players.len().max(1);
+            }
+        }
         let mut i = 0;
         while i < out.order.len() {
-            let p = out.order[i];
-            let block = out
-                .unresolved
-                .iter()
-                .find(|u| u.players.first() == Some(&p))
-                .map_or(1, |u| u.players.len());
+            let block = block_len[i];
             for _ in 0..block {
                 out.places.push(i + 1);
             }
             i += block;
         }
+        out.places.truncate(out.order.len());
         out
     }
 
-    fn rank_into(&self, tied: Vec<P>, from: usize, origin: Origin<P>, out: &mut Ranking<P>) {
+    fn rank_into(&self, tied: Vec<P>, from: usize, origin: Origin<P>, work: &mut Work<P>) {
         if tied.len() < 2 {
-            out.order.extend(tied);
+            work.out.order.extend(tied);
             return;
         }
         for step in from..self.criteria.len() {
             let criterion = &self.criteria[step];
             let Some(values) = (criterion.eval)(&tied) else {
-                out.unresolved.push(Unresolved {
-                    players: tied.clone(),
-                    pending: Some(step),
-                    origin,
-                });
-                out.order.extend(tied);
+                {
+                    work.tie_at.push(work.out.order.len());
+                    work.out.unresolved.push(Unresolved {
+                        players: tied.clone(),
+                        pending: Some(step),
+                        origin,
+                    });
+                }
+                work.out.order.extend(tied);
                 return;
             };
             let mut scored: Vec<(P, i64)> = tied.iter().copied().zip(values).collect();
@@ -199,48 +227,53 @@ impl<P: Copy + Eq> Cascade<'_, P> {
             if blocks.len() == 1 {
                 continue;
             }
-            let among: Vec<P> = scored.iter().map(|s| s.0).collect();
+            let among: Arc<[P]> = scored.iter().map(|s| s.0).collect();
             let restart = self
                 .restart
                 .filter(|r| step >= r.to && tied.len() >= r.min_tie);
-            let value_of = |p: P| scored.iter().find(|s| s.0 == p).map_or(0, |s| s.1);
+            let values: HashMap<P, i64> = scored.iter().copied().collect();
+            let value_of = |p: P| values.get(&p).copied().unwrap_or(0);
             for (k, block) in blocks.iter().enumerate() {
                 let members: Vec<P> = block.iter().map(|s| s.0).collect();
-                let start = out.order.len();
+                let start = work.out.order.len();
                 let (next, next_origin) = match restart {
                     Some(r) if members.len() > 1 => (
                         r.to,
                         Origin::Restarted {
                             step,
-                            from: among.clone(),
+                            from: Arc::clone(&among),
                         },
                     ),
                     _ => (step + 1, Origin::Continued { step }),
                 };
-                self.rank_into(members, next, next_origin, out);
+                self.rank_into(members, next, next_origin, work);
                 // The split lies between the bottom of the block above and
                 // the top of this one, as each came out of its own tie.
-                if k > 0 && start > 0 && start < out.order.len() {
-                    let (upper, lower) = (out.order[start - 1], out.order[start]);
-                    out.splits.push(Split {
+                if k > 0 && start > 0 && start < work.out.order.len() {
+                    let (upper, lower) = (work.out.order[start - 1], work.out.order[start]);
+                    work.split_at.push(start - 1);
+                    work.out.splits.push(Split {
                         upper,
                         lower,
                         step,
                         upper_value: value_of(upper),
                         lower_value: value_of(lower),
-                        among: among.clone(),
+                        among: Arc::clone(&among),
                         origin: origin.clone(),
                     });
                 }
             }
             return;
         }
-        out.unresolved.push(Unresolved {
-            players: tied.clone(),
-            pending: None,
-            origin,
-        });
-        out.order.extend(tied);
+        {
+            work.tie_at.push(work.out.order.len());
+            work.out.unresolved.push(Unresolved {
+                players: tied.clone(),
+                pending: None,
+                origin,
+            });
+        }
+        work.out.order.extend(tied);
     }
 }
 
