@@ -160,7 +160,7 @@ struct Work<P> {
 impl<P: Copy + Eq + std::hash::Hash> Cascade<'_, P> {
     /// Rank `players` (their order is the order ties are listed in).
     pub fn rank(&self, players: &[P]) -> Ranking<P> {
-        let mut out = Ranking {
+        let out = Ranking {
             order: Vec::with_capacity(players.len()),
             places: Vec::with_capacity(players.len()),
             splits: Vec::new(),

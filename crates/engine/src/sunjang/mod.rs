@@ -247,7 +247,7 @@ pub type HalfPoints = u32;
 
 /// "3½", "10", "0½".
 pub fn format_points(h: HalfPoints) -> String {
-    if h % 2 == 0 {
+    if h.is_multiple_of(2) {
         (h / 2).to_string()
     } else {
         format!("{}½", h / 2)
@@ -313,7 +313,7 @@ mod tests {
         assert_eq!(ok.limits(Rank::Kyu(3)), Some((0, 1)));
         let mut bad = ok.clone();
         bad.rows[0].lowest = 2; // dan players could go lower than 1-5k
-        let e = bad.check().unwrap_err();
+        let e = bad.check().expect_err("refused");
         assert!(e.message.contains("superior ranks"), "{e}");
     }
 }
