@@ -552,7 +552,7 @@ impl Runner {
                         "gamepoints" => format_points(r.gamepoints),
                         "start" => format_points(r.start),
                         "total" => format_points(r.total()),
-                        _ => format_points(r.sodos),
+                        _ => arbiter_engine::sunjang::format_quarters(r.sodos),
                     };
                     let want = match k.as_str() {
                         "gamepoints" | "start" | "total" | "sodos" => {

@@ -287,7 +287,9 @@ pub fn season_view(l: &League, s: &Season) -> SeasonView {
                                                 losses: r.losses,
                                                 gamepoints: format_points(r.gamepoints),
                                                 total: format_points(r.gamepoints + r.start),
-                                                sodos: format_points(r.sodos),
+                                                sodos: arbiter_engine::sunjang::format_quarters(
+                                                    r.sodos,
+                                                ),
                                             }
                                         })
                                         .collect()

@@ -27,7 +27,8 @@ use crate::explain::Explanation;
 
 use super::ranking::{Performance, PlayedGame, RankingData};
 use super::{
-    Division, GroupId, HalfPoints, PlayerId, SunjangRules, division_letter, format_points,
+    Division, GroupId, HalfPoints, PlayerId, QuarterPoints, SunjangRules, division_letter,
+    format_points,
 };
 
 /// The pairings and colours of a round robin (provisional id).
@@ -262,8 +263,8 @@ pub struct GroupRow {
     /// Starting gamepoints (SJ-R4): the player's total is
     /// `start + gamepoints`.
     pub start: HalfPoints,
-    /// SODOS (SJ-R12), halves.
-    pub sodos: HalfPoints,
+    /// SODOS (SJ-R12), in quarter points (exact over jigos).
+    pub sodos: QuarterPoints,
 }
 
 impl GroupRow {
@@ -315,7 +316,7 @@ struct Tally {
     losses: u32,
     forfeits: u32,
     gamepoints: HalfPoints,
-    sodos: HalfPoints,
+    sodos: QuarterPoints,
 }
 
 /// A group's games with a result between two different players of the
@@ -359,9 +360,8 @@ fn tally(players: &[PlayerId], games: &[GroupGame], rules: &SunjangRules) -> Vec
     let weighted = weighted_sodos(&decided, &t, rules);
     let win = u64::from(rules.win_points.max(1));
     for (x, s) in t.iter_mut().zip(weighted) {
-        // Halves: a quarter left over (one jigo against an odd number of
-        // halves) is dropped; see `sodos_quarters`.
-        x.sodos = HalfPoints::try_from(s / win).unwrap_or(HalfPoints::MAX);
+        // Quarter points: exact (a jigo against 3½ is 1¾).
+        x.sodos = QuarterPoints::try_from(s * 2 / win).unwrap_or(QuarterPoints::MAX);
     }
     t
 }
@@ -383,8 +383,7 @@ fn weighted_sodos(
 }
 
 /// SODOS of every player of a group in quarter points, exact: a jigo
-/// against an opponent with 3½ gamepoints is worth 1¾. [`Performance`]
-/// keeps halves (the quarter is dropped there).
+/// against an opponent with 3½ gamepoints is worth 1¾, as in [`Performance`].
 pub fn sodos_quarters(
     players: &[PlayerId],
     games: &[GroupGame],
@@ -835,9 +834,9 @@ mod tests {
     }
 
     #[test]
-    fn sodos_over_a_jigo_against_an_odd_score_drops_a_quarter() {
+    fn sodos_over_a_jigo_against_an_odd_score_keeps_the_quarter() {
         // 1 beats 2 and draws 3... 3 draws 1 and beats 2: 3 has 1½, 1 has
-        // 1½; 1's SODOS = 2's 0 + half of 3's 1½ = ¾ (1 quarter dropped).
+        // 1½; 1's SODOS = 2's 0 + half of 3's 1½ = ¾.
         let rules = SunjangRules::default();
         let g = |b, w, o| GroupGame {
             pairing: Pairing {
@@ -866,6 +865,6 @@ mod tests {
             )],
             &rules,
         );
-        assert_eq!(perf[0].map(|p| p.sodos), Some(1));
+        assert_eq!(perf[0].map(|p| p.sodos), Some(3), "exact: ¾");
     }
 }

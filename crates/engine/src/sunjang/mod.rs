@@ -245,6 +245,21 @@ impl Restrictions {
 /// floats.
 pub type HalfPoints = u32;
 
+/// SODOS in quarter points: a jigo against an opponent with 3½ gamepoints
+/// is worth 1¾ (SJ-R12), exactly.
+pub type QuarterPoints = u32;
+
+/// "1¾", "12", "0¼".
+pub fn format_quarters(q: QuarterPoints) -> String {
+    let frac = match q % 4 {
+        1 => "¼",
+        2 => "½",
+        3 => "¾",
+        _ => "",
+    };
+    format!("{}{frac}", q / 4)
+}
+
 /// "3½", "10", "0½".
 pub fn format_points(h: HalfPoints) -> String {
     if h.is_multiple_of(2) {

@@ -473,8 +473,6 @@ enum Base {
         /// A's direct promotions: the final-round qualifiers.
         qualifier: bool,
         leader_of: Option<GroupId>,
-        /// Would have been demoted but for B.5 (SJ-R14).
-        spared: bool,
     },
 }
 
@@ -753,22 +751,18 @@ impl<'a> Planner<'a> {
             };
             let room = of - promoted.len();
             let demotions = wanted.min(room);
-            let mut demoted: Vec<PlayerId> = Vec::new();
-            let mut spared: Vec<PlayerId> = Vec::new();
-            for &p in div.ranking.iter().rev() {
-                if promoted_set.contains(&p) {
-                    continue;
-                }
-                if demoted.len() < demotions {
-                    demoted.push(p);
-                } else if demoted.len() + spared.len() < wanted {
-                    spared.push(p);
-                } else {
-                    break;
-                }
-            }
+            // The lowest of the merged ranking who do not promote (B.3,
+            // B.5): a reduction of SJ-R14 spares nobody in particular, as
+            // every player who does not promote is then demoted.
+            let demoted: Vec<PlayerId> = div
+                .ranking
+                .iter()
+                .rev()
+                .copied()
+                .filter(|p| !promoted_set.contains(p))
+                .take(demotions)
+                .collect();
             let demoted_set: HashSet<PlayerId> = demoted.iter().copied().collect();
-            let spared_set: HashSet<PlayerId> = spared.iter().copied().collect();
             for (i, &p) in div.ranking.iter().enumerate() {
                 let place = i + 1;
                 let leader_of = |p: PlayerId| {
@@ -800,7 +794,6 @@ impl<'a> Planner<'a> {
                         of,
                         qualifier: promoted_set.contains(&p),
                         leader_of: leader_of(p),
-                        spared: spared_set.contains(&p),
                     }
                 };
             }
@@ -1585,6 +1578,21 @@ impl<'a> Planner<'a> {
     }
 
     fn explain(&self, e: usize, d: Division) -> (PlacementReason, Explanation) {
+        let (reason, mut explanation) = self.explain_placement(e, d);
+        let x = &self.entries[e];
+        if x.exempt && x.base != Base::New && x.how == How::Default {
+            let info = &self.input.data.info[x.player.index()];
+            let _ = write!(
+                explanation.text,
+                "; {}? is a provisional rank: not promoted by rank (C.1 addendum)",
+                info.rank
+            );
+            explanation.rulings.push(ARB_PROVISIONAL);
+        }
+        (reason, explanation)
+    }
+
+    fn explain_placement(&self, e: usize, d: Division) -> (PlacementReason, Explanation) {
         let x = &self.entries[e];
         let p = x.player;
         let name = self.name(p);
@@ -1669,7 +1677,6 @@ impl<'a> Planner<'a> {
                         of,
                         qualifier,
                         leader_of,
-                        spared,
                     } => {
                         let (clause, rulings, why) = if qualifier {
                             match leader_of {
@@ -1690,15 +1697,6 @@ impl<'a> Planner<'a> {
                                     ),
                                 ),
                             }
-                        } else if spared {
-                            (
-                                CLAUSE_B5,
-                                vec!["SJ-R14"],
-                                format!(
-                                    " ({} of {of}: no demotion, so that direct promotions and demotions do not overlap, rule B.5, SJ-R14)",
-                                    ordinal(place)
-                                ),
-                            )
                         } else {
                             (CLAUSE_MIDDLE, vec![], String::new())
                         };

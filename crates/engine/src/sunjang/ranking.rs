@@ -16,7 +16,10 @@
 use crate::cascade::{Cascade, Criterion, Restart, Split, Unresolved};
 use crate::explain::Explanation;
 
-use super::{GroupId, HalfPoints, PlayerId, PlayerInfo, SunjangRules, format_points};
+use super::{
+    GroupId, HalfPoints, PlayerId, PlayerInfo, QuarterPoints, SunjangRules, format_points,
+    format_quarters,
+};
 
 /// A player's season in group play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,8 +27,8 @@ pub struct Performance {
     /// Gamepoints won in group play (halves), without the starting
     /// gamepoints (the same for everyone of a division, SJ-R4).
     pub gamepoints: HalfPoints,
-    /// SODOS (SJ-R12), halves.
-    pub sodos: HalfPoints,
+    /// SODOS (SJ-R12), in quarter points (exact over jigos).
+    pub sodos: QuarterPoints,
     pub group: GroupId,
 }
 
@@ -169,7 +172,7 @@ impl<'a> RankingData<'a> {
                 .map_or("no season".into(), |x| format_points(x.gamepoints)),
             1 => self
                 .perf(p)
-                .map_or("no season".into(), |x| format_points(x.sodos)),
+                .map_or("no season".into(), |x| format_quarters(x.sodos)),
             2 => format_points(self.among(p, set)),
             3 => info.map_or("?".into(), |i| i.rank.to_string()),
             4 => info.map_or("?".into(), |i| i.rating.to_string()),
