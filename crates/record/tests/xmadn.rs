@@ -877,7 +877,15 @@ fn the_presets_are_the_defaults() {
     );
     assert_eq!(preset("xmadn-league"), Some(XMADN_LEAGUE_PRESET));
     assert_eq!(preset("xmadn-challengers"), Some(XMADN_CHALLENGERS_PRESET));
-    assert_eq!(PRESETS, ["tws-ladder", "xmadn-league", "xmadn-challengers"]);
+    assert_eq!(
+        PRESETS,
+        [
+            "tws-ladder",
+            "xmadn-league",
+            "xmadn-challengers",
+            "sunjang-league"
+        ]
+    );
     // Each preset names its format, which the other readers refuse.
     for name in PRESETS {
         let text = preset(name).unwrap();
