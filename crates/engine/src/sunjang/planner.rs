@@ -325,18 +325,11 @@ pub(crate) struct D2 {
 
 /// A D.2 order: the players best first, and for each the criterion (index
 /// of D.2, 0 = overall rank) that separated him from the player above, or
-/// `None` when nothing did (a tie, or the first).
+/// `None` when nothing did (a tie, or the first). Two players are separated
+/// by the lowest criterion among the splits between them.
 pub(crate) struct Ranked {
     pub order: Vec<Item>,
     pub split: Vec<Option<u8>>,
-}
-
-impl Ranked {
-    /// The criterion that separates positions `i < k`: the first (lowest)
-    /// criterion among the splits between them, `None` if they are tied.
-    fn between(&self, i: usize, k: usize) -> Option<u8> {
-        self.split[i + 1..=k].iter().flatten().copied().min()
-    }
 }
 
 impl D2 {
@@ -589,7 +582,8 @@ fn validate(input: &PlanInput) -> Result<(), RuleError> {
         seen[p.index()] = true;
     }
     if let Some(prev) = input.previous {
-        let mut seen = vec![false; n];
+        // The division (plus one) each previous player was in.
+        let mut owner = vec![0u32; n];
         for (d, div) in prev.divisions.iter().enumerate() {
             let field = format!("previous.divisions[{d}]");
             if div.ranking.is_empty() {
@@ -619,7 +613,7 @@ fn validate(input: &PlanInput) -> Result<(), RuleError> {
                         &field,
                     ));
                 }
-                if seen[p.index()] {
+                if owner[p.index()] != 0 {
                     return Err(bad_input(
                         format!(
                             "{} is in the previous season twice",
@@ -628,7 +622,7 @@ fn validate(input: &PlanInput) -> Result<(), RuleError> {
                         &field,
                     ));
                 }
-                seen[p.index()] = true;
+                owner[p.index()] = d as u32 + 1;
             }
             if div.group_leaders.len() > div.groups.len() {
                 return Err(bad_input(
@@ -641,7 +635,7 @@ fn validate(input: &PlanInput) -> Result<(), RuleError> {
             }
             let mut leaders = HashSet::new();
             for &l in &div.group_leaders {
-                if !div.ranking.contains(&l) || !leaders.insert(l) {
+                if !known(l) || owner[l.index()] != d as u32 + 1 || !leaders.insert(l) {
                     return Err(bad_input(
                         format!(
                             "the group leader {l} is not (once) in the ranking of division {}",
@@ -692,16 +686,7 @@ impl<'a> Planner<'a> {
     }
 
     fn names(&self, players: &[PlayerId]) -> String {
-        let mut s = players
-            .iter()
-            .take(NOTE_NAMES)
-            .map(|&p| self.name(p))
-            .collect::<Vec<_>>()
-            .join(", ");
-        if players.len() > NOTE_NAMES {
-            let _ = write!(s, " and {} more", players.len() - NOTE_NAMES);
-        }
-        s
+        Self::names_of(self.input.data.info, players)
     }
 
     fn new(input: &'a PlanInput<'a>) -> Planner<'a> {
@@ -728,21 +713,35 @@ impl<'a> Planner<'a> {
         for (d, div) in prev_divs.iter().enumerate() {
             let dd = d as Division;
             let of = div.ranking.len();
+            let leader_of: HashMap<PlayerId, GroupId> = div
+                .group_leaders
+                .iter()
+                .enumerate()
+                .map(|(g, &p)| {
+                    (
+                        p,
+                        GroupId {
+                            division: dd,
+                            number: g as u32 + 1,
+                        },
+                    )
+                })
+                .collect();
             let mut promoted: Vec<PlayerId> = div
                 .ranking
                 .iter()
                 .copied()
-                .filter(|p| div.group_leaders.contains(p))
+                .filter(|p| leader_of.contains_key(p))
                 .collect();
+            let mut promoted_set: HashSet<PlayerId> = promoted.iter().copied().collect();
             for &p in &div.ranking {
                 if promoted.len() >= promotions[d] {
                     break;
                 }
-                if !promoted.contains(&p) {
+                if promoted_set.insert(p) {
                     promoted.push(p);
                 }
             }
-            let promoted_set: HashSet<PlayerId> = promoted.iter().copied().collect();
             let tens = div.groups.iter().filter(|&&g| g == 10).count();
             let wanted = if d + 1 < prev_divs.len() {
                 promotions[d + 1] + tens
@@ -765,15 +764,7 @@ impl<'a> Planner<'a> {
             let demoted_set: HashSet<PlayerId> = demoted.iter().copied().collect();
             for (i, &p) in div.ranking.iter().enumerate() {
                 let place = i + 1;
-                let leader_of = |p: PlayerId| {
-                    div.group_leaders
-                        .iter()
-                        .position(|&l| l == p)
-                        .map(|g| GroupId {
-                            division: dd,
-                            number: g as u32 + 1,
-                        })
-                };
+                let leader_of = |p: PlayerId| leader_of.get(&p).copied();
                 base[p.index()] = if promoted_set.contains(&p) && d > 0 {
                     Base::Promoted {
                         from: dd,
@@ -971,7 +962,7 @@ impl<'a> Planner<'a> {
         let r = self.rules;
         let division = r.min_division_size.max(r.min_group_size) as usize;
         if d == 0 && self.entries.len() >= r.single_group_below as usize {
-            division.max((r.main_division_groups * r.min_group_size) as usize)
+            division.max(r.main_division_groups.saturating_mul(r.min_group_size) as usize)
         } else {
             division
         }
@@ -1118,8 +1109,14 @@ impl<'a> Planner<'a> {
                     // first left out: the lowest split between them.
                     let mut over: Vec<Option<(PlayerId, Option<u8>)>> = vec![None; take];
                     if let Some(b) = boundary {
-                        for (i, o) in over.iter_mut().enumerate() {
-                            *o = Some((b, ranked.between(i, take)));
+                        // Backwards, the running minimum of the splits.
+                        let mut step: Option<u8> = None;
+                        for i in (0..take).rev() {
+                            step = match (step, ranked.split[i + 1]) {
+                                (Some(a), Some(b)) => Some(a.min(b)),
+                                (a, b) => a.or(b),
+                            };
+                            over[i] = Some((b, step));
                         }
                     }
                     for (i, t) in ranked.order.iter().take(take).enumerate() {
@@ -1383,6 +1380,7 @@ impl<'a> Planner<'a> {
             notes.push(self.size_note(d, n, &sizes, counted.is_none()));
             // Ties nothing separates in the seeding.
             let mut ties = Vec::new();
+            let mut count = 0;
             let mut i = 1;
             while i < ranked.order.len() {
                 if ranked.split[i].is_none() {
@@ -1390,20 +1388,22 @@ impl<'a> Planner<'a> {
                     while i < ranked.order.len() && ranked.split[i].is_none() {
                         i += 1;
                     }
-                    ties.push(
-                        ranked.order[start..i]
-                            .iter()
-                            .map(|t| self.name(t.1).to_string())
-                            .collect::<Vec<_>>()
-                            .join(" = "),
-                    );
+                    count += 1;
+                    if ties.len() < 3 {
+                        ties.push(
+                            ranked.order[start..i]
+                                .iter()
+                                .map(|t| self.name(t.1))
+                                .collect::<Vec<_>>()
+                                .join(" = "),
+                        );
+                    }
                 } else {
                     i += 1;
                 }
             }
-            if !ties.is_empty() {
-                let count = ties.len();
-                let mut shown = ties.into_iter().take(3).collect::<Vec<_>>().join("; ");
+            if count > 0 {
+                let mut shown = ties.join("; ");
                 if count > 3 {
                     let _ = write!(shown, "; and {} more", count - 3);
                 }
@@ -1466,10 +1466,18 @@ impl<'a> Planner<'a> {
             }
         } else {
             rulings.push("SJ-R2");
+            let count = match self.rules.group_count {
+                GroupCount::NearestIdeal => {
+                    format!("average nearest {}", self.rules.ideal_group_size)
+                }
+                GroupCount::Fewest => format!(
+                    "the fewest groups of at most {}",
+                    self.rules.max_group_size()
+                ),
+            };
             let _ = write!(
                 text,
-                " (A.i.3: average nearest {}, groups of at least {}, at most {} times the groups above; footnote 3)",
-                self.rules.ideal_group_size,
+                " (A.i.3: {count}, groups of at least {}, at most {} times the groups above; footnote 3)",
                 self.rules.min_group_size,
                 number_word(self.rules.growth_factor)
             );
@@ -1849,6 +1857,8 @@ impl<'a> Planner<'a> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
     use super::*;
     use crate::sunjang::PlayerInfo;
     use crate::sunjang::ranking::Tiebreaks;
@@ -1882,6 +1892,84 @@ mod tests {
         assert_eq!(ids(&g[2]), vec![3, 4, 9, 10, 15, 16]);
     }
 
+    fn info(n: usize) -> Vec<PlayerInfo> {
+        (1..=n)
+            .map(|i| PlayerInfo {
+                name: format!("P{i}"),
+                rank: Rank::Kyu(5),
+                provisional: false,
+                rating: 2000 - 20 * i as i32,
+                corr_rank: None,
+                corr_rating: None,
+            })
+            .collect()
+    }
+
+    fn run(
+        info: &[PlayerInfo],
+        previous: Option<&PreviousSeason>,
+        entrants: &[PlayerId],
+    ) -> Result<PlanOutcome, RuleError> {
+        let rules = SunjangRules::default();
+        let tb = Tiebreaks::default();
+        plan(&PlanInput {
+            rules: &rules,
+            restrictions: &Restrictions::default(),
+            data: RankingData {
+                info,
+                performance: &[],
+                games: &[],
+                tiebreaks: &tb,
+                rules: &rules,
+            },
+            previous,
+            entrants,
+        })
+    }
+
+    #[test]
+    fn bad_input_is_refused_with_its_field() {
+        let info = info(8);
+        let ids: Vec<PlayerId> = (1..=8).map(PlayerId).collect();
+        let twice = [ids.clone(), vec![PlayerId(3)]].concat();
+        let e = run(&info, None, &twice).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("entrants[8]"), "{e}");
+        assert!(run(&info, None, &[PlayerId(9)]).is_err());
+        let prev =
+            |ranking: &[PlayerId], leaders: Vec<PlayerId>, groups: Vec<u32>| PreviousSeason {
+                divisions: vec![PreviousDivision {
+                    ranking: ranking.to_vec(),
+                    group_leaders: leaders,
+                    groups,
+                }],
+            };
+        let e = run(
+            &info,
+            Some(&prev(&ids, vec![PlayerId(1)], vec![5, 4])),
+            &ids,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("do not add up"), "{e}");
+        let e = run(
+            &info,
+            Some(&prev(&ids[..4], vec![PlayerId(6)], vec![4])),
+            &ids,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("group leader"), "{e}");
+        // Well formed: planned, everyone placed.
+        match run(
+            &info,
+            Some(&prev(&ids[..6], vec![PlayerId(2)], vec![6])),
+            &ids,
+        )
+        .unwrap()
+        {
+            PlanOutcome::Planned(p) => assert_eq!(p.placements.len(), 8),
+            other => panic!("{other:?}"),
+        }
+    }
+
     fn lcg(s: &mut u64) -> u64 {
         *s = s
             .wrapping_mul(6_364_136_223_846_793_005)
@@ -1903,9 +1991,12 @@ mod tests {
                     rank: Rank::Kyu(1 + (lcg(&mut s) % 3) as u8),
                     provisional: false,
                     rating: 1500 + (lcg(&mut s) % 40) as i32,
-                    corr_rank: (lcg(&mut s) % 2 == 0)
+                    corr_rank: lcg(&mut s)
+                        .is_multiple_of(2)
                         .then(|| Rank::Kyu(1 + (lcg(&mut s) % 2) as u8)),
-                    corr_rating: (lcg(&mut s) % 2 == 0).then(|| 1500 + (lcg(&mut s) % 30) as i32),
+                    corr_rating: lcg(&mut s)
+                        .is_multiple_of(2)
+                        .then(|| 1500 + (lcg(&mut s) % 30) as i32),
                 })
                 .collect();
             let ids: Vec<PlayerId> = (1..=n as u32).map(PlayerId).collect();
