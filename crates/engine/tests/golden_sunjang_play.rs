@@ -21,7 +21,7 @@
 //!
 //! ```text
 //! # clause: "<words quoted from sunjang-league.txt>" (Sunjang <Section>)
-//! # ruling: SJ-R4, ARB-R41        (ids separated by commas, or `none`)
+//! # ruling: SJ-R4, ARB-R39        (ids separated by commas, or `none`)
 //! ```
 //!
 //! Commands:

@@ -1,18 +1,18 @@
 //! Property tests of Sunjang group play and the final round
 //! (sunjang-league.txt, Definitions: Group, D, Final Round; SJ-R4, SJ-R5,
-//! SJ-R8, SJ-R12, ARB-R40..R43):
+//! SJ-R8, SJ-R12, ARB-R38..R43):
 //!
 //! - a round robin of 2 to 20 players (any distinct ids) pairs every pair
 //!   exactly once, each player at most once a round, in `n - 1` rounds (`n`
 //!   even) or `n` (`n` odd); each player has black `floor((n-1)/2)` or
 //!   `ceil((n-1)/2)` times, never the same colour three games in a row,
-//!   and with `n` odd strictly alternating colours (ARB-R40);
+//!   and with `n` odd strictly alternating colours (ARB-R38);
 //! - a group table is a permutation of the group, its places are those of
 //!   its ranking, and it does not depend on the order the games are listed
 //!   in; its rows agree with `performances`;
 //! - the gamepoints of a complete group add up to (n choose 2) × a win's
 //!   points, less a win's points for every game both players forfeited
-//!   (SJ-R4, ARB-R41);
+//!   (SJ-R4, ARB-R39);
 //! - SODOS never exceeds the gamepoints of the other players of the group
 //!   (SJ-R12);
 //! - the merged ranking of a division is a permutation of its players, with

@@ -9,11 +9,11 @@
 //!   or better in the merged ranking of A (SJ-R7). Advantaged positions:
 //!   the champion alone if he is a group leader, otherwise both leaders.
 //!   Withdrawals are replaced by the same rules; with nobody eligible the
-//!   title is void (ARB-R42 for what the document leaves open).
+//!   title is void (ARB-R40 for what the document leaves open).
 //! - [`final_state`]: the three-game round robin; two wins make the
 //!   champion; otherwise the advantage point decides, and a tie left
 //!   between two players is played off in one deciding game (SJ-R8;
-//!   ARB-R43 for jigo and forfeits).
+//!   ARB-R41 for jigo and forfeits).
 
 use crate::explain::Explanation;
 
@@ -22,13 +22,13 @@ use super::ranking::Performance;
 use super::{HalfPoints, PlayerId, PlayerInfo, SunjangRules, format_points};
 
 /// Who qualifies for the final when the document leaves it open
-/// (provisional id): a single group in A, more than two groups, a
+/// : a single group in A, more than two groups, a
 /// withdrawn leader's replacement and its advantage, the champion's
 /// gamepoints as the bar, demoted players, too few players.
-pub const RULING_QUALIFICATION: &str = "ARB-R42";
+pub const RULING_QUALIFICATION: &str = "ARB-R40";
 /// The games of the final: jigo, forfeits, ties the advantage leaves
-/// (provisional id).
-pub const RULING_GAMES: &str = "ARB-R43";
+/// .
+pub const RULING_GAMES: &str = "ARB-R41";
 
 const CLAUSE: &str = "Sunjang Final Round";
 
@@ -125,7 +125,7 @@ fn join(names: &[String]) -> String {
     }
 }
 
-/// The qualification for the final round (SJ-R7; ARB-R42):
+/// The qualification for the final round (SJ-R7; ARB-R40):
 ///
 /// 1. The automatic qualifiers, "as if they were direct promotions": the
 ///    two group leaders of A. With a single group in A (footnote 1), its top
@@ -534,7 +534,7 @@ pub enum FinalState {
     },
 }
 
-/// The state of the final (SJ-R8; ARB-R43):
+/// The state of the final (SJ-R8; ARB-R41):
 ///
 /// - the three finalists play a round robin ([`round_robin`] of
 ///   `q.players`: each has black once), one game per pair: the first game

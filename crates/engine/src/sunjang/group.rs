@@ -5,14 +5,14 @@
 //! face one another in a round-robin" (Definitions: Group).
 //!
 //! - [`round_robin`]: every pair once, by rounds (the circle method), with
-//!   balanced black (ARB-R40).
+//!   balanced black (ARB-R38).
 //! - [`points`]: a win is 1 gamepoint, a jigo ½, a loss 0 (SJ-R4); a forfeit
 //!   is a loss for the player who forfeits and a win for the other; a game
-//!   both forfeit is a loss for both (ARB-R41).
+//!   both forfeit is a loss for both (ARB-R39).
 //! - SODOS (SJ-R12): over each game a player won, the final gamepoints the
 //!   beaten opponent won in group play, half of them over a jigo; the
 //!   starting gamepoints are left out. A win by forfeit counts like any win
-//!   (ARB-R41).
+//!   (ARB-R39).
 //! - [`group_table`]: a group ordered by section D ([`RankingData::main_cascade`]),
 //!   each position explained; [`division_ranking`]: the merged ranking of a
 //!   whole division (SJ-R5) and its group leaders.
@@ -31,10 +31,10 @@ use super::{
     format_points,
 };
 
-/// The pairings and colours of a round robin (provisional id).
-pub const RULING_ROUND_ROBIN: &str = "ARB-R40";
-/// Forfeits in group play and SODOS (provisional id).
-pub const RULING_FORFEIT: &str = "ARB-R41";
+/// The pairings and colours of a round robin .
+pub const RULING_ROUND_ROBIN: &str = "ARB-R38";
+/// Forfeits in group play and SODOS .
+pub const RULING_FORFEIT: &str = "ARB-R39";
 
 const CLAUSE_LEADER: &str = "Sunjang B.1 Direct Promotions";
 const CLAUSE_MAIN: &str = "Sunjang D.1 Main Criteria";
@@ -83,7 +83,7 @@ fn distinct(players: &[PlayerId]) -> Vec<PlayerId> {
 /// odd: each player has one round off). The last player of an even group is
 /// the fixed point of the circle; the others turn.
 ///
-/// Colours (ARB-R40), guaranteed for every `n`:
+/// Colours (ARB-R38), guaranteed for every `n`:
 /// - each player has black in `floor((n-1)/2)` or `ceil((n-1)/2)` of his
 ///   games (exactly `(n-1)/2` when `n` is odd);
 /// - each player's colours alternate from one of his games to the next
@@ -150,11 +150,11 @@ pub enum Outcome {
     BlackWins,
     WhiteWins,
     Jigo,
-    /// Black forfeits: a loss for black, a win for white (ARB-R41).
+    /// Black forfeits: a loss for black, a win for white (ARB-R39).
     BlackForfeits,
-    /// White forfeits: a loss for white, a win for black (ARB-R41).
+    /// White forfeits: a loss for white, a win for black (ARB-R39).
     WhiteForfeits,
-    /// Both forfeit: a loss for both, no gamepoints (ARB-R41).
+    /// Both forfeit: a loss for both, no gamepoints (ARB-R39).
     BothForfeit,
 }
 
@@ -217,7 +217,7 @@ impl Outcome {
 /// The gamepoints (halves) black and white win with `outcome`: a win
 /// `win_points`, a jigo `jigo_points`, a loss nothing (SJ-R4); a forfeit is
 /// a loss for the player who forfeits and a win for the other, a game both
-/// forfeit nothing for either (ARB-R41).
+/// forfeit nothing for either (ARB-R39).
 pub fn points(outcome: Outcome, rules: &SunjangRules) -> [HalfPoints; 2] {
     let (w, j) = (rules.win_points, rules.jigo_points);
     match outcome {
@@ -355,7 +355,7 @@ fn tally(players: &[PlayerId], games: &[GroupGame], rules: &SunjangRules) -> Vec
     }
     // SODOS (SJ-R12): the opponent's final gamepoints, in the proportion of
     // the points this player took from the game: all over a win (a win by
-    // forfeit too, ARB-R41), half over a jigo, none over a loss. Summed
+    // forfeit too, ARB-R39), half over a jigo, none over a loss. Summed
     // before the division so that two jigos against 3½ make 3½.
     let weighted = weighted_sodos(&decided, &t, rules);
     let win = u64::from(rules.win_points.max(1));

@@ -131,7 +131,8 @@ impl<'a> RankingData<'a> {
             eval: Box::new(move |set: &[PlayerId]| {
                 if k == 2 {
                     // Only among players of one group ("if they were in the
-                    // same group"); otherwise this criterion separates no one.
+                    // same group"); otherwise this criterion separates no one
+                    // (ARB-R42).
                     let groups: Vec<Option<GroupId>> =
                         set.iter().map(|p| self.perf(*p).map(|x| x.group)).collect();
                     if groups.iter().any(|g| g.is_none() || *g != groups[0]) {
