@@ -13,6 +13,7 @@ use arbiter_engine::sunjang::{PlayerInfo, Rank};
 use arbiter_service::Context;
 use chrono::Duration;
 
+use crate::demo::Dice;
 use crate::run::Svc;
 
 const GIVEN: [&str; 20] = [
@@ -20,21 +21,6 @@ const GIVEN: [&str; 20] = [
     "Yu-na", "Takeshi", "Aiko", "Wei", "Mei", "Lukas", "Sofia", "Mateo", "Elena", "Noah", "Ines",
 ];
 const FAMILY: [&str; 4] = ["Kim", "Lee", "Park", "Choi"];
-
-/// A small deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn ctx(t: Time) -> Context {
     Context::new("demo", t)
@@ -50,7 +36,7 @@ fn rank_of(rating: i32) -> Rank {
     }
 }
 
-fn player(name: String, rating: i32, rng: &mut Rng) -> PlayerInfo {
+fn player(name: String, rating: i32, rng: &mut Dice) -> PlayerInfo {
     let corr = rng.below(3) > 0;
     let corr_rating = rating + rng.below(120) as i32 - 60;
     PlayerInfo {
@@ -69,7 +55,7 @@ async fn exec(svc: &Svc, id: &str, t: Time, c: Command) -> Result<()> {
 }
 
 /// Play every game of the running season (all but `leave` of them).
-async fn play(svc: &Svc, id: &str, t: &mut Time, rng: &mut Rng, leave: usize) -> Result<()> {
+async fn play(svc: &Svc, id: &str, t: &mut Time, rng: &mut Dice, leave: usize) -> Result<()> {
     let (l, _) = svc.load_as::<League>(id, None).await?;
     let Some(s) = l.current() else { return Ok(()) };
     let games: Vec<(PlayerId, PlayerId)> = s
@@ -111,7 +97,7 @@ async fn play(svc: &Svc, id: &str, t: &mut Time, rng: &mut Rng, leave: usize) ->
 }
 
 /// Close the season and play its final round to a champion.
-async fn close_and_final(svc: &Svc, id: &str, t: &mut Time, rng: &mut Rng) -> Result<()> {
+async fn close_and_final(svc: &Svc, id: &str, t: &mut Time, rng: &mut Dice) -> Result<()> {
     *t += Duration::days(2);
     exec(svc, id, *t, Command::CloseSeason { at: *t }).await?;
     *t += Duration::days(1);
@@ -163,7 +149,7 @@ pub async fn build(svc: &Svc, id: &str, t0: Time) -> Result<(League, u64)> {
         &ctx(t0),
     )
     .await?;
-    let mut rng = Rng(0x5a17_a11e_2013);
+    let mut rng = Dice(0x5a17_a11e_2013);
     let mut t = t0;
     // 60 players from about 3d to 20k.
     for i in 0..60usize {

@@ -9,7 +9,7 @@ use arbiter_service::views::{
 };
 use comfy_table::{Cell, CellAlignment, ContentArrangement, Table, presets};
 
-fn table(header: &[&str]) -> Table {
+pub(crate) fn table(header: &[&str]) -> Table {
     let mut t = Table::new();
     t.load_preset(presets::UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
@@ -17,7 +17,7 @@ fn table(header: &[&str]) -> Table {
     t
 }
 
-fn right(v: impl ToString) -> Cell {
+pub(crate) fn right(v: impl ToString) -> Cell {
     Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
 }
 

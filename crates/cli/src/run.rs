@@ -915,24 +915,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
         Noun::History(a) => {
             let history = svc.history(comp, None).await?;
             let skip = a.limit.map_or(0, |n| history.len().saturating_sub(n));
-            let rows: Vec<serde_json::Value> = history
-                .iter()
-                .skip(skip)
-                .map(|h| {
-                    serde_json::json!({
-                        "seq": h.seq,
-                        "event": h.kind,
-                        "actor": h.actor,
-                        "time": h.recorded_at,
-                        "summary": render::summarize(&ladder, &h.event),
-                        "undone": h.reverted,
-                        "payload": serde_json::from_str::<serde_json::Value>(
-                            &arbiter_record::encode(&h.event)
-                        )
-                        .unwrap_or(serde_json::Value::Null),
-                    })
-                })
-                .collect();
+            let rows = history_json::<Ladder>(&history[skip..], |e| render::summarize(&ladder, e));
             if g.json {
                 return print_json(&rows);
             }
@@ -1014,6 +997,30 @@ async fn report(
     }
     let (after, _) = svc.load(comp, None).await?;
     report_written::<Ladder>(g, done, |e| render::summarize(&after, e))
+}
+
+/// History entries as the rows `history` prints (and `--json` gives):
+/// sequence, kind, actor, time, a summary in words, undo mark, the stored
+/// event.
+pub fn history_json<F: arbiter_service::Format>(
+    history: &[arbiter_service::HistoryEntry<F::Event>],
+    describe: impl Fn(&F::Event) -> String,
+) -> Vec<serde_json::Value> {
+    history
+        .iter()
+        .map(|h| {
+            serde_json::json!({
+                "seq": h.seq,
+                "event": h.kind,
+                "actor": h.actor,
+                "time": h.recorded_at,
+                "summary": describe(&h.event),
+                "undone": h.reverted,
+                "payload": serde_json::from_str::<serde_json::Value>(&F::encode(&h.event))
+                    .unwrap_or(serde_json::Value::Null),
+            })
+        })
+        .collect()
 }
 
 /// Print what a write did: its events' kinds as JSON, or one line per

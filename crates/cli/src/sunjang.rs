@@ -5,29 +5,17 @@ use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::planner::PlanOutcome;
 use arbiter_engine::sunjang::season::{self, League, Season};
 use arbiter_engine::sunjang::{PlayerInfo, Rank, division_letter};
-use arbiter_service::Format;
 use arbiter_service::forum::Markup;
 use arbiter_service::sunjang::{
     SeasonView, parse_outcome, season_forum, season_view, sunjang_view,
 };
-use comfy_table::{Cell, CellAlignment, ContentArrangement, Table as Grid, presets};
+use comfy_table::Cell;
 
 use crate::args::{
     FinalCmd, SeasonCmd, SunjangCmd, SunjangPlayerArgs, SunjangPlayerCmd, TiebreakCmd,
 };
-use crate::run::{Globals, Svc, Usage, competition, print_json, report_written};
-
-fn grid(header: &[&str]) -> Grid {
-    let mut t = Grid::new();
-    t.load_preset(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(header.iter().map(Cell::new));
-    t
-}
-
-fn right(v: impl ToString) -> Cell {
-    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
-}
+use crate::render::{right, table};
+use crate::run::{Globals, Svc, Usage, competition, history_json, print_json, report_written};
 
 fn usage(msg: String) -> anyhow::Error {
     Usage(msg).into()
@@ -161,7 +149,7 @@ fn describe(l: &League, e: &season::Event) -> String {
     }
 }
 
-fn season_of<'a>(l: &'a League, n: Option<u32>) -> Result<&'a Season> {
+fn season_of(l: &League, n: Option<u32>) -> Result<&Season> {
     match n {
         Some(k) => l
             .seasons
@@ -252,7 +240,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                 if g.json {
                     return print_json(&v.players);
                 }
-                let mut t = grid(&["#", "player", "rank", "rating", "corr.", "limits", "status"]);
+                let mut t = table(&["#", "player", "rank", "rating", "corr.", "limits", "status"]);
                 for p in &v.players {
                     t.add_row(vec![
                         right(p.id),
@@ -470,20 +458,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
 pub async fn history_rows(svc: &Svc, comp: &str) -> Result<Vec<serde_json::Value>> {
     let (l, _) = svc.load_as::<League>(comp, None).await?;
     let h = svc.history_of::<League>(comp, None).await?;
-    Ok(h.iter()
-        .map(|h| {
-            serde_json::json!({
-                "seq": h.seq,
-                "event": h.kind,
-                "actor": h.actor,
-                "time": h.recorded_at,
-                "summary": describe(&l, &h.event),
-                "undone": h.reverted,
-                "payload": serde_json::from_str::<serde_json::Value>(&League::encode(&h.event))
-                    .unwrap_or(serde_json::Value::Null),
-            })
-        })
-        .collect())
+    Ok(history_json::<League>(&h, |e| describe(&l, e)))
 }
 
 pub async fn undo(svc: &Svc, g: &Globals, comp: &str) -> Result<()> {
@@ -514,7 +489,7 @@ fn render_group(g: &arbiter_service::sunjang::GroupView) -> String {
         "SODOS".into(),
     ]);
     let refs: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut t = grid(&refs);
+    let mut t = table(&refs);
     for (i, p) in g.players.iter().enumerate() {
         let mut row = vec![right(p.place), Cell::new(&p.player), Cell::new(&p.rank)];
         for j in 0..g.players.len() {
@@ -571,7 +546,7 @@ pub fn render_season(v: &SeasonView, tree: bool) -> String {
             }
         }
     } else {
-        let mut t = grid(&["division", "players", "groups", "sizes", "start points"]);
+        let mut t = table(&["division", "players", "groups", "sizes", "start points"]);
         for d in &v.divisions {
             let sizes: Vec<String> = d
                 .groups

@@ -13,22 +13,11 @@ use arbiter_service::forum::Markup;
 use arbiter_service::xmadn::{
     ChallengersView, LeagueView, challengers_forum, challengers_view, league_forum, league_view,
 };
-use comfy_table::{Cell, CellAlignment, ContentArrangement, Table as Grid, presets};
+use comfy_table::Cell;
 
 use crate::args::{ChallengersCmd, LeagueCmd, PlayoffCmd, RollCmd, XmResultArgs};
-use crate::run::{Globals, Svc, Usage, competition, print_json, report_written};
-
-fn grid(header: &[&str]) -> Grid {
-    let mut t = Grid::new();
-    t.load_preset(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(header.iter().map(Cell::new));
-    t
-}
-
-fn right(v: impl ToString) -> Cell {
-    Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
-}
+use crate::render::{right, table};
+use crate::run::{Globals, Svc, Usage, competition, history_json, print_json, report_written};
 
 fn usage(msg: String) -> anyhow::Error {
     Usage(msg).into()
@@ -701,34 +690,16 @@ fn hex32(s: &str, flag: &str) -> Result<[u8; 32]> {
 
 /// History and undo of an XMadn competition.
 pub async fn history_rows(svc: &Svc, comp: &str, kind: &str) -> Result<Vec<serde_json::Value>> {
-    fn rows<F: Format>(
-        history: Vec<arbiter_service::HistoryEntry<F::Event>>,
-        describe: impl Fn(&F::Event) -> String,
-    ) -> Vec<serde_json::Value> {
-        history
-            .iter()
-            .map(|h| {
-                serde_json::json!({
-                    "seq": h.seq,
-                    "event": h.kind,
-                    "actor": h.actor,
-                    "time": h.recorded_at,
-                    "summary": describe(&h.event),
-                    "undone": h.reverted,
-                    "payload": serde_json::from_str::<serde_json::Value>(&F::encode(&h.event))
-                        .unwrap_or(serde_json::Value::Null),
-                })
-            })
-            .collect()
-    }
     if kind == League::CREATED {
         let (l, _) = load_league(svc, comp).await?;
         let h = svc.history_of::<League>(comp, None).await?;
-        Ok(rows::<League>(h, |e| describe_league(&l, e)))
+        Ok(history_json::<League>(&h, |e| describe_league(&l, e)))
     } else {
         let (c, _) = svc.load_as::<Challengers>(comp, None).await?;
         let h = svc.history_of::<Challengers>(comp, None).await?;
-        Ok(rows::<Challengers>(h, |e| describe_challengers(&c, e)))
+        Ok(history_json::<Challengers>(&h, |e| {
+            describe_challengers(&c, e)
+        }))
     }
 }
 
@@ -768,8 +739,8 @@ fn explanation_lines(out: &mut String, lines: &[arbiter_service::views::Explanat
     }
 }
 
-fn games_grid(games: &[arbiter_service::xmadn::LeagueGameView]) -> String {
-    let mut t = grid(&["game", "stage", "players", "pawns", "time", "status"]);
+fn games_table(games: &[arbiter_service::xmadn::LeagueGameView]) -> String {
+    let mut t = table(&["game", "stage", "players", "pawns", "time", "status"]);
     for gm in games {
         t.add_row(vec![
             Cell::new(&gm.label),
@@ -797,7 +768,7 @@ pub fn render_league(v: &LeagueView) -> String {
     } else {
         "Table\n"
     });
-    let mut t = grid(&["#", "player", "W-L", "pawns", "diff", "win min"]);
+    let mut t = table(&["#", "player", "W-L", "pawns", "diff", "win min"]);
     for r in &v.table {
         t.add_row(vec![
             right(r.place),
@@ -823,7 +794,7 @@ pub fn render_league(v: &LeagueView) -> String {
                 if let Some(e) = &d.positions_explanation {
                     explanation_lines(&mut out, std::slice::from_ref(e));
                 }
-                out.push_str(&games_grid(&d.games));
+                out.push_str(&games_table(&d.games));
             }
             "cancelled" => out.push_str(&format!(
                 "\nDRR {}: cancelled ({})\n",
@@ -853,7 +824,7 @@ pub fn render_league(v: &LeagueView) -> String {
         ));
         explanation_lines(&mut out, std::slice::from_ref(&p.explanation));
         if !p.games.is_empty() {
-            out.push_str(&games_grid(&p.games));
+            out.push_str(&games_table(&p.games));
         }
     }
     if let Some(c) = &v.champion {
@@ -872,7 +843,7 @@ pub fn render_challengers(v: &ChallengersView) -> String {
             v.qualifier.get(2).map_or("", |s| s.as_str())
         ));
     }
-    let mut t = grid(&["#", "player", "W-L", "at-boards", "sat out", "pawns"]);
+    let mut t = table(&["#", "player", "W-L", "at-boards", "sat out", "pawns"]);
     for s in &v.standings {
         t.add_row(vec![
             right(s.place),
@@ -889,7 +860,7 @@ pub fn render_challengers(v: &ChallengersView) -> String {
     }
     out.push_str(&format!("{t}\n"));
     if !v.games.is_empty() {
-        let mut t = grid(&["game", "players (colours)", "pawns", "time", "sat out"]);
+        let mut t = table(&["game", "players (colours)", "pawns", "time", "sat out"]);
         for gm in &v.games {
             t.add_row(vec![
                 right(gm.number),

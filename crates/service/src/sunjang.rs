@@ -383,14 +383,7 @@ pub fn season_view(l: &League, s: &Season) -> SeasonView {
 
 /// "black wins", "jigo", ...
 pub fn outcome_words(o: Outcome) -> &'static str {
-    match o {
-        Outcome::BlackWins => "black wins",
-        Outcome::WhiteWins => "white wins",
-        Outcome::Jigo => "jigo",
-        Outcome::BlackForfeits => "black forfeits",
-        Outcome::WhiteForfeits => "white forfeits",
-        Outcome::BothForfeit => "both forfeit",
-    }
+    o.describe()
 }
 
 /// Parse an outcome: black, white, jigo, black-forfeits, white-forfeits,
