@@ -524,15 +524,19 @@ async fn execute_other(svc: &Svc, g: &Globals, comp: &str, kind: &str, noun: &No
         Noun::Undo => crate::xmadn::undo(svc, g, comp, kind).await,
         Noun::Competition(CompetitionCmd::Show) => {
             if kind == "sunjang-created" {
-                crate::sunjang::run(
-                    svc,
-                    g,
-                    &SunjangCmd::Season(SeasonCmd::Show {
+                let (l, _) = svc
+                    .load_as::<arbiter_engine::sunjang::season::League>(comp, None)
+                    .await?;
+                // Before the first season, the registered players.
+                let cmd = if l.seasons.is_empty() {
+                    SunjangCmd::Player(SunjangPlayerCmd::List)
+                } else {
+                    SunjangCmd::Season(SeasonCmd::Show {
                         season: None,
                         tree: false,
-                    }),
-                )
-                .await
+                    })
+                };
+                crate::sunjang::run(svc, g, &cmd).await
             } else if kind == "league-created" {
                 crate::xmadn::league(svc, g, &LeagueCmd::Show).await
             } else {

@@ -109,3 +109,138 @@ fn the_demo_has_an_xmadn_league_and_a_challengers_event() {
         assert!(s["at_boards"].as_u64().is_some_and(|n| n >= 2), "{s}");
     }
 }
+
+#[test]
+fn the_demo_has_a_sunjang_league_of_three_seasons() {
+    let a = Arbiter::new();
+    a.ok(&["demo"]);
+    let c = ["-c", "sunjang-demo"];
+    let list = a.ok_json(&["competition", "list", "--json"]);
+    let row = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "sunjang-demo")
+        .unwrap_or_else(|| panic!("no sunjang-demo in {list}"));
+    assert_eq!(row["format"], "sunjang-league");
+    assert_eq!(row["rounds"], 3);
+    let season = |n: &str| {
+        a.run(&[&c[..], &["sunjang", "season", "show", n, "--json"]].concat())
+            .success()
+            .json()
+    };
+    // Seasons 1 and 2: closed, every game played, a champion crowned.
+    for n in ["1", "2"] {
+        let s = season(n);
+        assert_eq!(s["status"], "closed", "season {n}");
+        assert_eq!(s["unfinished_games"], 0, "season {n}");
+        let f = &s["final_round"];
+        assert_eq!(f["state"], "champion", "season {n}: {f}");
+        assert!(f["champion"].is_string(), "season {n}: {f}");
+        assert!(
+            f["explanation"]["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("champion")),
+            "season {n}: {f}"
+        );
+        assert_eq!(f["players"].as_array().map(Vec::len), Some(3), "{f}");
+    }
+    // Season 3 is being played; there is no fourth.
+    let s3 = season("3");
+    assert_eq!(s3["status"], "planned");
+    assert!(s3["unfinished_games"].as_u64().is_some_and(|n| n > 0));
+    a.run(&[&c[..], &["sunjang", "season", "show", "4"]].concat())
+        .fails_with(1)
+        .stderr_names(&["there is no season 4"]);
+
+    // `season moves` explains every placement of every plan, each by its rule.
+    for n in ["1", "2", "3"] {
+        let s = season(n);
+        let mut players: Vec<String> = s["divisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|d| d["groups"].as_array().unwrap())
+            .flat_map(|g| g["players"].as_array().unwrap())
+            .map(|p| p["player"].as_str().unwrap().to_string())
+            .collect();
+        players.sort();
+        let moves = a
+            .run(&[&c[..], &["sunjang", "season", "moves", n, "--json"]].concat())
+            .success()
+            .json();
+        let mut placed: Vec<String> = moves
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let p = m["player"].as_str().unwrap();
+                let e = &m["explanation"];
+                assert!(
+                    e["text"]
+                        .as_str()
+                        .is_some_and(|t| t.starts_with(&format!("{p}: "))),
+                    "season {n}: {m}"
+                );
+                assert!(
+                    e["clause"]
+                        .as_str()
+                        .is_some_and(|c| c.starts_with("Sunjang ")),
+                    "season {n}: {p}'s placement names no rule: {m}"
+                );
+                p.to_string()
+            })
+            .collect();
+        placed.sort();
+        assert_eq!(placed, players, "season {n}: one placement per player");
+        let text = a.ok(&[&c[..], &["sunjang", "season", "moves", n]].concat());
+        let lines = text.lines().count();
+        let notes = s["notes"].as_array().unwrap().len();
+        assert_eq!(lines, notes + placed.len(), "season {n}:\n{text}");
+        assert!(
+            text.lines().all(|l| l.contains(" [Sunjang ")),
+            "season {n}: a line without its clause:\n{text}"
+        );
+    }
+    // Between seasons players withdraw (not placed again; a lost merit is
+    // noted, B.4), new players join, promotions by rank fill the space.
+    let withdrawn: Vec<String> = a
+        .run(&[&c[..], &["sunjang", "player", "list", "--json"]].concat())
+        .success()
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["withdrawn"] == true)
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(withdrawn.len(), 4, "{withdrawn:?}");
+    let placed = |n: &str| -> Vec<String> {
+        season(n)["placements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["player"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        [placed("1").len(), placed("2").len(), placed("3").len()],
+        [60, 61, 60],
+        "60 registered, then 3 withdraw and 4 join, then 1 withdraws"
+    );
+    for w in &withdrawn {
+        assert!(!placed("3").contains(w), "{w} withdrew but is placed");
+    }
+    let moves2 = a.ok(&[&c[..], &["sunjang", "season", "moves", "2"]].concat());
+    for what in ["new player", "rule C.5", "rule B.1", "rule B.2/B.3"] {
+        assert!(
+            moves2.contains(what),
+            "no {what:?} in season 2's moves:\n{moves2}"
+        );
+    }
+    let moves3 = a.ok(&[&c[..], &["sunjang", "season", "moves", "3"]].concat());
+    assert!(
+        moves3.contains("withdrew: 1 direct promotion(s) from B lost, not passed on (B.4)"),
+        "{moves3}"
+    );
+}

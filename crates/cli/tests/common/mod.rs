@@ -323,3 +323,67 @@ pub fn running() -> Arbiter {
         .success();
     a
 }
+
+impl Arbiter {
+    /// [`Arbiter::stored_any`], and Sunjang leagues too: for a
+    /// `sunjang-league` the view is its player list and every season
+    /// (`sunjang player list --json`, then `sunjang season show N --json`
+    /// for each season, final round included); the history holds every
+    /// event with its payload.
+    #[track_caller]
+    pub fn stored_every(&self) -> Stored {
+        let competitions = self.ok(&["competition", "list", "--json"]);
+        let rows: Vec<(String, String, u64)> =
+            serde_json::from_str::<serde_json::Value>(&competitions)
+                .expect("competition list --json")
+                .as_array()
+                .expect("a list of competitions")
+                .iter()
+                .map(|c| {
+                    (
+                        c["id"].as_str().expect("an id").to_string(),
+                        c["format"].as_str().expect("a format").to_string(),
+                        c["rounds"].as_u64().unwrap_or(0),
+                    )
+                })
+                .collect();
+        let mut history = Vec::new();
+        let mut views = Vec::new();
+        for (id, format, rounds) in &rows {
+            history.push(self.ok(&["-c", id, "history", "--json"]));
+            match format.as_str() {
+                "sunjang-league" => {
+                    let mut view = self.ok(&["-c", id, "sunjang", "player", "list", "--json"]);
+                    for n in 1..=*rounds {
+                        let n = n.to_string();
+                        view.push_str(
+                            &self.ok(&["-c", id, "sunjang", "season", "show", &n, "--json"]),
+                        );
+                    }
+                    views.push(view);
+                }
+                "xmadn-league" => views.push(self.ok(&["-c", id, "league", "show", "--json"])),
+                "xmadn-challengers" => {
+                    views.push(self.ok(&["-c", id, "challengers", "show", "--json"]));
+                }
+                _ => views.push(self.ok(&["-c", id, "ladder", "show", "--json"])),
+            }
+        }
+        Stored {
+            competitions,
+            history,
+            ladders: views,
+        }
+    }
+
+    /// [`Arbiter::refused`] for a database holding competitions of any
+    /// format, Sunjang leagues included (see [`Arbiter::stored_every`]).
+    #[track_caller]
+    pub fn refused_every(&self, code: i32, args: &[&str]) -> Run {
+        let before = self.stored_every();
+        let run = self.run(args).fails_with(code);
+        let after = self.stored_every();
+        assert_unchanged(&before, &after, &format!("`arbiter {}`", args.join(" ")));
+        run
+    }
+}

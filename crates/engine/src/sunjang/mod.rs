@@ -222,7 +222,7 @@ impl Restrictions {
                     return Err(RuleError::new(
                         CLAUSE_RESTRICTIONS,
                         format!(
-                            "ranks {}..{} (A..: {}-{}) would have a lower limit than the weaker ranks {}..{} ({}-{}): \"Both limits for superior ranks cannot be any lower than the limits for inferior ranks.\"",
+                            "ranks {}..{} (divisions {} to {}) would have a lower limit than the weaker ranks {}..{} (divisions {} to {}): \"Both limits for superior ranks cannot be any lower than the limits for inferior ranks.\"",
                             sup.weakest,
                             sup.strongest,
                             division_letter(sup.highest),

@@ -506,8 +506,10 @@ impl League {
         }
     }
 
-    /// The plan the next season would get now (what `PlanSeason` stores).
+    /// The plan the next season would get now (what `PlanSeason` stores),
+    /// refused like the plan itself while a season is running.
     pub fn preview_plan(&self) -> Result<PlanOutcome, RuleError> {
+        self.check_can_plan()?;
         let last = self.current();
         let (perf, games) = match last {
             Some(s) => (self.performances(s), self.played_games(s)),
@@ -603,26 +605,6 @@ impl League {
                 }])
             }
             Command::PlanSeason { at } => {
-                if let Some(s) = self.current()
-                    && s.plan.cancelled.is_none()
-                    && s.close.is_none()
-                {
-                    let left = s.unfinished();
-                    return Err(rule(
-                        CLAUSE_SEASON,
-                        if left > 0 {
-                            format!(
-                                "season {} has {left} unfinished game(s): finish and close it before planning the next",
-                                s.number()
-                            )
-                        } else {
-                            format!(
-                                "season {} is not closed: close it (`sunjang season close`) before planning the next",
-                                s.number()
-                            )
-                        },
-                    ));
-                }
                 let season = self.seasons.len() as u32 + 1;
                 let plan = match self.preview_plan()? {
                     PlanOutcome::Cancelled { explanation, .. } => SeasonPlan {
@@ -706,6 +688,14 @@ impl League {
                 Ok(vec![Event::LiveMatchWon { winner, loser }])
             }
             Command::CloseSeason { at } => {
+                if let Some(s) = self.current()
+                    && s.close.is_some()
+                {
+                    return Err(rule(
+                        CLAUSE_SEASON,
+                        format!("season {} is already closed", s.number()),
+                    ));
+                }
                 let s = self.open_season()?;
                 let left = s.unfinished();
                 if left > 0 {
@@ -773,11 +763,25 @@ impl League {
                 at,
             } => {
                 let s = self.closed_season()?;
-                let Some(FinalState::Playing { next }) = self.final_state(s) else {
-                    return Err(rule(
-                        CLAUSE_FINAL,
-                        "no final-round game is to be played now",
-                    ));
+                let next = match self.final_state(s) {
+                    Some(FinalState::Playing { next }) => next,
+                    // The deciding game between two players left tied (SJ-R8).
+                    Some(FinalState::Playoff { players, .. }) => vec![(players[0], players[1])],
+                    Some(FinalState::Champion { player, .. }) => {
+                        return Err(rule(
+                            CLAUSE_FINAL,
+                            format!(
+                                "the final round is over: {} is champion",
+                                self.name_of(player)
+                            ),
+                        ));
+                    }
+                    _ => {
+                        return Err(rule(
+                            CLAUSE_FINAL,
+                            "no final-round game is to be played now",
+                        ));
+                    }
                 };
                 if !next
                     .iter()
@@ -876,6 +880,31 @@ impl League {
         s.divisions.get(1).map_or(0, |b| {
             (b.len()).max(self.rules.min_direct_promotions as usize)
         })
+    }
+
+    /// A season is planned only when the last one is closed (or cancelled).
+    fn check_can_plan(&self) -> Result<(), RuleError> {
+        if let Some(s) = self.current()
+            && s.plan.cancelled.is_none()
+            && s.close.is_none()
+        {
+            let left = s.unfinished();
+            return Err(rule(
+                CLAUSE_SEASON,
+                if left > 0 {
+                    format!(
+                        "season {} has {left} unfinished game(s): finish and close it before planning the next",
+                        s.number()
+                    )
+                } else {
+                    format!(
+                        "season {} is not closed: close it (`sunjang season close`) before planning the next",
+                        s.number()
+                    )
+                },
+            ));
+        }
+        Ok(())
     }
 
     fn known(&self, p: PlayerId) -> Result<(), RuleError> {
@@ -1012,7 +1041,7 @@ impl League {
         match (decided, g.outcome.is_some()) {
             (false, true) => Err(rule(
                 CLAUSE_GROUP,
-                "this game has a result; correct it with `sunjang result correct`",
+                "this game has a result; correct it with `sunjang result BLACK WHITE --outcome ... --correct REASON`",
             )),
             (true, false) => Err(rule(CLAUSE_GROUP, "this game has no result to correct")),
             _ => Ok((s, gb)),
@@ -1180,6 +1209,9 @@ impl League {
                             .collect()
                     })
                     .collect();
+                // Tiebreak records belong to the season they were made in
+                // and the plan that follows it (ARB-R44).
+                self.tiebreaks = Tiebreaks::default();
                 self.seasons.push(Season {
                     plan: (**plan).clone(),
                     divisions,
