@@ -521,6 +521,15 @@ fn render_group(g: &arbiter_service::sunjang::GroupView) -> String {
     for e in &g.explanations {
         out.push_str(&format!("  - {}\n", e.line()));
     }
+    let left: Vec<String> = g
+        .pairings
+        .iter()
+        .filter(|p| p.result.is_none())
+        .map(|p| format!("round {}: {} (black) v {}", p.round, p.black, p.white))
+        .collect();
+    if !left.is_empty() {
+        out.push_str(&format!("  To play: {}\n", left.join("; ")));
+    }
     out
 }
 

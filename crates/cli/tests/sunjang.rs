@@ -1361,6 +1361,7 @@ fn an_organizer_runs_three_seasons_from_the_cli() {
             "complete",
             "explanations",
             "games_left",
+            "pairings",
             "id",
             "players",
         ],

@@ -108,6 +108,16 @@ pub struct GroupPlayerView {
     pub sodos: String,
 }
 
+/// A game of a group: its round, who has black, and the result if any.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairingView {
+    pub round: u32,
+    pub black: String,
+    pub white: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<&'static str>,
+}
+
 /// A group with its table and crosstable.
 #[derive(Debug, Clone, Serialize)]
 pub struct GroupView {
@@ -120,6 +130,8 @@ pub struct GroupView {
     pub complete: bool,
     pub explanations: Vec<ExplanationView>,
     pub games_left: usize,
+    /// Every game of the round robin, by round (ARB-R38).
+    pub pairings: Vec<PairingView>,
 }
 
 /// A division of a season.
@@ -301,6 +313,16 @@ pub fn season_view(l: &League, s: &Season) -> SeasonView {
                                 .map(|t| t.explanations.iter().cloned().map(Into::into).collect())
                                 .unwrap_or_default(),
                             games_left: g.games.iter().filter(|x| x.outcome.is_none()).count(),
+                            pairings: g
+                                .games
+                                .iter()
+                                .map(|x| PairingView {
+                                    round: x.pairing.round,
+                                    black: name(x.pairing.black),
+                                    white: name(x.pairing.white),
+                                    result: x.outcome.map(Outcome::describe),
+                                })
+                                .collect(),
                         }
                     })
                     .collect(),
