@@ -107,11 +107,14 @@ async fn close_and_final(svc: &Svc, id: &str, t: &mut Time, rng: &mut Dice) -> R
         let s = l
             .current()
             .ok_or_else(|| anyhow!("the demo season vanished"))?;
-        let Some(FinalState::Playing { next }) = l.final_state(s) else {
-            break;
-        };
-        let Some(&(black, white)) = next.first() else {
-            break;
+        let (black, white) = match l.final_state(s) {
+            Some(FinalState::Playing { next }) => match next.first() {
+                Some(&pair) => pair,
+                None => break,
+            },
+            // The deciding game of two players left tied (SJ-R8).
+            Some(FinalState::Playoff { players, .. }) => (players[0], players[1]),
+            _ => break,
         };
         *t += Duration::days(3);
         let outcome = if rng.below(2) == 0 {

@@ -904,6 +904,22 @@ impl League {
                 },
             ));
         }
+        // A final round drawn is finished first: its games belong to the
+        // season it crowns, and its champion defends the title next.
+        if let Some(s) = self.current()
+            && matches!(
+                self.final_state(s),
+                Some(FinalState::Playing { .. } | FinalState::Playoff { .. })
+            )
+        {
+            return Err(rule(
+                CLAUSE_FINAL,
+                format!(
+                    "season {}'s final round is not decided: finish it (or withdraw its players) before planning the next season",
+                    s.number()
+                ),
+            ));
+        }
         Ok(())
     }
 
