@@ -1017,6 +1017,21 @@ fn a_closed_season_takes_no_result_and_no_second_close() {
 }
 
 #[test]
+fn the_next_season_waits_for_the_final_round() {
+    let a = closed();
+    a.ok(&["sunjang", "final", "qualify"]);
+    for args in [
+        vec!["sunjang", "season", "plan"],
+        vec!["sunjang", "season", "plan", "--preview"],
+    ] {
+        a.refused_every(1, &args).stderr_names(&[
+            "season 1's final round is not decided",
+            "Sunjang Final Round",
+        ]);
+    }
+}
+
+#[test]
 fn the_final_is_drawn_only_from_a_closed_season_and_once() {
     let a = planned();
     a.refused_every(1, &["sunjang", "final", "qualify"])
