@@ -123,6 +123,8 @@ pub enum Noun {
     Script(ScriptArgs),
     /// Build a realistic demo ladder and show it.
     Demo(DemoArgs),
+    /// Serve the web pages and the JSON API (`/api`) on this database.
+    Serve(ServeArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -497,6 +499,18 @@ pub struct ScriptArgs {
     /// lines before it stored).
     #[arg(long)]
     pub no_rehearsal: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on (port 0: any free port).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "IP:PORT")]
+    pub addr: std::net::SocketAddr,
+    /// Build the demo competitions first, on a fresh database: a new
+    /// temporary file (deleted when the server stops), or the --db file if
+    /// it holds no competition yet.
+    #[arg(long)]
+    pub demo: bool,
 }
 
 #[derive(Debug, Args)]

@@ -7,11 +7,10 @@ mod out;
 
 mod args;
 mod demo;
-mod demo_sunjang;
-mod demo_xmadn;
 mod render;
 mod run;
 mod script;
+mod serve;
 mod sunjang;
 mod xmadn;
 
@@ -28,10 +27,13 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+    // The server answers requests on every core; a command needs one.
+    let mut builder = if matches!(cli.command, args::Noun::Serve(_)) {
+        tokio::runtime::Builder::new_multi_thread()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start: {e}");

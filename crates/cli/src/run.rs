@@ -78,6 +78,10 @@ pub async fn open(path: &std::path::Path) -> Result<Svc> {
 }
 
 pub async fn main(cli: Cli) -> Result<()> {
+    if let Noun::Serve(s) = &cli.command {
+        // Chooses its own database with --demo.
+        return crate::serve::run(cli.db.as_ref(), s).await;
+    }
     let path = db_path(cli.db.as_ref())?;
     let svc = open(&path).await?;
     let globals = Globals::from_cli(&cli)?;
@@ -977,7 +981,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 bail!("round {number}'s draws do not verify");
             }
         }
-        Noun::Script(_) | Noun::Demo(_) => unreachable_noun()?,
+        Noun::Script(_) | Noun::Demo(_) | Noun::Serve(_) => unreachable_noun()?,
         Noun::League(_) | Noun::Challengers(_) | Noun::Roll(_) | Noun::Sunjang(_) => {
             unreachable_noun()?
         }
@@ -986,7 +990,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
 }
 
 fn unreachable_noun() -> Result<()> {
-    bail!("this command cannot run here (scripts cannot run scripts or the demo)")
+    bail!("this command cannot run here (scripts cannot run scripts, the demo or the server)")
 }
 
 /// Print what a write did.

@@ -51,9 +51,12 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
                 "{name}, line {number}: {first}\n  in: {line}"
             )))
         })?;
-        if matches!(cli.command, Noun::Script(_) | Noun::Demo(_)) {
+        if matches!(
+            cli.command,
+            Noun::Script(_) | Noun::Demo(_) | Noun::Serve(_)
+        ) {
             return Err(crate::run::Usage(format!(
-                "{name}, line {number}: a script cannot run `script` or `demo`"
+                "{name}, line {number}: a script cannot run `script`, `demo` or `serve`"
             ))
             .into());
         }

@@ -92,6 +92,7 @@ impl<S: EventStore> Service<S> {
 
 /// A player in a group.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct GroupPlayerView {
     pub place: usize,
     pub player: String,
@@ -110,6 +111,7 @@ pub struct GroupPlayerView {
 
 /// A game of a group: its round, who has black, and the result if any.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct PairingView {
     pub round: u32,
     pub black: String,
@@ -120,6 +122,7 @@ pub struct PairingView {
 
 /// A group with its table and crosstable.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct GroupView {
     pub id: String,
     pub players: Vec<GroupPlayerView>,
@@ -136,6 +139,7 @@ pub struct GroupView {
 
 /// A division of a season.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct DivisionView {
     pub letter: String,
     pub size: usize,
@@ -147,6 +151,7 @@ pub struct DivisionView {
 
 /// A player's placement in a season's plan.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct PlacementView {
     pub player: String,
     pub group: String,
@@ -156,6 +161,7 @@ pub struct PlacementView {
 
 /// The final round.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct FinalView {
     pub players: Vec<String>,
     pub advantaged: Vec<String>,
@@ -170,6 +176,7 @@ pub struct FinalView {
 
 /// A season.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct SeasonView {
     pub number: u32,
     /// "planned", "closed", "cancelled".
@@ -186,6 +193,7 @@ pub struct SeasonView {
 
 /// A registered player.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct SunjangPlayerView {
     pub id: u32,
     pub name: String,
@@ -203,6 +211,7 @@ pub struct SunjangPlayerView {
 
 /// The whole league.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct SunjangView {
     pub competition: String,
     pub version: u64,

@@ -17,6 +17,7 @@ fn stamp(t: Time) -> String {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct ExplanationView {
     pub clause: String,
     pub rulings: Vec<String>,
@@ -43,6 +44,7 @@ impl ExplanationView {
 }
 
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct RecordView {
     pub wins: u32,
     pub losses: u32,
@@ -60,6 +62,7 @@ impl From<Record> for RecordView {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct RungView {
     pub rung: u32,
     pub player: u32,
@@ -75,6 +78,7 @@ pub struct RungView {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct LadderView {
     pub competition: String,
     pub name: String,
@@ -198,6 +202,7 @@ fn move_delta(m: &Move) -> String {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct ResultView {
     pub outcome: String,
     pub winner: Option<String>,
@@ -210,6 +215,7 @@ pub struct ResultView {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct AdjudicationView {
     pub final_state: String,
     pub ussr_statement: Option<String>,
@@ -219,6 +225,7 @@ pub struct AdjudicationView {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct GameView {
     pub id: String,
     pub name: String,
@@ -287,6 +294,7 @@ pub fn game_view(ladder: &Ladder, g: &Game, now: Time) -> GameView {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct SkipView {
     pub name: String,
     pub rung: u32,
@@ -299,6 +307,7 @@ pub struct SkipView {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct RoundView {
     pub competition: String,
     pub ladder: String,
@@ -459,6 +468,7 @@ fn skip_views(ladder: &Ladder, r: &Round) -> Vec<SkipView> {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct MoveView {
     /// The round whose close made the move.
     pub round: u32,
@@ -471,6 +481,7 @@ pub struct MoveView {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct CloseView {
     pub round: u32,
     pub closed: String,
@@ -485,6 +496,7 @@ pub struct CloseView {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct MoveToInactiveView {
     pub name: String,
     pub rung: u32,
@@ -529,6 +541,7 @@ pub fn close_view(ladder: &Ladder, c: &arbiter_engine::tws::RoundClosed) -> Clos
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct TallyView {
     pub games: u32,
     pub ussr_wins: u32,
@@ -548,6 +561,7 @@ impl From<arbiter_engine::tws::stats::SideTally> for TallyView {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct LabelledTally {
     pub label: String,
     #[serde(flatten)]
@@ -555,6 +569,7 @@ pub struct LabelledTally {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct PlayerStatsView {
     pub name: String,
     pub status: String,
@@ -568,6 +583,7 @@ pub struct PlayerStatsView {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct StatsView {
     pub ladder_games: TallyView,
     pub quick_round_games: TallyView,
@@ -634,6 +650,7 @@ pub fn stats_view(ladder: &Ladder) -> StatsView {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct QuickLineView {
     pub place: u32,
     pub name: String,
@@ -654,6 +671,7 @@ pub fn quick_view(ladder: &Ladder) -> Vec<QuickLineView> {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct PlayerView {
     pub id: u32,
     pub name: String,
@@ -724,6 +742,7 @@ pub fn player_view(ladder: &Ladder, p: PlayerId, now: Time) -> Option<PlayerView
 
 /// A recomputed draw compared with the recorded one.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct DrawCheck {
     pub game: String,
     pub draw_index: u64,

@@ -223,6 +223,7 @@ impl<S: EventStore> Service<S> {
 
 /// A league game.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct LeagueGameView {
     pub id: u32,
     /// "G5".
@@ -248,6 +249,7 @@ pub struct LeagueGameView {
 
 /// A line of the table.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct TableRowView {
     pub place: usize,
     pub player: String,
@@ -265,6 +267,7 @@ pub struct TableRowView {
 
 /// One double round-robin.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct DrrView {
     pub number: u32,
     /// `scheduled`, `cancelled` or `to-come`.
@@ -280,6 +283,7 @@ pub struct DrrView {
 
 /// A playoff round.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct PlayoffView {
     /// `qualifying` or `final`.
     pub stage: &'static str,
@@ -300,6 +304,7 @@ pub struct PlayoffView {
 
 /// A recorded round of die-roll and its check.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct RollView {
     pub number: usize,
     /// "positions of DRR 2" or "tiebreak step 6".
@@ -314,6 +319,7 @@ pub struct RollView {
 
 /// Everything about a league.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct LeagueView {
     pub competition: String,
     pub version: u64,
@@ -585,6 +591,7 @@ pub fn explain_playoff(l: &League, r: &league::PlayoffRound) -> arbiter_engine::
 
 /// A Challengers game.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct ChallengersGameView {
     pub number: u32,
     pub players: [String; 2],
@@ -599,6 +606,7 @@ pub struct ChallengersGameView {
 
 /// A line of the Challengers standings.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct ChallengersStandingView {
     pub place: u32,
     pub player: String,
@@ -615,6 +623,7 @@ pub struct ChallengersStandingView {
 
 /// The next game of a Challengers event.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct NextGameView {
     pub number: u32,
     pub players: [String; 2],
@@ -625,6 +634,7 @@ pub struct NextGameView {
 
 /// Everything about a Challengers event.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct ChallengersView {
     pub competition: String,
     pub version: u64,

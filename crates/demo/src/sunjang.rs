@@ -1,20 +1,19 @@
-//! The Sunjang part of `arbiter demo`: about 60 players over three seasons,
+//! The Sunjang part of the demo: about 60 players over three seasons,
 //! with withdrawals, new players, rank changes (promotions by rank), final
 //! rounds, and the third season running. Results follow the ratings with
 //! upsets, jigo and a forfeit from a fixed generator, so the story is the
 //! same every time.
 
-use anyhow::{Result, anyhow};
 use arbiter_engine::model::{PlayerId, Time};
 use arbiter_engine::sunjang::final_round::FinalState;
 use arbiter_engine::sunjang::group::Outcome;
 use arbiter_engine::sunjang::season::{Command, League};
 use arbiter_engine::sunjang::{PlayerInfo, Rank};
-use arbiter_service::Context;
+use arbiter_service::{Context, Service, ServiceError};
+use arbiter_store::EventStore;
 use chrono::Duration;
 
-use crate::demo::Dice;
-use crate::run::Svc;
+use crate::{Dice, Result};
 
 const GIVEN: [&str; 20] = [
     "Min-jun", "Seo-yeon", "Ji-ho", "Ha-eun", "Do-yun", "Soo-ah", "Hyun-woo", "Ji-woo", "Eun-woo",
@@ -49,13 +48,19 @@ fn player(name: String, rating: i32, rng: &mut Dice) -> PlayerInfo {
     }
 }
 
-async fn exec(svc: &Svc, id: &str, t: Time, c: Command) -> Result<()> {
+async fn exec<S: EventStore>(svc: &Service<S>, id: &str, t: Time, c: Command) -> Result<()> {
     svc.execute_as::<League>(id, c, &ctx(t)).await?;
     Ok(())
 }
 
 /// Play every game of the running season (all but `leave` of them).
-async fn play(svc: &Svc, id: &str, t: &mut Time, rng: &mut Dice, leave: usize) -> Result<()> {
+async fn play<S: EventStore>(
+    svc: &Service<S>,
+    id: &str,
+    t: &mut Time,
+    rng: &mut Dice,
+    leave: usize,
+) -> Result<()> {
     let (l, _) = svc.load_as::<League>(id, None).await?;
     let Some(s) = l.current() else { return Ok(()) };
     let games: Vec<(PlayerId, PlayerId)> = s
@@ -97,7 +102,12 @@ async fn play(svc: &Svc, id: &str, t: &mut Time, rng: &mut Dice, leave: usize) -
 }
 
 /// Close the season and play its final round to a champion.
-async fn close_and_final(svc: &Svc, id: &str, t: &mut Time, rng: &mut Dice) -> Result<()> {
+async fn close_and_final<S: EventStore>(
+    svc: &Service<S>,
+    id: &str,
+    t: &mut Time,
+    rng: &mut Dice,
+) -> Result<()> {
     *t += Duration::days(2);
     exec(svc, id, *t, Command::CloseSeason { at: *t }).await?;
     *t += Duration::days(1);
@@ -106,7 +116,7 @@ async fn close_and_final(svc: &Svc, id: &str, t: &mut Time, rng: &mut Dice) -> R
         let (l, _) = svc.load_as::<League>(id, None).await?;
         let s = l
             .current()
-            .ok_or_else(|| anyhow!("the demo season vanished"))?;
+            .ok_or_else(|| ServiceError::Input("the demo season vanished".into()))?;
         let (black, white) = match l.final_state(s) {
             Some(FinalState::Playing { next }) => match next.first() {
                 Some(&pair) => pair,
@@ -139,11 +149,11 @@ async fn close_and_final(svc: &Svc, id: &str, t: &mut Time, rng: &mut Dice) -> R
 }
 
 /// Build the demo Sunjang league: three seasons.
-pub async fn build(svc: &Svc, id: &str, t0: Time) -> Result<(League, u64)> {
+pub async fn build<S: EventStore>(svc: &Service<S>, id: &str, t0: Time) -> Result<(League, u64)> {
     let text = arbiter_record::preset("sunjang-league")
-        .ok_or_else(|| anyhow!("the sunjang-league preset is missing"))?;
-    let (rules, restrictions) =
-        arbiter_record::parse_sunjang_rules(text).map_err(|e| anyhow!("preset: {e}"))?;
+        .ok_or_else(|| ServiceError::Input("the sunjang-league preset is missing".into()))?;
+    let (rules, restrictions) = arbiter_record::parse_sunjang_rules(text)
+        .map_err(|e| ServiceError::Input(format!("preset: {e}")))?;
     svc.create_sunjang(
         id,
         "Sunjang Baduk League (demo)",
@@ -233,5 +243,5 @@ pub async fn build(svc: &Svc, id: &str, t0: Time) -> Result<(League, u64)> {
     t += Duration::days(10);
     exec(svc, id, t, Command::PlanSeason { at: t }).await?;
     play(svc, id, &mut t, &mut rng, 12).await?;
-    Ok(svc.load_as::<League>(id, None).await?)
+    svc.load_as::<League>(id, None).await
 }

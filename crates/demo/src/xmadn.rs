@@ -1,19 +1,18 @@
-//! The XMadn part of `arbiter demo`: a two-DRR 2T league with a full
+//! The XMadn part of the demo: a two-DRR 2T league with a full
 //! playoff (qualifying game, first-to-3 final with the head start), and a
 //! first-to-5 Challengers event. Dice come from the demo's fixed seeds, so
 //! the story is the same every time; results follow the players' strength
 //! with a few upsets.
 
-use anyhow::{Result, anyhow};
 use arbiter_engine::model::{PlayerId, Time};
 use arbiter_engine::xmadn::challengers::{self, Challengers};
 use arbiter_engine::xmadn::league::{self, League, Phase};
 use arbiter_engine::xmadn::{ChallengersRules, Colours, LeagueRules};
-use arbiter_service::Context;
-use arbiter_service::xmadn::{challengers_view, league_view};
+use arbiter_service::{Context, Service, ServiceError};
+use arbiter_store::EventStore;
 use chrono::Duration;
 
-use crate::run::Svc;
+use crate::Result;
 
 const LEAGUE_PLAYERS: [&str; 3] = ["Anke Vogel", "Bruno Keller", "Carla Weiss"];
 const CHALLENGERS_PLAYERS: [&str; 3] = ["Dana Roth", "Emil Brandt", "Frieda Lang"];
@@ -58,8 +57,8 @@ fn script_result(players: [PlayerId; 2], step: usize) -> ([u8; 2], u32) {
     (pawns, m * 60 + s)
 }
 
-/// Build the demo league; returns its id and version.
-pub async fn league(svc: &Svc, id: &str, t0: Time) -> Result<(League, u64)> {
+/// Build the demo league; returns it with its version.
+pub async fn league<S: EventStore>(svc: &Service<S>, id: &str, t0: Time) -> Result<(League, u64)> {
     let players: Vec<String> = LEAGUE_PLAYERS.iter().map(|s| (*s).to_string()).collect();
     svc.create_league(
         id,
@@ -83,10 +82,12 @@ pub async fn league(svc: &Svc, id: &str, t0: Time) -> Result<(League, u64)> {
                 // Follow Arbiter's suggestion for the bottom half.
                 let next = analysis_first(&l)
                     .or_else(|| l.playable().first().map(|g| g.id))
-                    .ok_or_else(|| anyhow!("the demo league has no playable game"))?;
+                    .ok_or_else(|| {
+                        ServiceError::Input("the demo league has no playable game".into())
+                    })?;
                 let game = l
                     .game(next)
-                    .ok_or_else(|| anyhow!("the demo league lost a game"))?;
+                    .ok_or_else(|| ServiceError::Input("the demo league lost a game".into()))?;
                 // Each pair splits its four games 2-2: a three-way tie on
                 // records that the cascade has to break (XM-R4).
                 let met = l
@@ -136,7 +137,7 @@ pub async fn league(svc: &Svc, id: &str, t0: Time) -> Result<(League, u64)> {
                 let round = l
                     .playoff
                     .last()
-                    .ok_or_else(|| anyhow!("the demo playoff has no round"))?;
+                    .ok_or_else(|| ServiceError::Input("the demo playoff has no round".into()))?;
                 let need = round.series.wins_needed();
                 if round.stage == league::PlayoffStage::Final
                     && round.wins[0] + 1 >= need
@@ -162,7 +163,7 @@ pub async fn league(svc: &Svc, id: &str, t0: Time) -> Result<(League, u64)> {
             Phase::Finished { .. } => break,
         }
     }
-    Ok(svc.load_as::<League>(id, None).await?)
+    svc.load_as::<League>(id, None).await
 }
 
 fn analysis_first(l: &League) -> Option<arbiter_engine::model::GameId> {
@@ -170,7 +171,11 @@ fn analysis_first(l: &League) -> Option<arbiter_engine::model::GameId> {
 }
 
 /// Build the demo Challengers event, first to 5, played to its end.
-pub async fn challengers(svc: &Svc, id: &str, t0: Time) -> Result<(Challengers, u64)> {
+pub async fn challengers<S: EventStore>(
+    svc: &Service<S>,
+    id: &str,
+    t0: Time,
+) -> Result<(Challengers, u64)> {
     let players: Vec<String> = CHALLENGERS_PLAYERS
         .iter()
         .map(|s| (*s).to_string())
@@ -216,18 +221,5 @@ pub async fn challengers(svc: &Svc, id: &str, t0: Time) -> Result<(Challengers, 
         )
         .await?;
     }
-    Ok(svc.load_as::<Challengers>(id, None).await?)
-}
-
-/// The JSON of both demo events.
-pub fn json(
-    league_id: &str,
-    l: &(League, u64),
-    challengers_id: &str,
-    c: &(Challengers, u64),
-) -> Result<(serde_json::Value, serde_json::Value)> {
-    Ok((
-        serde_json::to_value(league_view(&l.0, league_id, l.1))?,
-        serde_json::to_value(challengers_view(&c.0, challengers_id, c.1))?,
-    ))
+    svc.load_as::<Challengers>(id, None).await
 }

@@ -1,0 +1,157 @@
+//! The JSON API under `/api`, and its OpenAPI document (generated at
+//! compile time by utoipa from the handlers and the view types).
+
+pub mod competitions;
+
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get};
+use axum::{Json, Router};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use utoipa::{OpenApi, ToSchema};
+
+use crate::AppState;
+use crate::error::{ApiError, ErrorBody};
+
+/// The API's routes (to merge into the application).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/health", get(health))
+        .route("/api/openapi.json", get(openapi_json))
+        .route("/api/competitions", get(competitions::list))
+        .route("/api/competitions/{id}", get(competitions::show))
+        .route("/api/competitions/{id}/history", get(competitions::history))
+        .route(
+            "/api/competitions/{id}/rounds/{n}",
+            get(competitions::round),
+        )
+        .route(
+            "/api/competitions/{id}/seasons/{n}",
+            get(competitions::season),
+        )
+        .route("/api", any(not_found))
+        .route("/api/", any(not_found))
+        .route("/api/{*rest}", any(not_found))
+}
+
+/// The OpenAPI 3.1 document of the API.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Arbiter",
+        description = "Competitions run the way a moderator would: every decision names its rule. \
+Read a competition of any format (TWS ladder, XMadn league or Challengers, Sunjang league), \
+its rounds or seasons, and its event history.\n\n\
+Every error has one shape: `{\"error\": {\"code\", \"message\", \"clause\"?, \"field\"?, \"current_version\"?}}`. \
+A competition's responses carry its version as `ETag` (`\"v42\"`), to send back as `If-Match` on writes.",
+        license(name = "MIT OR Apache-2.0"),
+    ),
+    paths(
+        health,
+        openapi_json,
+        competitions::list,
+        competitions::show,
+        competitions::history,
+        competitions::round,
+        competitions::season,
+    ),
+    tags(
+        (name = "competitions", description = "Competitions of every format, read side"),
+        (name = "server", description = "The server itself"),
+    )
+)]
+#[derive(Debug)]
+pub struct ApiDoc;
+
+/// The server is up and its database answers.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// Always `ok` (a failing database answers 500 `storage`).
+    pub status: &'static str,
+    /// How many competitions the database holds.
+    pub competitions: usize,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/health",
+    tag = "server",
+    responses(
+        (status = 200, description = "The server and its database answer", body = Health),
+        (status = 500, description = "The database does not answer", body = ErrorBody),
+    )
+)]
+pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
+    let competitions = state.service.competitions().await?.len();
+    Ok(Json(Health {
+        status: "ok",
+        competitions,
+    }))
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    tag = "server",
+    responses((status = 200, description = "This document (OpenAPI 3.1)", content_type = "application/json"))
+)]
+pub async fn openapi_json() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
+
+/// Any other path under `/api`.
+async fn not_found() -> ApiError {
+    ApiError::not_found("there is no such API route; /api/openapi.json lists the routes")
+}
+
+/// A JSON body with the competition's version as its `ETag` (`"v42"`).
+#[derive(Debug)]
+pub struct Versioned<T>(pub u64, pub T);
+
+impl<T: Serialize> IntoResponse for Versioned<T> {
+    fn into_response(self) -> Response {
+        let mut response = Json(self.1).into_response();
+        if let Ok(tag) = HeaderValue::from_str(&etag(self.0)) {
+            response.headers_mut().insert(header::ETAG, tag);
+        }
+        response
+    }
+}
+
+/// The entity tag of a competition at `version`.
+pub fn etag(version: u64) -> String {
+    format!("\"v{version}\"")
+}
+
+/// `Path` whose rejection is the API's error (400 `bad-request`).
+#[derive(Debug)]
+pub struct ApiPath<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(t)) => Ok(Self(t)),
+            Err(e) => Err(ApiError::bad_request(e.body_text())),
+        }
+    }
+}
+
+/// `Query` whose rejection is the API's error (400 `bad-request`).
+#[derive(Debug)]
+pub struct ApiQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(t)) => Ok(Self(t)),
+            Err(e) => Err(ApiError::bad_request(e.body_text())),
+        }
+    }
+}

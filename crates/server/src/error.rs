@@ -1,0 +1,242 @@
+//! The one JSON shape of every error the API answers:
+//! `{"error": {"code", "message", "clause"?, "field"?, "current_version"?}}`,
+//! mapped from the service's typed errors, and from the plain responses of
+//! the layers and the router (413, 404, 405, timeouts) by [`shape_api_errors`].
+
+use arbiter_service::ServiceError;
+use arbiter_store::StoreError;
+use axum::Json;
+use axum::extract::Request;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// What went wrong, for programs: one word per kind of failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorCode {
+    /// 404: no such competition, round, season or route.
+    NotFound,
+    /// 400: the request itself is malformed (a path or query value).
+    BadRequest,
+    /// 409: the competition is not at the version the request expected
+    /// (`current_version` says where it is), or it already exists.
+    Conflict,
+    /// 422: the rules refuse the command (`clause` names the rule, `field`
+    /// the offending input), or an idempotency key was reused for another
+    /// request.
+    Refused,
+    /// 500: the database could not be read or written.
+    Storage,
+    /// 413: the request body is larger than the server accepts.
+    PayloadTooLarge,
+    /// 405: the route exists but not for this method.
+    MethodNotAllowed,
+    /// 503: the request took longer than the server allows.
+    Timeout,
+}
+
+/// The body of every error response.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+/// One error: a code for programs, a message for people, and what the
+/// code needs (the rule's clause, the field, the current version).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    pub code: ErrorCode,
+    /// Words a moderator understands.
+    pub message: String,
+    /// The rule that refused the command, e.g. `TWS-R10` (with `refused`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clause: Option<String>,
+    /// The input that broke the rule, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The competition's version now (with `conflict`): reload, then send
+    /// it as `If-Match` again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<u64>,
+}
+
+/// An error answered by the API.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub detail: ErrorDetail,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            detail: ErrorDetail {
+                code,
+                message: message.into(),
+                clause: None,
+                field: None,
+                current_version: None,
+            },
+        }
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, ErrorCode::NotFound, message)
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, ErrorCode::BadRequest, message)
+    }
+
+    #[must_use]
+    pub fn with_field(mut self, field: impl Into<String>) -> Self {
+        self.detail.field = Some(field.into());
+        self
+    }
+
+    fn storage(detail: &dyn std::fmt::Display) -> Self {
+        // The details (paths, SQL) go to the log, not to the client.
+        tracing::error!(error = %detail, "storage failure");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::Storage,
+            "the database could not be read or written; the server log has the details",
+        )
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::Rule(rule) => Self {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                detail: ErrorDetail {
+                    code: ErrorCode::Refused,
+                    message: rule.message,
+                    clause: Some(rule.clause),
+                    field: rule.field,
+                    current_version: None,
+                },
+            },
+            ServiceError::Store(StoreError::Conflict { actual, .. }) => {
+                let mut err = Self::new(
+                    StatusCode::CONFLICT,
+                    ErrorCode::Conflict,
+                    format!(
+                        "the competition is at version {actual}, not the version this request expected: reload and try again"
+                    ),
+                );
+                err.detail.current_version = Some(actual);
+                err
+            }
+            ServiceError::Store(e @ StoreError::KeyReused { .. }) => Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ErrorCode::Refused,
+                e.to_string(),
+            )
+            .with_field("Idempotency-Key"),
+            ServiceError::Store(e @ StoreError::Backend(_)) => Self::storage(&e),
+            e @ ServiceError::Record { .. } => Self::storage(&e),
+            ServiceError::NotFound(id) => {
+                Self::not_found(format!("there is no competition {id:?}"))
+            }
+            e @ ServiceError::Exists(_) => {
+                Self::new(StatusCode::CONFLICT, ErrorCode::Conflict, e.to_string())
+            }
+            // A log that does not fold is a storage failure, as in the CLI
+            // (exit code 4).
+            ServiceError::Input(m) if m.contains("the log is damaged") => Self::storage(&m),
+            ServiceError::Input(m) => Self::bad_request(m),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(ErrorBody { error: self.detail })).into_response()
+    }
+}
+
+/// The code and a default message for a status answered without a JSON
+/// body (by a layer or the router).
+fn code_for(status: StatusCode) -> (ErrorCode, &'static str) {
+    match status {
+        StatusCode::NOT_FOUND => (ErrorCode::NotFound, "there is no such API route"),
+        StatusCode::METHOD_NOT_ALLOWED => (
+            ErrorCode::MethodNotAllowed,
+            "this route does not answer this method",
+        ),
+        StatusCode::PAYLOAD_TOO_LARGE => (
+            ErrorCode::PayloadTooLarge,
+            "the request body is larger than the server accepts",
+        ),
+        StatusCode::SERVICE_UNAVAILABLE | StatusCode::REQUEST_TIMEOUT => (
+            ErrorCode::Timeout,
+            "the request took longer than the server allows",
+        ),
+        StatusCode::UNPROCESSABLE_ENTITY => (ErrorCode::Refused, "the request was refused"),
+        StatusCode::CONFLICT => (ErrorCode::Conflict, "the request conflicts with the data"),
+        s if s.is_server_error() => (ErrorCode::Storage, "the server failed"),
+        _ => (ErrorCode::BadRequest, "the request is malformed"),
+    }
+}
+
+/// Whether a request is for the API (its errors are JSON).
+pub fn is_api_path(path: &str) -> bool {
+    path == "/api" || path.starts_with("/api/")
+}
+
+/// Middleware: an error answered under `/api` without a JSON body (by the
+/// body limit, the timeout, the router's 404 and 405, or an extractor's
+/// plain-text rejection) gets the API's error shape, keeping its status.
+/// A plain-text body becomes the message.
+pub async fn shape_api_errors(request: Request, next: Next) -> Response {
+    let api = is_api_path(request.uri().path());
+    let response = next.run(request).await;
+    let status = response.status();
+    if !api || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let content_type = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if content_type.starts_with("application/json") {
+        return response;
+    }
+    let plain = content_type.starts_with("text/plain");
+    let (parts, body) = response.into_parts();
+    let (code, default) = code_for(status);
+    let text = if plain {
+        axum::body::to_bytes(body, 4096)
+            .await
+            .ok()
+            .and_then(|b| String::from_utf8(b.to_vec()).ok())
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+    } else {
+        None
+    };
+    let message = match (code, text) {
+        // Say what the limit is rather than the layer's terse words.
+        (ErrorCode::PayloadTooLarge, _) | (_, None) => default.to_string(),
+        (_, Some(t)) => t,
+    };
+    let mut out = ApiError::new(status, code, message).into_response();
+    // Keep the headers the layers set (request id, Allow on a 405, …).
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            out.headers_mut().append(name.clone(), value.clone());
+        }
+    }
+    out.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    out
+}

@@ -1,0 +1,154 @@
+//! `arbiter serve`: the JSON API (`/api`, described by `/api/openapi.json`)
+//! and the server-rendered pages, over the same store and service as the
+//! CLI. Handlers only parse, call the service, and render a view: every
+//! rule lives in the engine, every read model in `arbiter_service`.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use arbiter_engine::model::Time;
+use arbiter_service::Service;
+use arbiter_store_sqlite::SqliteStore;
+
+pub mod api;
+mod app;
+pub mod error;
+pub mod pages;
+
+pub use app::{CONTENT_SECURITY_POLICY, app};
+pub use error::{ApiError, ErrorCode};
+
+/// The service every handler shares: the CLI's, over the same SQLite file.
+/// It checks the store's version on each read, so another process (the
+/// CLI) may write to the database while the server runs.
+pub type Svc = Service<SqliteStore>;
+
+/// Where "now" comes from: the system clock, or a fixed time for tests and
+/// examples (overdue games and deadlines depend on it).
+#[derive(Debug, Clone, Copy, Default)]
+pub enum Clock {
+    #[default]
+    System,
+    Fixed(Time),
+}
+
+impl Clock {
+    pub fn now(&self) -> Time {
+        match self {
+            Clock::System => chrono::Utc::now(),
+            Clock::Fixed(t) => *t,
+        }
+    }
+}
+
+/// The limits the server applies to every request.
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    /// A request that takes longer is answered 503 (`timeout`).
+    pub timeout: Duration,
+    /// A larger request body is refused with 413 (`payload-too-large`).
+    pub body_limit: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(10),
+            body_limit: 1024 * 1024,
+        }
+    }
+}
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub service: Arc<Svc>,
+    pub clock: Clock,
+    pub config: Config,
+}
+
+impl AppState {
+    pub fn new(service: Svc) -> Self {
+        Self {
+            service: Arc::new(service),
+            clock: Clock::System,
+            config: Config::default(),
+        }
+    }
+
+    #[must_use]
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    #[must_use]
+    pub fn with_config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The time the server shows competitions at.
+    pub fn now(&self) -> Time {
+        self.clock.now()
+    }
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("clock", &self.clock)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Serve `state` on `listener` until `shutdown` completes, then finish the
+/// requests in flight (graceful shutdown).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+/// Completes on Ctrl-C (and on SIGTERM on Unix): the signal to stop
+/// serving.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            // No handler could be installed: never complete from here.
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+}
+
+/// Log requests to stderr: `RUST_LOG` if set, else one line per request
+/// and warnings. Does nothing if a subscriber is already installed.
+pub fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,tower_http=info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

@@ -1,0 +1,187 @@
+//! `GET /c/{id}/history`: every event of a competition, with its sequence,
+//! time, actor and kind, a short summary, and the stored record itself one
+//! click away. Undone events are marked, and the undo names what it undid.
+
+use std::collections::HashMap;
+
+use arbiter_engine::sunjang::season::League as SunjangLeague;
+use arbiter_engine::tws::Ladder;
+use arbiter_engine::xmadn::challengers::Challengers;
+use arbiter_engine::xmadn::league::League;
+use arbiter_service::Format;
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use serde_json::Value;
+
+use super::{Chrome, Kind, PageError, render};
+use crate::AppState;
+
+/// Events on one page.
+const PER_PAGE: usize = 200;
+
+/// One event.
+#[derive(Debug)]
+struct EventRow {
+    seq: u64,
+    recorded_at: String,
+    actor: String,
+    kind: String,
+    summary: String,
+    /// The stored record, pretty-printed.
+    payload: String,
+    reverted: bool,
+    /// The event this one undoes.
+    undoes: Option<u64>,
+}
+
+#[derive(Debug, Template)]
+#[template(path = "history.html")]
+struct HistoryPage {
+    chrome: Chrome,
+    id: String,
+    name: String,
+    total: usize,
+    page: usize,
+    pages: usize,
+    first_seq: u64,
+    last_seq: u64,
+    rows: Vec<EventRow>,
+}
+
+/// The top-level fields of a record, "key: value", without its format
+/// version, its type, and long hashes and seeds.
+fn summary(payload: &Value) -> String {
+    let Some(fields) = payload.as_object() else {
+        return String::new();
+    };
+    let mut parts = Vec::new();
+    for (key, value) in fields {
+        if matches!(key.as_str(), "v" | "type")
+            || key.contains("seed")
+            || key.contains("hash")
+            || key.contains("commit")
+        {
+            continue;
+        }
+        let text = match value {
+            Value::Null => continue,
+            Value::String(s) => s.clone(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => n.to_string(),
+            Value::Array(a) if a.is_empty() => continue,
+            Value::Array(a) if a.iter().all(|x| x.is_string() || x.is_number()) && a.len() <= 4 => {
+                a.iter()
+                    .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+            Value::Array(a) => super::plural(a.len(), "item", "items"),
+            Value::Object(_) => continue,
+        };
+        parts.push(format!("{}: {}", key.replace('_', " "), shorten(&text, 60)));
+        if parts.len() == 4 {
+            break;
+        }
+    }
+    parts.join("; ")
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let mut s: String = text.chars().take(max - 1).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// The events of a competition of format `F`, with its name.
+async fn rows<F: Format>(
+    state: &AppState,
+    id: &str,
+    name: impl FnOnce(&F) -> String,
+) -> Result<(String, Vec<EventRow>), PageError> {
+    let svc = &state.service;
+    let name = svc.read_as::<F, _>(id, |s, _| name(s)).await?;
+    let history = svc.history_of::<F>(id, None).await?;
+    let rows = history
+        .into_iter()
+        .map(|h| {
+            let stored = F::encode(&h.event);
+            let value: Value = serde_json::from_str(&stored).unwrap_or(Value::Null);
+            EventRow {
+                seq: h.seq,
+                recorded_at: h.recorded_at,
+                actor: h.actor,
+                kind: h.kind,
+                summary: summary(&value),
+                payload: serde_json::to_string_pretty(&value).unwrap_or(stored),
+                reverted: h.reverted,
+                undoes: F::reverted(&h.event),
+            }
+        })
+        .collect();
+    Ok((name, rows))
+}
+
+pub(super) async fn page(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, PageError> {
+    let kind = Kind::of(&state, &id).await?;
+    let (name, all) = match kind {
+        Kind::Ladder => rows::<Ladder>(&state, &id, |l| l.name.clone()).await?,
+        Kind::League => rows::<League>(&state, &id, |l| l.name.clone()).await?,
+        Kind::Challengers => rows::<Challengers>(&state, &id, |c| c.name.clone()).await?,
+        Kind::Sunjang => rows::<SunjangLeague>(&state, &id, |l| l.name.clone()).await?,
+    };
+    let total = all.len();
+    let pages = total.div_ceil(PER_PAGE).max(1);
+    let page = match query.get("page") {
+        None => 1,
+        Some(p) => p
+            .parse::<usize>()
+            .ok()
+            .filter(|p| (1..=pages).contains(p))
+            .ok_or_else(super::not_found_page)?,
+    };
+    let rows: Vec<EventRow> = all
+        .into_iter()
+        .skip((page - 1) * PER_PAGE)
+        .take(PER_PAGE)
+        .collect();
+    render(&HistoryPage {
+        chrome: Chrome::competition(
+            format!("History of {name}"),
+            &id,
+            &name,
+            kind,
+            &format!("/c/{id}/history"),
+        ),
+        id,
+        name,
+        total,
+        page,
+        pages,
+        first_seq: rows.first().map_or(0, |r| r.seq),
+        last_seq: rows.last().map_or(0, |r| r.seq),
+        rows,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_names_the_fields_but_not_the_noise() {
+        let v: Value = serde_json::from_str(
+            r#"{"v":1,"type":"joined","name":"Ana","seed_hash":"ab","player":3,"extra":{"a":1},"list":[1,2]}"#,
+        )
+        .unwrap_or(Value::Null);
+        assert_eq!(summary(&v), "list: 1, 2; name: Ana; player: 3");
+    }
+}

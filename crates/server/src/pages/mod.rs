@@ -1,0 +1,273 @@
+//! The public pages: server-rendered HTML (askama templates in
+//! `crates/server/templates`), readable without JavaScript, one layout for
+//! every page. Read-only: every route here is a GET that changes nothing.
+//!
+//! - `/` the competitions;
+//! - `/c/{id}` a competition by its format (TWS ladder, XMadn league or
+//!   Challengers, Sunjang league);
+//! - `/c/{id}/history` its events;
+//! - `/c/{id}/rounds/{n}`, `/c/{id}/players/{name}`, `/c/{id}/stats` for a
+//!   TWS ladder;
+//! - `/c/{id}/seasons/{n}` for a Sunjang league;
+//! - `/assets/{file}` the stylesheet and the vendored htmx.
+//!
+//! Every decision shown carries its explanation one click away, in a
+//! `<details>` element (no script needed). User text is escaped by askama;
+//! the only unescaped output is the server-drawn SVG of [`svg`], whose text
+//! is escaped when it is drawn.
+
+use arbiter_service::ServiceError;
+use askama::Template;
+use axum::Router;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+
+use crate::AppState;
+
+pub mod assets;
+mod history;
+mod ladder;
+mod list;
+mod sunjang;
+pub mod svg;
+mod xmadn;
+
+/// The page routes, merged into the app beside the API.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/", get(list::index))
+        .route("/c/{id}", get(competition))
+        .route("/c/{id}/history", get(history::page))
+        .route("/c/{id}/rounds/{n}", get(ladder::round))
+        .route("/c/{id}/players/{name}", get(ladder::player))
+        .route("/c/{id}/stats", get(ladder::stats))
+        .route("/c/{id}/seasons/{n}", get(sunjang::season))
+        .route("/assets/{file}", get(assets::asset))
+        // Any other address outside the API (which answers its own 404s in
+        // JSON) is a page that does not exist.
+        .fallback(not_found)
+}
+
+/// The 404 page, for the app's fallback (a page that does not exist).
+pub async fn not_found() -> Response {
+    not_found_page().into_response()
+}
+
+pub(crate) fn not_found_page() -> PageError {
+    PageError::NotFound("There is no page at this address.".into())
+}
+
+/// `GET /c/{id}`: the competition's page for its format.
+async fn competition(
+    state: axum::extract::State<AppState>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> Result<Response, PageError> {
+    match Kind::of(&state, &id).await? {
+        Kind::Ladder => ladder::page(&state, &id).await,
+        Kind::League => xmadn::league(&state, &id).await,
+        Kind::Challengers => xmadn::challengers(&state, &id).await,
+        Kind::Sunjang => sunjang::page(&state, &id).await,
+    }
+}
+
+/// The formats the pages know, from the kind of a competition's first
+/// event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Ladder,
+    League,
+    Challengers,
+    Sunjang,
+}
+
+impl Kind {
+    /// The format of competition `id`; 404 for an id that is not one.
+    pub(crate) async fn of(state: &AppState, id: &str) -> Result<Kind, PageError> {
+        if arbiter_service::check_competition_id(id).is_err() {
+            return Err(PageError::no_competition(id));
+        }
+        let kind = state.service.kind_of(id).await?;
+        match kind.as_str() {
+            "created" => Ok(Kind::Ladder),
+            "league-created" => Ok(Kind::League),
+            "challengers-created" => Ok(Kind::Challengers),
+            "sunjang-created" => Ok(Kind::Sunjang),
+            other => Err(PageError::Internal(format!(
+                "competition {id:?} starts with an event of kind {other:?}, which no page shows"
+            ))),
+        }
+    }
+
+    /// The format in words, for a list.
+    pub(crate) fn words(self) -> &'static str {
+        match self {
+            Kind::Ladder => "Twilight Struggle ladder",
+            Kind::League => "XMadn league",
+            Kind::Challengers => "XMadn Challengers",
+            Kind::Sunjang => "Sunjang league",
+        }
+    }
+}
+
+/// Why a page cannot be shown.
+#[derive(Debug)]
+pub(crate) enum PageError {
+    /// 404, with a sentence for the reader.
+    NotFound(String),
+    /// 500; the details go to the log, not to the page.
+    Internal(String),
+}
+
+impl PageError {
+    pub(crate) fn no_competition(id: &str) -> Self {
+        PageError::NotFound(format!("There is no competition “{id}”."))
+    }
+}
+
+impl From<ServiceError> for PageError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::NotFound(id) => PageError::no_competition(&id),
+            other => PageError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<askama::Error> for PageError {
+    fn from(e: askama::Error) -> Self {
+        PageError::Internal(format!("a template failed: {e}"))
+    }
+}
+
+/// The error page, in the site's layout.
+#[derive(Debug, Template)]
+#[template(path = "error.html")]
+struct ErrorPage {
+    chrome: Chrome,
+    heading: String,
+    message: String,
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        let (status, heading, message) = match self {
+            PageError::NotFound(message) => (StatusCode::NOT_FOUND, "Page not found", message),
+            PageError::Internal(detail) => {
+                tracing::error!(%detail, "a page failed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Something went wrong",
+                    "This page could not be shown. The error has been logged; please try again later."
+                        .to_string(),
+                )
+            }
+        };
+        let page = ErrorPage {
+            chrome: Chrome::new(heading),
+            heading: heading.to_string(),
+            message,
+        };
+        match page.render() {
+            Ok(body) => (status, Html(body)).into_response(),
+            Err(e) => {
+                tracing::error!(error = %e, "the error page failed");
+                (status, heading).into_response()
+            }
+        }
+    }
+}
+
+/// Render a page as `text/html; charset=utf-8`.
+pub(crate) fn render<T: Template>(page: &T) -> Result<Response, PageError> {
+    Ok(Html(page.render()?).into_response())
+}
+
+/// What the layout needs: the page's title and, on a competition's pages,
+/// the competition's navigation.
+#[derive(Debug, Clone)]
+pub(crate) struct Chrome {
+    pub title: String,
+    pub comp: Option<CompNav>,
+    pub style: String,
+    pub htmx: String,
+}
+
+impl Chrome {
+    pub(crate) fn new(title: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            comp: None,
+            style: assets::style_url(),
+            htmx: assets::htmx_url(),
+        }
+    }
+
+    /// A page of competition `id`; `current` is the page's own address in
+    /// the competition's navigation, if it is there.
+    pub(crate) fn competition(
+        title: impl Into<String>,
+        id: &str,
+        name: &str,
+        kind: Kind,
+        current: &str,
+    ) -> Self {
+        let mut chrome = Self::new(title);
+        chrome.comp = Some(CompNav::new(id, name, kind, current));
+        chrome
+    }
+}
+
+/// A competition's own navigation.
+#[derive(Debug, Clone)]
+pub(crate) struct CompNav {
+    pub name: String,
+    pub links: Vec<NavLink>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct NavLink {
+    pub href: String,
+    pub label: &'static str,
+    pub current: bool,
+}
+
+impl CompNav {
+    fn new(id: &str, name: &str, kind: Kind, current: &str) -> Self {
+        let mut links = vec![(format!("/c/{id}"), "Overview")];
+        if kind == Kind::Ladder {
+            links.push((format!("/c/{id}/stats"), "Statistics"));
+        }
+        links.push((format!("/c/{id}/history"), "History"));
+        Self {
+            name: name.to_string(),
+            links: links
+                .into_iter()
+                .map(|(href, label)| NavLink {
+                    current: href == current,
+                    href,
+                    label,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Parse a number from a path segment; anything else is a page that does
+/// not exist (404, not a 400 about the URL's syntax).
+pub(crate) fn number(segment: &str) -> Result<u32, PageError> {
+    segment
+        .parse::<u32>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(not_found_page)
+}
+
+/// "1 game", "2 games".
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}

@@ -1,0 +1,341 @@
+//! Charts drawn on the server as SVG text: no script, no library, readable
+//! by a screen reader through their title and description (each chart also
+//! has its figures in a table beside it). Every piece of text that goes into
+//! a chart is escaped here.
+
+use std::fmt::{self, Write};
+
+/// A finished chart, already escaped: the only markup the templates print
+/// unescaped (`|safe`), and it holds no text that was not escaped by
+/// [`esc`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Svg(String);
+
+impl fmt::Display for Svg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Svg {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Escape text for SVG (XML) content and attribute values.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Colours of the charts (contrast at least 3:1 against white, WCAG 1.4.11).
+pub const USSR: &str = "#b3261e";
+pub const US: &str = "#1f4fa8";
+pub const TIE: &str = "#5f6670";
+/// A player's won and lost games (apart from the sides' colours).
+pub const WON: &str = "#1d6b2f";
+pub const LOST: &str = "#c2410c";
+const INK: &str = "#1b1f24";
+const GRID: &str = "#c9d0d9";
+const LINE: &str = "#0b4f8a";
+
+/// One point of a line chart.
+#[derive(Debug, Clone)]
+pub struct Point {
+    /// Under the x axis (shown when there is room).
+    pub label: String,
+    pub y: i64,
+    pub colour: &'static str,
+    /// The point's tooltip.
+    pub tip: String,
+}
+
+fn open(out: &mut String, id: &str, width: u32, height: u32, title: &str, desc: &str) {
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" aria-labelledby="{id}-t {id}-d" font-family="system-ui, sans-serif" font-size="12"><title id="{id}-t">{}</title><desc id="{id}-d">{}</desc>"#,
+        esc(title),
+        esc(desc)
+    );
+}
+
+/// Up to about `want` round tick values covering `lo..=hi`.
+fn ticks(lo: i64, hi: i64, want: i64) -> Vec<i64> {
+    let span = (hi - lo).max(1);
+    let mut step = 1;
+    for s in [
+        1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000,
+    ] {
+        step = s;
+        if span / s <= want {
+            break;
+        }
+    }
+    let first = lo.div_euclid(step) * step;
+    let mut out = Vec::new();
+    let mut t = first;
+    while t <= hi {
+        if t >= lo {
+            out.push(t);
+        }
+        t += step;
+    }
+    out
+}
+
+/// A line through `points`, left to right. With `invert`, smaller values
+/// are drawn higher (a rung: 1 is the top). `id` makes the chart's ids
+/// unique in its page.
+pub fn line_chart(
+    id: &str,
+    title: &str,
+    desc: &str,
+    y_label: &str,
+    points: &[Point],
+    invert: bool,
+) -> Svg {
+    const W: u32 = 640;
+    const H: u32 = 260;
+    const LEFT: f64 = 52.0;
+    const RIGHT: f64 = 16.0;
+    const TOP: f64 = 16.0;
+    const BOTTOM: f64 = 44.0;
+    let mut out = String::new();
+    open(&mut out, id, W, H, title, desc);
+    let plot_w = f64::from(W) - LEFT - RIGHT;
+    let plot_h = f64::from(H) - TOP - BOTTOM;
+    let (mut lo, mut hi) = points.iter().fold((i64::MAX, i64::MIN), |(lo, hi), p| {
+        (lo.min(p.y), hi.max(p.y))
+    });
+    if points.is_empty() {
+        lo = 0;
+        hi = 1;
+    }
+    if lo == hi {
+        lo -= 1;
+        hi += 1;
+    }
+    let y_of = |v: i64| -> f64 {
+        let frac = (v - lo) as f64 / (hi - lo) as f64;
+        if invert {
+            TOP + frac * plot_h
+        } else {
+            TOP + plot_h - frac * plot_h
+        }
+    };
+    let n = points.len();
+    let x_of = |i: usize| -> f64 {
+        if n <= 1 {
+            LEFT + plot_w / 2.0
+        } else {
+            LEFT + plot_w * i as f64 / (n - 1) as f64
+        }
+    };
+    // Grid and y axis labels: round values, and the extremes when they are
+    // not too close to one of them (a rung chart shows rung 1).
+    let mut marks = ticks(lo, hi, 5);
+    for end in [lo, hi] {
+        let far = marks.iter().all(|t| (y_of(*t) - y_of(end)).abs() >= 14.0);
+        if far && !marks.contains(&end) {
+            marks.push(end);
+        }
+    }
+    for t in marks {
+        let y = y_of(t);
+        let _ = write!(
+            out,
+            r#"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{GRID}" stroke-width="1"/><text x="{:.1}" y="{:.1}" text-anchor="end" fill="{INK}">{t}</text>"#,
+            LEFT + plot_w,
+            LEFT - 6.0,
+            y + 4.0
+        );
+    }
+    let _ = write!(
+        out,
+        r#"<text x="12" y="{:.1}" transform="rotate(-90 12 {:.1})" text-anchor="middle" fill="{INK}">{}</text>"#,
+        TOP + plot_h / 2.0,
+        TOP + plot_h / 2.0,
+        esc(y_label)
+    );
+    // The axis.
+    let _ = write!(
+        out,
+        r#"<line x1="{LEFT}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{INK}" stroke-width="1"/>"#,
+        TOP + plot_h,
+        LEFT + plot_w,
+        TOP + plot_h
+    );
+    if n > 1 {
+        let path: Vec<String> = points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{:.1},{:.1}", x_of(i), y_of(p.y)))
+            .collect();
+        let _ = write!(
+            out,
+            r#"<polyline points="{}" fill="none" stroke="{LINE}" stroke-width="2"/>"#,
+            path.join(" ")
+        );
+    }
+    // Label at most about ten points under the axis.
+    let every = n.div_ceil(10).max(1);
+    for (i, p) in points.iter().enumerate() {
+        let (x, y) = (x_of(i), y_of(p.y));
+        let _ = write!(
+            out,
+            r##"<circle cx="{x:.1}" cy="{y:.1}" r="5" fill="{}" stroke="#ffffff" stroke-width="1.5"><title>{}</title></circle>"##,
+            p.colour,
+            esc(&p.tip)
+        );
+        if i % every == 0 || i + 1 == n {
+            let _ = write!(
+                out,
+                r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="{INK}">{}</text>"#,
+                TOP + plot_h + 18.0,
+                esc(&p.label)
+            );
+        }
+    }
+    out.push_str("</svg>");
+    Svg(out)
+}
+
+/// One bar of a stacked bar chart: its label and its segments (value,
+/// colour, name).
+#[derive(Debug, Clone)]
+pub struct Bar {
+    pub label: String,
+    pub segments: Vec<(u32, &'static str, &'static str)>,
+}
+
+/// Horizontal stacked bars, each scaled to the largest total, with the
+/// figures written inside the segments that have room.
+pub fn bar_chart(id: &str, title: &str, desc: &str, bars: &[Bar]) -> Svg {
+    const W: u32 = 640;
+    const LABEL: f64 = 200.0;
+    const ROW: f64 = 30.0;
+    const RIGHT: f64 = 48.0;
+    let height = (bars.len().max(1) as f64 * ROW + 12.0) as u32;
+    let mut out = String::new();
+    open(&mut out, id, W, height, title, desc);
+    let max = bars
+        .iter()
+        .map(|b| b.segments.iter().map(|s| s.0).sum::<u32>())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let plot_w = f64::from(W) - LABEL - RIGHT;
+    for (i, b) in bars.iter().enumerate() {
+        let y = 6.0 + i as f64 * ROW;
+        let _ = write!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="{INK}">{}</text>"#,
+            LABEL - 8.0,
+            y + 17.0,
+            esc(&shorten(&b.label, 30))
+        );
+        let mut x = LABEL;
+        let total: u32 = b.segments.iter().map(|s| s.0).sum();
+        for (value, colour, name) in &b.segments {
+            if *value == 0 {
+                continue;
+            }
+            let w = plot_w * f64::from(*value) / f64::from(max);
+            let _ = write!(
+                out,
+                r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="22" fill="{colour}"><title>{}: {} {value}</title></rect>"#,
+                esc(&b.label),
+                esc(name)
+            );
+            if w >= 22.0 {
+                let _ = write!(
+                    out,
+                    r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#ffffff">{value}</text>"##,
+                    x + w / 2.0,
+                    y + 15.5
+                );
+            }
+            x += w;
+        }
+        let _ = write!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" fill="{INK}">{total}</text>"#,
+            x + 6.0,
+            y + 15.5
+        );
+    }
+    out.push_str("</svg>");
+    Svg(out)
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let mut s: String = text.chars().take(max - 1).collect();
+        s.push('…');
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_in_charts_is_escaped() {
+        let p = Point {
+            label: "<b>".into(),
+            y: 3,
+            colour: USSR,
+            tip: "\"<script>alert(1)</script>".into(),
+        };
+        let svg = line_chart("c", "<t>", "d&d", "rung", &[p], true);
+        assert!(!svg.as_str().contains("<script>"));
+        assert!(svg.as_str().contains("&lt;script&gt;"));
+        assert!(svg.as_str().contains("&lt;t&gt;"));
+        assert!(svg.as_str().contains("d&amp;d"));
+        let bars = bar_chart(
+            "b",
+            "t",
+            "d",
+            &[Bar {
+                label: "<i>x</i>".into(),
+                segments: vec![(2, USSR, "USSR wins")],
+            }],
+        );
+        assert!(!bars.as_str().contains("<i>"));
+    }
+
+    #[test]
+    fn ticks_are_round_and_cover_the_range() {
+        assert_eq!(ticks(1, 5, 5), vec![1, 2, 3, 4, 5]);
+        assert_eq!(ticks(0, 30, 5), vec![0, 10, 20, 30]);
+        assert_eq!(ticks(-3, 4, 5), vec![-2, 0, 2, 4]);
+    }
+
+    #[test]
+    fn empty_and_single_point_charts_draw() {
+        let svg = line_chart("e", "t", "d", "y", &[], false);
+        assert!(svg.as_str().ends_with("</svg>"));
+        let one = Point {
+            label: "R1".into(),
+            y: 1,
+            colour: TIE,
+            tip: "x".into(),
+        };
+        let svg = line_chart("o", "t", "d", "y", &[one], true);
+        assert!(svg.as_str().contains("<circle"));
+    }
+}

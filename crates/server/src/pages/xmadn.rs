@@ -1,0 +1,67 @@
+//! The XMadn Double-Threat pages: a league (table, double round-robins,
+//! playoff, rolls) and a Challengers event (standings, games, next game).
+
+use arbiter_engine::xmadn::challengers::Challengers;
+use arbiter_engine::xmadn::league::League;
+use arbiter_service::xmadn::{ChallengersView, LeagueView, challengers_view, league_view};
+use askama::Template;
+use axum::response::Response;
+
+use super::{Chrome, Kind, PageError, render};
+use crate::AppState;
+
+/// The league's phase in words, without the CLI command it suggests.
+pub(super) fn phase_for_the_web(phase: &str) -> String {
+    phase.replace(" (`league roll`)", "")
+}
+
+#[derive(Debug, Template)]
+#[template(path = "league.html")]
+struct LeaguePage {
+    chrome: Chrome,
+    v: LeagueView,
+}
+
+/// `GET /c/{id}` for an XMadn league.
+pub(super) async fn league(state: &AppState, id: &str) -> Result<Response, PageError> {
+    let mut v = state
+        .service
+        .read_as::<League, _>(id, |l, version| league_view(l, id, version))
+        .await?;
+    v.phase = phase_for_the_web(&v.phase);
+    render(&LeaguePage {
+        chrome: Chrome::competition(
+            v.name.clone(),
+            id,
+            &v.name,
+            Kind::League,
+            &format!("/c/{id}"),
+        ),
+        v,
+    })
+}
+
+#[derive(Debug, Template)]
+#[template(path = "challengers.html")]
+struct ChallengersPage {
+    chrome: Chrome,
+    v: ChallengersView,
+}
+
+/// `GET /c/{id}` for an XMadn Challengers event.
+pub(super) async fn challengers(state: &AppState, id: &str) -> Result<Response, PageError> {
+    let v = state
+        .service
+        .read_as::<Challengers, _>(id, |c, version| challengers_view(c, id, version))
+        .await?;
+    render(&ChallengersPage {
+        chrome: Chrome::competition(
+            v.name.clone(),
+            id,
+            &v.name,
+            Kind::Challengers,
+            &format!("/c/{id}"),
+        ),
+        v,
+    })
+}

@@ -1,0 +1,886 @@
+//! The public pages in process (`tower::ServiceExt::oneshot` against
+//! `arbiter_server::app`), on a database holding the demo competitions (one
+//! of each format) and a few competitions whose names and notes are HTML,
+//! shown at the demo's fixed time.
+//!
+//! Every page answers 200 with HTML in the one layout (one h1, headings in
+//! order, a skip link, `lang="en"`, tags balanced, no inline script or
+//! style); each shows what it must; user text is escaped everywhere; every
+//! link between pages leads to a page; unknown addresses get the 404 page;
+//! snapshots of three pages.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::{BTreeSet, VecDeque};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use arbiter_engine::model::{EndTag, Outcome, Side, Time};
+use arbiter_engine::sunjang::season::Command as SunjangCommand;
+use arbiter_engine::sunjang::{PlayerInfo, Rank};
+use arbiter_engine::tws::{Command, LadderRules, PairingPlan, ResultInput};
+use arbiter_engine::xmadn::LeagueRules;
+use arbiter_server::{AppState, Clock};
+use arbiter_service::{Context, SeedSource, Service};
+use arbiter_store_sqlite::SqliteStore;
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use chrono::Duration;
+use http_body_util::BodyExt;
+use tower::ServiceExt;
+
+/// A name that would run a script if it were not escaped.
+const EVIL: &str = "<script>alert(1)</script>";
+const EVIL_NOTE: &str = "<img src=x onerror=alert(2)>";
+const EVIL_LADDER: &str = "<b>Bold</b> & \"quoted\" ladder";
+
+/// What the test database holds.
+struct Demo {
+    path: PathBuf,
+    now: Time,
+    ladder: String,
+    league: String,
+    challengers: String,
+    sunjang: String,
+}
+
+fn demo() -> &'static Demo {
+    static DEMO: OnceLock<Demo> = OnceLock::new();
+    DEMO.get_or_init(|| {
+        // Built on its own runtime: each test has another one.
+        std::thread::spawn(|| {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+                let path = dir.join(format!("pages-demo-{}.db", std::process::id()));
+                for suffix in ["", "-wal", "-shm"] {
+                    let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+                }
+                let store = SqliteStore::open(&path).await.unwrap();
+                let built = arbiter_demo::build(&store, "tws-demo").await.unwrap();
+                hostile(&store, built.now).await;
+                store.close().await;
+                Demo {
+                    path,
+                    now: built.now,
+                    ladder: built.ladder.0,
+                    league: built.league.0,
+                    challengers: built.challengers.0,
+                    sunjang: built.sunjang.0,
+                }
+            })
+        })
+        .join()
+        .unwrap()
+    })
+}
+
+/// Competitions of every format whose names and notes are HTML: a ladder
+/// with a round and a result, an XMadn league with its first roll, a
+/// Sunjang league with a registered player.
+async fn hostile(store: &SqliteStore, now: Time) {
+    let svc = Service::new(store.clone()).with_seeds(SeedSource::Deterministic("pages".into()));
+    let t0 = now - Duration::days(40);
+    let ctx = |t: Time| Context::new("<i>mod</i>", t);
+    svc.create_ladder(
+        "xss-ladder",
+        EVIL_LADDER,
+        LadderRules::default(),
+        &["Mod <u>One</u>".to_string()],
+        &ctx(t0),
+    )
+    .await
+    .unwrap();
+    for name in [EVIL, "O'Neill & Sons", "Zed \"Z\" Zimmer", "Plain Pat"] {
+        svc.execute(
+            "xss-ladder",
+            Command::Join {
+                name: name.into(),
+                surname: None,
+            },
+            &ctx(t0),
+        )
+        .await
+        .unwrap();
+    }
+    let t1 = t0 + Duration::days(1);
+    // A short deadline: at the demo's time the round's games are overdue.
+    svc.announce_round(
+        "xss-ladder",
+        Some(t1 + Duration::days(10)),
+        PairingPlan::Default { eliminator: None },
+        false,
+        &ctx(t1),
+    )
+    .await
+    .unwrap();
+    let (ladder, _) = svc.load("xss-ladder", None).await.unwrap();
+    let first = ladder.open_round().unwrap().games[0];
+    let t2 = t1 + Duration::days(3);
+    svc.execute(
+        "xss-ladder",
+        Command::RecordResult {
+            game: first,
+            result: ResultInput {
+                outcome: Outcome::Win(Side::Us),
+                ended_by: EndTag::Vp,
+                vp: Some(20),
+                turn: Some(6),
+                note: Some(EVIL_NOTE.into()),
+            },
+            agreed: false,
+            at: t2,
+        },
+        &ctx(t2),
+    )
+    .await
+    .unwrap();
+
+    // An event undone: the history marks it and names its undo.
+    svc.execute(
+        "xss-ladder",
+        Command::Join {
+            name: "Undone Ursula".into(),
+            surname: None,
+        },
+        &ctx(t2),
+    )
+    .await
+    .unwrap();
+    svc.undo("xss-ladder", &ctx(t2)).await.unwrap();
+
+    svc.create_league(
+        "xss-league",
+        EVIL_LADDER,
+        LeagueRules::default(),
+        &[EVIL.to_string(), "B & B".to_string(), "C\"C".to_string()],
+        &ctx(t0),
+    )
+    .await
+    .unwrap();
+    svc.league_roll("xss-league", &ctx(t1)).await.unwrap();
+
+    let text = arbiter_record::preset("sunjang-league").unwrap();
+    let (rules, restrictions) = arbiter_record::parse_sunjang_rules(text).unwrap();
+    svc.create_sunjang("xss-sunjang", EVIL_LADDER, rules, restrictions, &ctx(t0))
+        .await
+        .unwrap();
+    svc.execute_as::<arbiter_engine::sunjang::season::League>(
+        "xss-sunjang",
+        SunjangCommand::Register {
+            info: PlayerInfo {
+                name: EVIL.into(),
+                rank: Rank::Kyu(5),
+                provisional: false,
+                rating: 1500,
+                corr_rank: None,
+                corr_rating: None,
+            },
+        },
+        &ctx(t1),
+    )
+    .await
+    .unwrap();
+}
+
+async fn app() -> Router {
+    let store = SqliteStore::open(&demo().path).await.unwrap();
+    arbiter_server::app(AppState::new(Service::new(store)).with_clock(Clock::Fixed(demo().now)))
+}
+
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .map_or("", |v| v.to_str().unwrap_or(""))
+    }
+}
+
+async fn get(app: &Router, uri: &str) -> Answer {
+    let response = app
+        .clone()
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    Answer {
+        status,
+        headers,
+        body: String::from_utf8(body.to_vec()).unwrap(),
+    }
+}
+
+/// GET a page that must exist, checked as every page is.
+async fn page(app: &Router, uri: &str) -> String {
+    let a = get(app, uri).await;
+    assert_eq!(a.status, StatusCode::OK, "{uri}:\n{}", a.body);
+    assert_eq!(
+        a.header("content-type"),
+        "text/html; charset=utf-8",
+        "{uri}"
+    );
+    check_layout(uri, &a.body);
+    // To look at the pages: ARBITER_PAGES_DUMP=dir cargo test --test pages
+    if let Some(dir) = std::env::var_os("ARBITER_PAGES_DUMP") {
+        let name: String = uri
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(PathBuf::from(dir).join(format!("{name}.html")), &a.body);
+    }
+    a.body
+}
+
+// ----- what every page must be -----
+
+/// The layout, the headings, the tags, and nothing the CSP would block.
+fn check_layout(uri: &str, html: &str) {
+    assert!(html.starts_with("<!doctype html>"), "{uri}");
+    assert!(html.contains(r#"<html lang="en">"#), "{uri}");
+    assert!(
+        html.contains(r##"<a class="skip" href="#main">"##) && html.contains(r#"<main id="main""#),
+        "{uri}: no skip link to the main content"
+    );
+    assert!(html.contains(r#"<meta name="viewport""#), "{uri}");
+    assert_eq!(html.matches("<h1").count(), 1, "{uri}: not exactly one h1");
+    check_heading_order(uri, html);
+    check_balanced(uri, html);
+    // Only scripts from this server, no inline script, no inline style
+    // (the Content-Security-Policy forbids them).
+    for (i, _) in html.match_indices("<script") {
+        let tag = &html[i..html[i..].find('>').map_or(html.len(), |e| i + e)];
+        assert!(tag.contains(r#"src="/assets/"#), "{uri}: {tag}");
+    }
+    assert!(!html.contains(" style=\""), "{uri}: an inline style");
+    assert!(!html.contains("<style"), "{uri}: an inline style sheet");
+    assert!(
+        !html.contains("http://") || only_svg_namespace(html),
+        "{uri}: an outside link"
+    );
+    assert!(!html.contains("https://"), "{uri}: an outside resource");
+    // Every table has a caption, every column header a scope.
+    assert_eq!(
+        html.matches("<table").count(),
+        html.matches("<caption>").count(),
+        "{uri}: a table without a caption"
+    );
+    assert!(!html.contains("<th>"), "{uri}: a th without scope");
+}
+
+fn only_svg_namespace(html: &str) -> bool {
+    html.matches("http://").count() == html.matches("http://www.w3.org/2000/svg").count()
+}
+
+/// h1 first; never a jump of more than one level down.
+fn check_heading_order(uri: &str, html: &str) {
+    let mut last = 0;
+    for (i, _) in html.match_indices("<h") {
+        let Some(level) = html[i + 2..]
+            .chars()
+            .next()
+            .and_then(|c| c.to_digit(10))
+            .filter(|d| (1..=6).contains(d))
+        else {
+            continue;
+        };
+        assert!(
+            level <= last + 1,
+            "{uri}: h{level} after h{last} at {}",
+            &html[i..(i + 80).min(html.len())]
+        );
+        last = level;
+    }
+    assert!(last > 0, "{uri}: no heading");
+}
+
+/// Open and close tags match (void elements and `/>` aside).
+fn check_balanced(uri: &str, html: &str) {
+    const VOID: [&str; 6] = ["meta", "link", "br", "img", "input", "hr"];
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find('<') {
+        rest = &rest[start + 1..];
+        let end = rest
+            .find('>')
+            .unwrap_or_else(|| panic!("{uri}: an unclosed tag"));
+        let tag = &rest[..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('!') || tag.ends_with('/') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            let open = stack.pop().unwrap_or_default();
+            assert_eq!(open, name, "{uri}: </{name}> closes <{open}>");
+        } else {
+            let name: String = tag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            if !VOID.contains(&name.as_str()) {
+                stack.push(name);
+            }
+        }
+    }
+    assert!(stack.is_empty(), "{uri}: unclosed {stack:?}");
+}
+
+/// The internal links of a page, without fragments.
+fn links(html: &str) -> Vec<String> {
+    html.match_indices("href=\"/")
+        .map(|(i, _)| {
+            let from = i + "href=\"".len();
+            let to = from + html[from..].find('"').unwrap();
+            let href = html[from..to].replace("&amp;", "&");
+            href.split('#').next().unwrap_or("").to_string()
+        })
+        .filter(|h| !h.is_empty())
+        .collect()
+}
+
+/// The text of the first element `<tag ...>` after `from`, tags stripped.
+fn first_text(html: &str, tag: &str) -> String {
+    let open = format!("<{tag}");
+    let Some(i) = html.find(&open) else {
+        return String::new();
+    };
+    let start = i + html[i..].find('>').unwrap() + 1;
+    let end = start + html[start..].find(&format!("</{tag}>")).unwrap();
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html[start..end].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
+
+fn assert_has(uri: &str, html: &str, wanted: &[&str]) {
+    for w in wanted {
+        assert!(html.contains(w), "{uri}: no {w:?}");
+    }
+}
+
+// ----- the pages -----
+
+#[tokio::test]
+async fn the_list_shows_every_competition_with_its_format_members_and_version() {
+    let app = app().await;
+    let d = demo();
+    let html = page(&app, "/").await;
+    assert_eq!(first_text(&html, "h1"), "Competitions");
+    assert_has(
+        "/",
+        &html,
+        &[
+            "<caption>Every competition on this server</caption>",
+            &format!(
+                r#"<a href="/c/{}">Twilight Struggle Ladder (demo)</a>"#,
+                d.ladder
+            ),
+            &format!(r#"<a href="/c/{}">XMadn 2T League (demo)</a>"#, d.league),
+            &format!(
+                r#"<a href="/c/{}">XMadn 2T Challengers (demo)</a>"#,
+                d.challengers
+            ),
+            &format!(
+                r#"<a href="/c/{}">Sunjang Baduk League (demo)</a>"#,
+                d.sunjang
+            ),
+            "Twilight Struggle ladder",
+            "XMadn league",
+            "XMadn Challengers",
+            "Sunjang league",
+            "round 4 running",
+            "season 3 running",
+            r#"<th scope="col" class="num">Members</th>"#,
+            r#"<th scope="col" class="num">Version</th>"#,
+        ],
+    );
+}
+
+#[tokio::test]
+async fn the_ladder_shows_rungs_champion_the_round_and_why() {
+    let app = app().await;
+    let d = demo();
+    let uri = format!("/c/{}", d.ladder);
+    let html = page(&app, &uri).await;
+    assert_eq!(first_text(&html, "h1"), "Twilight Struggle Ladder (demo)");
+    assert_has(
+        &uri,
+        &html,
+        &[
+            r#"<h2 id="champion">Champion</h2>"#,
+            "consecutive round",
+            r#"<h2 id="ladder">The ladder</h2>"#,
+            r#"<th scope="col" class="num">Rung</th>"#,
+            r#"<h2 id="round">Round 4, running</h2>"#,
+            "<caption>Games of round 4",
+            "<dt>Deadline</dt>",
+            "<summary>Why this deadline</summary>",
+            "<summary>Why this bid</summary>",
+            "<summary>Sides</summary>",
+            "<summary>Pairing</summary>",
+            "<summary>Moderator</summary>",
+            "Rule: TWS Assignment of Sides",
+            "Volunteer eliminators",
+            "Mika Lindqvist",
+            r#"href="/c/tws-demo/players/Ana%20Morales""#,
+            r#"href="/c/tws-demo/rounds/3""#,
+            r#"href="/c/tws-demo/stats""#,
+            r#"href="/c/tws-demo/history""#,
+            r#"aria-current="page""#,
+        ],
+    );
+    // A move at the last close is explained one click away.
+    assert!(html.contains("Rule: TWS Change of Ladder Standings") || html.contains("Rule: TWS"));
+}
+
+#[tokio::test]
+async fn a_round_shows_its_games_and_its_close_with_every_move_explained() {
+    let app = app().await;
+    let d = demo();
+    let uri = format!("/c/{}/rounds/2", d.ladder);
+    let html = page(&app, &uri).await;
+    assert_eq!(
+        first_text(&html, "h1"),
+        "Round 2 of Twilight Struggle Ladder (demo)"
+    );
+    assert_has(
+        &uri,
+        &html,
+        &[
+            "<caption>Games of round 2",
+            r#"<h2 id="close">The close</h2>"#,
+            "<caption>Moves at the close of round 2</caption>",
+            "<summary>Adjudication</summary>",
+            "<strong>Final state:</strong>",
+            "Round 1</a>",
+            "Round 3</a>",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn a_player_page_shows_games_sides_and_charts_drawn_on_the_server() {
+    let app = app().await;
+    let d = demo();
+    let uri = format!("/c/{}/players/Ana%20Morales", d.ladder);
+    let html = page(&app, &uri).await;
+    assert_eq!(first_text(&html, "h1"), "Ana Morales");
+    assert_has(
+        &uri,
+        &html,
+        &[
+            r#"<h2 id="sides">Side balance</h2>"#,
+            r#"<h2 id="results">Results over time</h2>"#,
+            r#"<h2 id="rungs">Rung after each round</h2>"#,
+            r#"<h2 id="games">Games</h2>"#,
+            r#"<svg xmlns="http://www.w3.org/2000/svg""#,
+            r#"role="img" aria-labelledby="results-t results-d""#,
+            "<title id=\"results-t\">Results of Ana Morales over time</title>",
+            "<title id=\"rungs-t\">Rung of Ana Morales after each round</title>",
+            "<caption>Results in the order they were recorded</caption>",
+            "<caption>Every game of Ana Morales</caption>",
+            "<polyline",
+        ],
+    );
+    let unknown = get(&app, &format!("/c/{}/players/Nobody%20Here", d.ladder)).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert!(
+        unknown
+            .body
+            .contains("There is no player “Nobody Here” in this ladder.")
+    );
+}
+
+#[tokio::test]
+async fn the_statistics_show_results_by_side_by_bid_and_by_end() {
+    let app = app().await;
+    let d = demo();
+    let uri = format!("/c/{}/stats", d.ladder);
+    let html = page(&app, &uri).await;
+    assert_has(
+        &uri,
+        &html,
+        &[
+            "<title id=\"by-side-t\">Results by side</title>",
+            "<title id=\"by-bid-t\">Results by bid</title>",
+            "<title id=\"by-end-t\">How games ended</title>",
+            "<caption>Results by side</caption>",
+            "<caption>Results by bid</caption>",
+            "<caption>Results by how the game ended</caption>",
+            "<caption>Quick rounds, best record first</caption>",
+            "influence to the",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn the_league_shows_its_table_schedule_playoff_and_rolls() {
+    let app = app().await;
+    let d = demo();
+    let uri = format!("/c/{}", d.league);
+    let html = page(&app, &uri).await;
+    assert_eq!(first_text(&html, "h1"), "XMadn 2T League (demo)");
+    assert_has(
+        &uri,
+        &html,
+        &[
+            r#"<h2 id="table">Table</h2>"#,
+            r#"<th scope="col">Why this place</th>"#,
+            "Rule: XMadn League: Table",
+            r#"<h2 id="outlook">What is decided</h2>"#,
+            r#"<h3 id="drr-1">DRR 1</h3>"#,
+            r#"<h3 id="drr-2">DRR 2</h3>"#,
+            "<summary>Why these positions</summary>",
+            "<caption>Games of DRR 1</caption>",
+            r#"<h2 id="playoff">Playoff</h2>"#,
+            "<summary>Why these players, colours and head start</summary>",
+            r#"<h2 id="rolls">Rolls of the dice</h2>"#,
+            "<caption>Rounds of die-roll with their seeds</caption>",
+            "commitment matches",
+            "faces match the seed",
+            "Anke Vogel",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn the_challengers_event_shows_standings_games_and_the_champion() {
+    let app = app().await;
+    let d = demo();
+    let uri = format!("/c/{}", d.challengers);
+    let html = page(&app, &uri).await;
+    assert_eq!(first_text(&html, "h1"), "XMadn 2T Challengers (demo)");
+    assert_has(
+        &uri,
+        &html,
+        &[
+            r#"<h2 id="standings">Standings</h2>"#,
+            r#"<h2 id="next">Next game</h2>"#,
+            r#"<h2 id="games">Games</h2>"#,
+            "<caption>Games, in the order played</caption>",
+            "Champion: ",
+            "Game 0 (the three-player qualifier)",
+            "Dana Roth",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn the_sunjang_league_shows_the_pyramid_groups_crosstables_and_placements() {
+    let app = app().await;
+    let d = demo();
+    let uri = format!("/c/{}", d.sunjang);
+    let html = page(&app, &uri).await;
+    assert_eq!(first_text(&html, "h1"), "Sunjang Baduk League (demo)");
+    assert_has(
+        &uri,
+        &html,
+        &[
+            "<strong>Season 3</strong>: planned",
+            r#"<h2 id="pyramid">The pyramid</h2>"#,
+            r#"<ol class="pyramid">"#,
+            r#"<h2 id="division-A">Division A</h2>"#,
+            r#"<h3 id="group-A1">Group A1</h3>"#,
+            "<caption>Table of group A1",
+            "<caption>Crosstable of group A1",
+            r#"<table class="cross">"#,
+            "<summary>Why this order</summary>",
+            r#"<h2 id="placements">Placements</h2>"#,
+            "<caption>Where each player was placed when the season was planned, and why</caption>",
+            r#"<h2 id="seasons">Seasons</h2>"#,
+            r#"<a href="/c/sunjang-demo/seasons/1">Season 1</a>: closed"#,
+            r#"<h2 id="players">Players</h2>"#,
+        ],
+    );
+    // A past season on its own page, with its final round.
+    let uri = format!("/c/{}/seasons/1", d.sunjang);
+    let html = page(&app, &uri).await;
+    assert_eq!(
+        first_text(&html, "h1"),
+        "Season 1 of Sunjang Baduk League (demo)"
+    );
+    assert_has(
+        &uri,
+        &html,
+        &[
+            "<strong>Season 1</strong>: closed",
+            r#"<h2 id="final">Final round</h2>"#,
+            "Merged ranking of the division after the close (SJ-R5)",
+            "Season 2</a>",
+        ],
+    );
+}
+
+#[tokio::test]
+async fn the_history_lists_every_event_with_its_record() {
+    let app = app().await;
+    let d = demo();
+    for id in [&d.ladder, &d.league, &d.challengers, &d.sunjang] {
+        let uri = format!("/c/{id}/history");
+        let html = page(&app, &uri).await;
+        assert!(first_text(&html, "h1").starts_with("History of "), "{uri}");
+        assert_has(
+            &uri,
+            &html,
+            &[
+                r#"<th scope="col" class="num">Seq</th>"#,
+                r#"<tr id="e1">"#,
+                "<summary>Stored record</summary>",
+                "<td>demo</td>",
+            ],
+        );
+    }
+    // An undone event is struck through, and its undo links to it.
+    let html = page(&app, "/c/xss-ladder/history").await;
+    assert_has(
+        "/c/xss-ladder/history",
+        &html,
+        &[
+            r#"class="reverted""#,
+            "(undone by a later event)",
+            "undoes event <a href=\"#e",
+            "Undone Ursula",
+        ],
+    );
+    // The Sunjang league's history spans pages.
+    let uri = format!("/c/{}/history", d.sunjang);
+    let html = page(&app, &uri).await;
+    assert!(html.contains("Page 1 of"), "{uri}");
+    let html = page(&app, &format!("{uri}?page=2")).await;
+    assert!(html.contains("Page 2 of"));
+    let beyond = get(&app, &format!("{uri}?page=999")).await;
+    assert_eq!(beyond.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn user_text_is_escaped_on_every_page() {
+    let app = app().await;
+    let pages = [
+        "/",
+        "/c/xss-ladder",
+        "/c/xss-ladder/rounds/1",
+        "/c/xss-ladder/stats",
+        "/c/xss-ladder/history",
+        "/c/xss-ladder/players/%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+        "/c/xss-ladder/players/O'Neill%20%26%20Sons",
+        "/c/xss-league",
+        "/c/xss-league/history",
+        "/c/xss-sunjang",
+        "/c/xss-sunjang/history",
+    ];
+    for uri in pages {
+        let html = page(&app, uri).await;
+        assert!(
+            !html.contains("<script>alert"),
+            "{uri}: a name ran as a script"
+        );
+        assert!(
+            !html.contains("<img src=x"),
+            "{uri}: a note became an image"
+        );
+        assert!(!html.contains("<b>Bold</b>"), "{uri}: a name became markup");
+        assert!(
+            !html.contains("<i>mod</i>"),
+            "{uri}: an actor became markup"
+        );
+        assert!(
+            !html.contains("<u>One</u>"),
+            "{uri}: a moderator became markup"
+        );
+        assert!(
+            shows_escaped(&html, EVIL) || shows_escaped(&html, EVIL_LADDER),
+            "{uri}: the hostile text is not shown escaped"
+        );
+    }
+    // The player page of the hostile name: its heading, its link, its chart.
+    let uri = "/c/xss-ladder/players/%3Cscript%3Ealert(1)%3C%2Fscript%3E";
+    let html = page(&app, uri).await;
+    assert!(
+        first_text(&html, "h1").contains("script") && first_text(&html, "h1").contains("alert(1)")
+    );
+    assert!(shows_escaped(&html, EVIL), "{uri}");
+    let ladder = page(&app, "/c/xss-ladder").await;
+    assert!(
+        ladder.contains("/c/xss-ladder/players/%3Cscript%3Ealert%281%29%3C%2Fscript%3E"),
+        "the link to the player is percent-encoded"
+    );
+    // The note of the result, escaped.
+    let round = page(&app, "/c/xss-ladder/rounds/1").await;
+    assert!(shows_escaped(&round, EVIL_NOTE));
+    // The round's games are overdue at the demo's time.
+    assert!(round.contains(r#"<span class="overdue">overdue</span>"#));
+    assert!(round.contains("<dt>Overdue</dt>"));
+}
+
+/// Whether `html` shows `text` escaped, in askama's numeric entities
+/// (`&#60;`) or in named ones (`&lt;`, the SVG charts).
+fn shows_escaped(html: &str, text: &str) -> bool {
+    let numeric = text
+        .replace('&', "&#38;")
+        .replace('<', "&#60;")
+        .replace('>', "&#62;")
+        .replace('"', "&#34;")
+        .replace('\'', "&#39;");
+    let named = text
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;");
+    html.contains(&numeric) || html.contains(&named)
+}
+
+#[tokio::test]
+async fn every_link_between_the_pages_leads_to_a_page() {
+    let app = app().await;
+    let mut seen = BTreeSet::new();
+    let mut queue = VecDeque::from(["/".to_string()]);
+    while let Some(uri) = queue.pop_front() {
+        if !seen.insert(uri.clone()) || uri.starts_with("/api") {
+            continue;
+        }
+        if uri.starts_with("/assets/") {
+            let a = get(&app, &uri).await;
+            assert_eq!(a.status, StatusCode::OK, "{uri}");
+            continue;
+        }
+        let html = page(&app, &uri).await;
+        for link in links(&html) {
+            if !seen.contains(&link) {
+                queue.push_back(link);
+            }
+        }
+        assert!(seen.len() < 2000, "the site has no end");
+    }
+    // The list, four overviews and histories, rounds, players, seasons.
+    assert!(seen.len() > 60, "only {} pages reached", seen.len());
+    for wanted in [
+        "/c/tws-demo/rounds/1",
+        "/c/tws-demo/players/Mika%20Lindqvist",
+        "/c/sunjang-demo/seasons/3",
+        "/c/xss-ladder/stats",
+    ] {
+        assert!(seen.contains(wanted), "{wanted} is not linked");
+    }
+}
+
+#[tokio::test]
+async fn unknown_addresses_get_the_404_page_in_the_layout() {
+    let app = app().await;
+    let d = demo();
+    for uri in [
+        "/nope".to_string(),
+        "/c/nope".to_string(),
+        "/c/NOT%20AN%20ID".to_string(),
+        "/c/nope/history".to_string(),
+        format!("/c/{}/rounds/99", d.ladder),
+        format!("/c/{}/rounds/abc", d.ladder),
+        format!("/c/{}/rounds/0", d.ladder),
+        format!("/c/{}/players/Ana%20Morales", d.league),
+        format!("/c/{}/stats", d.sunjang),
+        format!("/c/{}/seasons/9", d.sunjang),
+        format!("/c/{}/seasons/1", d.ladder),
+        "/assets/nope.css".to_string(),
+    ] {
+        let a = get(&app, &uri).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{uri}");
+        assert_eq!(
+            a.header("content-type"),
+            "text/html; charset=utf-8",
+            "{uri}"
+        );
+        check_layout(&uri, &a.body);
+        assert_eq!(first_text(&a.body, "h1"), "Page not found", "{uri}");
+    }
+    let a = get(&app, "/c/nope").await;
+    assert!(a.body.contains("There is no competition “nope”."));
+    // The API keeps its own JSON 404.
+    let a = get(&app, "/api/nope").await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND);
+    assert!(a.header("content-type").starts_with("application/json"));
+}
+
+#[tokio::test]
+async fn assets_are_served_from_the_binary_with_a_long_cache() {
+    let app = app().await;
+    let html = page(&app, "/").await;
+    let style = links(&html)
+        .into_iter()
+        .find(|l| l.starts_with("/assets/style.css?v="))
+        .expect("the layout links the stylesheet");
+    let a = get(&app, &style).await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert_eq!(a.header("content-type"), "text/css; charset=utf-8");
+    assert_eq!(
+        a.header("cache-control"),
+        "public, max-age=31536000, immutable"
+    );
+    assert!(a.body.contains("prefers-reduced-motion"));
+    assert!(html.contains(r#"<script src="/assets/htmx.min.js?v="#));
+    let a = get(&app, "/assets/htmx.min.js").await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert_eq!(a.header("content-type"), "text/javascript; charset=utf-8");
+    assert!(a.body.starts_with("/*! htmx 2."));
+    assert!(a.body.contains("Zero-Clause BSD"));
+    let a = get(&app, "/assets/htmx.LICENSE.txt").await;
+    assert!(a.body.contains("Zero-Clause BSD"));
+}
+
+// ----- snapshots -----
+
+/// The page with the assets' content hashes left out (they change with
+/// the stylesheet).
+fn stable(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(i) = rest.find("?v=") {
+        out.push_str(&rest[..i]);
+        out.push_str("?v=HASH");
+        rest = &rest[i + 3..];
+        let end = rest
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(rest.len());
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[tokio::test]
+async fn snapshot_of_the_list() {
+    let app = app().await;
+    insta::assert_snapshot!("list", stable(&page(&app, "/").await));
+}
+
+#[tokio::test]
+async fn snapshot_of_the_ladder() {
+    let app = app().await;
+    let uri = format!("/c/{}", demo().ladder);
+    insta::assert_snapshot!("ladder", stable(&page(&app, &uri).await));
+}
+
+#[tokio::test]
+async fn snapshot_of_the_league() {
+    let app = app().await;
+    let uri = format!("/c/{}", demo().league);
+    insta::assert_snapshot!("league", stable(&page(&app, &uri).await));
+}
