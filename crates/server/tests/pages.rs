@@ -416,6 +416,15 @@ async fn the_list_shows_every_competition_with_its_format_members_and_version() 
 }
 
 #[tokio::test]
+async fn an_empty_server_says_how_to_start() {
+    let store = SqliteStore::open_in_memory().await.unwrap();
+    let app = arbiter_server::app(AppState::new(Service::new(store)));
+    let html = page(&app, "/").await;
+    assert!(html.contains("There is no competition yet."));
+    assert!(!html.contains("<table"));
+}
+
+#[tokio::test]
 async fn the_ladder_shows_rungs_champion_the_round_and_why() {
     let app = app().await;
     let d = demo();
