@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test Arbiter has: formatting, lints, then the whole workspace's tests.
-# It installs what the tests need when it is missing.
+# It installs what the tests need when it is missing: rustfmt and clippy, and
+# Debian's chromium and chromium-driver for the end-to-end browser tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,30 @@ if ! command -v cargo >/dev/null; then
     exit 1
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
+
+# The end-to-end browser tests (crates/cli/tests/e2e.rs) drive Debian's
+# headless Chromium through chromedriver.
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+    :
+elif command -v apt-get >/dev/null; then
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null; then
+            sudo="sudo"
+        else
+            echo "warning: the browser tests need chromium and chromium-driver, and installing them needs root: apt-get install chromium chromium-driver (the e2e test fails without them)" >&2
+            sudo="none"
+        fi
+    fi
+    if [ "$sudo" != "none" ]; then
+        echo "== installing chromium and chromium-driver (apt-get) for the browser tests"
+        $sudo apt-get update
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+        echo "installed: $(/usr/bin/chromium --version 2>/dev/null || echo 'chromium: none'); $(/usr/bin/chromedriver --version 2>/dev/null || echo 'chromedriver: none')"
+    fi
+else
+    echo "warning: the browser tests need Debian's chromium and chromium-driver, and apt-get is missing (the e2e test fails without them)" >&2
+fi
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
