@@ -66,6 +66,8 @@ pub struct AppState {
     pub service: Arc<Svc>,
     pub clock: Clock,
     pub config: Config,
+    /// Serialized competition views at the version they were built at.
+    pub views: Arc<api::competitions::ViewCache>,
 }
 
 impl AppState {
@@ -74,6 +76,7 @@ impl AppState {
             service: Arc::new(service),
             clock: Clock::System,
             config: Config::default(),
+            views: Arc::default(),
         }
     }
 

@@ -1,6 +1,10 @@
 //! Reading competitions of every format: the list, one competition's view,
 //! its history, a ladder round, a Sunjang season.
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
 use arbiter_engine::sunjang::season::League as SunjangLeague;
 use arbiter_engine::tws::Ladder;
 use arbiter_engine::xmadn::challengers::Challengers;
@@ -11,11 +15,14 @@ use arbiter_service::xmadn::{ChallengersView, LeagueView, challengers_view, leag
 use arbiter_service::{Format, ServiceError};
 use arbiter_store::{EventStore, StoredEvent};
 use axum::Json;
+use axum::body::Bytes;
 use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{ApiPath, ApiQuery, Versioned};
+use super::{ApiPath, ApiQuery, Versioned, etag};
 use crate::error::{ApiError, ErrorBody};
 use crate::{AppState, Svc};
 
@@ -167,8 +174,16 @@ pub enum CompetitionView {
 pub async fn show(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
-) -> Result<Versioned<CompetitionView>, ApiError> {
+) -> Result<Response, ApiError> {
     let svc = &state.service;
+    // The store's version (read without taking the competition's lock):
+    // the body serialized at that version, if there is one, is the answer.
+    let current = store_version(&state, &id).await?;
+    if current > 0
+        && let Some(body) = cached_view(&state, &id, current)
+    {
+        return Ok(view_response(current, body));
+    }
     let (version, view) = match CompetitionFormat::of(svc, &id).await? {
         CompetitionFormat::TwsLadder => {
             svc.read(&id, |l, v| {
@@ -198,7 +213,130 @@ pub async fn show(
             .await?
         }
     };
-    Ok(Versioned(version, view))
+    match serde_json::to_vec(&view) {
+        Ok(body) => {
+            let body = Bytes::from(body);
+            keep_view(&state, &id, version, body.clone());
+            Ok(view_response(version, body))
+        }
+        // As `Json` answers a body that cannot be serialized.
+        Err(_) => Ok(Versioned(version, view).into_response()),
+    }
+}
+
+/// The serialized views of competitions, per service and competition, each
+/// at the version it was built at. A competition's view is a function of
+/// its events alone (no clock), and events are only ever appended, so a
+/// body is valid as long as the store's version is the one it was built
+/// at; a request answered from here costs one version query (shared with
+/// the requests waiting meanwhile, see [`Gate`]) instead of the format
+/// query, the version query under the competition's lock, the view and its
+/// serialization.
+/// Compression (by `Accept-Encoding`) is the compression layer's, as for
+/// every response.
+///
+/// One per server ([`crate::AppState::views`]), by competition.
+#[derive(Default)]
+pub struct ViewCache(Mutex<HashMap<String, Kept>>);
+
+impl std::fmt::Debug for ViewCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ViewCache")
+    }
+}
+
+/// A competition's serialized view, and how its requests ask the version.
+struct Kept {
+    version: u64,
+    body: Bytes,
+    gate: Arc<Gate>,
+}
+
+/// The version queries of a kept competition's requests, one at a time: a
+/// request takes the answer of a query that began after it arrived (it
+/// waited for the lock meanwhile), else asks itself. Concurrent requests
+/// then share one query to SQLite (a round trip to sqlx's worker thread)
+/// instead of one each, and none is answered with a version read before it
+/// arrived.
+#[derive(Default)]
+struct Gate {
+    /// How many queries began.
+    started: AtomicU64,
+    /// The number of the last query answered, and its version.
+    last: tokio::sync::Mutex<(u64, u64)>,
+}
+
+/// The store's version of `id`, through its gate when it has one.
+async fn store_version(state: &AppState, id: &str) -> Result<u64, ApiError> {
+    let svc = &state.service;
+    let gate = views_cache(state).get(id).map(|k| Arc::clone(&k.gate));
+    let Some(gate) = gate else {
+        return Ok(svc.store().version(id).await.map_err(ServiceError::from)?);
+    };
+    let arrived = gate.started.load(Ordering::SeqCst);
+    let mut last = gate.last.lock().await;
+    if last.0 > arrived {
+        return Ok(last.1);
+    }
+    let n = gate.started.fetch_add(1, Ordering::SeqCst) + 1;
+    let version = svc.store().version(id).await.map_err(ServiceError::from)?;
+    *last = (n, version);
+    Ok(version)
+}
+
+fn views_cache(state: &AppState) -> std::sync::MutexGuard<'_, HashMap<String, Kept>> {
+    // The map is consistent after any panic (plain inserts and removes).
+    state
+        .views
+        .0
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The body of `id`'s view at `version`, if it was kept.
+fn cached_view(state: &AppState, id: &str, version: u64) -> Option<Bytes> {
+    match views_cache(state).get(id) {
+        Some(kept) if kept.version == version => Some(kept.body.clone()),
+        _ => None,
+    }
+}
+
+/// Keep the body of `id`'s view at `version` (replacing an older one).
+fn keep_view(state: &AppState, id: &str, version: u64, body: Bytes) {
+    let mut bodies = views_cache(state);
+    match bodies.get_mut(id) {
+        Some(kept) if kept.version >= version => {}
+        Some(kept) => {
+            kept.version = version;
+            kept.body = body;
+        }
+        None => {
+            bodies.insert(
+                id.to_string(),
+                Kept {
+                    version,
+                    body,
+                    gate: Arc::default(),
+                },
+            );
+        }
+    }
+}
+
+/// A serialized view as `Versioned` answers it: JSON, the version as `ETag`.
+fn view_response(version: u64, body: Bytes) -> Response {
+    let mut response = (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response();
+    if let Ok(tag) = HeaderValue::from_str(&etag(version)) {
+        response.headers_mut().insert(header::ETAG, tag);
+    }
+    response
 }
 
 /// Which events of the history.
@@ -392,5 +530,78 @@ pub async fn season(
     match view {
         Some(view) => Ok(Versioned(version, view)),
         None => Err(ApiError::not_found(format!("{id} has no season {n}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use arbiter_service::{Context, Service};
+    use arbiter_store_sqlite::SqliteStore;
+    use http_body_util::BodyExt;
+
+    use super::*;
+
+    async fn demo() -> (AppState, arbiter_engine::model::Time) {
+        let store = SqliteStore::open_in_memory().await.unwrap();
+        let built = arbiter_demo::build(&store, "tws-demo").await.unwrap();
+        (AppState::new(Service::new(store)), built.now)
+    }
+
+    /// The view's `ETag` and body.
+    async fn view(state: &AppState) -> (String, Bytes) {
+        let response = show(State(state.clone()), ApiPath("tws-demo".to_string()))
+            .await
+            .unwrap();
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+        let tag = response.headers()[header::ETAG]
+            .to_str()
+            .unwrap()
+            .to_string();
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        (tag, body)
+    }
+
+    #[tokio::test]
+    async fn a_kept_view_is_answered_until_the_version_changes() {
+        let (state, now) = demo().await;
+        let (tag, body) = view(&state).await;
+        let version: u64 = tag.trim_matches(['"', 'v']).parse().unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(value["view"]["version"], version);
+        assert_eq!(
+            cached_view(&state, "tws-demo", version).as_deref(),
+            Some(&body[..])
+        );
+        assert_eq!(view(&state).await, (tag.clone(), body.clone()));
+        // Concurrent requests share version queries and get the same answer.
+        let mut requests = tokio::task::JoinSet::new();
+        for _ in 0..32 {
+            let state = state.clone();
+            requests.spawn(async move { view(&state).await });
+        }
+        while let Some(answer) = requests.join_next().await {
+            assert_eq!(answer.unwrap(), (tag.clone(), body.clone()));
+        }
+
+        // Another writer on the same database (as the CLI beside the
+        // server): the next answer is the new version's.
+        let other = Service::new(state.service.store().clone());
+        other
+            .undo("tws-demo", &Context::new("test", now))
+            .await
+            .unwrap();
+        let (tag2, body2) = view(&state).await;
+        assert_eq!(tag2, etag(version + 1));
+        let value2: serde_json::Value = serde_json::from_slice(&body2).unwrap();
+        assert_eq!(value2["view"]["version"], version + 1);
+        assert_ne!(body2, body);
+
+        // Another server's database, with the same competition at the old
+        // version, has views of its own.
+        let (second, _) = demo().await;
+        assert_eq!(view(&second).await, (tag, body));
+        assert_eq!(view(&state).await, (tag2, body2));
     }
 }
