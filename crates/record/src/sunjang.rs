@@ -54,6 +54,7 @@
 
 mod dto;
 mod events;
+pub(crate) use events::KINDS;
 mod rules_file;
 
 use arbiter_engine::sunjang::season::Event;
@@ -91,7 +92,7 @@ fn another_format(payload: &str, error: RecordError) -> RecordError {
     let Some(kind) = crate::kind_of(payload) else {
         return error;
     };
-    if events::KINDS.contains(&kind.as_str()) {
+    if KINDS.contains(&kind.as_str()) {
         return error;
     }
     let other = if crate::decode_league(payload).is_ok() {
@@ -106,7 +107,7 @@ fn another_format(payload: &str, error: RecordError) -> RecordError {
     RecordError::Malformed {
         message: format!(
             "`{kind}` is {other}, not {SUNJANG} (its types are {})",
-            events::KINDS.join(", ")
+            KINDS.join(", ")
         ),
     }
 }

@@ -97,6 +97,7 @@ pub fn decode_challengers(payload: &str) -> Result<engine_challengers::Event, Re
 const LEAGUE: &str = "an XMadn league event";
 const CHALLENGERS: &str = "an XMadn Challengers event";
 const TWS: &str = "a Twilight Struggle ladder event";
+const SUNJANG: &str = "a Sunjang league event";
 
 /// Decode into the DTO enum `T` of the format `this`, whose types are
 /// `kinds`; a record of another format says which.
@@ -134,6 +135,8 @@ fn other_format(kind: &str, payload: &str) -> Option<&'static str> {
         Some(LEAGUE)
     } else if challengers::KINDS.contains(&kind) {
         Some(CHALLENGERS)
+    } else if crate::sunjang::KINDS.contains(&kind) {
+        Some(SUNJANG)
     } else if crate::v1::KINDS.contains(&kind) && crate::decode(payload).is_ok() {
         Some(TWS)
     } else {

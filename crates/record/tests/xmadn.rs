@@ -1240,3 +1240,15 @@ proptest! {
         let _ = parse_challengers_rules(&text);
     }
 }
+
+#[test]
+fn a_sunjang_record_is_refused_naming_its_format() {
+    let line = r#"{"v":1,"type":"sunjang-gave-way","player":4}"#;
+    for e in [
+        arbiter_record::decode_league(line).map(drop),
+        arbiter_record::decode_challengers(line).map(drop),
+    ] {
+        let e = e.expect_err("another format");
+        assert!(e.to_string().contains("a Sunjang league event"), "{e}");
+    }
+}
