@@ -1245,8 +1245,8 @@ proptest! {
 fn a_sunjang_record_is_refused_naming_its_format() {
     let line = r#"{"v":1,"type":"sunjang-gave-way","player":4}"#;
     for e in [
-        arbiter_record::decode_league(line).map(drop),
-        arbiter_record::decode_challengers(line).map(drop),
+        decode_league(line).map(drop),
+        decode_challengers(line).map(drop),
     ] {
         let e = e.expect_err("another format");
         assert!(e.to_string().contains("a Sunjang league event"), "{e}");
