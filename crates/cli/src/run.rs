@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Context as _, Result, anyhow, bail};
 use arbiter_engine::model::{Adjudication, EndTag, GameId, Outcome, PlayerId, Time};
 use arbiter_engine::tws::{Command, Event, Ladder, PairingPlan, ResultInput};
+use arbiter_service::format::CompetitionFormat;
 use arbiter_service::forum::{self, Markup};
 use arbiter_service::views;
 use arbiter_service::{Context, Service, ServiceError};
@@ -446,7 +447,7 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
             let ids = svc.competitions().await?;
             let mut rows = Vec::new();
             for id in &ids {
-                rows.push(competition_row(svc, id).await?);
+                rows.push(serde_json::to_value(svc.summary(id).await?)?);
             }
             if g.json {
                 return print_json(&rows);
@@ -459,62 +460,30 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
         }
         other => {
             let comp = competition(svc, g).await?;
-            let kind = svc.kind_of(&comp).await?;
-            if kind != <Ladder as arbiter_service::Format>::CREATED {
-                return execute_other(svc, g, &comp, &kind, other).await;
+            let format = svc.format_of(&comp).await?;
+            if format != CompetitionFormat::TwsLadder {
+                return execute_other(svc, g, &comp, format, other).await;
             }
             execute_in(svc, g, &comp, other).await
         }
     }
 }
 
-/// A line of `competition list`.
-async fn competition_row(svc: &Svc, id: &str) -> Result<serde_json::Value> {
-    use arbiter_engine::xmadn::{challengers::Challengers, league::League};
-    let kind = svc.kind_of(id).await?;
-    Ok(match kind.as_str() {
-        "league-created" => {
-            let (l, version) = svc.load_as::<League>(id, None).await?;
-            serde_json::json!({
-                "id": id, "name": l.name, "format": "xmadn-league",
-                "members": l.players.len(), "rounds": l.drrs.len(), "version": version,
-            })
-        }
-        "sunjang-created" => {
-            let (l, version) = svc
-                .load_as::<arbiter_engine::sunjang::season::League>(id, None)
-                .await?;
-            serde_json::json!({
-                "id": id, "name": l.name, "format": "sunjang-league",
-                "members": l.entrants().len(), "rounds": l.seasons.len(), "version": version,
-            })
-        }
-        "challengers-created" => {
-            let (c, version) = svc.load_as::<Challengers>(id, None).await?;
-            serde_json::json!({
-                "id": id, "name": c.name, "format": "xmadn-challengers",
-                "members": c.players.len(), "rounds": c.games().len(), "version": version,
-            })
-        }
-        _ => {
-            let (ladder, version) = svc.load(id, None).await?;
-            serde_json::json!({
-                "id": id, "name": ladder.name, "format": "tws-ladder",
-                "members": ladder.order.len(), "rounds": ladder.rounds.len(), "version": version,
-            })
-        }
-    })
-}
-
 /// The commands every format shares, on an XMadn competition; the ladder's
 /// own commands are refused with what to use instead.
-async fn execute_other(svc: &Svc, g: &Globals, comp: &str, kind: &str, noun: &Noun) -> Result<()> {
+async fn execute_other(
+    svc: &Svc,
+    g: &Globals,
+    comp: &str,
+    format: CompetitionFormat,
+    noun: &Noun,
+) -> Result<()> {
     match noun {
         Noun::History(a) => {
-            let rows = if kind == "sunjang-created" {
+            let rows = if format == CompetitionFormat::SunjangLeague {
                 crate::sunjang::history_rows(svc, comp).await?
             } else {
-                crate::xmadn::history_rows(svc, comp, kind).await?
+                crate::xmadn::history_rows(svc, comp, format).await?
             };
             let skip = a.limit.map_or(0, |n| rows.len().saturating_sub(n));
             let rows: Vec<serde_json::Value> = rows.into_iter().skip(skip).collect();
@@ -524,10 +493,12 @@ async fn execute_other(svc: &Svc, g: &Globals, comp: &str, kind: &str, noun: &No
             out!("{}", render::history(&rows));
             Ok(())
         }
-        Noun::Undo if kind == "sunjang-created" => crate::sunjang::undo(svc, g, comp).await,
-        Noun::Undo => crate::xmadn::undo(svc, g, comp, kind).await,
+        Noun::Undo if format == CompetitionFormat::SunjangLeague => {
+            crate::sunjang::undo(svc, g, comp).await
+        }
+        Noun::Undo => crate::xmadn::undo(svc, g, comp, format).await,
         Noun::Competition(CompetitionCmd::Show) => {
-            if kind == "sunjang-created" {
+            if format == CompetitionFormat::SunjangLeague {
                 let (l, _) = svc
                     .load_as::<arbiter_engine::sunjang::season::League>(comp, None)
                     .await?;
@@ -541,21 +512,21 @@ async fn execute_other(svc: &Svc, g: &Globals, comp: &str, kind: &str, noun: &No
                     })
                 };
                 crate::sunjang::run(svc, g, &cmd).await
-            } else if kind == "league-created" {
+            } else if format == CompetitionFormat::XmadnLeague {
                 crate::xmadn::league(svc, g, &LeagueCmd::Show).await
             } else {
                 crate::xmadn::challengers(svc, g, &ChallengersCmd::Show).await
             }
         }
         _ => {
-            let noun = match kind {
-                "league-created" => "league",
-                "sunjang-created" => "sunjang",
+            let noun = match format {
+                CompetitionFormat::XmadnLeague => "league",
+                CompetitionFormat::SunjangLeague => "sunjang",
                 _ => "challengers",
             };
             bail!(
                 "{comp} is {}: this command is for TWS ladders; see `arbiter {noun} --help`",
-                arbiter_service::format::name_of_kind(kind)
+                format.words()
             )
         }
     }

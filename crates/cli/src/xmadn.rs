@@ -8,7 +8,7 @@ use arbiter_engine::xmadn::challengers::{self, Challengers};
 use arbiter_engine::xmadn::league::{self, League};
 use arbiter_engine::xmadn::table::Table;
 use arbiter_engine::xmadn::{Colours, analysis, parse_time};
-use arbiter_service::Format;
+use arbiter_service::format::CompetitionFormat;
 use arbiter_service::forum::Markup;
 use arbiter_service::xmadn::{
     ChallengersView, LeagueView, challengers_forum, challengers_view, league_forum, league_view,
@@ -689,8 +689,12 @@ fn hex32(s: &str, flag: &str) -> Result<[u8; 32]> {
 }
 
 /// History and undo of an XMadn competition.
-pub async fn history_rows(svc: &Svc, comp: &str, kind: &str) -> Result<Vec<serde_json::Value>> {
-    if kind == League::CREATED {
+pub async fn history_rows(
+    svc: &Svc,
+    comp: &str,
+    format: CompetitionFormat,
+) -> Result<Vec<serde_json::Value>> {
+    if format == CompetitionFormat::XmadnLeague {
         let (l, _) = load_league(svc, comp).await?;
         let h = svc.history_of::<League>(comp, None).await?;
         Ok(history_json::<League>(&h, |e| describe_league(&l, e)))
@@ -703,9 +707,9 @@ pub async fn history_rows(svc: &Svc, comp: &str, kind: &str) -> Result<Vec<serde
     }
 }
 
-pub async fn undo(svc: &Svc, g: &Globals, comp: &str, kind: &str) -> Result<()> {
+pub async fn undo(svc: &Svc, g: &Globals, comp: &str, format: CompetitionFormat) -> Result<()> {
     let ctx = g.ctx();
-    let (seq, event, summary, last) = if kind == League::CREATED {
+    let (seq, event, summary, last) = if format == CompetitionFormat::XmadnLeague {
         let (l, _) = load_league(svc, comp).await?;
         let (done, target) = svc.undo_as::<League>(comp, &ctx).await?;
         (

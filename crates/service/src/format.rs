@@ -74,13 +74,58 @@ impl Format for tws::Ladder {
     }
 }
 
-/// Words for a competition's format from the kind of its first event.
-pub fn name_of_kind(kind: &str) -> &'static str {
-    match kind {
-        "created" => "a TWS ladder",
-        "league-created" => "an XMadn league",
-        "challengers-created" => "an XMadn Challengers event",
-        "sunjang-created" => "a Sunjang league",
-        _ => "of an unknown format",
+/// The format of a competition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum CompetitionFormat {
+    /// A Twilight Struggle ladder.
+    TwsLadder,
+    /// An XMadn Double-Threat league.
+    XmadnLeague,
+    /// An XMadn Challengers event (winner stays, first to x).
+    XmadnChallengers,
+    /// A Sunjang Baduk league.
+    SunjangLeague,
+}
+
+impl CompetitionFormat {
+    /// The format whose creating event has this stored kind.
+    pub fn of_kind(kind: &str) -> Option<Self> {
+        use arbiter_engine::sunjang::season::League as Sunjang;
+        use arbiter_engine::xmadn::{challengers::Challengers, league::League};
+        Some(match kind {
+            k if k == tws::Ladder::CREATED => Self::TwsLadder,
+            k if k == League::CREATED => Self::XmadnLeague,
+            k if k == Challengers::CREATED => Self::XmadnChallengers,
+            k if k == Sunjang::CREATED => Self::SunjangLeague,
+            _ => return None,
+        })
     }
+
+    /// Words for users, with the article.
+    pub fn words(self) -> &'static str {
+        match self {
+            Self::TwsLadder => "a TWS ladder",
+            Self::XmadnLeague => "an XMadn league",
+            Self::XmadnChallengers => "an XMadn Challengers event",
+            Self::SunjangLeague => "a Sunjang league",
+        }
+    }
+}
+
+/// A line of the list of competitions (as `arbiter competition list --json`).
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub struct CompetitionSummary {
+    pub id: String,
+    pub name: String,
+    pub format: CompetitionFormat,
+    /// Ladder members, league or Challengers players, Sunjang entrants.
+    pub members: usize,
+    /// Ladder rounds, league double round-robins, Challengers games,
+    /// Sunjang seasons.
+    pub rounds: usize,
+    /// The number of events: what `If-Match` names on writes.
+    pub version: u64,
 }

@@ -332,13 +332,62 @@ impl<S: EventStore> Service<S> {
             .ok_or_else(|| ServiceError::NotFound(competition.to_string()))
     }
 
+    /// The format of a competition.
+    pub async fn format_of(&self, competition: &str) -> Result<format::CompetitionFormat> {
+        let kind = self.kind_of(competition).await?;
+        format::CompetitionFormat::of_kind(&kind).ok_or_else(|| {
+            ServiceError::Input(format!(
+                "competition {competition:?} begins with a {kind:?} event, of no format this program knows; the log is damaged"
+            ))
+        })
+    }
+
+    /// A competition's line in the list of competitions.
+    pub async fn summary(&self, id: &str) -> Result<format::CompetitionSummary> {
+        use arbiter_engine::sunjang::season::League as Sunjang;
+        use arbiter_engine::xmadn::{challengers::Challengers, league::League};
+        use format::{CompetitionFormat as F, CompetitionSummary};
+        let format = self.format_of(id).await?;
+        let row = |name: &str, members: usize, rounds: usize, version: u64| CompetitionSummary {
+            id: id.to_string(),
+            name: name.to_string(),
+            format,
+            members,
+            rounds,
+            version,
+        };
+        match format {
+            F::TwsLadder => {
+                self.read(id, |l, v| row(&l.name, l.order.len(), l.rounds.len(), v))
+                    .await
+            }
+            F::XmadnLeague => {
+                self.read_as::<League, _>(id, |l, v| row(&l.name, l.players.len(), l.drrs.len(), v))
+                    .await
+            }
+            F::XmadnChallengers => {
+                self.read_as::<Challengers, _>(id, |c, v| {
+                    row(&c.name, c.players.len(), c.games().len(), v)
+                })
+                .await
+            }
+            F::SunjangLeague => {
+                self.read_as::<Sunjang, _>(id, |l, v| {
+                    row(&l.name, l.entrants().len(), l.seasons.len(), v)
+                })
+                .await
+            }
+        }
+    }
+
     /// Refuse a competition of another format than `F`, naming both.
     async fn check_format<F: Format>(&self, competition: &str) -> Result<()> {
         let kind = self.kind_of(competition).await?;
         if kind == F::CREATED {
             return Ok(());
         }
-        let what = format::name_of_kind(&kind);
+        let what = format::CompetitionFormat::of_kind(&kind)
+            .map_or("of an unknown format", format::CompetitionFormat::words);
         Err(ServiceError::Input(format!(
             "competition {competition:?} is {what}, not {}",
             F::NAME

@@ -9,6 +9,7 @@ use arbiter_engine::sunjang::season::League as SunjangLeague;
 use arbiter_engine::tws::Ladder;
 use arbiter_engine::xmadn::challengers::Challengers;
 use arbiter_engine::xmadn::league::League;
+use arbiter_service::format::{CompetitionFormat, CompetitionSummary};
 use arbiter_service::sunjang::{SeasonView, SunjangView, season_view, sunjang_view};
 use arbiter_service::views::{self, LadderView, RoundView};
 use arbiter_service::xmadn::{ChallengersView, LeagueView, challengers_view, league_view};
@@ -26,102 +27,6 @@ use super::{ApiPath, ApiQuery, Versioned, etag};
 use crate::error::{ApiError, ErrorBody};
 use crate::{AppState, Svc};
 
-/// The format of a competition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum CompetitionFormat {
-    /// A Twilight Struggle ladder.
-    TwsLadder,
-    /// An XMadn Double-Threat league.
-    XmadnLeague,
-    /// An XMadn Challengers event (winner stays, first to x).
-    XmadnChallengers,
-    /// A Sunjang Baduk league.
-    SunjangLeague,
-}
-
-impl CompetitionFormat {
-    /// The format a competition's first event creates.
-    fn of_kind(kind: &str) -> Option<Self> {
-        Some(match kind {
-            k if k == Ladder::CREATED => Self::TwsLadder,
-            k if k == League::CREATED => Self::XmadnLeague,
-            k if k == Challengers::CREATED => Self::XmadnChallengers,
-            k if k == SunjangLeague::CREATED => Self::SunjangLeague,
-            _ => return None,
-        })
-    }
-
-    /// The format of competition `id` (404 when there is none).
-    async fn of(svc: &Svc, id: &str) -> Result<Self, ApiError> {
-        let kind = svc.kind_of(id).await?;
-        Self::of_kind(&kind).ok_or_else(|| {
-            ApiError::from(ServiceError::Input(format!(
-                "competition {id:?} begins with a {kind:?} event, of no format this server knows; the log is damaged"
-            )))
-        })
-    }
-
-    /// Words for users, with the article.
-    fn words(self) -> &'static str {
-        match self {
-            Self::TwsLadder => "a TWS ladder",
-            Self::XmadnLeague => "an XMadn league",
-            Self::XmadnChallengers => "an XMadn Challengers event",
-            Self::SunjangLeague => "a Sunjang league",
-        }
-    }
-}
-
-/// A line of the list of competitions (as `arbiter competition list --json`).
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct CompetitionSummary {
-    pub id: String,
-    pub name: String,
-    pub format: CompetitionFormat,
-    /// Ladder members, league or Challengers players, Sunjang entrants.
-    pub members: usize,
-    /// Ladder rounds, league double round-robins, Challengers games,
-    /// Sunjang seasons.
-    pub rounds: usize,
-    /// The number of events: what `If-Match` names on writes.
-    pub version: u64,
-}
-
-async fn summary(svc: &Svc, id: &str) -> Result<CompetitionSummary, ApiError> {
-    let format = CompetitionFormat::of(svc, id).await?;
-    let row = |name: &str, members: usize, rounds: usize, version: u64| CompetitionSummary {
-        id: id.to_string(),
-        name: name.to_string(),
-        format,
-        members,
-        rounds,
-        version,
-    };
-    Ok(match format {
-        CompetitionFormat::TwsLadder => {
-            svc.read(id, |l, v| row(&l.name, l.order.len(), l.rounds.len(), v))
-                .await?
-        }
-        CompetitionFormat::XmadnLeague => {
-            svc.read_as::<League, _>(id, |l, v| row(&l.name, l.players.len(), l.drrs.len(), v))
-                .await?
-        }
-        CompetitionFormat::XmadnChallengers => {
-            svc.read_as::<Challengers, _>(id, |c, v| {
-                row(&c.name, c.players.len(), c.games().len(), v)
-            })
-            .await?
-        }
-        CompetitionFormat::SunjangLeague => {
-            svc.read_as::<SunjangLeague, _>(id, |l, v| {
-                row(&l.name, l.entrants().len(), l.seasons.len(), v)
-            })
-            .await?
-        }
-    })
-}
-
 #[utoipa::path(
     get,
     path = "/api/competitions",
@@ -137,7 +42,7 @@ pub async fn list(
     let svc = &state.service;
     let mut rows = Vec::new();
     for id in svc.competitions().await? {
-        rows.push(summary(svc, &id).await?);
+        rows.push(svc.summary(&id).await?);
     }
     Ok(Json(rows))
 }
@@ -184,7 +89,7 @@ pub async fn show(
     {
         return Ok(view_response(current, body));
     }
-    let (version, view) = match CompetitionFormat::of(svc, &id).await? {
+    let (version, view) = match svc.format_of(&id).await? {
         CompetitionFormat::TwsLadder => {
             svc.read(&id, |l, v| {
                 (v, CompetitionView::TwsLadder(views::ladder_view(l, &id, v)))
@@ -421,7 +326,7 @@ pub async fn history(
     ApiQuery(query): ApiQuery<HistoryQuery>,
 ) -> Result<Versioned<Vec<HistoryEvent>>, ApiError> {
     let svc = &state.service;
-    let format = CompetitionFormat::of(svc, &id).await?;
+    let format = svc.format_of(&id).await?;
     let stored = svc
         .store()
         .read(&id, 1, None)
@@ -445,7 +350,7 @@ async fn expect_format(
     format: CompetitionFormat,
     what: &str,
 ) -> Result<(), ApiError> {
-    let actual = CompetitionFormat::of(svc, id).await?;
+    let actual = svc.format_of(id).await?;
     if actual == format {
         return Ok(());
     }

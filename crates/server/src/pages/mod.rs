@@ -87,16 +87,13 @@ impl Kind {
         if arbiter_service::check_competition_id(id).is_err() {
             return Err(PageError::no_competition(id));
         }
-        let kind = state.service.kind_of(id).await?;
-        match kind.as_str() {
-            "created" => Ok(Kind::Ladder),
-            "league-created" => Ok(Kind::League),
-            "challengers-created" => Ok(Kind::Challengers),
-            "sunjang-created" => Ok(Kind::Sunjang),
-            other => Err(PageError::Internal(format!(
-                "competition {id:?} starts with an event of kind {other:?}, which no page shows"
-            ))),
-        }
+        use arbiter_service::format::CompetitionFormat as F;
+        Ok(match state.service.format_of(id).await? {
+            F::TwsLadder => Kind::Ladder,
+            F::XmadnLeague => Kind::League,
+            F::XmadnChallengers => Kind::Challengers,
+            F::SunjangLeague => Kind::Sunjang,
+        })
     }
 
     /// The format in words, for a list.
