@@ -139,6 +139,10 @@ impl From<ServiceError> for ApiError {
                 e.to_string(),
             )
             .with_field("Idempotency-Key"),
+            ServiceError::Store(e @ StoreError::AccountExists(_)) => {
+                Self::new(StatusCode::CONFLICT, ErrorCode::Conflict, e.to_string())
+                    .with_field("username")
+            }
             ServiceError::Store(e @ StoreError::Backend(_)) => Self::storage(&e),
             e @ ServiceError::Record { .. } => Self::storage(&e),
             ServiceError::NotFound(id) => {

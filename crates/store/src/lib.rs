@@ -5,7 +5,10 @@
 //! JSON document produced by `arbiter-record`. Every backend implements
 //! [`EventStore`] and must pass [`conformance`].
 
+pub mod accounts;
 pub mod conformance;
+
+pub use accounts::{Account, AccountStore, ApiToken, Grant, Role, Session};
 
 use async_trait::async_trait;
 
@@ -101,6 +104,9 @@ pub enum StoreError {
         "idempotency key {key:?} was already used for a different request; use a new key for a new command"
     )]
     KeyReused { key: String },
+    /// An account with this username exists. Nothing was written.
+    #[error("the username {0:?} is taken")]
+    AccountExists(String),
     #[error("storage failure: {0}")]
     Backend(String),
 }

@@ -1,0 +1,138 @@
+//! Accounts, roles, sessions and API tokens: who may do what on which
+//! competition. Kept beside the event logs in the same database, but not in
+//! them: a password hash or a session is not part of a competition's record.
+//!
+//! Secrets are never stored in the clear: a session id and an API token are
+//! stored as the hex SHA-256 of the value the client holds (the caller
+//! hashes), and passwords as argon2 PHC strings (the caller hashes).
+
+use async_trait::async_trait;
+
+use crate::StoreError;
+
+/// A person who can log in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// Unique, as typed at registration (compared case-insensitively by the
+    /// caller, who stores it lower-cased).
+    pub username: String,
+    /// The name shown on pages; for a player, the name he plays under.
+    pub display_name: String,
+    pub email: Option<String>,
+    /// An argon2 PHC string.
+    pub password_hash: String,
+    /// May create competitions (the first account of an installation, and
+    /// those made with `arbiter account add --organizer`).
+    pub organizer: bool,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// A role in one competition. "Public" is having none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Role {
+    /// Created the competition: everything a moderator may do, plus granting
+    /// and revoking moderators and changing the rules.
+    Owner,
+    Moderator,
+    /// Plays in the competition under [`Grant::player`].
+    Player,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Owner => "owner",
+            Role::Moderator => "moderator",
+            Role::Player => "player",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Role> {
+        match s {
+            "owner" => Some(Role::Owner),
+            "moderator" => Some(Role::Moderator),
+            "player" => Some(Role::Player),
+            _ => None,
+        }
+    }
+}
+
+/// One account's role in one competition. At most one grant per
+/// (competition, username, role).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    pub competition: String,
+    pub username: String,
+    pub role: Role,
+    /// For [`Role::Player`]: the player's name in the competition.
+    pub player: Option<String>,
+}
+
+/// A logged-in browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    /// Hex SHA-256 of the cookie's value.
+    pub id_hash: String,
+    pub username: String,
+    /// The session's CSRF token (random, sent in forms and compared).
+    pub csrf: String,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Unix seconds; a session past it is not returned by [`AccountStore::session`].
+    pub expires_at: i64,
+}
+
+/// A token for the JSON API, acting as its account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiToken {
+    /// Hex SHA-256 of the token.
+    pub hash: String,
+    pub username: String,
+    pub label: String,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// Storage of accounts, grants, sessions and tokens. Every backend
+/// implements it beside [`crate::EventStore`] and runs
+/// [`crate::conformance::accounts`].
+#[async_trait]
+pub trait AccountStore: Send + Sync {
+    /// Create an account; [`StoreError::AccountExists`] when the username is
+    /// taken (nothing is written).
+    async fn create_account(&self, account: &Account) -> Result<(), StoreError>;
+    async fn account(&self, username: &str) -> Result<Option<Account>, StoreError>;
+    /// Every account, sorted by username.
+    async fn accounts(&self) -> Result<Vec<Account>, StoreError>;
+    /// Replace an account's password hash; false when there is no such account.
+    async fn set_password(&self, username: &str, password_hash: &str) -> Result<bool, StoreError>;
+
+    /// Add a grant, replacing the `player` of an existing one with the same
+    /// (competition, username, role).
+    async fn grant(&self, grant: &Grant) -> Result<(), StoreError>;
+    /// Remove a grant; false when there was none.
+    async fn revoke(&self, competition: &str, username: &str, role: Role)
+    -> Result<bool, StoreError>;
+    /// Grants in a competition, sorted by (username, role).
+    async fn grants_in(&self, competition: &str) -> Result<Vec<Grant>, StoreError>;
+    /// Grants of an account, sorted by (competition, role).
+    async fn grants_of(&self, username: &str) -> Result<Vec<Grant>, StoreError>;
+
+    async fn put_session(&self, session: &Session) -> Result<(), StoreError>;
+    /// The session with this id hash, if it exists and `now` (Unix seconds) is
+    /// before its expiry.
+    async fn session(&self, id_hash: &str, now: i64) -> Result<Option<Session>, StoreError>;
+    /// Delete one session (logout); false when there was none.
+    async fn delete_session(&self, id_hash: &str) -> Result<bool, StoreError>;
+    /// Delete every session of an account (password change); how many.
+    async fn delete_sessions_of(&self, username: &str) -> Result<u64, StoreError>;
+    /// Delete sessions expired at `now`; how many.
+    async fn purge_sessions(&self, now: i64) -> Result<u64, StoreError>;
+
+    async fn put_token(&self, token: &ApiToken) -> Result<(), StoreError>;
+    async fn token(&self, hash: &str) -> Result<Option<ApiToken>, StoreError>;
+    /// An account's tokens, sorted by creation then label.
+    async fn tokens_of(&self, username: &str) -> Result<Vec<ApiToken>, StoreError>;
+    async fn delete_token(&self, hash: &str) -> Result<bool, StoreError>;
+}
