@@ -620,6 +620,31 @@ pub fn summarize(l: &Ladder, e: &Event) -> String {
         Event::GameCancelled {
             game: g, reason, ..
         } => format!("{} cancelled: {reason}", game(*g)),
+        Event::ResultReported {
+            game: g,
+            result,
+            by,
+            ..
+        } => format!(
+            "{}: {} reports {} ({}), awaiting confirmation",
+            game(*g),
+            n(*by),
+            result.outcome.describe(),
+            result.ended_by.describe()
+        ),
+        Event::ResultConfirmed { game: g, by, .. } => {
+            format!("{}: report confirmed by {}", game(*g), l.confirmer_name(by))
+        }
+        Event::ReportRejected {
+            game: g,
+            by,
+            reason,
+            ..
+        } => format!(
+            "{}: report rejected by {}: {reason}",
+            game(*g),
+            l.confirmer_name(by)
+        ),
         Event::RoundClosed(c) => format!(
             "round {} closed: champion {}, streak {}",
             c.round,

@@ -46,6 +46,8 @@
 //! agree SPEC          forfeit NAME [game=GREF]
 //! adjudicate SPEC state="..." decision="..." [ussr-says=..] [us-says=..] [third=..] [vp=N] [turn=N]
 //! correct SPEC reason="..." [end=..]     cancel GREF reason="..."
+//! report NAME SPEC [end=..] [vp=N] [turn=N] [note=".."]  (a player reports, ARB-R45)
+//! confirm GREF by=NAME|mod=NAME         reject GREF by=NAME|mod=NAME reason="..."
 //! close DATE          undo ["summary"]   (revert the last event in force)
 //! close-early DATE reason="..."          (carry unfinished games over, ARB-R21)
 //! ```
@@ -69,6 +71,7 @@
 //! bid ROUND INFLUENCE SIDE       game-bid GREF INFLUENCE SIDE
 //! moderator GREF NAME            game-status GREF STATUS  outcome GREF ussr|us|tie
 //! corrections GREF K             adjudication GREF "text"
+//! report GREF NAME|none          (who made the pending report)  report-why GREF "text"
 //! stats ladder|quick|all|bid=3:us|end=vp ussr=K us=K ties=K
 //! record NAME ladder|quick W-L-T history NAME ussr=K us=K [last=SIDE]
 //! leaderboard NAME...            unpaired NAME...         byes NAME...
@@ -96,8 +99,8 @@ use arbiter_engine::model::{
 };
 use arbiter_engine::tws::stats::SideTally;
 use arbiter_engine::tws::{
-    Bid, Command, Event, Game, Ladder, LadderRules, Membership, PairingPlan, ResultInput,
-    SideReason, fold,
+    Bid, Command, Confirmer, Event, Game, Ladder, LadderRules, Membership, PairingPlan,
+    ResultInput, SideReason, fold,
 };
 use common::golden::{
     Args, CaseFile, Failure, Line, Pending, Step, Suite, assert_passed, date, expect_refusal,
@@ -527,6 +530,40 @@ impl Runner {
                     at: self.clock,
                 }]
             }
+            "report" => {
+                args.only(&["end", "vp", "turn", "note"])?;
+                let by = self.player(args.at(0)?)?;
+                let (game, outcome) = self.spec(args.at(1)?)?;
+                vec![Command::ReportResult {
+                    game,
+                    result: Self::result_input(outcome, args)?,
+                    by,
+                    at: self.clock,
+                }]
+            }
+            "confirm" | "reject" => {
+                args.only(&["by", "mod", "reason"])?;
+                let game = self.game_id(args.at(0)?)?;
+                let by = match (args.opt("by"), args.opt("mod")) {
+                    (Some(p), None) => Confirmer::Player(self.player(p)?),
+                    (None, Some(m)) => Confirmer::Moderator(m.to_string()),
+                    _ => return Err(format!("`{verb}` takes by=NAME or mod=NAME")),
+                };
+                if verb == "confirm" {
+                    vec![Command::ConfirmResult {
+                        game,
+                        by,
+                        at: self.clock,
+                    }]
+                } else {
+                    vec![Command::RejectReport {
+                        game,
+                        by,
+                        reason: args.req("reason")?.to_string(),
+                        at: self.clock,
+                    }]
+                }
+            }
             "forfeit" => {
                 args.only(&["game", "note"])?;
                 let absent = self.player(args.at(0)?)?;
@@ -904,6 +941,22 @@ impl Runner {
             "corrections" => eq(
                 self.game(args.at(0)?)?.corrections.to_string(),
                 args.at(1)?.to_string(),
+            ),
+            "report" => {
+                let g = self.game(args.at(0)?)?;
+                let want = match args.at(1)? {
+                    "none" => "none".to_string(),
+                    n => self.name(self.player(n)?),
+                };
+                eq(
+                    g.report.as_ref().map_or("none".into(), |r| self.name(r.by)),
+                    want,
+                )
+            }
+            "report-why" => text_in(
+                l.explain_report(self.game(args.at(0)?)?)
+                    .map_or_else(String::new, |e| e.to_string()),
+                args.at(1)?,
             ),
             "adjudication" => {
                 let g = self.game(args.at(0)?)?;

@@ -34,8 +34,8 @@ use arbiter_engine::model::{
     Adjudication, Counts, EndTag, GameId, GameStatus, Outcome, PlayerId, Side, Time,
 };
 use arbiter_engine::tws::{
-    Command, Event, Ladder, LadderRules, Membership, MoveReason, PairingPlan, PairingReason,
-    ResultInput, RoundClosed, SideCounts, fold,
+    Command, Confirmer, Event, Ladder, LadderRules, Membership, MoveReason, PairingPlan,
+    PairingReason, ResultInput, RoundClosed, SideCounts, fold,
 };
 use chrono::{Duration, TimeZone, Utc};
 use proptest::prelude::*;
@@ -94,8 +94,9 @@ impl Sim {
                     let seq = self.log.len() as u64 + 1;
                     if matches!(e, Event::Reverted { .. }) {
                         refold = true;
-                    } else {
-                        self.ladder.apply(&e);
+                    } else if let Err(err) = self.ladder.try_apply(&e) {
+                        // Events from decide always pass the check.
+                        panic!("a decided event fails the check: {err}\nevent: {e:?}");
                     }
                     self.log.push((seq, e));
                 }
@@ -359,7 +360,69 @@ fn noise_command(l: &Ladder, (kind, a, b, c): (u8, u32, u32, u8), at: Time) -> C
             .find(|g| g.result.is_none() && g.status != GameStatus::Cancelled)
     });
     let last_at = l.last_round().map_or(at, |r| r.announced_at);
-    match kind % 26 {
+    // A game with a pending report (ARB-R45), for confirmations.
+    let reported = l.games.iter().rev().find(|g| g.report.is_some());
+    let confirmer = |reporter: PlayerId, other: PlayerId| match b % 5 {
+        0 | 1 => Confirmer::Player(other),
+        2 => Confirmer::Player(reporter),
+        3 => Confirmer::Moderator(["Mod1", "Nobody", "Member 0"][(c % 3) as usize].into()),
+        _ => Confirmer::Player(q),
+    };
+    match kind % 30 {
+        // ARB-R45: reports, confirmations and rejections, plausible and not.
+        26 if open_game.is_some() => {
+            let g = open_game.expect("checked");
+            Command::ReportResult {
+                game: g.id,
+                result: result(outcome),
+                by: if b % 2 == 0 { g.ussr.player } else { g.us.player },
+                at: g.scheduled_at + Duration::days(i64::from(c % 4)),
+            }
+        }
+        27 | 28 if reported.is_some() => {
+            let g = reported.expect("checked");
+            let report = g.report.as_ref().expect("checked");
+            let other = if report.by == g.ussr.player {
+                g.us.player
+            } else {
+                g.ussr.player
+            };
+            let by = confirmer(report.by, other);
+            let at = report.at + Duration::days(i64::from(c % 3));
+            if kind % 30 == 27 {
+                Command::ConfirmResult { game: g.id, by, at }
+            } else {
+                Command::RejectReport {
+                    game: g.id,
+                    by,
+                    reason: if a % 3 == 0 { String::new() } else { "no".into() },
+                    at,
+                }
+            }
+        }
+        26 | 29 => Command::ReportResult {
+            game: g,
+            result: ResultInput {
+                outcome,
+                ended_by: EndTag::parse(["vp", "final", "adjudication"][(b % 3) as usize]),
+                vp: (c % 2 == 0).then_some(i32::from(c % 50) - 25),
+                turn: None,
+                note: None,
+            },
+            by: p,
+            at: when,
+        },
+        27 => Command::ConfirmResult {
+            game: g,
+            by: confirmer(p, q),
+            at: when,
+        },
+        28 => Command::RejectReport {
+            game: g,
+            by: confirmer(p, q),
+            reason: "noise".into(),
+            at: when,
+        },
         // Plausible commands, so random sequences get through rounds.
         22 | 23 if open_game.is_some() => {
             let g = open_game.expect("checked");

@@ -36,6 +36,16 @@ pub enum ErrorCode {
     MethodNotAllowed,
     /// 503: the request took longer than the server allows.
     Timeout,
+    /// 401: the route needs an account (a session cookie or an API token),
+    /// or the credentials are wrong.
+    Unauthorized,
+    /// 403: the caller's role in the competition does not allow this (or
+    /// the CSRF token is missing or wrong: `field` is `_csrf`).
+    Forbidden,
+    /// 429: too many failed logins; `Retry-After` says when to try again.
+    Throttled,
+    /// 428: a write must say which version it expects (`If-Match`).
+    PreconditionRequired,
 }
 
 /// The body of every error response.
@@ -68,6 +78,7 @@ pub struct ErrorDetail {
 pub struct ApiError {
     pub status: StatusCode,
     pub detail: ErrorDetail,
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -81,6 +92,7 @@ impl ApiError {
                 field: None,
                 current_version: None,
             },
+            retry_after: None,
         }
     }
 
@@ -95,6 +107,27 @@ impl ApiError {
     #[must_use]
     pub fn with_field(mut self, field: impl Into<String>) -> Self {
         self.detail.field = Some(field.into());
+        self
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, ErrorCode::Forbidden, message)
+    }
+
+    /// 500 with the details in the log only.
+    pub fn internal(detail: impl std::fmt::Display) -> Self {
+        Self::storage(&detail)
+    }
+
+    /// A store error outside the command path (accounts, sessions).
+    pub fn from_store(e: StoreError) -> Self {
+        ServiceError::Store(e).into()
+    }
+
+    /// Ask the client to wait `seconds` (sent as `Retry-After`).
+    #[must_use]
+    pub fn with_retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
         self
     }
 
@@ -113,6 +146,7 @@ impl From<ServiceError> for ApiError {
     fn from(e: ServiceError) -> Self {
         match e {
             ServiceError::Rule(rule) => Self {
+                retry_after: None,
                 status: StatusCode::UNPROCESSABLE_ENTITY,
                 detail: ErrorDetail {
                     code: ErrorCode::Refused,
@@ -161,7 +195,13 @@ impl From<ServiceError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(ErrorBody { error: self.detail })).into_response()
+        let mut response = (self.status, Json(ErrorBody { error: self.detail })).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
     }
 }
 
@@ -184,6 +224,9 @@ fn code_for(status: StatusCode) -> (ErrorCode, &'static str) {
         ),
         StatusCode::UNPROCESSABLE_ENTITY => (ErrorCode::Refused, "the request was refused"),
         StatusCode::CONFLICT => (ErrorCode::Conflict, "the request conflicts with the data"),
+        StatusCode::UNAUTHORIZED => (ErrorCode::Unauthorized, "log in first"),
+        StatusCode::FORBIDDEN => (ErrorCode::Forbidden, "this is not allowed to you"),
+        StatusCode::TOO_MANY_REQUESTS => (ErrorCode::Throttled, "too many requests"),
         s if s.is_server_error() => (ErrorCode::Storage, "the server failed"),
         _ => (ErrorCode::BadRequest, "the request is malformed"),
     }

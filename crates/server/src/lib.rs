@@ -11,9 +11,12 @@ use arbiter_engine::model::Time;
 use arbiter_service::Service;
 use arbiter_store_sqlite::SqliteStore;
 
+pub mod actions;
 pub mod api;
 mod app;
+pub mod auth;
 pub mod error;
+pub mod mail;
 pub mod pages;
 
 pub use app::{CONTENT_SECURITY_POLICY, app};
@@ -68,6 +71,13 @@ pub struct AppState {
     pub config: Config,
     /// Serialized competition views at the version they were built at.
     pub views: Arc<api::competitions::ViewCache>,
+    pub auth: auth::AuthConfig,
+    /// Failed logins, per username and per address.
+    pub throttle: Arc<auth::Throttle>,
+    /// Where e-mail goes out, when configured.
+    pub mailer: Option<Arc<mail::Mailer>>,
+    /// The address the pages link to in e-mail (`http://host:port`).
+    pub base_url: String,
 }
 
 impl AppState {
@@ -77,12 +87,29 @@ impl AppState {
             clock: Clock::System,
             config: Config::default(),
             views: Arc::default(),
+            auth: auth::AuthConfig::default(),
+            throttle: Arc::default(),
+            mailer: None,
+            base_url: "http://localhost:8080".into(),
         }
     }
 
     #[must_use]
     pub fn with_clock(mut self, clock: Clock) -> Self {
         self.clock = clock;
+        self
+    }
+
+    #[must_use]
+    pub fn with_auth(mut self, auth: auth::AuthConfig) -> Self {
+        self.auth = auth;
+        self
+    }
+
+    #[must_use]
+    pub fn with_mailer(mut self, mailer: Option<mail::Mailer>, base_url: impl Into<String>) -> Self {
+        self.mailer = mailer.map(Arc::new);
+        self.base_url = base_url.into();
         self
     }
 
@@ -114,8 +141,12 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown)
+    // The client's address reaches the handlers (login throttling).
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
         .await
 }
 

@@ -60,14 +60,18 @@ fn game_cell(g: &crate::views::GameView, number: u32) -> String {
     }
 }
 
-/// The result of a game as the forum shows it, if decided.
+/// The result of a game as the forum shows it, if decided or reported.
 fn result_cell(g: &crate::views::GameView) -> String {
     if let Some(reason) = &g.cancel_reason {
         return format!("cancelled: {reason}");
     }
-    g.result.as_ref().map_or_else(String::new, |r| {
-        format!("{}, {} ({})", r.who(), r.ended_by, g.status)
-    })
+    if let Some(r) = &g.result {
+        return format!("{}, {} ({})", r.who(), r.ended_by, g.status);
+    }
+    // ARB-R45: a report is shown until it is confirmed or rejected.
+    g.report
+        .as_ref()
+        .map_or_else(String::new, crate::views::ReportView::summary)
 }
 
 /// The announcement of a round; once games are decided, with their results.
@@ -90,7 +94,10 @@ pub fn announcement(markup: Markup, r: &RoundView) -> String {
             (None, false) => String::new(),
         }
     );
-    let any_result = r.games.iter().any(|g| g.status != "scheduled");
+    let any_result = r
+        .games
+        .iter()
+        .any(|g| g.status != "scheduled" || g.report.is_some());
     match markup {
         Markup::BbCode => {
             out.push_str(&format!("[b][size=150]{}[/size][/b]\n\n", e(&title)));

@@ -249,6 +249,74 @@ pub struct GameView {
     pub counts_in: Option<u32>,
     pub corrections: u32,
     pub cancel_reason: Option<String>,
+    /// A result reported by one of the players and awaiting confirmation
+    /// (ARB-R45); absent when none is pending.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<ReportView>,
+}
+
+/// A reported result awaiting confirmation (ARB-R45): "reported by X,
+/// awaiting confirmation".
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub struct ReportView {
+    /// The player who reported it.
+    pub by: String,
+    pub outcome: String,
+    pub winner: Option<String>,
+    pub ended_by: String,
+    pub vp: Option<i32>,
+    pub turn: Option<u8>,
+    pub note: Option<String>,
+    pub reported: String,
+    /// The player who may confirm it (a moderator who does not play in the
+    /// game may too, unless it was reported after the deadline).
+    pub awaiting: String,
+    /// Reported after the deadline: confirmed by the other player, it is an
+    /// agreed outcome (ARB-R5).
+    pub late: bool,
+    /// Who reported what and who may confirm it, in words.
+    pub explanation: ExplanationView,
+}
+
+impl ReportView {
+    /// "reported by Ana Morales: Ana Morales won (20 VP), awaiting
+    /// confirmation".
+    pub fn summary(&self) -> String {
+        let who = self
+            .winner
+            .as_ref()
+            .map_or_else(|| "tie".to_string(), |w| format!("{w} won"));
+        format!(
+            "reported by {}: {who} ({}), awaiting confirmation",
+            self.by, self.ended_by
+        )
+    }
+}
+
+fn report_view(ladder: &Ladder, g: &Game) -> Option<ReportView> {
+    let r = g.report.as_ref()?;
+    let other = if g.ussr.player == r.by {
+        g.us.player
+    } else {
+        g.ussr.player
+    };
+    Some(ReportView {
+        by: ladder.name_of(r.by),
+        outcome: r.result.outcome.describe().into(),
+        winner: match r.result.outcome {
+            Outcome::Win(s) => Some(ladder.name_of(g.participant(s).player)),
+            Outcome::Tie => None,
+        },
+        ended_by: r.result.ended_by.describe().into(),
+        vp: r.result.vp,
+        turn: r.result.turn,
+        note: r.result.note.clone(),
+        reported: stamp(r.at),
+        awaiting: ladder.name_of(other),
+        late: g.deadline.is_some_and(|d| r.at > d),
+        explanation: ladder.explain_report(g)?.into(),
+    })
 }
 
 pub fn game_view(ladder: &Ladder, g: &Game, now: Time) -> GameView {
@@ -290,6 +358,7 @@ pub fn game_view(ladder: &Ladder, g: &Game, now: Time) -> GameView {
         counts_in: g.counts_in.filter(|n| Some(*n) != g.round),
         corrections: g.corrections,
         cancel_reason: g.cancel_reason.clone(),
+        report: report_view(ladder, g),
     }
 }
 

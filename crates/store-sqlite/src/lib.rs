@@ -3,7 +3,9 @@
 //! One file holds every competition: the `events` table, keyed by
 //! (competition, seq) and kept append-only and gapless by triggers, the
 //! `idempotency` table (which command, by key and request fingerprint,
-//! appended which range), and `secrets`.
+//! appended which range), and `secrets`. Beside them, and not append-only,
+//! the tables of [`AccountStore`](arbiter_store::AccountStore): `accounts`,
+//! `grants`, `sessions` and `api_tokens` (in `accounts`).
 //! The schema is in `migrations/`, embedded in the binary and applied on open.
 //!
 //! Durability: the database runs in WAL mode with `synchronous=FULL`, so an
@@ -22,6 +24,8 @@
 //! command of up to [`CHUNK`] events is a single multi-statement batch
 //! (begin, checks, conditional inserts, commit) and reads skip sqlx's pool,
 //! which pings every connection it takes back.
+
+mod accounts;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -54,8 +58,8 @@ pub const CHUNK: usize = 64;
 /// shapes of the writer and the few other statements.
 const STATEMENT_CACHE: usize = 2 * CHUNK + 32;
 
-/// An [`EventStore`] in a SQLite database. Cheap to clone: clones share the
-/// connections.
+/// An [`EventStore`] and [`AccountStore`](arbiter_store::AccountStore) in a
+/// SQLite database. Cheap to clone: clones share the connections.
 #[derive(Debug, Clone)]
 pub struct SqliteStore {
     inner: Arc<Inner>,

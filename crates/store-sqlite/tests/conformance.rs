@@ -1,5 +1,6 @@
-//! The SQLite store against the conformance suite, and what only SQLite can
-//! be asked: the triggers, and the file surviving a reopen.
+//! The SQLite store against the conformance suites (events and accounts),
+//! and what only SQLite can be asked: the triggers, and the file surviving a
+//! reopen.
 
 #![allow(clippy::unwrap_used)]
 
@@ -27,6 +28,26 @@ async fn conformance_file() {
 async fn conformance_in_memory() {
     arbiter_store::conformance::run_all(|| async { SqliteStore::open_in_memory().await.unwrap() })
         .await;
+}
+
+#[tokio::test]
+async fn accounts_conformance_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let counter = std::sync::atomic::AtomicUsize::new(0);
+    arbiter_store::conformance::accounts::run_all(|| {
+        let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.path().join(format!("accounts-{n}")).join("arbiter.db");
+        async move { SqliteStore::open(&path).await.unwrap() }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn accounts_conformance_in_memory() {
+    arbiter_store::conformance::accounts::run_all(|| async {
+        SqliteStore::open_in_memory().await.unwrap()
+    })
+    .await;
 }
 
 fn event(i: usize) -> NewEvent {
@@ -424,4 +445,66 @@ async fn keys_recorded_before_fingerprints_still_replay() {
     );
     assert_eq!(store.version("c").await.unwrap(), 3);
     store.close().await;
+}
+
+/// Accounts, grants, sessions and tokens survive a reopen, and their tables,
+/// unlike `events`, take UPDATE and DELETE.
+#[tokio::test]
+async fn accounts_survive_a_reopen_and_are_not_append_only() {
+    use arbiter_store::{Account, AccountStore, ApiToken, Grant, Role, Session};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("arbiter.db");
+    let alice = Account {
+        username: "alice".to_owned(),
+        display_name: "Alice".to_owned(),
+        email: None,
+        password_hash: "$argon2id$hash".to_owned(),
+        organizer: true,
+        created_at: "2024-05-01T12:00:00Z".to_owned(),
+    };
+    let grant = Grant {
+        competition: "c".to_owned(),
+        username: "alice".to_owned(),
+        role: Role::Owner,
+        player: None,
+    };
+    let session = Session {
+        id_hash: "s".to_owned(),
+        username: "alice".to_owned(),
+        csrf: "csrf".to_owned(),
+        created_at: 1,
+        expires_at: 100,
+    };
+    let token = ApiToken {
+        hash: "t".to_owned(),
+        username: "alice".to_owned(),
+        label: "ci".to_owned(),
+        created_at: "2024-05-01T12:00:00Z".to_owned(),
+    };
+    let store = SqliteStore::open(&path).await.unwrap();
+    store.create_account(&alice).await.unwrap();
+    store.grant(&grant).await.unwrap();
+    store.put_session(&session).await.unwrap();
+    store.put_token(&token).await.unwrap();
+    store.close().await;
+    drop(store);
+
+    let store = SqliteStore::open(&path).await.unwrap();
+    assert_eq!(store.account("alice").await.unwrap(), Some(alice));
+    assert_eq!(store.grants_of("alice").await.unwrap(), vec![grant]);
+    assert_eq!(store.session("s", 50).await.unwrap(), Some(session));
+    assert_eq!(store.token("t").await.unwrap(), Some(token));
+    store.close().await;
+
+    let mut conn = raw(&path).await;
+    for sql in [
+        "UPDATE accounts SET display_name = 'A.'",
+        "DELETE FROM grants",
+        "DELETE FROM sessions",
+        "DELETE FROM api_tokens",
+        "DELETE FROM accounts",
+    ] {
+        sqlx::query(sql).execute(&mut conn).await.unwrap();
+    }
+    conn.close().await.unwrap();
 }

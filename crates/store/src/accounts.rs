@@ -112,8 +112,12 @@ pub trait AccountStore: Send + Sync {
     /// (competition, username, role).
     async fn grant(&self, grant: &Grant) -> Result<(), StoreError>;
     /// Remove a grant; false when there was none.
-    async fn revoke(&self, competition: &str, username: &str, role: Role)
-    -> Result<bool, StoreError>;
+    async fn revoke(
+        &self,
+        competition: &str,
+        username: &str,
+        role: Role,
+    ) -> Result<bool, StoreError>;
     /// Grants in a competition, sorted by (username, role).
     async fn grants_in(&self, competition: &str) -> Result<Vec<Grant>, StoreError>;
     /// Grants of an account, sorted by (competition, role).

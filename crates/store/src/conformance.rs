@@ -3,6 +3,8 @@
 //! A backend's integration test calls [`run_all`] with a closure that makes a
 //! fresh, empty store; every check gets its own store. The checks are public
 //! so a backend can also run one of them alone while debugging.
+//! The suite of [`AccountStore`](crate::AccountStore) is [`accounts`], run
+//! the same way with [`accounts::run_all`].
 //!
 //! The checks panic with a message naming what went wrong: this is test code.
 //! [`concurrent_appenders`], [`concurrent_retries_of_one_command`] and
@@ -1114,4 +1116,656 @@ pub async fn concurrent_requests_with_one_key<S: EventStore + 'static>(store: S)
         lookup(&*store, c, "k-shared").await,
         Some(key_use(1, 2, winner))
     );
+}
+
+/// The conformance suite every [`AccountStore`](crate::AccountStore) backend
+/// must pass: call [`accounts::run_all`] with a closure that makes a fresh,
+/// empty store. The checks need no particular runtime.
+pub mod accounts {
+    use super::ok;
+    use crate::{Account, AccountStore, ApiToken, Grant, Role, Session, StoreError};
+
+    /// Run every check, each on a fresh empty store made by `make`.
+    pub async fn run_all<S, F, Fut>(make: F)
+    where
+        S: AccountStore + 'static,
+        F: Fn() -> Fut,
+        Fut: Future<Output = S>,
+    {
+        // The name is printed before each check so that a failure's captured
+        // output says which check was running.
+        macro_rules! check {
+            ($name:ident) => {
+                eprintln!("conformance::accounts: {}", stringify!($name));
+                $name(make().await).await;
+            };
+        }
+        check!(create_and_look_up);
+        check!(duplicate_username_refused);
+        check!(accounts_sorted);
+        check!(set_password);
+        check!(grant_replaces_player);
+        check!(revoke);
+        check!(grants_sorted);
+        check!(sessions_until_expiry);
+        check!(delete_session);
+        check!(delete_sessions_of);
+        check!(purge_sessions);
+        check!(tokens);
+    }
+
+    // ------------------------------------------------------------ helpers
+
+    /// A distinguishable account: its fields carry `username`.
+    fn account(username: &str) -> Account {
+        Account {
+            username: username.to_owned(),
+            display_name: format!("Display {username}"),
+            email: Some(format!("{username}@example.org")),
+            password_hash: format!("$argon2id$v=19$m=19456,t=2,p=1$salt-{username}$hash"),
+            organizer: false,
+            created_at: "2024-05-01T12:00:00Z".to_owned(),
+        }
+    }
+
+    async fn create<S: AccountStore + ?Sized>(store: &S, account: &Account) {
+        ok(
+            &format!("create_account {:?}", account.username),
+            store.create_account(account).await,
+        );
+    }
+
+    async fn lookup<S: AccountStore + ?Sized>(store: &S, username: &str) -> Option<Account> {
+        ok(
+            &format!("account {username:?}"),
+            store.account(username).await,
+        )
+    }
+
+    async fn all<S: AccountStore + ?Sized>(store: &S) -> Vec<Account> {
+        ok("accounts", store.accounts().await)
+    }
+
+    fn grant(competition: &str, username: &str, role: Role, player: Option<&str>) -> Grant {
+        Grant {
+            competition: competition.to_owned(),
+            username: username.to_owned(),
+            role,
+            player: player.map(str::to_owned),
+        }
+    }
+
+    async fn give<S: AccountStore + ?Sized>(store: &S, grant: &Grant) {
+        ok(&format!("grant {grant:?}"), store.grant(grant).await);
+    }
+
+    async fn grants_in<S: AccountStore + ?Sized>(store: &S, competition: &str) -> Vec<Grant> {
+        ok(
+            &format!("grants_in {competition:?}"),
+            store.grants_in(competition).await,
+        )
+    }
+
+    async fn grants_of<S: AccountStore + ?Sized>(store: &S, username: &str) -> Vec<Grant> {
+        ok(
+            &format!("grants_of {username:?}"),
+            store.grants_of(username).await,
+        )
+    }
+
+    /// A session of `username`, made at 1000, expiring at `expires_at`.
+    fn session(id_hash: &str, username: &str, expires_at: i64) -> Session {
+        Session {
+            id_hash: id_hash.to_owned(),
+            username: username.to_owned(),
+            csrf: format!("csrf-{id_hash}"),
+            created_at: 1000,
+            expires_at,
+        }
+    }
+
+    async fn put_session<S: AccountStore + ?Sized>(store: &S, session: &Session) {
+        ok(
+            &format!("put_session {:?}", session.id_hash),
+            store.put_session(session).await,
+        );
+    }
+
+    async fn get_session<S: AccountStore + ?Sized>(
+        store: &S,
+        id_hash: &str,
+        now: i64,
+    ) -> Option<Session> {
+        ok(
+            &format!("session {id_hash:?} at {now}"),
+            store.session(id_hash, now).await,
+        )
+    }
+
+    fn token(hash: &str, username: &str, label: &str, created_at: &str) -> ApiToken {
+        ApiToken {
+            hash: hash.to_owned(),
+            username: username.to_owned(),
+            label: label.to_owned(),
+            created_at: created_at.to_owned(),
+        }
+    }
+
+    async fn put_token<S: AccountStore + ?Sized>(store: &S, token: &ApiToken) {
+        ok(
+            &format!("put_token {:?}", token.hash),
+            store.put_token(token).await,
+        );
+    }
+
+    async fn tokens_of<S: AccountStore + ?Sized>(store: &S, username: &str) -> Vec<ApiToken> {
+        ok(
+            &format!("tokens_of {username:?}"),
+            store.tokens_of(username).await,
+        )
+    }
+
+    // ------------------------------------------------------------- checks
+
+    /// An account reads back as created, every field included; unknown
+    /// usernames have none.
+    pub async fn create_and_look_up<S: AccountStore>(store: S) {
+        assert_eq!(lookup(&store, "alice").await, None, "no account yet");
+        assert!(all(&store).await.is_empty(), "a fresh store has no account");
+
+        let alice = Account {
+            organizer: true,
+            display_name: "Alice Ünïcödé \"A\"".to_owned(),
+            ..account("alice")
+        };
+        create(&store, &alice).await;
+        let bob = Account {
+            email: None,
+            ..account("bob")
+        };
+        create(&store, &bob).await;
+
+        assert_eq!(lookup(&store, "alice").await, Some(alice.clone()));
+        assert_eq!(
+            lookup(&store, "bob").await,
+            Some(bob.clone()),
+            "no email and not an organizer round-trip"
+        );
+        assert_eq!(lookup(&store, "carol").await, None);
+        assert_eq!(
+            lookup(&store, "alic").await,
+            None,
+            "a prefix is not a username"
+        );
+        assert_eq!(all(&store).await, vec![alice, bob]);
+    }
+
+    /// A taken username is refused with [`StoreError::AccountExists`], and
+    /// nothing of the refused account is written.
+    pub async fn duplicate_username_refused<S: AccountStore>(store: S) {
+        let first = account("alice");
+        create(&store, &first).await;
+        let second = Account {
+            display_name: "Another Alice".to_owned(),
+            email: Some("other@example.org".to_owned()),
+            password_hash: "$argon2id$other".to_owned(),
+            organizer: true,
+            created_at: "2025-01-01T00:00:00Z".to_owned(),
+            ..account("alice")
+        };
+        match store.create_account(&second).await {
+            Err(StoreError::AccountExists(username)) => {
+                assert_eq!(username, "alice", "the error names the username");
+            }
+            other => panic!("a taken username must give AccountExists, got {other:?}"),
+        }
+        assert_eq!(
+            lookup(&store, "alice").await,
+            Some(first.clone()),
+            "the first account is unchanged"
+        );
+        assert_eq!(all(&store).await, vec![first.clone()], "nothing was added");
+
+        // The same account again is refused too.
+        assert!(
+            matches!(
+                store.create_account(&first).await,
+                Err(StoreError::AccountExists(ref u)) if u == "alice"
+            ),
+            "creating the same account twice is refused"
+        );
+        // Other usernames are still free.
+        create(&store, &account("alice2")).await;
+        assert_eq!(all(&store).await.len(), 2);
+    }
+
+    /// [`AccountStore::accounts`] lists every account sorted by username,
+    /// whatever the order of creation.
+    pub async fn accounts_sorted<S: AccountStore>(store: S) {
+        let names = ["mallory", "alice", "zoe", "bob", "alice-2", "al", "émile"];
+        for name in names {
+            create(&store, &account(name)).await;
+        }
+        let mut sorted: Vec<&str> = names.to_vec();
+        sorted.sort_unstable();
+        let expected: Vec<Account> = sorted.into_iter().map(account).collect();
+        assert_eq!(all(&store).await, expected, "sorted by username");
+    }
+
+    /// A password hash is replaced (true) for an existing account only; the
+    /// other fields are kept, and an unknown account is not created (false).
+    pub async fn set_password<S: AccountStore>(store: S) {
+        let alice = account("alice");
+        let bob = account("bob");
+        create(&store, &alice).await;
+        create(&store, &bob).await;
+
+        let changed = ok(
+            "set_password alice",
+            store.set_password("alice", "$argon2id$new").await,
+        );
+        assert!(changed, "set_password of an existing account is true");
+        assert_eq!(
+            lookup(&store, "alice").await,
+            Some(Account {
+                password_hash: "$argon2id$new".to_owned(),
+                ..alice
+            }),
+            "only the hash changed"
+        );
+        assert_eq!(
+            lookup(&store, "bob").await,
+            Some(bob),
+            "other accounts are untouched"
+        );
+
+        let changed = ok(
+            "set_password carol",
+            store.set_password("carol", "$argon2id$x").await,
+        );
+        assert!(!changed, "set_password of an unknown account is false");
+        assert_eq!(lookup(&store, "carol").await, None, "and creates nothing");
+        assert_eq!(all(&store).await.len(), 2);
+    }
+
+    /// A grant with the (competition, username, role) of an existing one
+    /// replaces its `player`; other roles and competitions are separate
+    /// grants.
+    pub async fn grant_replaces_player<S: AccountStore>(store: S) {
+        create(&store, &account("alice")).await;
+        assert!(grants_in(&store, "c").await.is_empty(), "no grant yet");
+        assert!(grants_of(&store, "alice").await.is_empty(), "no grant yet");
+
+        give(&store, &grant("c", "alice", Role::Player, Some("Alice A"))).await;
+        assert_eq!(
+            grants_in(&store, "c").await,
+            vec![grant("c", "alice", Role::Player, Some("Alice A"))]
+        );
+
+        give(&store, &grant("c", "alice", Role::Player, Some("Alice B"))).await;
+        assert_eq!(
+            grants_in(&store, "c").await,
+            vec![grant("c", "alice", Role::Player, Some("Alice B"))],
+            "a second grant of the same role replaces the player"
+        );
+
+        give(&store, &grant("c", "alice", Role::Player, None)).await;
+        assert_eq!(
+            grants_in(&store, "c").await,
+            vec![grant("c", "alice", Role::Player, None)],
+            "the player can be replaced by none"
+        );
+
+        give(&store, &grant("c", "alice", Role::Moderator, None)).await;
+        give(&store, &grant("d", "alice", Role::Player, Some("A. in d"))).await;
+        // The same grant twice is one grant.
+        give(&store, &grant("c", "alice", Role::Moderator, None)).await;
+        assert_eq!(
+            grants_of(&store, "alice").await,
+            vec![
+                grant("c", "alice", Role::Moderator, None),
+                grant("c", "alice", Role::Player, None),
+                grant("d", "alice", Role::Player, Some("A. in d")),
+            ],
+            "other roles and competitions are other grants"
+        );
+    }
+
+    /// A revoke removes exactly one grant (true), and is false when there
+    /// was none.
+    pub async fn revoke<S: AccountStore>(store: S) {
+        create(&store, &account("alice")).await;
+        create(&store, &account("bob")).await;
+        give(&store, &grant("c", "alice", Role::Owner, None)).await;
+        give(&store, &grant("c", "alice", Role::Player, Some("Alice"))).await;
+        give(&store, &grant("c", "bob", Role::Owner, None)).await;
+        give(&store, &grant("d", "alice", Role::Owner, None)).await;
+
+        let revoke = |competition: &'static str, username: &'static str, role: Role| {
+            let store = &store;
+            async move {
+                ok(
+                    &format!("revoke {competition:?} {username:?} {role:?}"),
+                    store.revoke(competition, username, role).await,
+                )
+            }
+        };
+        assert!(revoke("c", "alice", Role::Owner).await, "an existing grant");
+        assert!(
+            !revoke("c", "alice", Role::Owner).await,
+            "a grant revoked already"
+        );
+        assert!(
+            !revoke("c", "alice", Role::Moderator).await,
+            "a role never granted"
+        );
+        assert!(
+            !revoke("e", "alice", Role::Owner).await,
+            "another competition"
+        );
+        assert!(
+            !revoke("c", "carol", Role::Owner).await,
+            "an unknown account"
+        );
+
+        assert_eq!(
+            grants_in(&store, "c").await,
+            vec![
+                grant("c", "alice", Role::Player, Some("Alice")),
+                grant("c", "bob", Role::Owner, None),
+            ],
+            "only the revoked grant is gone"
+        );
+        assert_eq!(
+            grants_in(&store, "d").await,
+            vec![grant("d", "alice", Role::Owner, None)],
+            "the same role elsewhere is kept"
+        );
+
+        assert!(revoke("c", "alice", Role::Player).await);
+        assert!(revoke("c", "bob", Role::Owner).await);
+        assert!(grants_in(&store, "c").await.is_empty());
+        assert_eq!(grants_of(&store, "alice").await.len(), 1);
+    }
+
+    /// [`AccountStore::grants_in`] is sorted by (username, role) and
+    /// [`AccountStore::grants_of`] by (competition, role), roles in the
+    /// order of [`Role`] (owner, moderator, player: not alphabetical).
+    pub async fn grants_sorted<S: AccountStore>(store: S) {
+        for name in ["alice", "bob", "carol"] {
+            create(&store, &account(name)).await;
+        }
+        // Given in a scrambled order.
+        let given = [
+            grant("c", "carol", Role::Player, Some("Carol")),
+            grant("c", "alice", Role::Player, Some("Alice")),
+            grant("b", "alice", Role::Moderator, None),
+            grant("c", "bob", Role::Moderator, None),
+            grant("c", "alice", Role::Owner, None),
+            grant("a", "alice", Role::Player, Some("Alice in a")),
+            grant("c", "alice", Role::Moderator, None),
+            grant("c", "bob", Role::Owner, None),
+            grant("b", "alice", Role::Owner, None),
+            grant("a2", "alice", Role::Moderator, None),
+        ];
+        for g in &given {
+            give(&store, g).await;
+        }
+
+        assert_eq!(
+            grants_in(&store, "c").await,
+            vec![
+                grant("c", "alice", Role::Owner, None),
+                grant("c", "alice", Role::Moderator, None),
+                grant("c", "alice", Role::Player, Some("Alice")),
+                grant("c", "bob", Role::Owner, None),
+                grant("c", "bob", Role::Moderator, None),
+                grant("c", "carol", Role::Player, Some("Carol")),
+            ],
+            "grants_in: by username, then role"
+        );
+        assert_eq!(
+            grants_of(&store, "alice").await,
+            vec![
+                grant("a", "alice", Role::Player, Some("Alice in a")),
+                grant("a2", "alice", Role::Moderator, None),
+                grant("b", "alice", Role::Owner, None),
+                grant("b", "alice", Role::Moderator, None),
+                grant("c", "alice", Role::Owner, None),
+                grant("c", "alice", Role::Moderator, None),
+                grant("c", "alice", Role::Player, Some("Alice")),
+            ],
+            "grants_of: by competition, then role"
+        );
+        assert_eq!(
+            grants_of(&store, "bob").await,
+            vec![
+                grant("c", "bob", Role::Owner, None),
+                grant("c", "bob", Role::Moderator, None),
+            ]
+        );
+        assert!(grants_in(&store, "nowhere").await.is_empty());
+        assert!(grants_of(&store, "nobody").await.is_empty());
+        assert!(
+            grants_in(&store, "a").await.len() == 1 && grants_in(&store, "b").await.len() == 2,
+            "grants_in is per competition"
+        );
+    }
+
+    /// A session is returned, every field included, while `now` is before
+    /// its expiry, and not from its expiry on.
+    pub async fn sessions_until_expiry<S: AccountStore>(store: S) {
+        create(&store, &account("alice")).await;
+        assert_eq!(get_session(&store, "s1", 0).await, None, "no session yet");
+
+        let s1 = session("s1", "alice", 2000);
+        put_session(&store, &s1).await;
+        let s2 = Session {
+            created_at: 1500,
+            ..session("s2", "alice", 5000)
+        };
+        put_session(&store, &s2).await;
+
+        for now in [0, 1000, 1999] {
+            assert_eq!(
+                get_session(&store, "s1", now).await,
+                Some(s1.clone()),
+                "before its expiry (now = {now})"
+            );
+        }
+        for now in [2000, 2001, 10_000] {
+            assert_eq!(
+                get_session(&store, "s1", now).await,
+                None,
+                "from its expiry on (now = {now})"
+            );
+        }
+        assert_eq!(
+            get_session(&store, "s2", 2000).await,
+            Some(s2.clone()),
+            "sessions expire separately"
+        );
+        assert_eq!(get_session(&store, "unknown", 0).await, None);
+
+        // An expired session is not returned, but is still there until
+        // deleted or purged.
+        assert!(ok("delete_session s1", store.delete_session("s1").await));
+    }
+
+    /// Deleting a session (logout) removes that one only; false when there
+    /// is none.
+    pub async fn delete_session<S: AccountStore>(store: S) {
+        create(&store, &account("alice")).await;
+        let s1 = session("s1", "alice", 2000);
+        let s2 = session("s2", "alice", 2000);
+        put_session(&store, &s1).await;
+        put_session(&store, &s2).await;
+
+        assert!(
+            ok("delete_session s1", store.delete_session("s1").await),
+            "an existing session"
+        );
+        assert_eq!(get_session(&store, "s1", 1000).await, None, "it is gone");
+        assert_eq!(
+            get_session(&store, "s2", 1000).await,
+            Some(s2),
+            "the other one is kept"
+        );
+        assert!(
+            !ok("delete_session s1", store.delete_session("s1").await),
+            "a session deleted already"
+        );
+        assert!(
+            !ok(
+                "delete_session unknown",
+                store.delete_session("unknown").await
+            ),
+            "an unknown session"
+        );
+    }
+
+    /// Deleting the sessions of an account (password change) removes all of
+    /// them, expired ones included, and says how many; others' are kept.
+    pub async fn delete_sessions_of<S: AccountStore>(store: S) {
+        create(&store, &account("alice")).await;
+        create(&store, &account("bob")).await;
+        put_session(&store, &session("a1", "alice", 2000)).await;
+        put_session(&store, &session("a2", "alice", 3000)).await;
+        put_session(&store, &session("a3", "alice", 500)).await;
+        let b1 = session("b1", "bob", 2000);
+        put_session(&store, &b1).await;
+
+        assert_eq!(
+            ok(
+                "delete_sessions_of alice",
+                store.delete_sessions_of("alice").await
+            ),
+            3,
+            "every session of the account"
+        );
+        for id in ["a1", "a2", "a3"] {
+            assert_eq!(get_session(&store, id, 0).await, None, "{id} is gone");
+        }
+        assert_eq!(
+            get_session(&store, "b1", 1000).await,
+            Some(b1),
+            "another account's session is kept"
+        );
+        assert_eq!(
+            ok(
+                "delete_sessions_of alice",
+                store.delete_sessions_of("alice").await
+            ),
+            0,
+            "none left"
+        );
+        assert_eq!(
+            ok(
+                "delete_sessions_of carol",
+                store.delete_sessions_of("carol").await
+            ),
+            0,
+            "an unknown account has none"
+        );
+    }
+
+    /// Purging at `now` deletes exactly the sessions expired at `now` (those
+    /// [`AccountStore::session`] no longer returns) and says how many.
+    pub async fn purge_sessions<S: AccountStore>(store: S) {
+        create(&store, &account("alice")).await;
+        create(&store, &account("bob")).await;
+        assert_eq!(ok("purge_sessions", store.purge_sessions(0).await), 0);
+
+        put_session(&store, &session("s100", "alice", 100)).await;
+        put_session(&store, &session("s200", "bob", 200)).await;
+        let s201 = session("s201", "alice", 201);
+        let s300 = session("s300", "bob", 300);
+        put_session(&store, &s201).await;
+        put_session(&store, &s300).await;
+
+        assert_eq!(
+            ok("purge_sessions 99", store.purge_sessions(99).await),
+            0,
+            "none expired yet"
+        );
+        assert_eq!(
+            ok("purge_sessions 200", store.purge_sessions(200).await),
+            2,
+            "a session expiring at `now` is expired"
+        );
+        assert_eq!(
+            ok("purge_sessions 200", store.purge_sessions(200).await),
+            0,
+            "purged already"
+        );
+        // Gone for good: not returned even at an earlier `now`.
+        assert_eq!(get_session(&store, "s100", 0).await, None);
+        assert_eq!(get_session(&store, "s200", 0).await, None);
+        assert!(!ok(
+            "delete_session s100",
+            store.delete_session("s100").await
+        ));
+        assert_eq!(get_session(&store, "s201", 200).await, Some(s201));
+        assert_eq!(get_session(&store, "s300", 200).await, Some(s300));
+        assert_eq!(
+            ok("purge_sessions 1000", store.purge_sessions(1000).await),
+            2
+        );
+        assert_eq!(get_session(&store, "s300", 0).await, None);
+    }
+
+    /// API tokens read back by hash, are listed per account sorted by
+    /// creation then label, and are deleted (true) once (then false).
+    pub async fn tokens<S: AccountStore>(store: S) {
+        create(&store, &account("alice")).await;
+        create(&store, &account("bob")).await;
+        assert_eq!(ok("token", store.token("h1").await), None, "no token yet");
+        assert!(tokens_of(&store, "alice").await.is_empty());
+
+        // Given in a scrambled order.
+        let late = token("h1", "alice", "a-label", "2024-06-01T00:00:00Z");
+        let early_b = token("h2", "alice", "b-label", "2024-05-01T00:00:00Z");
+        let early_a = token("h3", "alice", "a-label", "2024-05-01T00:00:00Z");
+        let middle = token("h4", "alice", "0-label", "2024-05-15T00:00:00Z");
+        let bobs = token("h5", "bob", "bob's ünïcödé token", "2024-01-01T00:00:00Z");
+        for t in [&late, &early_b, &bobs, &early_a, &middle] {
+            put_token(&store, t).await;
+        }
+
+        assert_eq!(ok("token h1", store.token("h1").await), Some(late.clone()));
+        assert_eq!(ok("token h5", store.token("h5").await), Some(bobs.clone()));
+        assert_eq!(ok("token unknown", store.token("unknown").await), None);
+        assert_eq!(
+            tokens_of(&store, "alice").await,
+            vec![
+                early_a.clone(),
+                early_b.clone(),
+                middle.clone(),
+                late.clone()
+            ],
+            "sorted by creation, then label"
+        );
+        assert_eq!(tokens_of(&store, "bob").await, vec![bobs.clone()]);
+        assert!(tokens_of(&store, "carol").await.is_empty());
+
+        assert!(
+            ok("delete_token h2", store.delete_token("h2").await),
+            "an existing token"
+        );
+        assert_eq!(ok("token h2", store.token("h2").await), None, "it is gone");
+        assert!(
+            !ok("delete_token h2", store.delete_token("h2").await),
+            "a token deleted already"
+        );
+        assert!(
+            !ok("delete_token unknown", store.delete_token("unknown").await),
+            "an unknown token"
+        );
+        assert_eq!(
+            tokens_of(&store, "alice").await,
+            vec![early_a, middle, late],
+            "only the deleted token is gone"
+        );
+        assert_eq!(tokens_of(&store, "bob").await, vec![bobs]);
+    }
 }

@@ -2,8 +2,8 @@
 
 use super::sides::{self, Seat};
 use super::{
-    Command, Event, Game, Ladder, Membership, PairingMethod, PairingPlan, PairingReason,
-    ResultInput, RoundAnnounced, ScheduledGame, SideReason, Skip,
+    Command, Confirmer, Event, Game, Ladder, Membership, PairingMethod, PairingPlan,
+    PairingReason, Report, ResultInput, RoundAnnounced, ScheduledGame, SideReason, Skip,
 };
 use crate::RuleError;
 use crate::draw;
@@ -581,6 +581,101 @@ impl Ladder {
                 let _ = g;
                 Ok(vec![Event::GameCancelled { game, at, reason }])
             }
+            Command::ReportResult {
+                game,
+                result,
+                by,
+                at,
+            } => {
+                let g = self.open_game_at(game, at)?;
+                self.known(by).map_err(|e| e.field("by"))?;
+                if !g.has_player(by) {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "{} does not play in \"{}\": a result is reported by one of the game's players, or recorded by a moderator (ARB-R45)",
+                            self.name_of(by),
+                            self.game_name(g)
+                        ),
+                    )
+                    .field("by"));
+                }
+                Self::check_result(&result)?;
+                if let Some(report) = &g.report {
+                    if report.by != by && same_result(&report.result, &result) {
+                        // The other player reports what was reported: he
+                        // confirms it (ARB-R45).
+                        return self.confirmed(g, report, Confirmer::Player(by), at);
+                    }
+                    if report.by == by && report.result == result {
+                        return Err(RuleError::new(
+                            CONDUCT,
+                            format!(
+                                "{} already reported exactly this result of \"{}\": it awaits the confirmation of {} or a moderator (ARB-R45)",
+                                self.name_of(by),
+                                self.game_name(g),
+                                self.name_of(other_player(g, by))
+                            ),
+                        ));
+                    }
+                }
+                Ok(vec![Event::ResultReported {
+                    game,
+                    result,
+                    by,
+                    at,
+                }])
+            }
+            Command::ConfirmResult { game, by, at } => {
+                let g = self.open_game_at(game, at)?;
+                let report = self.pending_report(g)?;
+                self.check_confirmer(g, report, &by, "confirms")?;
+                if let (Confirmer::Moderator(name), Some(d)) = (&by, g.deadline)
+                    && report.at > d
+                {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "{} reported the result of \"{}\" after its deadline ({}): the players must agree on an outcome, so only {} can confirm it; otherwise {name} adjudicates (ARB-R5, ARB-R45)",
+                            self.name_of(report.by),
+                            self.game_name(g),
+                            d.format("%Y-%m-%d"),
+                            self.name_of(other_player(g, report.by))
+                        ),
+                    )
+                    .field("by"));
+                }
+                self.confirmed(g, report, by, at)
+            }
+            Command::RejectReport {
+                game,
+                by,
+                reason,
+                at,
+            } => {
+                let g = self.open_game_at(game, at)?;
+                let report = self.pending_report(g)?;
+                self.check_confirmer(g, report, &by, "rejects")?;
+                if at < report.at {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "the report of \"{}\" was made on {}; it cannot be rejected on {}",
+                            self.game_name(g),
+                            report.at.format("%Y-%m-%d"),
+                            at.format("%Y-%m-%d")
+                        ),
+                    )
+                    .field("at"));
+                }
+                require_text(&reason, CONDUCT, "the reason for rejecting the report", "reason")?;
+                Ok(vec![Event::ReportRejected {
+                    game,
+                    by,
+                    reason,
+                    at,
+                }])
+            }
             Command::CloseRound { at } => {
                 let Some(round) = self.open_round() else {
                     return Err(RuleError::new(
@@ -858,6 +953,124 @@ impl Ladder {
                 ),
             )),
         }
+    }
+
+    /// The report of `g` awaiting confirmation (ARB-R45).
+    fn pending_report<'a>(&self, g: &'a Game) -> Result<&'a Report, RuleError> {
+        g.report.as_ref().ok_or_else(|| {
+            RuleError::new(
+                CONDUCT,
+                format!(
+                    "no result of \"{}\" is reported: a player reports it first, or a moderator records it (ARB-R45)",
+                    self.game_name(g)
+                ),
+            )
+        })
+    }
+
+    /// ARB-R45: a report is confirmed or rejected by the game's other
+    /// player, or by an active moderator who does not play in the game
+    /// ("No participant in a game may moderate his own game"; a moderator is
+    /// the player of his name, ARB-R2). Nobody confirms his own report.
+    fn check_confirmer(
+        &self,
+        g: &Game,
+        report: &Report,
+        by: &Confirmer,
+        verb: &str,
+    ) -> Result<(), RuleError> {
+        match by {
+            Confirmer::Player(p) => {
+                self.known(*p).map_err(|e| e.field("by"))?;
+                if *p == report.by {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "nobody confirms his own game's report: {} reported the result of \"{}\", so {} or a moderator who does not play in it {verb} it (ARB-R45)",
+                            self.name_of(*p),
+                            self.game_name(g),
+                            self.name_of(other_player(g, *p))
+                        ),
+                    )
+                    .field("by"));
+                }
+                if !g.has_player(*p) {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "{} does not play in \"{}\": {} or a moderator who does not play in it {verb} the report (ARB-R45)",
+                            self.name_of(*p),
+                            self.game_name(g),
+                            self.name_of(other_player(g, report.by))
+                        ),
+                    )
+                    .field("by"));
+                }
+            }
+            Confirmer::Moderator(name) => {
+                let key = super::name_key(name);
+                let Some(m) = self
+                    .moderators
+                    .iter()
+                    .find(|m| m.active && super::name_key(&m.name) == key)
+                else {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "{} is not a moderator of this ladder",
+                            super::single_spaced(name)
+                        ),
+                    )
+                    .field("by"));
+                };
+                if self.find(&m.name).is_some_and(|p| g.has_player(p)) {
+                    return Err(RuleError::new(
+                        CONDUCT,
+                        format!(
+                            "\"No participant in a game may moderate his own game\": {} plays in \"{}\" and cannot confirm or reject its report (ARB-R2, ARB-R45)",
+                            m.name,
+                            self.game_name(g)
+                        ),
+                    )
+                    .field("by"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A confirmed report: `ResultConfirmed`, then exactly what
+    /// `RecordResult` decides for the reported result at the time it was
+    /// reported. A report made after the deadline and confirmed by the other
+    /// player is an agreed outcome (ARB-R5, ARB-R45).
+    fn confirmed(&self, g: &Game, report: &Report, by: Confirmer, at: Time) -> Decided {
+        if at < report.at {
+            return Err(RuleError::new(
+                CONDUCT,
+                format!(
+                    "the result of \"{}\" was reported on {}; it cannot be confirmed on {}",
+                    self.game_name(g),
+                    report.at.format("%Y-%m-%d"),
+                    at.format("%Y-%m-%d")
+                ),
+            )
+            .field("at"));
+        }
+        let agreed = g.deadline.is_some_and(|d| report.at > d);
+        let recorded = self.decide(Command::RecordResult {
+            game: g.id,
+            result: report.result.clone(),
+            agreed,
+            at: report.at,
+        })?;
+        let mut events = Vec::with_capacity(recorded.len() + 1);
+        events.push(Event::ResultConfirmed {
+            game: g.id,
+            by,
+            at,
+        });
+        events.extend(recorded);
+        Ok(events)
     }
 
     fn check_turn(turn: Option<u8>) -> Result<(), RuleError> {
@@ -1662,6 +1875,21 @@ impl ModeratorPool {
             ),
         ))
     }
+}
+
+/// The other player of `g` than `p`.
+fn other_player(g: &Game, p: PlayerId) -> PlayerId {
+    if g.ussr.player == p {
+        g.us.player
+    } else {
+        g.ussr.player
+    }
+}
+
+/// Two reports of the same result: the same outcome, ending, VP and turn
+/// (the notes may differ; the first report's is kept, ARB-R45).
+fn same_result(a: &ResultInput, b: &ResultInput) -> bool {
+    a.outcome == b.outcome && a.ended_by == b.ended_by && a.vp == b.vp && a.turn == b.turn
 }
 
 fn order_sides(

@@ -2,7 +2,8 @@
 //! the figures, in words.
 
 use super::{
-    Game, Ladder, Move, MoveReason, PairingMethod, PairingReason, Retirement, Round, SideReason,
+    Confirmer, Game, Ladder, Move, MoveReason, PairingMethod, PairingReason, Retirement, Round,
+    SideReason,
 };
 use crate::explain::Explanation;
 use crate::model::Side;
@@ -185,6 +186,52 @@ impl Ladder {
                 "no moderator was free of this game when it was scheduled",
             ),
         }
+    }
+
+    /// Who confirmed or rejected a report, in words: the player's name or
+    /// "moderator Name".
+    pub fn confirmer_name(&self, by: &Confirmer) -> String {
+        match by {
+            Confirmer::Player(p) => self.name_of(*p),
+            Confirmer::Moderator(name) => format!("moderator {name}"),
+        }
+    }
+
+    /// Where a game's reported result stands, if one is pending: who
+    /// reported it and who may confirm it (ARB-R45).
+    pub fn explain_report(&self, game: &Game) -> Option<Explanation> {
+        let report = game.report.as_ref()?;
+        let other = if game.ussr.player == report.by {
+            game.us.player
+        } else {
+            game.ussr.player
+        };
+        let late = game.deadline.is_some_and(|d| report.at > d);
+        let who = if late {
+            format!(
+                "{} (reported after the deadline, it is an agreed outcome once he confirms it; otherwise the moderator adjudicates)",
+                self.name_of(other)
+            )
+        } else {
+            format!(
+                "{} or a moderator who does not play in the game",
+                self.name_of(other)
+            )
+        };
+        Some(Explanation::new(
+            "TWS Conduct of Games",
+            if late {
+                &["ARB-R45", "ARB-R5"]
+            } else {
+                &["ARB-R45"]
+            },
+            format!(
+                "reported by {} ({}, {}), awaiting confirmation by {who}; nobody confirms his own game's report",
+                self.name_of(report.by),
+                report.result.outcome.describe(),
+                report.result.ended_by.describe()
+            ),
+        ))
     }
 
     /// Why the players of `game` were paired.

@@ -221,6 +221,27 @@ pub struct Game {
     /// The round whose re-sort the game counts in: its own round, or the
     /// next one when it was carried over (ARB-R21).
     pub counts_in: Option<u32>,
+    /// A player's report of the result, awaiting the other player's or a
+    /// moderator's confirmation (ARB-R45); cleared when the game is decided
+    /// or cancelled, or the report is rejected.
+    pub report: Option<Report>,
+}
+
+/// A result reported by one of the game's players, not yet confirmed
+/// (ARB-R45).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    pub result: ResultInput,
+    pub by: PlayerId,
+    pub at: Time,
+}
+
+/// Who confirms or rejects a reported result (ARB-R45): the game's other
+/// player, or a moderator of the ladder who does not play in the game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Confirmer {
+    Player(PlayerId),
+    Moderator(String),
 }
 
 impl Game {
@@ -449,6 +470,30 @@ pub enum Event {
         at: Time,
         reason: String,
     },
+    /// One of the game's players reports its result (ARB-R45); it waits for
+    /// the other player or a moderator to confirm it. A later report
+    /// replaces it.
+    ResultReported {
+        game: GameId,
+        result: ResultInput,
+        by: PlayerId,
+        at: Time,
+    },
+    /// The pending report is confirmed (ARB-R45); the `ResultRecorded` that
+    /// follows it in the same append records the result.
+    ResultConfirmed {
+        game: GameId,
+        by: Confirmer,
+        at: Time,
+    },
+    /// The pending report is disputed and cleared (ARB-R45): the players
+    /// report again or the moderator decides.
+    ReportRejected {
+        game: GameId,
+        by: Confirmer,
+        reason: String,
+        at: Time,
+    },
     RoundClosed(Box<RoundClosed>),
     /// Undo: the event `seq` no longer counts. Folds skip reverted events
     /// (see [`fold`]).
@@ -482,6 +527,9 @@ impl Event {
             Event::ResultRecorded { .. } => "result-recorded",
             Event::ResultCorrected { .. } => "result-corrected",
             Event::GameCancelled { .. } => "game-cancelled",
+            Event::ResultReported { .. } => "result-reported",
+            Event::ResultConfirmed { .. } => "result-confirmed",
+            Event::ReportRejected { .. } => "report-rejected",
             Event::RoundClosed(_) => "round-closed",
             Event::Reverted { .. } => "reverted",
         }
@@ -660,6 +708,29 @@ pub enum Command {
         reason: String,
         at: Time,
     },
+    /// One of the game's two players reports its result (ARB-R45). The
+    /// other player's report of the same result confirms it.
+    ReportResult {
+        game: GameId,
+        result: ResultInput,
+        by: PlayerId,
+        at: Time,
+    },
+    /// The other player, or a moderator who does not play in the game,
+    /// confirms the pending report: the result is recorded (ARB-R45).
+    ConfirmResult {
+        game: GameId,
+        by: Confirmer,
+        at: Time,
+    },
+    /// The other player, or a moderator who does not play in the game,
+    /// disputes the pending report, which is cleared (ARB-R45).
+    RejectReport {
+        game: GameId,
+        by: Confirmer,
+        reason: String,
+        at: Time,
+    },
     CloseRound {
         at: Time,
     },
@@ -695,6 +766,9 @@ impl Command {
             | Command::Adjudicate { at, .. }
             | Command::CorrectResult { at, .. }
             | Command::CancelGame { at, .. }
+            | Command::ReportResult { at, .. }
+            | Command::ConfirmResult { at, .. }
+            | Command::RejectReport { at, .. }
             | Command::CloseRound { at }
             | Command::CloseRoundEarly { at, .. } => Some(*at),
             _ => None,
@@ -712,6 +786,9 @@ impl Command {
             | Command::Adjudicate { at, .. }
             | Command::CorrectResult { at, .. }
             | Command::CancelGame { at, .. }
+            | Command::ReportResult { at, .. }
+            | Command::ConfirmResult { at, .. }
+            | Command::RejectReport { at, .. }
             | Command::CloseRound { at }
             | Command::CloseRoundEarly { at, .. } => *at = Time::UNIX_EPOCH,
             // Listed, not `_`, so that a new variant with a time is not
@@ -1074,6 +1151,7 @@ impl Ladder {
                 if let Some(g) = self.game_mut(*game) {
                     g.status = result.status;
                     g.result = Some(result.clone());
+                    g.report = None;
                     let parts = g.participants();
                     for p in parts {
                         let counts = p.counts;
@@ -1093,12 +1171,33 @@ impl Ladder {
                     g.status = result.status;
                     g.result = Some(result.clone());
                     g.corrections += 1;
+                    g.report = None;
                 }
             }
             Event::GameCancelled { game, reason, .. } => {
                 if let Some(g) = self.game_mut(*game) {
                     g.status = GameStatus::Cancelled;
                     g.cancel_reason = Some(reason.clone());
+                    g.report = None;
+                }
+            }
+            Event::ResultReported {
+                game,
+                result,
+                by,
+                at,
+            } => {
+                if let Some(g) = self.game_mut(*game) {
+                    g.report = Some(Report {
+                        result: result.clone(),
+                        by: *by,
+                        at: *at,
+                    });
+                }
+            }
+            Event::ResultConfirmed { game, .. } | Event::ReportRejected { game, .. } => {
+                if let Some(g) = self.game_mut(*game) {
+                    g.report = None;
                 }
             }
             Event::RoundClosed(c) => self.apply_closed(c),
@@ -1162,6 +1261,18 @@ impl Ladder {
             Event::ResultRecorded { game, .. }
             | Event::ResultCorrected { game, .. }
             | Event::GameCancelled { game, .. } => game_ok(game),
+            // A report names one of the game's players; a confirmation or
+            // rejection follows a pending report.
+            Event::ResultReported { game, by, .. } => {
+                self.game(*game).is_some_and(|g| g.has_player(*by))
+            }
+            Event::ResultConfirmed { game, by, .. } | Event::ReportRejected { game, by, .. } => {
+                self.game(*game).is_some_and(|g| g.report.is_some())
+                    && match by {
+                        Confirmer::Player(p) => player_ok(p),
+                        Confirmer::Moderator(_) => true,
+                    }
+            }
             Event::RoundClosed(c) => {
                 self.open_round().is_some_and(|r| r.number == c.round)
                     && c.order.iter().all(player_ok)
@@ -1285,6 +1396,7 @@ impl Ladder {
             corrections: 0,
             cancel_reason: None,
             counts_in: round,
+            report: None,
         });
     }
 
@@ -1355,6 +1467,19 @@ impl Ladder {
         self.champion = c.champion;
         self.streak = c.streak;
         self.carried.clone_from(&c.carried);
+        // Reports die with the round; a carried game keeps its own
+        // (ARB-R21, ARB-R45).
+        if let Some(k) = self.rounds.iter().position(|r| r.number == c.round) {
+            for i in 0..self.rounds[k].games.len() {
+                let g = self.rounds[k].games[i];
+                if let Some(game) = self.game_mut(g)
+                    && game.report.is_some()
+                    && !c.carried.contains(&g)
+                {
+                    game.report = None;
+                }
+            }
+        }
         if let Some(r) = self.rounds.iter_mut().find(|r| r.number == c.round) {
             r.closed = Some(Box::new(c.clone()));
         }

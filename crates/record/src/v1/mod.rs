@@ -9,8 +9,8 @@ mod scalars;
 
 use arbiter_engine::model::{Adjudication, GameResult, Participant};
 use arbiter_engine::tws::{
-    Bid, Event, LadderRules, PairingMethod, PairingReason, Retirement, RoundAnnounced, RoundClosed,
-    ScheduledGame, SideReason, Skip,
+    Bid, Confirmer, Event, LadderRules, PairingMethod, PairingReason, ResultInput, Retirement,
+    RoundAnnounced, RoundClosed, ScheduledGame, SideReason, Skip,
 };
 use serde::{Deserialize, Serialize};
 
@@ -474,6 +474,72 @@ impl From<GameResultDto> for GameResult {
     }
 }
 
+/// A result as a player reported it (`result-reported`): no status, no
+/// adjudication, no time of its own (ARB-R45).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReportedResultDto {
+    outcome: OutcomeDto,
+    ended_by: EndTagDto,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vp: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    turn: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
+impl From<&ResultInput> for ReportedResultDto {
+    fn from(r: &ResultInput) -> Self {
+        ReportedResultDto {
+            outcome: r.outcome.into(),
+            ended_by: EndTagDto(r.ended_by.clone()),
+            vp: r.vp,
+            turn: r.turn,
+            note: r.note.clone(),
+        }
+    }
+}
+
+impl From<ReportedResultDto> for ResultInput {
+    fn from(r: ReportedResultDto) -> Self {
+        ResultInput {
+            outcome: r.outcome.into(),
+            ended_by: r.ended_by.0,
+            vp: r.vp,
+            turn: r.turn,
+            note: r.note,
+        }
+    }
+}
+
+/// Who confirmed or rejected a report: `{"player": 3}` or
+/// `{"moderator": "Name"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum ConfirmerDto {
+    Player(Pid),
+    Moderator(String),
+}
+
+impl From<&Confirmer> for ConfirmerDto {
+    fn from(c: &Confirmer) -> Self {
+        match c {
+            Confirmer::Player(p) => ConfirmerDto::Player(Pid(*p)),
+            Confirmer::Moderator(name) => ConfirmerDto::Moderator(name.clone()),
+        }
+    }
+}
+
+impl From<ConfirmerDto> for Confirmer {
+    fn from(c: ConfirmerDto) -> Self {
+        match c {
+            ConfirmerDto::Player(p) => Confirmer::Player(p.0),
+            ConfirmerDto::Moderator(name) => Confirmer::Moderator(name),
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Rounds.
 
@@ -754,6 +820,32 @@ pub(crate) struct GameCancelledDto {
     reason: String,
 }
 
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultReportedDto {
+    game: Gid,
+    result: ReportedResultDto,
+    by: Pid,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultConfirmedDto {
+    game: Gid,
+    by: ConfirmerDto,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReportRejectedDto {
+    game: Gid,
+    by: ConfirmerDto,
+    reason: String,
+    at: Stamp,
+}
+
 /// `reverted`, the same in every format (the XMadn ones too).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -795,6 +887,9 @@ event_dto! {
         ResultRecorded(ResultRecordedDto) = "result-recorded",
         ResultCorrected(ResultCorrectedDto) = "result-corrected",
         GameCancelled(GameCancelledDto) = "game-cancelled",
+        ResultReported(ResultReportedDto) = "result-reported",
+        ResultConfirmed(ResultConfirmedDto) = "result-confirmed",
+        ReportRejected(ReportRejectedDto) = "report-rejected",
         RoundClosed(Box<RoundClosedDto>) = "round-closed",
         Reverted(RevertedDto) = "reverted",
     }
@@ -905,6 +1000,35 @@ impl From<&Event> for EventDto {
                     reason: reason.clone(),
                 })
             }
+            Event::ResultReported {
+                game,
+                result,
+                by,
+                at,
+            } => EventDto::ResultReported(ResultReportedDto {
+                game: Gid(*game),
+                result: result.into(),
+                by: Pid(*by),
+                at: Stamp(*at),
+            }),
+            Event::ResultConfirmed { game, by, at } => {
+                EventDto::ResultConfirmed(ResultConfirmedDto {
+                    game: Gid(*game),
+                    by: by.into(),
+                    at: Stamp(*at),
+                })
+            }
+            Event::ReportRejected {
+                game,
+                by,
+                reason,
+                at,
+            } => EventDto::ReportRejected(ReportRejectedDto {
+                game: Gid(*game),
+                by: by.into(),
+                reason: reason.clone(),
+                at: Stamp(*at),
+            }),
             Event::RoundClosed(c) => EventDto::RoundClosed(Box::new(c.as_ref().into())),
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
@@ -981,6 +1105,23 @@ impl From<EventDto> for Event {
                 game: d.game.0,
                 at: d.at.0,
                 reason: d.reason,
+            },
+            EventDto::ResultReported(d) => Event::ResultReported {
+                game: d.game.0,
+                result: d.result.into(),
+                by: d.by.0,
+                at: d.at.0,
+            },
+            EventDto::ResultConfirmed(d) => Event::ResultConfirmed {
+                game: d.game.0,
+                by: d.by.into(),
+                at: d.at.0,
+            },
+            EventDto::ReportRejected(d) => Event::ReportRejected {
+                game: d.game.0,
+                by: d.by.into(),
+                reason: d.reason,
+                at: d.at.0,
             },
             EventDto::RoundClosed(d) => Event::RoundClosed(Box::new((*d).into())),
             EventDto::Reverted(d) => Event::Reverted {

@@ -2,12 +2,13 @@
 //! compile time by utoipa from the handlers and the view types).
 
 pub mod competitions;
+pub mod write;
 
 use axum::extract::{FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get};
+use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -21,7 +22,15 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/health", get(health))
         .route("/api/openapi.json", get(openapi_json))
-        .route("/api/competitions", get(competitions::list))
+        .route("/api/competitions", get(competitions::list).post(write::create))
+        .route(
+            "/api/competitions/{id}/actions",
+            post(write::act),
+        )
+        .route("/api/session", post(write::login).delete(write::logout))
+        .route("/api/me", get(write::me))
+        .route("/api/accounts", post(write::register))
+        .route("/api/tokens", post(write::create_token))
         .route("/api/competitions/{id}", get(competitions::show))
         .route("/api/competitions/{id}/history", get(competitions::history))
         .route(
@@ -44,7 +53,11 @@ pub fn routes() -> Router<AppState> {
         title = "Arbiter",
         description = "Competitions run the way a moderator would: every decision names its rule. \
 Read a competition of any format (TWS ladder, XMadn league or Challengers, Sunjang league), \
-its rounds or seasons, and its event history.\n\n\
+its rounds or seasons, and its event history; run a ladder (players, rounds, results, \
+reports and confirmations, adjudication, closing).\n\n\
+Writes need an account: log in with `POST /api/session` (a session cookie; send the returned \
+`csrf_token` as `X-CSRF-Token` on every write), or send an API token as `Authorization: Bearer <token>`. \
+Every write carries the expected version as `If-Match` and may carry an `Idempotency-Key`.\n\n\
 Every error has one shape: `{\"error\": {\"code\", \"message\", \"clause\"?, \"field\"?, \"current_version\"?}}`. \
 A competition's responses carry its version as `ETag` (`\"v42\"`), to send back as `If-Match` on writes.",
         license(name = "MIT OR Apache-2.0"),
@@ -57,10 +70,18 @@ A competition's responses carry its version as `ETag` (`\"v42\"`), to send back 
         competitions::history,
         competitions::round,
         competitions::season,
+        write::create,
+        write::act,
+        write::login,
+        write::logout,
+        write::me,
+        write::register,
+        write::create_token,
     ),
     tags(
         (name = "competitions", description = "Competitions of every format, read side"),
         (name = "server", description = "The server itself"),
+        (name = "accounts", description = "Accounts, sessions and API tokens"),
     )
 )]
 #[derive(Debug)]

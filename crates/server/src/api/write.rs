@@ -1,0 +1,430 @@
+//! The write side of the API: accounts, sessions, tokens, creating a
+//! competition, and the actions on a ladder. Every write checks the CSRF
+//! token of a browser session (`X-CSRF-Token`; none with an API token),
+//! the caller's role in the competition ([`crate::actions`]), and takes the
+//! expected version as `If-Match` (`"v42"`; a mismatch answers 409 with
+//! `current_version`) and an `Idempotency-Key` (a retry answers the first
+//! outcome and stores nothing).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::actions::{self, ActionDone, LadderAction};
+use crate::api::{ApiPath, etag};
+use crate::auth::{self, CSRF_HEADER, Caller};
+use crate::error::{ApiError, ErrorBody, ErrorCode};
+use arbiter_store::{AccountStore, Grant};
+
+/// A JSON body whose rejection is the API's error, naming the field.
+#[derive(Debug)]
+pub struct ApiJson<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(t)) => Ok(Self(t)),
+            Err(e) => Err(ApiError::bad_request(e.body_text()).with_field("body")),
+        }
+    }
+}
+
+/// The CSRF token of a request with a session: the `X-CSRF-Token` header.
+fn csrf_header(headers: &HeaderMap) -> Option<&str> {
+    headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok())
+}
+
+/// `If-Match: "v42"` (or `42`): the version the write expects.
+pub fn if_match(headers: &HeaderMap) -> Result<Option<u64>, ApiError> {
+    let Some(v) = headers.get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    let text = v.to_str().unwrap_or("").trim();
+    let inner = text.trim_start_matches("W/").trim_matches('"');
+    inner
+        .strip_prefix('v')
+        .unwrap_or(inner)
+        .parse::<u64>()
+        .map(Some)
+        .map_err(|_| {
+            ApiError::bad_request(format!(
+                "If-Match must be a version tag such as \"v42\" (the competition's ETag), not {text:?}"
+            ))
+            .with_field("If-Match")
+        })
+}
+
+/// `Idempotency-Key`: 1 to 200 visible characters.
+pub fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(v) = headers.get("idempotency-key") else {
+        return Ok(None);
+    };
+    match v.to_str() {
+        Ok(k) if !k.trim().is_empty() && k.len() <= 200 => Ok(Some(k.trim().to_string())),
+        _ => Err(ApiError::bad_request("Idempotency-Key must be 1 to 200 visible characters")
+            .with_field("Idempotency-Key")),
+    }
+}
+
+/// Logging in.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LoginBody {
+    pub username: String,
+    pub password: String,
+}
+
+/// The caller's account, with the CSRF token to send as `X-CSRF-Token` on
+/// writes made with the session cookie.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Me {
+    pub username: String,
+    pub name: String,
+    pub organizer: bool,
+    /// Send it as `X-CSRF-Token` with the session cookie (absent with an
+    /// API token, which needs none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub csrf_token: Option<String>,
+    pub roles: Vec<RoleView>,
+}
+
+/// A role in one competition.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoleView {
+    pub competition: String,
+    /// `owner`, `moderator` or `player`.
+    pub role: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+}
+
+async fn me_of(state: &AppState, account: &arbiter_store::Account, csrf: Option<String>) -> Result<Me, ApiError> {
+    let grants: Vec<Grant> = state
+        .service
+        .store()
+        .grants_of(&account.username)
+        .await
+        .map_err(ApiError::from_store)?;
+    Ok(Me {
+        username: account.username.clone(),
+        name: account.display_name.clone(),
+        organizer: account.organizer,
+        csrf_token: csrf,
+        roles: grants
+            .into_iter()
+            .map(|g| RoleView {
+                competition: g.competition,
+                role: g.role.as_str().into(),
+                player: g.player,
+            })
+            .collect(),
+    })
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/session",
+    tag = "accounts",
+    request_body = LoginBody,
+    responses(
+        (status = 200, description = "Logged in: a fresh session cookie (`arbiter_session`, HttpOnly, Secure, SameSite=Lax) is set", body = Me),
+        (status = 401, description = "Wrong username or password", body = ErrorBody),
+        (status = 429, description = "Too many failed logins; `Retry-After` says when to try again", body = ErrorBody),
+    )
+)]
+pub async fn login(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiJson(body): ApiJson<LoginBody>,
+) -> Result<Response, ApiError> {
+    let account = auth::login(&state, &caller, &body.username, &body.password).await?;
+    let cookie = auth::start_session(&state, &account.username).await?;
+    // The new session's CSRF token.
+    let session = session_csrf(&state, &cookie).await?;
+    let me = me_of(&state, &account, session).await?;
+    let mut response = Json(me).into_response();
+    response.headers_mut().append(header::SET_COOKIE, cookie);
+    Ok(response)
+}
+
+/// The CSRF token of the session a `Set-Cookie` value starts.
+async fn session_csrf(state: &AppState, cookie: &HeaderValue) -> Result<Option<String>, ApiError> {
+    let id = cookie
+        .to_str()
+        .ok()
+        .and_then(|c| c.split(';').next())
+        .and_then(|kv| kv.split_once('='))
+        .map(|(_, v)| v.to_string())
+        .unwrap_or_default();
+    Ok(state
+        .service
+        .store()
+        .session(&auth::digest(&id), state.now().timestamp())
+        .await
+        .map_err(ApiError::from_store)?
+        .map(|s| s.csrf))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/api/session",
+    tag = "accounts",
+    params(("X-CSRF-Token" = String, Header, description = "The session's CSRF token")),
+    responses(
+        (status = 204, description = "Logged out: the session is deleted on the server and the cookie cleared"),
+        (status = 403, description = "CSRF token missing or wrong", body = ErrorBody),
+    )
+)]
+pub async fn logout(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if caller.session.is_some() {
+        caller.check_csrf(csrf_header(&headers))?;
+    }
+    let cookie = auth::end_session(&state, &headers).await?;
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    response.headers_mut().append(header::SET_COOKIE, cookie);
+    Ok(response)
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/me",
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The caller's account and roles", body = Me),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+    )
+)]
+pub async fn me(State(state): State<AppState>, caller: Caller) -> Result<Json<Me>, ApiError> {
+    let account = caller.account()?;
+    let csrf = caller.session.as_ref().map(|s| s.csrf.clone());
+    Ok(Json(me_of(&state, account, csrf).await?))
+}
+
+/// Registering an account.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegisterBody {
+    pub username: String,
+    /// The name shown, and played under.
+    pub name: String,
+    #[serde(default)]
+    pub email: Option<String>,
+    /// At least 10 characters.
+    pub password: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/accounts",
+    tag = "accounts",
+    request_body = RegisterBody,
+    responses(
+        (status = 201, description = "The account exists (a player's; organizers are made with `arbiter account add --organizer`)", body = Me),
+        (status = 400, description = "A field is not valid (`field` names it)", body = ErrorBody),
+        (status = 409, description = "The username is taken", body = ErrorBody),
+    )
+)]
+pub async fn register(
+    State(state): State<AppState>,
+    ApiJson(body): ApiJson<RegisterBody>,
+) -> Result<Response, ApiError> {
+    let account = auth::create_account(
+        &state,
+        &body.username,
+        &body.name,
+        body.email.as_deref(),
+        &body.password,
+        false,
+    )
+    .await?;
+    let me = me_of(&state, &account, None).await?;
+    Ok((StatusCode::CREATED, Json(me)).into_response())
+}
+
+/// A new API token.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TokenBody {
+    pub label: String,
+}
+
+/// The token, shown this once: only its SHA-256 is kept.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenCreated {
+    pub token: String,
+    pub label: String,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/tokens",
+    tag = "accounts",
+    request_body = TokenBody,
+    params(("X-CSRF-Token" = Option<String>, Header, description = "The session's CSRF token, with a session cookie")),
+    responses(
+        (status = 201, description = "The token: send it as `Authorization: Bearer <token>`", body = TokenCreated),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+    )
+)]
+pub async fn create_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<TokenBody>,
+) -> Result<Response, ApiError> {
+    let account = caller.account()?;
+    caller.check_csrf(csrf_header(&headers))?;
+    let token = auth::create_token(&state, &account.username, &body.label).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(TokenCreated {
+            token,
+            label: body.label.trim().to_string(),
+        }),
+    )
+        .into_response())
+}
+
+/// Creating a competition.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateBody {
+    /// `tws-ladder` (the formats with players named at creation are created
+    /// with the CLI for now).
+    pub format: String,
+    /// Letters, digits and dashes: the competition's address.
+    pub id: String,
+    pub name: String,
+    /// A rules file (TOML); the format's preset when absent.
+    #[serde(default)]
+    pub rules: Option<String>,
+}
+
+/// A competition just created.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Created {
+    pub id: String,
+    pub version: u64,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/competitions",
+    tag = "competitions",
+    request_body = CreateBody,
+    params(
+        ("X-CSRF-Token" = Option<String>, Header, description = "The session's CSRF token, with a session cookie"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Names the request: a retry answers the first outcome"),
+    ),
+    responses(
+        (status = 201, description = "Created; the caller is its owner and first moderator", body = Created),
+        (status = 400, description = "A field is not valid", body = ErrorBody),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 403, description = "Not an organizer's account, or the CSRF token is wrong", body = ErrorBody),
+        (status = 409, description = "The id is taken", body = ErrorBody),
+    )
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<CreateBody>,
+) -> Result<Response, ApiError> {
+    caller.account()?;
+    caller.check_csrf(csrf_header(&headers))?;
+    if body.format != "tws-ladder" {
+        return Err(ApiError::bad_request(format!(
+            "format {:?} cannot be created over HTTP yet; formats: tws-ladder (the others with `arbiter league|challengers|sunjang create`)",
+            body.format
+        ))
+        .with_field("format"));
+    }
+    let version = actions::create_ladder(
+        &state,
+        &caller,
+        &body.id,
+        &body.name,
+        body.rules.as_deref(),
+        idempotency_key(&headers)?,
+    )
+    .await?;
+    let mut response = (
+        StatusCode::CREATED,
+        Json(Created {
+            id: body.id.clone(),
+            version,
+        }),
+    )
+        .into_response();
+    if let Ok(tag) = HeaderValue::from_str(&etag(version)) {
+        response.headers_mut().insert(header::ETAG, tag);
+    }
+    Ok(response)
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/competitions/{id}/actions",
+    tag = "competitions",
+    request_body = LadderAction,
+    params(
+        ("id" = String, Path, description = "The competition (a TWS ladder)"),
+        ("If-Match" = String, Header, description = "The version the write expects (the ETag, `\"v42\"`); required"),
+        ("Idempotency-Key" = Option<String>, Header, description = "Names the request: a retry answers the first outcome and stores nothing"),
+        ("X-CSRF-Token" = Option<String>, Header, description = "The session's CSRF token, with a session cookie"),
+    ),
+    responses(
+        (status = 200, description = "Done (or previewed); `ETag` is the new version", body = ActionDone),
+        (status = 400, description = "A field is not valid (`field` names it)", body = ErrorBody),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 403, description = "The caller's role does not allow it, or the CSRF token is wrong", body = ErrorBody),
+        (status = 404, description = "No such competition", body = ErrorBody),
+        (status = 409, description = "The competition is not at the expected version (`current_version`)", body = ErrorBody),
+        (status = 422, description = "The rules refuse it (`clause` names the rule)", body = ErrorBody),
+        (status = 428, description = "If-Match is missing", body = ErrorBody),
+    )
+)]
+pub async fn act(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<String>,
+    headers: HeaderMap,
+    ApiJson(action): ApiJson<LadderAction>,
+) -> Result<Response, ApiError> {
+    caller.account()?;
+    caller.check_csrf(csrf_header(&headers))?;
+    crate::api::competitions::expect_ladder(&state, &id).await?;
+    let expected = if_match(&headers)?;
+    if expected.is_none() && !action.is_preview() {
+        return Err(ApiError::new(
+            StatusCode::PRECONDITION_REQUIRED,
+            ErrorCode::PreconditionRequired,
+            "a write must say which version it expects: send the competition's ETag as If-Match",
+        )
+        .with_field("If-Match"));
+    }
+    let done = actions::run_ladder(
+        &state,
+        &caller,
+        &id,
+        action,
+        expected,
+        idempotency_key(&headers)?,
+    )
+    .await?;
+    let mut response = Json(&done).into_response();
+    if let Ok(tag) = HeaderValue::from_str(&etag(done.version)) {
+        response.headers_mut().insert(header::ETAG, tag);
+    }
+    Ok(response)
+}
