@@ -125,6 +125,48 @@ pub enum Noun {
     Demo(DemoArgs),
     /// Serve the web pages and the JSON API (`/api`) on this database.
     Serve(ServeArgs),
+    /// Accounts that log in to `arbiter serve`, and their roles.
+    #[command(subcommand)]
+    Account(AccountCmd),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AccountCmd {
+    /// Create an account; the password is the first line of standard input
+    /// (or ARBITER_PASSWORD).
+    Add {
+        username: String,
+        /// The name shown, and played under.
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        email: Option<String>,
+        /// May create competitions.
+        #[arg(long)]
+        organizer: bool,
+    },
+    /// Set a new password (from standard input) and end the account's sessions.
+    Password { username: String },
+    /// Every account with its roles.
+    List,
+    /// Give an account a role in a competition.
+    Grant {
+        username: String,
+        competition: String,
+        /// owner, moderator or player.
+        #[arg(long)]
+        role: String,
+        /// For a player: the name he plays under in the competition.
+        #[arg(long)]
+        player: Option<String>,
+    },
+    /// Take a role away.
+    Revoke {
+        username: String,
+        competition: String,
+        #[arg(long)]
+        role: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -508,9 +550,26 @@ pub struct ServeArgs {
     pub addr: std::net::SocketAddr,
     /// Build the demo competitions first, on a fresh database: a new
     /// temporary file (deleted when the server stops), or the --db file if
-    /// it holds no competition yet.
+    /// it holds no competition yet. Demo accounts are made too (their
+    /// password is printed).
     #[arg(long)]
     pub demo: bool,
+    /// The SMTP server for round announcements and deadline reminders:
+    /// smtp://host:port (a local relay, no TLS), smtp+starttls://user:pass@host:587
+    /// or smtps://user:pass@host:465.
+    #[arg(long, value_name = "URL", env = "ARBITER_SMTP", requires = "mail_from")]
+    pub smtp: Option<String>,
+    /// The sender of the e-mail, e.g. "Ladder <ladder@example.org>".
+    #[arg(long, value_name = "ADDRESS", env = "ARBITER_MAIL_FROM")]
+    pub mail_from: Option<String>,
+    /// The address the e-mail links to (default: http://<addr>).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Send the session cookie over plain HTTP too (no `Secure` flag). Only
+    /// for a server on a private network without HTTPS; browsers send
+    /// Secure cookies to http://localhost anyway.
+    #[arg(long)]
+    pub insecure_cookies: bool,
 }
 
 #[derive(Debug, Args)]

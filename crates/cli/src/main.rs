@@ -5,6 +5,7 @@
 #[macro_use]
 mod out;
 
+mod account;
 mod args;
 mod demo;
 mod render;

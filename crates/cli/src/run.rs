@@ -91,6 +91,7 @@ pub async fn main(cli: Cli) -> Result<()> {
             crate::script::run_file(&svc, &globals, &s.file, &path, !s.no_rehearsal).await
         }
         Noun::Demo(d) => crate::demo::run(&svc, &globals, &d.id).await,
+        Noun::Account(a) => crate::account::run(&svc, &globals, a).await,
         other => execute(&svc, &globals, other).await,
     }
 }
@@ -952,7 +953,9 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 bail!("round {number}'s draws do not verify");
             }
         }
-        Noun::Script(_) | Noun::Demo(_) | Noun::Serve(_) => unreachable_noun()?,
+        Noun::Script(_) | Noun::Demo(_) | Noun::Serve(_) | Noun::Account(_) => {
+            unreachable_noun()?
+        }
         Noun::League(_) | Noun::Challengers(_) | Noun::Roll(_) | Noun::Sunjang(_) => {
             unreachable_noun()?
         }

@@ -53,10 +53,10 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
         })?;
         if matches!(
             cli.command,
-            Noun::Script(_) | Noun::Demo(_) | Noun::Serve(_)
+            Noun::Script(_) | Noun::Demo(_) | Noun::Serve(_) | Noun::Account(_)
         ) {
             return Err(crate::run::Usage(format!(
-                "{name}, line {number}: a script cannot run `script`, `demo` or `serve`"
+                "{name}, line {number}: a script cannot run `script`, `demo`, `serve` or `account`"
             ))
             .into());
         }

@@ -23,6 +23,7 @@ pub async fn run(db: Option<&PathBuf>, args: &ServeArgs) -> Result<()> {
         None => db_path(db)?,
     };
     let svc = open(&path).await?;
+    let mut demo_accounts = None;
     if args.demo {
         let existing = svc.competitions().await?;
         if !existing.is_empty() {
@@ -40,6 +41,19 @@ pub async fn run(db: Option<&PathBuf>, args: &ServeArgs) -> Result<()> {
             built.challengers.0,
             built.sunjang.0
         );
+        let ladder = &built.ladder.1;
+        let players: Vec<String> = ladder.players.iter().map(|p| p.player.name.clone()).collect();
+        let made = arbiter_server::demo::create_accounts(
+            svc.store(),
+            built.now,
+            &built.ladder.0,
+            &[&built.ladder.0, &built.league.0, &built.challengers.0, &built.sunjang.0],
+            &ladder.moderators.iter().map(|m| m.name.clone()).collect::<Vec<_>>(),
+            &players,
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!("the demo accounts: {}", e.detail.message))?;
+        demo_accounts = Some((made, built.ladder.0.clone()));
     }
     let listener = tokio::net::TcpListener::bind(args.addr)
         .await
@@ -59,8 +73,47 @@ pub async fn run(db: Option<&PathBuf>, args: &ServeArgs) -> Result<()> {
     outln!(
         "The JSON API is under http://{addr}/api/ (described by /api/openapi.json). Ctrl-C stops."
     );
+    if let Some((made, ladder)) = &demo_accounts {
+        let first = |role: &str| {
+            made.iter()
+                .filter(|a| a.role.starts_with(role))
+                .map(|a| a.username.as_str())
+                .collect::<Vec<_>>()
+        };
+        let players = first("player");
+        outln!(
+            "Log in at http://{addr}/login with password {:?}: {} organizes (owns every demo competition, moderates {ladder}), {} moderates; each ladder player by his first name ({}, …).",
+            arbiter_server::demo::DEMO_PASSWORD,
+            first("organizer").join(", "),
+            first("moderator").join(", "),
+            players.iter().take(4).copied().collect::<Vec<_>>().join(", "),
+        );
+    }
     arbiter_server::init_tracing();
-    let state = arbiter_server::AppState::new(svc);
+    let mailer = match (&args.smtp, &args.mail_from) {
+        (Some(smtp), Some(from)) => {
+            let config = arbiter_server::mail::MailConfig {
+                smtp: smtp.clone(),
+                from: from.clone(),
+            };
+            let mailer = arbiter_server::mail::Mailer::new(&config)
+                .map_err(|e| anyhow::anyhow!("--smtp / --mail-from: {e}"))?;
+            outln!("E-mail goes out through {smtp}.");
+            Some(mailer)
+        }
+        _ => None,
+    };
+    let base_url = args
+        .base_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{addr}"));
+    let auth = arbiter_server::auth::AuthConfig {
+        secure_cookies: !args.insecure_cookies,
+        ..arbiter_server::auth::AuthConfig::default()
+    };
+    let state = arbiter_server::AppState::new(svc)
+        .with_auth(auth)
+        .with_mailer(mailer, base_url);
     arbiter_server::serve(listener, state, arbiter_server::shutdown_signal())
         .await
         .context("the server stopped")?;

@@ -375,7 +375,11 @@ fn noise_command(l: &Ladder, (kind, a, b, c): (u8, u32, u32, u8), at: Time) -> C
             Command::ReportResult {
                 game: g.id,
                 result: result(outcome),
-                by: if b % 2 == 0 { g.ussr.player } else { g.us.player },
+                by: if b % 2 == 0 {
+                    g.ussr.player
+                } else {
+                    g.us.player
+                },
                 at: g.scheduled_at + Duration::days(i64::from(c % 4)),
             }
         }
@@ -395,7 +399,11 @@ fn noise_command(l: &Ladder, (kind, a, b, c): (u8, u32, u32, u8), at: Time) -> C
                 Command::RejectReport {
                     game: g.id,
                     by,
-                    reason: if a % 3 == 0 { String::new() } else { "no".into() },
+                    reason: if a % 3 == 0 {
+                        String::new()
+                    } else {
+                        "no".into()
+                    },
                     at,
                 }
             }
@@ -1250,4 +1258,72 @@ fn side_oracle_rule_one_first() {
     );
     // Without the champion, Dunn (2 US) is more unbalanced and gets the USSR.
     assert_eq!(oracle_side(champ, other, None, &h, &seed, 1), Side::Us);
+}
+
+/// ARB-R45: report events that do not fit the state (a report by someone
+/// who does not play in the game, a confirmation or rejection with no
+/// pending report, an unknown game) fail `Ladder::check`, and `apply`
+/// ignores them.
+#[test]
+fn report_events_are_checked() {
+    let mut sim = Sim::new();
+    sim.must(Command::AddModerator {
+        name: "Mod1".into(),
+    });
+    let a = sim.join("Ames".into());
+    let b = sim.join("Baker".into());
+    sim.must(Command::AnnounceRound {
+        at: day(0),
+        deadline: None,
+        plan: PairingPlan::Default { eliminator: None },
+        seed: seed_of(1),
+        next_seed_hash: draw::commitment(&seed_of(2)),
+    });
+    let outsider = sim.join("Clark".into());
+    let g = GameId(1);
+    let reported = |game, by| Event::ResultReported {
+        game,
+        result: result(Outcome::Tie),
+        by,
+        at: day(1),
+    };
+    let confirmed = Event::ResultConfirmed {
+        game: g,
+        by: Confirmer::Player(b),
+        at: day(2),
+    };
+    let rejected = Event::ReportRejected {
+        game: g,
+        by: Confirmer::Moderator("Mod1".into()),
+        reason: "no".into(),
+        at: day(2),
+    };
+    let forged = [
+        reported(g, outsider),
+        reported(GameId(9), a),
+        confirmed.clone(),
+        rejected.clone(),
+    ];
+    for e in &forged {
+        assert!(sim.ladder.check(e).is_err(), "{e:?}");
+        let mut l = sim.ladder.clone();
+        l.apply(e);
+        assert!(l == sim.ladder, "apply ignores {e:?}");
+    }
+    assert!(sim.ladder.check(&reported(g, a)).is_ok());
+    sim.must(Command::ReportResult {
+        game: g,
+        result: result(Outcome::Tie),
+        by: a,
+        at: day(1),
+    });
+    assert!(sim.ladder.check(&confirmed).is_ok());
+    assert!(sim.ladder.check(&rejected).is_ok());
+    let unknown = Event::ResultConfirmed {
+        game: g,
+        by: Confirmer::Player(PlayerId(99)),
+        at: day(2),
+    };
+    assert!(sim.ladder.check(&unknown).is_err());
+    sim.check_fold();
 }

@@ -9,8 +9,8 @@ use arbiter_engine::model::{
     Adjudication, Counts, EndTag, GameId, GameResult, GameStatus, Outcome, Participant, Side,
 };
 use arbiter_engine::tws::{
-    Bid, Event, LadderRules, Move, MoveReason, PairingMethod, PairingReason, Retirement,
-    RoundAnnounced, RoundClosed, ScheduledGame, SideReason, Skip,
+    Bid, Confirmer, Event, LadderRules, Move, MoveReason, PairingMethod, PairingReason,
+    ResultInput, Retirement, RoundAnnounced, RoundClosed, ScheduledGame, SideReason, Skip,
 };
 use arbiter_record::{FORMAT_VERSION, RecordError, decode, encode};
 use common::{p, t};
@@ -621,6 +621,61 @@ fn samples() -> Vec<(&'static str, Event)> {
             })),
         ),
         (
+            "result-reported",
+            Event::ResultReported {
+                game: g(21),
+                result: ResultInput {
+                    outcome: Outcome::Win(Side::Us),
+                    ended_by: EndTag::FinalScoring,
+                    vp: Some(7),
+                    turn: Some(10),
+                    note: Some("Ana's report".into()),
+                },
+                by: p(2),
+                at: t("2026-02-09T21:15:00Z"),
+            },
+        ),
+        (
+            "result-reported-minimal",
+            Event::ResultReported {
+                game: g(22),
+                result: ResultInput {
+                    outcome: Outcome::Tie,
+                    ended_by: EndTag::Other("timeout".into()),
+                    vp: None,
+                    turn: None,
+                    note: None,
+                },
+                by: p(1),
+                at: t("2026-02-09T21:15:00Z"),
+            },
+        ),
+        (
+            "result-confirmed",
+            Event::ResultConfirmed {
+                game: g(21),
+                by: Confirmer::Player(p(1)),
+                at: t("2026-02-10T08:30:00Z"),
+            },
+        ),
+        (
+            "result-confirmed-moderator",
+            Event::ResultConfirmed {
+                game: g(21),
+                by: Confirmer::Moderator("Mod One".into()),
+                at: t("2026-02-10T08:30:00Z"),
+            },
+        ),
+        (
+            "report-rejected",
+            Event::ReportRejected {
+                game: g(22),
+                by: Confirmer::Player(p(2)),
+                reason: "it was not a tie: I won on turn 8".into(),
+                at: t("2026-02-10T09:00:00Z"),
+            },
+        ),
+        (
             "reverted",
             Event::Reverted {
                 seq: u64::MAX,
@@ -641,7 +696,7 @@ fn every_sample_round_trips() {
 #[test]
 fn samples_cover_every_event_kind() {
     let kinds: std::collections::BTreeSet<&str> = samples().iter().map(|(_, e)| e.kind()).collect();
-    assert_eq!(kinds.len(), 22, "{kinds:?}");
+    assert_eq!(kinds.len(), 25, "{kinds:?}");
 }
 
 #[test]
@@ -879,4 +934,38 @@ fn a_reason_without_fields_refuses_unknown_keys() {
         let err = decode(&bad).expect_err("an unknown key is refused");
         assert!(err.to_string().contains("sneaky"), "{err}");
     }
+}
+
+#[test]
+fn reports_and_confirmers_are_checked() {
+    // A report has no status, adjudication or time inside its result.
+    let m = malformed(
+        r#"{"v":1,"type":"result-reported","game":2,"result":{"outcome":"tie","ended_by":"final-scoring","status":"played"},"by":1,"at":"2026-01-31T12:00:00Z"}"#,
+    );
+    assert!(m.contains("unknown field `status`"), "{m}");
+    let m = malformed(
+        r#"{"v":1,"type":"result-reported","game":2,"result":{"outcome":"tie","ended_by":"final-scoring"},"by":0,"at":"2026-01-31T12:00:00Z"}"#,
+    );
+    assert!(!m.is_empty(), "{m}");
+    let m = malformed(
+        r#"{"v":1,"type":"result-confirmed","game":2,"by":{"referee":"x"},"at":"2026-01-31T12:00:00Z"}"#,
+    );
+    assert!(m.contains("unknown variant `referee`"), "{m}");
+    let m = malformed(
+        r#"{"v":1,"type":"result-confirmed","game":2,"by":{"player":1,"moderator":"x"},"at":"2026-01-31T12:00:00Z"}"#,
+    );
+    assert!(!m.is_empty(), "{m}");
+    let m = malformed(
+        r#"{"v":1,"type":"report-rejected","game":2,"by":{"player":1},"at":"2026-01-31T12:00:00Z"}"#,
+    );
+    assert!(m.contains("missing field `reason`"), "{m}");
+    let json = r#"{"v":1,"type":"result-confirmed","game":2,"by":{"moderator":"Mod One"},"at":"2026-01-31T12:00:00Z"}"#;
+    assert_eq!(
+        decode(json),
+        Ok(Event::ResultConfirmed {
+            game: g(2),
+            by: Confirmer::Moderator("Mod One".into()),
+            at: t("2026-01-31T12:00:00Z"),
+        })
+    );
 }

@@ -9,8 +9,8 @@ use arbiter_engine::model::{
     Side,
 };
 use arbiter_engine::tws::{
-    Bid, Event, LadderRules, Move, MoveReason, PairingMethod, PairingReason, Retirement,
-    RoundAnnounced, RoundClosed, ScheduledGame, SideReason, Skip,
+    Bid, Confirmer, Event, LadderRules, Move, MoveReason, PairingMethod, PairingReason,
+    ResultInput, Retirement, RoundAnnounced, RoundClosed, ScheduledGame, SideReason, Skip,
 };
 use arbiter_record::{decode, encode};
 use common::{text, time};
@@ -215,6 +215,30 @@ fn game_result() -> impl Strategy<Value = GameResult> {
         )
 }
 
+fn result_input() -> impl Strategy<Value = ResultInput> {
+    (
+        outcome(),
+        end_tag(),
+        option::of(any::<i32>()),
+        option::of(any::<u8>()),
+        option::of(text()),
+    )
+        .prop_map(|(outcome, ended_by, vp, turn, note)| ResultInput {
+            outcome,
+            ended_by,
+            vp,
+            turn,
+            note,
+        })
+}
+
+fn confirmer() -> impl Strategy<Value = Confirmer> {
+    prop_oneof![
+        player().prop_map(Confirmer::Player),
+        text().prop_map(Confirmer::Moderator),
+    ]
+}
+
 fn move_reason() -> impl Strategy<Value = MoveReason> {
     prop_oneof![
         (game_id(), any::<bool>()).prop_map(|(game, tie)| MoveReason::Won { game, tie }),
@@ -356,6 +380,27 @@ fn event() -> BoxedStrategy<Event> {
             reason
         }),
         (any::<u64>(), text()).prop_map(|(seq, summary)| Event::Reverted { seq, summary }),
+        (game_id(), result_input(), player(), time()).prop_map(|(game, result, by, at)| {
+            Event::ResultReported {
+                game,
+                result,
+                by,
+                at,
+            }
+        }),
+        (game_id(), confirmer(), time()).prop_map(|(game, by, at)| Event::ResultConfirmed {
+            game,
+            by,
+            at
+        }),
+        (game_id(), confirmer(), text(), time()).prop_map(|(game, by, reason, at)| {
+            Event::ReportRejected {
+                game,
+                by,
+                reason,
+                at,
+            }
+        }),
     ]
     .boxed()
 }

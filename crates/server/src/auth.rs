@@ -500,7 +500,8 @@ const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$
 
 /// Create an account (hashing the password off the async threads).
 pub async fn create_account(
-    state: &AppState,
+    store: &(impl AccountStore + ?Sized),
+    at: arbiter_engine::model::Time,
     username: &str,
     display_name: &str,
     email: Option<&str>,
@@ -532,11 +533,9 @@ pub async fn create_account(
         email: email.map(str::to_string),
         password_hash: hash,
         organizer,
-        created_at: state.now().to_rfc3339(),
+        created_at: at.to_rfc3339(),
     };
-    state
-        .service
-        .store()
+    store
         .create_account(&account)
         .await
         .map_err(ApiError::from_store)?;

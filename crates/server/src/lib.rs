@@ -15,6 +15,7 @@ pub mod actions;
 pub mod api;
 mod app;
 pub mod auth;
+pub mod demo;
 pub mod error;
 pub mod mail;
 pub mod pages;

@@ -755,6 +755,9 @@ impl Mailer {
                     .map_err(|e| format!("{} ({}): {e}", self.smtp.host, self.smtp.port)),
                 Err(e) => Err(e),
             };
+            // lettre gives the connection back to its pool from a task of
+            // its own: let it run, so the next message reuses it.
+            tokio::task::yield_now().await;
             match result {
                 Ok(()) => report.sent += 1,
                 Err(e) => {

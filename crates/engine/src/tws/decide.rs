@@ -2,8 +2,8 @@
 
 use super::sides::{self, Seat};
 use super::{
-    Command, Confirmer, Event, Game, Ladder, Membership, PairingMethod, PairingPlan,
-    PairingReason, Report, ResultInput, RoundAnnounced, ScheduledGame, SideReason, Skip,
+    Command, Confirmer, Event, Game, Ladder, Membership, PairingMethod, PairingPlan, PairingReason,
+    Report, ResultInput, RoundAnnounced, ScheduledGame, SideReason, Skip,
 };
 use crate::RuleError;
 use crate::draw;
@@ -629,7 +629,7 @@ impl Ladder {
             Command::ConfirmResult { game, by, at } => {
                 let g = self.open_game_at(game, at)?;
                 let report = self.pending_report(g)?;
-                self.check_confirmer(g, report, &by, "confirms")?;
+                let by = self.check_confirmer(g, report, &by, "confirms")?;
                 if let (Confirmer::Moderator(name), Some(d)) = (&by, g.deadline)
                     && report.at > d
                 {
@@ -655,7 +655,7 @@ impl Ladder {
             } => {
                 let g = self.open_game_at(game, at)?;
                 let report = self.pending_report(g)?;
-                self.check_confirmer(g, report, &by, "rejects")?;
+                let by = self.check_confirmer(g, report, &by, "rejects")?;
                 if at < report.at {
                     return Err(RuleError::new(
                         CONDUCT,
@@ -668,7 +668,12 @@ impl Ladder {
                     )
                     .field("at"));
                 }
-                require_text(&reason, CONDUCT, "the reason for rejecting the report", "reason")?;
+                require_text(
+                    &reason,
+                    CONDUCT,
+                    "the reason for rejecting the report",
+                    "reason",
+                )?;
                 Ok(vec![Event::ReportRejected {
                     game,
                     by,
@@ -972,13 +977,14 @@ impl Ladder {
     /// player, or by an active moderator who does not play in the game
     /// ("No participant in a game may moderate his own game"; a moderator is
     /// the player of his name, ARB-R2). Nobody confirms his own report.
+    /// A moderator is recorded under his name as the ladder has it.
     fn check_confirmer(
         &self,
         g: &Game,
         report: &Report,
         by: &Confirmer,
         verb: &str,
-    ) -> Result<(), RuleError> {
+    ) -> Result<Confirmer, RuleError> {
         match by {
             Confirmer::Player(p) => {
                 self.known(*p).map_err(|e| e.field("by"))?;
@@ -1034,9 +1040,10 @@ impl Ladder {
                     )
                     .field("by"));
                 }
+                return Ok(Confirmer::Moderator(m.name.clone()));
             }
         }
-        Ok(())
+        Ok(by.clone())
     }
 
     /// A confirmed report: `ResultConfirmed`, then exactly what
@@ -1064,11 +1071,7 @@ impl Ladder {
             at: report.at,
         })?;
         let mut events = Vec::with_capacity(recorded.len() + 1);
-        events.push(Event::ResultConfirmed {
-            game: g.id,
-            by,
-            at,
-        });
+        events.push(Event::ResultConfirmed { game: g.id, by, at });
         events.extend(recorded);
         Ok(events)
     }

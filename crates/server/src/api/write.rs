@@ -239,7 +239,8 @@ pub async fn register(
     ApiJson(body): ApiJson<RegisterBody>,
 ) -> Result<Response, ApiError> {
     let account = auth::create_account(
-        &state,
+        state.service.store(),
+        state.now(),
         &body.username,
         &body.name,
         body.email.as_deref(),

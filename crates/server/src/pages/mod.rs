@@ -21,7 +21,7 @@ use askama::Template;
 use axum::Router;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 
 use crate::AppState;
 
@@ -29,6 +29,7 @@ pub mod assets;
 mod history;
 mod ladder;
 mod list;
+mod manage;
 mod sunjang;
 pub mod svg;
 mod xmadn;
@@ -44,6 +45,14 @@ pub fn routes() -> Router<AppState> {
         .route("/c/{id}/stats", get(ladder::stats))
         .route("/c/{id}/seasons/{n}", get(sunjang::season))
         .route("/assets/{file}", get(assets::asset))
+        .route("/login", get(manage::login_page).post(manage::login))
+        .route("/logout", post(manage::logout))
+        .route("/register", get(manage::register_page).post(manage::register))
+        .route("/account", get(manage::account))
+        .route("/account/tokens", post(manage::create_token))
+        .route("/new", get(manage::new_page).post(manage::create))
+        .route("/c/{id}/manage", get(manage::desk))
+        .route("/c/{id}/act", post(manage::act))
         // Any other address outside the API (which answers its own 404s in
         // JSON) is a page that does not exist.
         .fallback(not_found)
@@ -236,6 +245,9 @@ impl CompNav {
             links.push((format!("/c/{id}/stats"), "Statistics"));
         }
         links.push((format!("/c/{id}/history"), "History"));
+        if kind == Kind::Ladder {
+            links.push((format!("/c/{id}/manage"), "Desk"));
+        }
         Self {
             name: name.to_string(),
             links: links

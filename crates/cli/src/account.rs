@@ -1,0 +1,168 @@
+//! `arbiter account`: the accounts that log in to `arbiter serve`, and
+//! their roles per competition. The password is read from the first line
+//! of standard input (or `ARBITER_PASSWORD`), never from an argument, so
+//! it stays out of the shell's history and the process list.
+
+use std::io::BufRead;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use arbiter_store::{AccountStore, Grant, Role};
+
+use crate::args::AccountCmd;
+use crate::run::{Globals, Svc, print_json};
+
+fn read_password() -> Result<String> {
+    if let Ok(p) = std::env::var("ARBITER_PASSWORD")
+        && !p.is_empty()
+    {
+        return Ok(p);
+    }
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .context("cannot read the password from standard input")?;
+    let password = line.trim_end_matches(['\r', '\n']).to_string();
+    if password.is_empty() {
+        bail!(
+            "give the password on standard input (`printf '%s\\n' PASSWORD | arbiter account …`) or in ARBITER_PASSWORD"
+        );
+    }
+    Ok(password)
+}
+
+fn api(e: arbiter_server::ApiError) -> anyhow::Error {
+    match e.detail.field {
+        Some(f) => anyhow!("{} (field: {f})", e.detail.message),
+        None => anyhow!("{}", e.detail.message),
+    }
+}
+
+pub async fn run(svc: &Svc, g: &Globals, cmd: &AccountCmd) -> Result<()> {
+    let store = svc.store();
+    match cmd {
+        AccountCmd::Add {
+            username,
+            name,
+            email,
+            organizer,
+        } => {
+            let password = read_password()?;
+            let account = arbiter_server::auth::create_account(
+                store,
+                g.now(),
+                username,
+                name,
+                email.as_deref(),
+                &password,
+                *organizer,
+            )
+            .await
+            .map_err(api)?;
+            if g.json {
+                print_json(&serde_json::json!({"username": account.username, "organizer": account.organizer}))?;
+            } else {
+                outln!(
+                    "Account {} ({}) created{}.",
+                    account.username,
+                    account.display_name,
+                    if account.organizer { ", an organizer: may create competitions" } else { "" }
+                );
+            }
+        }
+        AccountCmd::Password { username } => {
+            let password = read_password()?;
+            arbiter_server::auth::check_new_password(&password).map_err(api)?;
+            let hash = arbiter_server::auth::hash_password(&password).map_err(api)?;
+            let username = username.trim().to_lowercase();
+            if !store.set_password(&username, &hash).await? {
+                bail!("there is no account {username:?} (`arbiter account list`)");
+            }
+            // A new password ends every session logged in with the old one.
+            let ended = store.delete_sessions_of(&username).await?;
+            outln!("Password of {username} changed; {ended} session(s) ended.");
+        }
+        AccountCmd::List => {
+            let accounts = store.accounts().await?;
+            let mut rows = Vec::new();
+            for a in &accounts {
+                let grants = store.grants_of(&a.username).await?;
+                rows.push(serde_json::json!({
+                    "username": a.username,
+                    "name": a.display_name,
+                    "email": a.email,
+                    "organizer": a.organizer,
+                    "roles": grants.iter().map(|gr| serde_json::json!({
+                        "competition": gr.competition,
+                        "role": gr.role.as_str(),
+                        "player": gr.player,
+                    })).collect::<Vec<_>>(),
+                }));
+            }
+            if g.json {
+                return print_json(&rows);
+            }
+            if accounts.is_empty() {
+                outln!("No accounts yet: `arbiter account add USERNAME --name NAME --organizer` makes the first organizer.");
+            }
+            for a in &accounts {
+                let grants = store.grants_of(&a.username).await?;
+                let roles: Vec<String> = grants
+                    .iter()
+                    .map(|gr| match &gr.player {
+                        Some(p) => format!("{} of {} as {p}", gr.role.as_str(), gr.competition),
+                        None => format!("{} of {}", gr.role.as_str(), gr.competition),
+                    })
+                    .collect();
+                outln!(
+                    "{}  {}{}{}",
+                    a.username,
+                    a.display_name,
+                    if a.organizer { "  [organizer]" } else { "" },
+                    if roles.is_empty() { String::new() } else { format!("  — {}", roles.join("; ")) }
+                );
+            }
+        }
+        AccountCmd::Grant {
+            username,
+            competition,
+            role,
+            player,
+        } => {
+            let username = username.trim().to_lowercase();
+            let role = Role::parse(role)
+                .ok_or_else(|| anyhow!("--role is owner, moderator or player, not {role:?}"))?;
+            if store.account(&username).await?.is_none() {
+                bail!("there is no account {username:?} (`arbiter account list`)");
+            }
+            svc.format_of(competition).await?;
+            if role == Role::Player && player.is_none() {
+                bail!("a player's role needs --player NAME: the name he plays under in {competition}");
+            }
+            store
+                .grant(&Grant {
+                    competition: competition.clone(),
+                    username: username.clone(),
+                    role,
+                    player: player.clone(),
+                })
+                .await?;
+            outln!("{username} is now {} of {competition}.", role.as_str());
+        }
+        AccountCmd::Revoke {
+            username,
+            competition,
+            role,
+        } => {
+            let role = Role::parse(role)
+                .ok_or_else(|| anyhow!("--role is owner, moderator or player, not {role:?}"))?;
+            let username = username.trim().to_lowercase();
+            if store.revoke(competition, &username, role).await? {
+                outln!("{username} is no longer {} of {competition}.", role.as_str());
+            } else {
+                bail!("{username} was not {} of {competition}", role.as_str());
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,133 @@
+//! Accounts for the demo competitions, so that `arbiter serve --demo` and a
+//! browser are enough to run a round as an organizer and report a result as
+//! a player.
+
+use arbiter_engine::model::Time;
+use arbiter_store::{AccountStore, Grant, Role};
+
+use crate::auth;
+use crate::error::ApiError;
+
+/// Every demo account's password (printed when the demo server starts).
+pub const DEMO_PASSWORD: &str = "arbiter-demo";
+
+/// A demo account: its username and the name it plays or moderates under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DemoAccount {
+    pub username: String,
+    pub name: String,
+    pub role: &'static str,
+}
+
+/// A username from a name: its first word, lower-cased, accents dropped.
+pub fn username_of(name: &str) -> String {
+    let first = name.split_whitespace().next().unwrap_or(name);
+    first
+        .chars()
+        .filter_map(|c| match c {
+            'à' | 'á' | 'â' | 'ä' | 'ã' | 'å' => Some('a'),
+            'è' | 'é' | 'ê' | 'ë' => Some('e'),
+            'ì' | 'í' | 'î' | 'ï' => Some('i'),
+            'ò' | 'ó' | 'ô' | 'ö' | 'õ' => Some('o'),
+            'ù' | 'ú' | 'û' | 'ü' => Some('u'),
+            'ç' => Some('c'),
+            'ñ' => Some('n'),
+            c if c.is_ascii_alphanumeric() => Some(c.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Make the demo accounts: `moderators[0]` is an organizer who owns every
+/// competition in `owned` and moderates the ladder with the other
+/// moderators; each of `players` gets an account linked to his player in
+/// the ladder. All share [`DEMO_PASSWORD`]. Hashing is done once.
+pub async fn create_accounts(
+    store: &(impl AccountStore + ?Sized),
+    at: Time,
+    ladder: &str,
+    owned: &[&str],
+    moderators: &[String],
+    players: &[String],
+) -> Result<Vec<DemoAccount>, ApiError> {
+    let hash = tokio::task::spawn_blocking(|| auth::hash_password(DEMO_PASSWORD))
+        .await
+        .map_err(|e| ApiError::internal(format!("hashing failed: {e}")))??;
+    let mut made = Vec::new();
+    let grant = |username: &str, competition: &str, role: Role, player: Option<String>| Grant {
+        competition: competition.to_string(),
+        username: username.to_string(),
+        role,
+        player,
+    };
+    for (i, name) in moderators.iter().enumerate() {
+        let username = username_of(name);
+        store
+            .create_account(&arbiter_store::Account {
+                username: username.clone(),
+                display_name: name.clone(),
+                email: Some(format!("{username}@demo.invalid")),
+                password_hash: hash.clone(),
+                organizer: i == 0,
+                created_at: at.to_rfc3339(),
+            })
+            .await
+            .map_err(ApiError::from_store)?;
+        store
+            .grant(&grant(&username, ladder, Role::Moderator, None))
+            .await
+            .map_err(ApiError::from_store)?;
+        if i == 0 {
+            for c in owned {
+                store
+                    .grant(&grant(&username, c, Role::Owner, None))
+                    .await
+                    .map_err(ApiError::from_store)?;
+            }
+        }
+        made.push(DemoAccount {
+            username,
+            name: name.clone(),
+            role: if i == 0 { "organizer, owner" } else { "moderator" },
+        });
+    }
+    for name in players {
+        let username = username_of(name);
+        if made.iter().any(|m| m.username == username) {
+            continue;
+        }
+        store
+            .create_account(&arbiter_store::Account {
+                username: username.clone(),
+                display_name: name.clone(),
+                email: Some(format!("{username}@demo.invalid")),
+                password_hash: hash.clone(),
+                organizer: false,
+                created_at: at.to_rfc3339(),
+            })
+            .await
+            .map_err(ApiError::from_store)?;
+        store
+            .grant(&grant(&username, ladder, Role::Player, Some(name.clone())))
+            .await
+            .map_err(ApiError::from_store)?;
+        made.push(DemoAccount {
+            username,
+            name: name.clone(),
+            role: "player",
+        });
+    }
+    Ok(made)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usernames_from_names() {
+        assert_eq!(username_of("Chloé Dubois"), "chloe");
+        assert_eq!(username_of("Grace O'Neill"), "grace");
+        assert_eq!(username_of("Jordan Reyes"), "jordan");
+    }
+}

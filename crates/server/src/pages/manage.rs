@@ -1,0 +1,1007 @@
+//! The pages that change things: logging in and out, registering, the
+//! account (roles, API tokens), creating a ladder, and a ladder's desk for
+//! its moderators and players.
+//!
+//! Every form posts (no GET changes anything) with the CSRF token of the
+//! session, or of the `arbiter_csrf` cookie before logging in, and an
+//! idempotency key made when the form was shown, so a double click or a
+//! reload of the answer stores nothing twice. A form that acts on a
+//! competition carries the version it was shown at: if someone else
+//! changed the competition meanwhile, the action is refused (409) and
+//! nothing is overwritten. The same [`crate::actions`] as the API decide
+//! who may do what.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use arbiter_engine::tws::Ladder;
+use arbiter_service::views::{self, GameView, LadderView, RoundView};
+use arbiter_store::{AccountStore, Grant};
+use askama::Template;
+use axum::Form;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+
+use super::{Chrome, Kind, render};
+use crate::AppState;
+use crate::actions::{self, ActionDone, LadderAction, PairOverride, ResultForm};
+use crate::auth::{self, Caller, PRE_CSRF_COOKIE, Roles};
+use crate::error::ApiError;
+
+/// A failed action or form, shown as a page with the reason and a way back.
+#[derive(Debug, Template)]
+#[template(path = "problem.html")]
+struct ProblemPage {
+    chrome: Chrome,
+    heading: String,
+    message: String,
+    field: Option<String>,
+    clause: Option<String>,
+    back: String,
+}
+
+/// Render an API error as a page (its status kept).
+fn problem(e: ApiError, back: &str) -> Response {
+    if e.status.is_server_error() {
+        tracing::error!(message = %e.detail.message, "an action failed");
+    }
+    let heading = match e.status {
+        StatusCode::UNAUTHORIZED => "Please log in",
+        StatusCode::FORBIDDEN => "Not allowed",
+        StatusCode::CONFLICT => "Someone else changed it first",
+        StatusCode::TOO_MANY_REQUESTS => "Too many attempts",
+        StatusCode::UNPROCESSABLE_ENTITY => "The rules refuse this",
+        s if s.is_server_error() => "Something went wrong",
+        _ => "Please check the form",
+    };
+    let message = if e.status == StatusCode::CONFLICT {
+        format!(
+            "{} Nothing was changed: reload the page to see the latest state, then try again.",
+            e.detail.message
+        )
+    } else {
+        e.detail.message.clone()
+    };
+    let page = ProblemPage {
+        chrome: Chrome::new(heading),
+        heading: heading.into(),
+        message,
+        field: e.detail.field.clone(),
+        clause: e.detail.clause.clone(),
+        back: back.into(),
+    };
+    match page.render() {
+        Ok(body) => (e.status, axum::response::Html(body)).into_response(),
+        Err(_) => e.into_response(),
+    }
+}
+
+/// A local address to go back to after logging in (never another site).
+fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.into(),
+        _ => "/account".into(),
+    }
+}
+
+/// See other: after a form that changed something.
+fn see_other(to: &str) -> Response {
+    Redirect::to(to).into_response()
+}
+
+/// The caller's form token, making a pre-login one (and its cookie) when
+/// there is none.
+fn form_token(state: &AppState, caller: &Caller) -> Result<(String, Option<HeaderValue>), ApiError> {
+    if let Some(t) = caller.csrf_token() {
+        return Ok((t.to_string(), None));
+    }
+    let token = auth::random_token()?;
+    let cookie = auth::set_cookie(&state.auth, PRE_CSRF_COOKIE, &token, Duration::from_secs(3600));
+    Ok((token, Some(cookie)))
+}
+
+fn with_cookie(mut response: Response, cookie: Option<HeaderValue>) -> Response {
+    if let Some(c) = cookie {
+        response.headers_mut().append(header::SET_COOKIE, c);
+    }
+    response
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct NextQuery {
+    next: Option<String>,
+}
+
+#[derive(Debug, Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    chrome: Chrome,
+    csrf: String,
+    next: String,
+    logged_in: Option<String>,
+}
+
+/// `GET /login`.
+pub(crate) async fn login_page(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(q): Query<NextQuery>,
+) -> Response {
+    let (csrf, cookie) = match form_token(&state, &caller) {
+        Ok(t) => t,
+        Err(e) => return problem(e, "/"),
+    };
+    let page = LoginPage {
+        chrome: Chrome::new("Log in"),
+        csrf,
+        next: safe_next(q.next.as_deref()),
+        logged_in: caller.username().map(str::to_string),
+    };
+    with_cookie(render(&page).into_response(), cookie)
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct LoginForm {
+    username: String,
+    password: String,
+    #[serde(rename = "_csrf")]
+    csrf: Option<String>,
+    next: Option<String>,
+}
+
+/// `POST /login`: a fresh session, then back where the reader was going.
+pub(crate) async fn login(
+    State(state): State<AppState>,
+    caller: Caller,
+    Form(form): Form<LoginForm>,
+) -> Response {
+    let next = safe_next(form.next.as_deref());
+    let back = format!("/login?next={}", urlencode(&next));
+    let result = async {
+        caller.check_csrf(form.csrf.as_deref())?;
+        let account = auth::login(&state, &caller, &form.username, &form.password).await?;
+        // A session the browser brought is ended: the new one has a fresh id.
+        if caller.session.is_some() {
+            let headers = HeaderMap::new();
+            let _ = auth::end_session(&state, &headers).await;
+        }
+        auth::start_session(&state, &account.username).await
+    }
+    .await;
+    match result {
+        Ok(cookie) => with_cookie(see_other(&next), Some(cookie)),
+        Err(e) => problem(e, &back),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct CsrfForm {
+    #[serde(rename = "_csrf")]
+    csrf: Option<String>,
+}
+
+/// `POST /logout`: the session is deleted on the server.
+pub(crate) async fn logout(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    Form(form): Form<CsrfForm>,
+) -> Response {
+    if caller.session.is_some()
+        && let Err(e) = caller.check_csrf(form.csrf.as_deref())
+    {
+        return problem(e, "/account");
+    }
+    match auth::end_session(&state, &headers).await {
+        Ok(cookie) => with_cookie(see_other("/"), Some(cookie)),
+        Err(e) => problem(e, "/account"),
+    }
+}
+
+#[derive(Debug, Template)]
+#[template(path = "register.html")]
+struct RegisterPage {
+    chrome: Chrome,
+    csrf: String,
+    min_password: usize,
+}
+
+/// `GET /register`.
+pub(crate) async fn register_page(State(state): State<AppState>, caller: Caller) -> Response {
+    let (csrf, cookie) = match form_token(&state, &caller) {
+        Ok(t) => t,
+        Err(e) => return problem(e, "/"),
+    };
+    let page = RegisterPage {
+        chrome: Chrome::new("Create an account"),
+        csrf,
+        min_password: auth::MIN_PASSWORD,
+    };
+    with_cookie(render(&page).into_response(), cookie)
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct RegisterForm {
+    username: String,
+    name: String,
+    email: Option<String>,
+    password: String,
+    #[serde(rename = "_csrf")]
+    csrf: Option<String>,
+}
+
+/// `POST /register`: the account, logged in.
+pub(crate) async fn register(
+    State(state): State<AppState>,
+    caller: Caller,
+    Form(form): Form<RegisterForm>,
+) -> Response {
+    let result = async {
+        caller.check_csrf(form.csrf.as_deref())?;
+        let account = auth::create_account(
+            state.service.store(),
+            state.now(),
+            &form.username,
+            &form.name,
+            form.email.as_deref(),
+            &form.password,
+            false,
+        )
+        .await?;
+        auth::start_session(&state, &account.username).await
+    }
+    .await;
+    match result {
+        Ok(cookie) => with_cookie(see_other("/account"), Some(cookie)),
+        Err(e) => problem(e, "/register"),
+    }
+}
+
+#[derive(Debug, Template)]
+#[template(path = "account.html")]
+struct AccountPage {
+    chrome: Chrome,
+    csrf: String,
+    username: String,
+    name: String,
+    email: String,
+    organizer: bool,
+    roles: Vec<(String, String, String)>,
+    tokens: Vec<(String, String)>,
+    new_token: Option<String>,
+}
+
+/// Redirect to the login page, coming back to `here`.
+fn to_login(here: &str) -> Response {
+    see_other(&format!("/login?next={}", urlencode(here)))
+}
+
+async fn account_page_for(state: &AppState, caller: &Caller, new_token: Option<String>) -> Response {
+    let Some(account) = &caller.account else {
+        return to_login("/account");
+    };
+    let store = state.service.store();
+    let result = async {
+        let grants = store.grants_of(&account.username).await.map_err(ApiError::from_store)?;
+        let tokens = store.tokens_of(&account.username).await.map_err(ApiError::from_store)?;
+        Ok::<_, ApiError>((grants, tokens))
+    }
+    .await;
+    let (grants, tokens) = match result {
+        Ok(x) => x,
+        Err(e) => return problem(e, "/"),
+    };
+    let page = AccountPage {
+        chrome: Chrome::new("Your account"),
+        csrf: caller.csrf_token().unwrap_or_default().to_string(),
+        username: account.username.clone(),
+        name: account.display_name.clone(),
+        email: account.email.clone().unwrap_or_default(),
+        organizer: account.organizer,
+        roles: grants
+            .into_iter()
+            .map(|g: Grant| {
+                (
+                    g.competition,
+                    g.role.as_str().to_string(),
+                    g.player.unwrap_or_default(),
+                )
+            })
+            .collect(),
+        tokens: tokens
+            .into_iter()
+            .map(|t| (t.label, t.created_at.chars().take(10).collect()))
+            .collect(),
+        new_token,
+    };
+    render(&page).into_response()
+}
+
+/// `GET /account`.
+pub(crate) async fn account(State(state): State<AppState>, caller: Caller) -> Response {
+    account_page_for(&state, &caller, None).await
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct TokenForm {
+    label: String,
+    #[serde(rename = "_csrf")]
+    csrf: Option<String>,
+}
+
+/// `POST /account/tokens`: a new API token, shown once.
+pub(crate) async fn create_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    Form(form): Form<TokenForm>,
+) -> Response {
+    let result = async {
+        let account = caller.account()?;
+        caller.check_csrf(form.csrf.as_deref())?;
+        auth::create_token(&state, &account.username, &form.label).await
+    }
+    .await;
+    match result {
+        Ok(token) => account_page_for(&state, &caller, Some(token)).await,
+        Err(e) => problem(e, "/account"),
+    }
+}
+
+#[derive(Debug, Template)]
+#[template(path = "new.html")]
+struct NewPage {
+    chrome: Chrome,
+    csrf: String,
+    key: String,
+    preset: String,
+}
+
+/// `GET /new`: create a ladder from the preset.
+pub(crate) async fn new_page(caller: Caller) -> Response {
+    let Some(account) = &caller.account else {
+        return to_login("/new");
+    };
+    if !account.organizer {
+        return problem(
+            ApiError::forbidden(
+                "only an organizer's account may create competitions; an organizer makes one with `arbiter account add --organizer`",
+            ),
+            "/account",
+        );
+    }
+    let page = NewPage {
+        chrome: Chrome::new("New ladder"),
+        csrf: caller.csrf_token().unwrap_or_default().to_string(),
+        key: auth::random_token().unwrap_or_default(),
+        preset: arbiter_record::preset("tws-ladder").unwrap_or_default().to_string(),
+    };
+    render(&page).into_response()
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct NewForm {
+    id: String,
+    name: String,
+    rules: Option<String>,
+    #[serde(rename = "_csrf")]
+    csrf: Option<String>,
+    #[serde(rename = "_key")]
+    key: Option<String>,
+}
+
+/// `POST /new`.
+pub(crate) async fn create(State(state): State<AppState>, caller: Caller, Form(form): Form<NewForm>) -> Response {
+    let id = form.id.trim().to_string();
+    let result = async {
+        caller.account()?;
+        caller.check_csrf(form.csrf.as_deref())?;
+        arbiter_service::check_competition_id(&id)
+            .map_err(|e| ApiError::from(e).with_field("id"))?;
+        actions::create_ladder(&state, &caller, &id, &form.name, form.rules.as_deref(), form.key.clone()).await
+    }
+    .await;
+    match result {
+        Ok(_) => see_other(&format!("/c/{id}/manage")),
+        Err(e) => problem(e, "/new"),
+    }
+}
+
+/// One game on the desk, with what the caller may do to it.
+#[derive(Debug, Clone)]
+struct DeskGame {
+    g: GameView,
+    /// The caller plays in it.
+    mine: bool,
+    /// The caller's opponent in it, when he plays in it.
+    opponent: String,
+    /// A report waits for the caller's confirmation (he is the other
+    /// player, or a moderator not in the game).
+    can_confirm: bool,
+    /// The caller moderates it (a moderator not in the game).
+    can_moderate: bool,
+    open: bool,
+}
+
+#[derive(Debug, Template)]
+#[template(path = "manage.html")]
+struct DeskPage {
+    chrome: Chrome,
+    id: String,
+    v: LadderView,
+    csrf: String,
+    key: String,
+    version: u64,
+    roles: Roles,
+    username: String,
+    round: Option<RoundView>,
+    games: Vec<DeskGame>,
+    mine: Vec<DeskGame>,
+    players: Vec<String>,
+    can_announce: bool,
+    ended_by: Vec<(&'static str, &'static str)>,
+    rules: String,
+    rules_versions: Vec<(u32, String)>,
+    next_round: u32,
+    forum: String,
+    mail: bool,
+    done: Option<String>,
+    moderator_accounts: Vec<String>,
+}
+
+const ENDINGS: [(&str, &str); 7] = [
+    ("vp", "20 VP"),
+    ("final-scoring", "Final scoring"),
+    ("europe-control", "Europe control"),
+    ("defcon", "DEFCON / nuclear war"),
+    ("wargames", "Wargames"),
+    ("concession", "Concession"),
+    ("other", "Other"),
+];
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct DeskQuery {
+    done: Option<String>,
+}
+
+/// `GET /c/{id}/manage`: the ladder's desk. Moderators run the competition
+/// here; players report and confirm their results and ask to skip.
+pub(crate) async fn desk(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Query(q): Query<DeskQuery>,
+) -> Response {
+    let here = format!("/c/{id}/manage");
+    match Kind::of(&state, &id).await {
+        Ok(Kind::Ladder) => {}
+        Ok(_) => {
+            return problem(
+                ApiError::not_found(
+                    "this competition is run with the `arbiter` command; its desk on the web is for ladders",
+                ),
+                &format!("/c/{id}"),
+            );
+        }
+        Err(e) => return e.into_response(),
+    }
+    let Some(account) = &caller.account else {
+        return to_login(&here);
+    };
+    let result = async {
+        let roles = caller.roles(&state, &id).await?;
+        let (ladder, version) = state.service.load(&id, None).await?;
+        let grants = state.service.store().grants_in(&id).await.map_err(ApiError::from_store)?;
+        Ok::<_, ApiError>((roles, ladder, version, grants))
+    }
+    .await;
+    let (roles, ladder, version, grants) = match result {
+        Ok(x) => x,
+        Err(e) => return problem(e, &format!("/c/{id}")),
+    };
+    let now = state.now();
+    let round = ladder.open_round().map(|r| views::round_view(&ladder, &id, r, now));
+    let me = roles.player.as_deref().and_then(|n| actions::player_id(&ladder, n).ok());
+    let games: Vec<DeskGame> = round
+        .as_ref()
+        .map(|r| {
+            r.games
+                .iter()
+                .map(|g| desk_game(&ladder, g, me, &roles))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mine = games.iter().filter(|g| g.mine).cloned().collect();
+    let can_announce = ladder
+        .open_round()
+        .is_none_or(|r| r.games.iter().all(|g| ladder.game(*g).is_some_and(|g| g.status.is_resolved())));
+    let forum = round
+        .as_ref()
+        .map(|r| arbiter_service::forum::announcement(arbiter_service::forum::Markup::BbCode, r))
+        .unwrap_or_default();
+    let page = DeskPage {
+        chrome: Chrome::competition(
+            format!("Desk · {}", ladder.name),
+            &id,
+            &ladder.name,
+            Kind::Ladder,
+            &here,
+        ),
+        v: views::ladder_view(&ladder, &id, version),
+        csrf: caller.csrf_token().unwrap_or_default().to_string(),
+        key: auth::random_token().unwrap_or_default(),
+        version,
+        username: account.username.clone(),
+        round,
+        games,
+        mine,
+        players: ladder.players.iter().map(|p| p.player.name.clone()).collect(),
+        can_announce,
+        ended_by: ENDINGS.to_vec(),
+        rules: arbiter_record::rules_to_toml(&ladder.rules_for(ladder.next_round_number() + 1).clone()),
+        rules_versions: ladder
+            .rules
+            .iter()
+            .map(|r| (r.from_round, r.reason.clone()))
+            .collect(),
+        next_round: ladder.next_round_number() + 1,
+        forum,
+        mail: state.mailer.is_some(),
+        done: q.done.as_deref().and_then(done_message).map(str::to_string),
+        moderator_accounts: grants
+            .iter()
+            .filter(|g| g.role == arbiter_store::Role::Moderator)
+            .map(|g| g.username.clone())
+            .collect(),
+        roles,
+        id,
+    };
+    render(&page).into_response()
+}
+
+fn desk_game(
+    ladder: &Ladder,
+    g: &GameView,
+    me: Option<arbiter_engine::model::PlayerId>,
+    roles: &Roles,
+) -> DeskGame {
+    let id = actions::game(ladder, &g.id).ok();
+    let game = id.and_then(|id| ladder.game(id));
+    let mine = me.is_some_and(|p| game.is_some_and(|gm| gm.has_player(p)));
+    let opponent = if mine {
+        me.and_then(|p| game.map(|gm| if gm.ussr.player == p { gm.us.player } else { gm.ussr.player }))
+            .map(|p| ladder.name_of(p))
+            .unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let open = game.is_some_and(|gm| !gm.status.is_resolved());
+    let reported_by_me = g
+        .report
+        .as_ref()
+        .is_some_and(|r| roles.player.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(&r.by)));
+    DeskGame {
+        mine,
+        opponent,
+        can_confirm: g.report.is_some() && !reported_by_me && (mine || roles.moderates()),
+        can_moderate: roles.moderates() && !mine,
+        open,
+        g: g.clone(),
+    }
+}
+
+/// The sentence after a form that worked (fixed texts: nothing from the
+/// address is echoed).
+fn done_message(action: &str) -> Option<&'static str> {
+    Some(match action {
+        "join" => "You asked to join; a moderator will approve you.",
+        "add-player" => "The player is on the ladder.",
+        "approve" => "Approved: the player enters at the bottom of the ladder.",
+        "decline" => "The application was declined.",
+        "withdraw" => "The player was withdrawn.",
+        "add-moderator" => "The moderator was added.",
+        "remove-moderator" => "The moderator was removed.",
+        "change-rules" => "The rules were changed.",
+        "announce-round" => "The round was announced.",
+        "record-result" => "The result was recorded.",
+        "report-result" => "Your report was sent; your opponent or a moderator confirms it.",
+        "confirm-result" => "Confirmed: the result is recorded.",
+        "reject-report" => "The report was disputed and cleared; a moderator decides.",
+        "forfeit" => "The forfeit was recorded.",
+        "adjudicate" => "The adjudication was recorded.",
+        "correct-result" => "The result was corrected.",
+        "cancel-game" => "The game was cancelled.",
+        "request-skip" => "The skip was recorded.",
+        "cancel-skip" => "The skip was cancelled.",
+        "close-round" => "The round was closed.",
+        "mail-announcement" => "The announcement was sent by e-mail.",
+        "mail-reminders" => "The deadline reminders were sent by e-mail.",
+        _ => return None,
+    })
+}
+
+/// Every field any desk form may send; the `action` field says which
+/// action they make.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct ActionForm {
+    action: String,
+    #[serde(rename = "_csrf")]
+    csrf: Option<String>,
+    #[serde(rename = "_key")]
+    key: Option<String>,
+    #[serde(rename = "_version")]
+    version: Option<String>,
+    game: Option<String>,
+    player: Option<String>,
+    name: Option<String>,
+    account: Option<String>,
+    username: Option<String>,
+    reason: Option<String>,
+    winner: Option<String>,
+    ended_by: Option<String>,
+    vp: Option<String>,
+    turn: Option<String>,
+    note: Option<String>,
+    agreed: Option<String>,
+    absent: Option<String>,
+    deadline: Option<String>,
+    pairs: Option<String>,
+    byes: Option<String>,
+    eliminator: Option<String>,
+    preview: Option<String>,
+    early_reason: Option<String>,
+    final_state: Option<String>,
+    ussr_statement: Option<String>,
+    us_statement: Option<String>,
+    decision: Option<String>,
+    rules: Option<String>,
+    from_round: Option<String>,
+    round: Option<String>,
+}
+
+fn text(v: &Option<String>) -> String {
+    v.as_deref().unwrap_or("").trim().to_string()
+}
+
+fn opt(v: &Option<String>) -> Option<String> {
+    v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+fn number<T: std::str::FromStr>(v: &Option<String>, field: &str) -> Result<Option<T>, ApiError> {
+    match opt(v) {
+        None => Ok(None),
+        Some(s) => s.parse::<T>().map(Some).map_err(|_| {
+            ApiError::bad_request(format!("{field} must be a whole number, not {s:?}")).with_field(field)
+        }),
+    }
+}
+
+impl ActionForm {
+    fn result(&self) -> Result<ResultForm, ApiError> {
+        Ok(ResultForm {
+            winner: opt(&self.winner).filter(|w| w != "tie"),
+            ended_by: opt(&self.ended_by),
+            vp: number(&self.vp, "vp")?,
+            turn: number(&self.turn, "turn")?,
+            note: opt(&self.note),
+        })
+    }
+
+    /// The action the form asks for; the error names the field.
+    fn action(&self) -> Result<LadderAction, ApiError> {
+        let game = || text(&self.game);
+        Ok(match self.action.as_str() {
+            "join" => LadderAction::Join,
+            "add-player" => LadderAction::AddPlayer {
+                name: text(&self.name),
+                account: opt(&self.account),
+            },
+            "approve" => LadderAction::Approve { player: text(&self.player) },
+            "decline" => LadderAction::Decline {
+                player: text(&self.player),
+                reason: text(&self.reason),
+            },
+            "withdraw" => LadderAction::Withdraw {
+                player: text(&self.player),
+                reason: text(&self.reason),
+            },
+            "add-moderator" => LadderAction::AddModerator { username: text(&self.username) },
+            "remove-moderator" => LadderAction::RemoveModerator { username: text(&self.username) },
+            "change-rules" => LadderAction::ChangeRules {
+                rules: text(&self.rules),
+                from_round: number(&self.from_round, "from_round")?,
+                reason: text(&self.reason),
+            },
+            "announce-round" => {
+                let mut pairs = Vec::new();
+                for (i, line) in text(&self.pairs).lines().enumerate() {
+                    let line = line.trim();
+                    if line.is_empty() {
+                        continue;
+                    }
+                    let (a, b) = line.split_once(':').ok_or_else(|| {
+                        ApiError::bad_request(format!(
+                            "pairing line {} ({line:?}) must be `Player A : Player B`",
+                            i + 1
+                        ))
+                        .with_field("pairs")
+                    })?;
+                    pairs.push(PairOverride {
+                        a: a.trim().into(),
+                        b: b.trim().into(),
+                    });
+                }
+                LadderAction::AnnounceRound {
+                    deadline: opt(&self.deadline),
+                    pairs,
+                    byes: text(&self.byes)
+                        .lines()
+                        .map(str::trim)
+                        .filter(|l| !l.is_empty())
+                        .map(str::to_string)
+                        .collect(),
+                    reason: opt(&self.reason),
+                    eliminator: opt(&self.eliminator),
+                    preview: self.preview.as_deref() == Some("true"),
+                }
+            }
+            "record-result" => LadderAction::RecordResult {
+                game: game(),
+                result: self.result()?,
+                agreed: self.agreed.is_some(),
+            },
+            "report-result" => LadderAction::ReportResult {
+                game: game(),
+                result: self.result()?,
+            },
+            "confirm-result" => LadderAction::ConfirmResult { game: game() },
+            "reject-report" => LadderAction::RejectReport {
+                game: game(),
+                reason: text(&self.reason),
+            },
+            "forfeit" => LadderAction::Forfeit {
+                game: game(),
+                absent: text(&self.absent),
+                note: opt(&self.note),
+            },
+            "adjudicate" => LadderAction::Adjudicate {
+                game: game(),
+                winner: opt(&self.winner).filter(|w| w != "tie"),
+                vp: number(&self.vp, "vp")?,
+                turn: number(&self.turn, "turn")?,
+                final_state: text(&self.final_state),
+                ussr_statement: opt(&self.ussr_statement),
+                us_statement: opt(&self.us_statement),
+                decision: text(&self.decision),
+            },
+            "correct-result" => LadderAction::CorrectResult {
+                game: game(),
+                result: self.result()?,
+                reason: text(&self.reason),
+            },
+            "cancel-game" => LadderAction::CancelGame {
+                game: game(),
+                reason: text(&self.reason),
+            },
+            "request-skip" => LadderAction::RequestSkip {
+                player: opt(&self.player),
+                round: number(&self.round, "round")?,
+            },
+            "cancel-skip" => LadderAction::CancelSkip {
+                player: opt(&self.player),
+                round: number(&self.round, "round")?,
+            },
+            "close-round" => LadderAction::CloseRound {
+                early_reason: opt(&self.early_reason),
+                preview: self.preview.as_deref() == Some("true"),
+            },
+            other => {
+                return Err(ApiError::bad_request(format!("there is no action {other:?}")).with_field("action"));
+            }
+        })
+    }
+}
+
+#[derive(Debug, Template)]
+#[template(path = "preview.html")]
+struct PreviewPage {
+    chrome: Chrome,
+    id: String,
+    done: ActionDone,
+    csrf: String,
+    key: String,
+    version: u64,
+    /// The form's fields again, to carry out what was previewed.
+    fields: BTreeMap<&'static str, String>,
+}
+
+/// `POST /c/{id}/act`: one action from a desk form.
+pub(crate) async fn act(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Form(form): Form<ActionForm>,
+) -> Response {
+    let back = format!("/c/{id}/manage");
+    if caller.account.is_none() {
+        return to_login(&back);
+    }
+    if let Err(e) = caller.check_csrf(form.csrf.as_deref()) {
+        return problem(e, &back);
+    }
+    if form.action.starts_with("mail-") {
+        return mail(&state, &caller, &id, &form.action).await.unwrap_or_else(|e| problem(e, &back));
+    }
+    let result = async {
+        crate::api::competitions::expect_ladder(&state, &id).await?;
+        let action = form.action()?;
+        let expected = number::<u64>(&form.version, CSRF_FIELD_VERSION)?;
+        let preview = action.is_preview();
+        let done = actions::run_ladder(&state, &caller, &id, action, expected, if preview { None } else { opt(&form.key) }).await?;
+        Ok::<_, ApiError>((preview, done))
+    }
+    .await;
+    match result {
+        Ok((true, done)) => {
+            let mut fields = BTreeMap::new();
+            for (k, v) in [
+                ("action", Some(form.action.clone())),
+                ("deadline", form.deadline.clone()),
+                ("pairs", form.pairs.clone()),
+                ("byes", form.byes.clone()),
+                ("reason", form.reason.clone()),
+                ("eliminator", form.eliminator.clone()),
+                ("early_reason", form.early_reason.clone()),
+            ] {
+                if let Some(v) = v {
+                    fields.insert(k, v);
+                }
+            }
+            let page = PreviewPage {
+                chrome: Chrome::competition(
+                    "Preview",
+                    &id,
+                    &id,
+                    Kind::Ladder,
+                    "",
+                ),
+                csrf: caller.csrf_token().unwrap_or_default().to_string(),
+                key: auth::random_token().unwrap_or_default(),
+                version: done.version,
+                id,
+                done,
+                fields,
+            };
+            render(&page).into_response()
+        }
+        Ok((false, done)) => see_other(&format!("/c/{id}/manage?done={}#done", done.action)),
+        Err(e) => problem(e, &back),
+    }
+}
+
+/// The field name of the version a form was shown at.
+const CSRF_FIELD_VERSION: &str = "_version";
+
+/// Send the running round's announcement, or the deadline reminders, by
+/// e-mail (moderators).
+async fn mail(state: &AppState, caller: &Caller, id: &str, what: &str) -> Result<Response, ApiError> {
+    let roles = caller.roles(state, id).await?;
+    if !roles.moderates() {
+        return Err(ApiError::forbidden("only a moderator sends the competition's e-mail"));
+    }
+    let mailer = state
+        .mailer
+        .clone()
+        .ok_or_else(|| ApiError::bad_request("no SMTP server is configured (`arbiter serve --smtp URL --mail-from ADDRESS`)"))?;
+    let (ladder, _) = state.service.load(id, None).await?;
+    let now = state.now();
+    let round = ladder
+        .open_round()
+        .map(|r| views::round_view(&ladder, id, r, now))
+        .ok_or_else(|| ApiError::bad_request("no round is running"))?;
+    let recipients = crate::mail::recipients(state.service.store(), id)
+        .await
+        .map_err(ApiError::from_store)?;
+    let recipients = &recipients.addresses;
+    let mails = if what == "mail-announcement" {
+        crate::mail::round_announcement(&ladder.name, &round, recipients, &state.base_url)
+    } else {
+        crate::mail::deadline_reminders(
+            &ladder.name,
+            &round,
+            now,
+            chrono::Duration::days(3),
+            recipients,
+            &state.base_url,
+        )
+    };
+    let report = mailer.send_all(&mails).await;
+    if !report.failures.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "{} message(s) sent, {} failed: {}",
+            report.sent,
+            report.failures.len(),
+            report
+                .failures
+                .iter()
+                .map(|f| format!("{} <{}> ({})", f.player, f.to, f.error))
+                .collect::<Vec<_>>()
+                .join("; ")
+        )));
+    }
+    Ok(see_other(&format!("/c/{id}/manage?done={what}#done")))
+}
+
+/// Percent-encode a local path for a query value.
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_stays_on_this_site() {
+        assert_eq!(safe_next(Some("/c/x/manage")), "/c/x/manage");
+        for bad in ["//evil.example", "https://evil.example", "/\\evil", "javascript:x"] {
+            assert_eq!(safe_next(Some(bad)), "/account", "{bad}");
+        }
+        assert_eq!(safe_next(None), "/account");
+    }
+
+    #[test]
+    fn forms_become_actions_and_name_bad_fields() {
+        let f = ActionForm {
+            action: "report-result".into(),
+            game: Some("G3".into()),
+            winner: Some("tie".into()),
+            vp: Some("x".into()),
+            ..ActionForm::default()
+        };
+        let e = f.action().unwrap_err();
+        assert_eq!(e.detail.field.as_deref(), Some("vp"));
+        let f = ActionForm {
+            action: "announce-round".into(),
+            pairs: Some("Ann : Bob\n\nCid:Dee".into()),
+            preview: Some("true".into()),
+            ..ActionForm::default()
+        };
+        match f.action().unwrap() {
+            LadderAction::AnnounceRound { pairs, preview, .. } => {
+                assert_eq!(pairs.len(), 2);
+                assert_eq!(pairs[0].a, "Ann");
+                assert!(preview);
+            }
+            other => panic!("{other:?}"),
+        }
+        let e = ActionForm {
+            action: "nope".into(),
+            ..ActionForm::default()
+        }
+        .action()
+        .unwrap_err();
+        assert_eq!(e.detail.field.as_deref(), Some("action"));
+    }
+
+    #[test]
+    fn every_action_has_a_done_message() {
+        for a in [
+            "join", "add-player", "approve", "decline", "withdraw", "add-moderator",
+            "remove-moderator", "change-rules", "announce-round", "record-result",
+            "report-result", "confirm-result", "reject-report", "forfeit", "adjudicate",
+            "correct-result", "cancel-game", "request-skip", "cancel-skip", "close-round",
+        ] {
+            assert!(done_message(a).is_some(), "{a}");
+        }
+        assert!(done_message("<script>").is_none());
+    }
+}

@@ -1,0 +1,1133 @@
+//! The write side of the API over HTTP (in process): sessions (cookie
+//! attributes, a fresh id at each login, logout), CSRF, API tokens, login
+//! throttling, registration, `If-Match`, `Idempotency-Key`, a report and its
+//! confirmation, GETs that never write, and snapshots of a few bodies.
+//!
+//! The ladder is the one of `tests/roles.rs`: `olga` owns it, `mona` and
+//! `pete` moderate, game X is Alice Adams (`alice`) v. Bob Brown (`bob`),
+//! game Y is Carol Clark (`carol`) v. Dan Dunn, game M is Pete Moder
+//! (`pete`) v. Eve Evans; Alice has reported X and Pete M.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::OnceLock;
+
+use arbiter_server::auth::AuthConfig;
+use arbiter_server::{AppState, Clock, auth};
+use arbiter_service::Service;
+use arbiter_store::{Account, AccountStore};
+use arbiter_store_sqlite::SqliteStore;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const PASSWORD: &str = "correct horse battery staple";
+const LADDER: &str = "test-ladder";
+
+/// (username, name shown, organizer)
+const ACCOUNTS: &[(&str, &str, bool)] = &[
+    ("olga", "Olga Owens", true),
+    ("mona", "Mona Mills", false),
+    ("pete", "Pete Moder", false),
+    ("alice", "Alice Adams", false),
+    ("bob", "Bob Brown", false),
+    ("carol", "Carol Clark", false),
+    ("otto", "Otto Outis", false),
+    ("zed", "Zed Zane", false),
+];
+
+/// One argon2 hash for every account (hashing is slow on purpose).
+fn password_hash() -> &'static str {
+    static HASH: OnceLock<String> = OnceLock::new();
+    HASH.get_or_init(|| auth::hash_password(PASSWORD).unwrap())
+}
+
+fn now() -> arbiter_engine::model::Time {
+    "2026-03-02T12:00:00Z".parse().unwrap()
+}
+
+// ----- requests -----
+
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// Who sends a request.
+#[derive(Debug, Clone, Copy)]
+enum As<'a> {
+    Nobody,
+    Token(&'a str),
+    /// A session cookie and the CSRF token sent with it.
+    Cookie(&'a str, &'a str),
+    /// A session cookie without a CSRF token.
+    CookieOnly(&'a str),
+}
+
+async fn send(
+    app: &Router,
+    method: Method,
+    uri: &str,
+    who: As<'_>,
+    headers: &[(&str, String)],
+    body: Option<&Value>,
+) -> Answer {
+    let mut request = Request::builder().method(method).uri(uri);
+    match who {
+        As::Nobody => {}
+        As::Token(t) => request = request.header(header::AUTHORIZATION, format!("Bearer {t}")),
+        As::Cookie(id, csrf) => {
+            request = request
+                .header(header::COOKIE, format!("{}={id}", auth::SESSION_COOKIE))
+                .header(auth::CSRF_HEADER, csrf);
+        }
+        As::CookieOnly(id) => {
+            request = request.header(header::COOKIE, format!("{}={id}", auth::SESSION_COOKIE));
+        }
+    }
+    for (k, v) in headers {
+        request = request.header(*k, v);
+    }
+    let request = match body {
+        Some(b) => request
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(serde_json::to_vec(b).unwrap())),
+        None => request.body(Body::empty()),
+    }
+    .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    Answer {
+        status,
+        headers,
+        body: body.to_vec(),
+    }
+}
+
+// ----- the world -----
+
+struct World {
+    app: Router,
+    tokens: HashMap<&'static str, String>,
+    /// Game ids (`G1`) of games X, Y and M.
+    x: String,
+    y: String,
+    m: String,
+}
+
+impl World {
+    async fn new() -> World {
+        World::with_auth(AuthConfig::default()).await
+    }
+
+    async fn with_auth(config: AuthConfig) -> World {
+        let store = SqliteStore::open_in_memory().await.unwrap();
+        let state = AppState::new(Service::new(store))
+            .with_clock(Clock::Fixed(now()))
+            .with_auth(config);
+        let mut tokens = HashMap::new();
+        for (username, name, organizer) in ACCOUNTS {
+            state
+                .service
+                .store()
+                .create_account(&Account {
+                    username: (*username).into(),
+                    display_name: (*name).into(),
+                    email: None,
+                    password_hash: password_hash().into(),
+                    organizer: *organizer,
+                    created_at: now().to_rfc3339(),
+                })
+                .await
+                .unwrap();
+            let token = auth::create_token(&state, username, "tests").await.unwrap();
+            tokens.insert(*username, token);
+        }
+        let app = arbiter_server::app(state);
+        let mut world = World {
+            app,
+            tokens,
+            x: String::new(),
+            y: String::new(),
+            m: String::new(),
+        };
+        let olga = world.tokens["olga"].clone();
+        let created = send(
+            &world.app,
+            Method::POST,
+            "/api/competitions",
+            As::Token(&olga),
+            &[],
+            Some(&json!({"format": "tws-ladder", "id": LADDER, "name": "Test Ladder"})),
+        )
+        .await;
+        assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+        let setup = [
+            json!({"action": "add-moderator", "username": "mona"}),
+            json!({"action": "add-moderator", "username": "pete"}),
+            json!({"action": "add-player", "name": "Alice Adams", "account": "alice"}),
+            json!({"action": "add-player", "name": "Bob Brown", "account": "bob"}),
+            json!({"action": "add-player", "name": "Carol Clark", "account": "carol"}),
+            json!({"action": "add-player", "name": "Dan Dunn"}),
+            json!({"action": "add-player", "name": "Pete Moder", "account": "pete"}),
+            json!({"action": "add-player", "name": "Eve Evans"}),
+            json!({"action": "announce-round", "reason": "pairings set for the tests",
+            "pairs": [
+                {"a": "Alice Adams", "b": "Bob Brown"},
+                {"a": "Carol Clark", "b": "Dan Dunn"},
+                {"a": "Pete Moder", "b": "Eve Evans"},
+            ]}),
+        ];
+        for body in &setup {
+            world.act_ok(As::Token(&olga), body).await;
+        }
+        let zed = world.tokens["zed"].clone();
+        world
+            .act_ok(As::Token(&zed), &json!({"action": "join"}))
+            .await;
+        let round = send(
+            &world.app,
+            Method::GET,
+            &format!("/api/competitions/{LADDER}/rounds/1"),
+            As::Nobody,
+            &[],
+            None,
+        )
+        .await
+        .json();
+        let game_of = |name: &str| -> String {
+            round["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|g| g["ussr"] == name || g["us"] == name)
+                .unwrap_or_else(|| panic!("{name} has no game: {round}"))["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        world.x = game_of("Alice Adams");
+        world.y = game_of("Carol Clark");
+        world.m = game_of("Pete Moder");
+        let alice = world.tokens["alice"].clone();
+        let pete = world.tokens["pete"].clone();
+        let x = world.x.clone();
+        let m = world.m.clone();
+        world
+            .act_ok(
+                As::Token(&alice),
+                &json!({"action": "report-result", "game": x, "result": result("Alice Adams")}),
+            )
+            .await;
+        world
+            .act_ok(
+                As::Token(&pete),
+                &json!({"action": "report-result", "game": m, "result": result("Pete Moder")}),
+            )
+            .await;
+        world
+    }
+
+    fn token(&self, username: &str) -> &str {
+        &self.tokens[username]
+    }
+
+    /// The ladder's version, from its `ETag`.
+    async fn version(&self) -> String {
+        let a = send(
+            &self.app,
+            Method::GET,
+            &format!("/api/competitions/{LADDER}"),
+            As::Nobody,
+            &[],
+            None,
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+        a.headers[header::ETAG].to_str().unwrap().to_string()
+    }
+
+    /// An action with the current version as `If-Match`.
+    async fn act(&self, who: As<'_>, body: &Value) -> Answer {
+        let version = self.version().await;
+        send(
+            &self.app,
+            Method::POST,
+            &format!("/api/competitions/{LADDER}/actions"),
+            who,
+            &[("if-match", version)],
+            Some(body),
+        )
+        .await
+    }
+
+    async fn act_ok(&self, who: As<'_>, body: &Value) -> Value {
+        let a = self.act(who, body).await;
+        assert_eq!(a.status, StatusCode::OK, "{body}: {}", a.text());
+        a.json()
+    }
+}
+
+/// A plausible result won by `winner` (final scoring on turn 10).
+fn result(winner: &str) -> Value {
+    json!({"winner": winner, "ended_by": "final-scoring", "turn": 10})
+}
+
+// ----- helpers -----
+
+/// The error object of an error answer with `status`.
+fn error(a: &Answer, status: StatusCode) -> Value {
+    assert_eq!(a.status, status, "{}", a.text());
+    let body = a.json();
+    assert!(body["error"]["message"].is_string(), "{body}");
+    body["error"].clone()
+}
+
+/// The session id a login's `Set-Cookie` sets.
+fn session_id(a: &Answer) -> String {
+    let cookies: Vec<&str> = a
+        .headers
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .collect();
+    assert_eq!(cookies.len(), 1, "{cookies:?}");
+    cookies[0]
+        .strip_prefix(&format!("{}=", auth::SESSION_COOKIE))
+        .and_then(|c| c.split(';').next())
+        .unwrap_or_else(|| panic!("{cookies:?}"))
+        .to_string()
+}
+
+fn is_token(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A login from `address` (none: no `ConnectInfo`, as in process).
+async fn login_from(
+    app: &Router,
+    address: Option<SocketAddr>,
+    username: &str,
+    password: &str,
+) -> Answer {
+    let mut request = Request::post("/api/session")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(
+            serde_json::to_vec(&json!({"username": username, "password": password})).unwrap(),
+        ))
+        .unwrap();
+    if let Some(a) = address {
+        request.extensions_mut().insert(ConnectInfo(a));
+    }
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    Answer {
+        status,
+        headers,
+        body: body.to_vec(),
+    }
+}
+
+/// Log in: (session id, CSRF token).
+async fn login(app: &Router, username: &str) -> (String, String) {
+    let a = login_from(app, None, username, PASSWORD).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let csrf = a.json()["csrf_token"].as_str().unwrap().to_string();
+    (session_id(&a), csrf)
+}
+
+async fn me(app: &Router, who: As<'_>) -> Answer {
+    send(app, Method::GET, "/api/me", who, &[], None).await
+}
+
+async fn round(w: &World, n: u32) -> Value {
+    let a = send(
+        &w.app,
+        Method::GET,
+        &format!("/api/competitions/{LADDER}/rounds/{n}"),
+        As::Nobody,
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    a.json()
+}
+
+fn game<'a>(round: &'a Value, id: &str) -> &'a Value {
+    round["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {round}"))
+}
+
+fn record_x(w: &World) -> Value {
+    json!({"action": "record-result", "game": w.x, "result": result("Bob Brown")})
+}
+
+async fn post_action(w: &World, who: As<'_>, headers: &[(&str, String)], body: &Value) -> Answer {
+    send(
+        &w.app,
+        Method::POST,
+        &format!("/api/competitions/{LADDER}/actions"),
+        who,
+        headers,
+        Some(body),
+    )
+    .await
+}
+
+// ----- sessions -----
+
+#[tokio::test]
+async fn login_sets_a_hardened_cookie_with_a_fresh_id_each_time() {
+    let w = World::new().await;
+    // A session id the client brought before logging in (fixation).
+    let planted = "ab".repeat(32);
+    let a = send(
+        &w.app,
+        Method::POST,
+        "/api/session",
+        As::CookieOnly(&planted),
+        &[],
+        Some(&json!({"username": "alice", "password": PASSWORD})),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let cookie = a.headers[header::SET_COOKIE].to_str().unwrap().to_string();
+    for part in ["HttpOnly", "Secure", "SameSite=Lax", "Path=/"] {
+        assert!(
+            cookie.split("; ").any(|p| p == part),
+            "{part} missing: {cookie}"
+        );
+    }
+    let max_age: u64 = cookie
+        .split("; ")
+        .find_map(|p| p.strip_prefix("Max-Age="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(max_age > 0, "{cookie}");
+    let first = session_id(&a);
+    assert!(is_token(&first), "{first}");
+    assert_ne!(first, planted, "the session id the client brought was kept");
+    let body = a.json();
+    assert_eq!(body["username"], "alice");
+    let csrf = body["csrf_token"].as_str().unwrap().to_string();
+    assert!(is_token(&csrf), "{body}");
+    // The planted id logs nobody in; the new one does, with the same CSRF
+    // token.
+    error(
+        &me(&w.app, As::CookieOnly(&planted)).await,
+        StatusCode::UNAUTHORIZED,
+    );
+    let mine = me(&w.app, As::CookieOnly(&first)).await;
+    assert_eq!(mine.status, StatusCode::OK, "{}", mine.text());
+    assert_eq!(mine.json()["csrf_token"], csrf.as_str());
+    // Logging in again, with the first session's cookie: another id and
+    // another CSRF token.
+    let again = send(
+        &w.app,
+        Method::POST,
+        "/api/session",
+        As::CookieOnly(&first),
+        &[],
+        Some(&json!({"username": "alice", "password": PASSWORD})),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text());
+    let second = session_id(&again);
+    assert!(is_token(&second));
+    assert_ne!(second, first);
+    assert_ne!(again.json()["csrf_token"], csrf.as_str());
+}
+
+#[tokio::test]
+async fn logout_deletes_the_session_on_the_server() {
+    let w = World::new().await;
+    let (id, csrf) = login(&w.app, "mona").await;
+    assert_eq!(me(&w.app, As::CookieOnly(&id)).await.status, StatusCode::OK);
+    // Without the CSRF token, logging out is refused and the session lives.
+    let refused = send(
+        &w.app,
+        Method::DELETE,
+        "/api/session",
+        As::CookieOnly(&id),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(
+        error(&refused, StatusCode::FORBIDDEN)["field"],
+        auth::CSRF_FIELD
+    );
+    assert_eq!(me(&w.app, As::CookieOnly(&id)).await.status, StatusCode::OK);
+    let out = send(
+        &w.app,
+        Method::DELETE,
+        "/api/session",
+        As::Cookie(&id, &csrf),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(out.status, StatusCode::NO_CONTENT, "{}", out.text());
+    let cleared = out.headers[header::SET_COOKIE].to_str().unwrap();
+    assert!(
+        cleared.starts_with(&format!("{}=;", auth::SESSION_COOKIE))
+            && cleared.contains("Max-Age=0"),
+        "{cleared}"
+    );
+    // The old cookie, kept by the client, no longer works: not for reading
+    // the account, not for writing.
+    error(
+        &me(&w.app, As::CookieOnly(&id)).await,
+        StatusCode::UNAUTHORIZED,
+    );
+    let before = w.version().await;
+    let write = w.act(As::Cookie(&id, &csrf), &record_x(&w)).await;
+    error(&write, StatusCode::UNAUTHORIZED);
+    assert_eq!(w.version().await, before);
+}
+
+#[tokio::test]
+async fn a_write_with_the_session_cookie_needs_its_csrf_token() {
+    let w = World::new().await;
+    let (id, csrf) = login(&w.app, "mona").await;
+    let (_, bobs_csrf) = login(&w.app, "bob").await;
+    let before = w.version().await;
+    let wrong = "0".repeat(64);
+    for who in [
+        As::CookieOnly(&id),
+        As::Cookie(&id, &wrong),
+        As::Cookie(&id, ""),
+        // Another session's token.
+        As::Cookie(&id, &bobs_csrf),
+    ] {
+        let a = w.act(who, &record_x(&w)).await;
+        assert_eq!(
+            error(&a, StatusCode::FORBIDDEN)["field"],
+            auth::CSRF_FIELD,
+            "{who:?}"
+        );
+        assert_eq!(w.version().await, before, "{who:?}");
+    }
+    // The same for making a token and creating a competition.
+    let token = send(
+        &w.app,
+        Method::POST,
+        "/api/tokens",
+        As::CookieOnly(&id),
+        &[],
+        Some(&json!({"label": "x"})),
+    )
+    .await;
+    error(&token, StatusCode::FORBIDDEN);
+    let (olga, _) = login(&w.app, "olga").await;
+    let create = send(
+        &w.app,
+        Method::POST,
+        "/api/competitions",
+        As::Cookie(&olga, &wrong),
+        &[],
+        Some(&json!({"format": "tws-ladder", "id": "csrf-ladder", "name": "No"})),
+    )
+    .await;
+    error(&create, StatusCode::FORBIDDEN);
+    let missing = send(
+        &w.app,
+        Method::GET,
+        "/api/competitions/csrf-ladder",
+        As::Nobody,
+        &[],
+        None,
+    )
+    .await;
+    error(&missing, StatusCode::NOT_FOUND);
+    // With the right token, the write goes through.
+    let done = w.act_ok(As::Cookie(&id, &csrf), &record_x(&w)).await;
+    assert_eq!(done["stored"], true);
+    assert_ne!(w.version().await, before);
+}
+
+#[tokio::test]
+async fn a_bearer_token_needs_no_csrf_and_a_wrong_one_is_401() {
+    let w = World::new().await;
+    // A token made over HTTP after logging in.
+    let (id, csrf) = login(&w.app, "mona").await;
+    let made = send(
+        &w.app,
+        Method::POST,
+        "/api/tokens",
+        As::Cookie(&id, &csrf),
+        &[],
+        Some(&json!({"label": " my script "})),
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::CREATED, "{}", made.text());
+    let body = made.json();
+    assert_eq!(body["label"], "my script");
+    let token = body["token"].as_str().unwrap().to_string();
+    assert!(
+        token.starts_with("arb_") && is_token(&token[4..]),
+        "{token}"
+    );
+    let mine = me(&w.app, As::Token(&token)).await;
+    assert_eq!(mine.status, StatusCode::OK);
+    assert_eq!(mine.json()["username"], "mona");
+    assert!(mine.json().get("csrf_token").is_none(), "{}", mine.text());
+    // Wrong tokens and other schemes: 401, nothing stored.
+    let before = w.version().await;
+    let bad = format!("arb_{}", "0".repeat(64));
+    let wrong = w.act(As::Token(&bad), &record_x(&w)).await;
+    assert_eq!(
+        error(&wrong, StatusCode::UNAUTHORIZED)["code"],
+        "unauthorized"
+    );
+    for value in [
+        "Basic bW9uYTp4",
+        "Bearer",
+        "bearer x",
+        &format!("Bearer {}", &token[..20]),
+    ] {
+        let a = send(
+            &w.app,
+            Method::POST,
+            &format!("/api/competitions/{LADDER}/actions"),
+            As::Nobody,
+            &[
+                ("authorization", value.to_string()),
+                ("if-match", before.clone()),
+            ],
+            Some(&record_x(&w)),
+        )
+        .await;
+        error(&a, StatusCode::UNAUTHORIZED);
+    }
+    error(&me(&w.app, As::Token(&bad)).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(w.version().await, before);
+    // The right token needs no CSRF token (none is sent).
+    let done = w.act_ok(As::Token(&token), &record_x(&w)).await;
+    assert_eq!(done["stored"], true);
+}
+
+// ----- logins and accounts -----
+
+#[tokio::test]
+async fn failed_logins_are_throttled_per_username_even_unknown_ones() {
+    let w = World::new().await;
+    for username in ["alice", "nobody-here"] {
+        for attempt in 1..=5 {
+            let a = login_from(&w.app, None, username, "wrong password!").await;
+            assert_eq!(
+                error(&a, StatusCode::UNAUTHORIZED)["code"],
+                "unauthorized",
+                "{username} #{attempt}"
+            );
+        }
+        // The sixth failure within the window is refused before the
+        // password is checked, even the right one.
+        for password in ["wrong password!", PASSWORD] {
+            let a = login_from(&w.app, None, username, password).await;
+            assert_eq!(
+                error(&a, StatusCode::TOO_MANY_REQUESTS)["code"],
+                "throttled",
+                "{username}"
+            );
+            let wait: u64 = a.headers[header::RETRY_AFTER]
+                .to_str()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!((1..=15 * 60).contains(&wait), "{wait}");
+        }
+    }
+    // Usernames are compared lower-cased: "ALICE" is throttled too.
+    let a = login_from(&w.app, None, "ALICE", PASSWORD).await;
+    error(&a, StatusCode::TOO_MANY_REQUESTS);
+    // Another username is not.
+    assert_eq!(
+        login_from(&w.app, None, "bob", PASSWORD).await.status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn failed_logins_are_throttled_per_address() {
+    let w = World::with_auth(AuthConfig {
+        max_failures_per_address: 3,
+        ..AuthConfig::default()
+    })
+    .await;
+    let attacker: SocketAddr = "203.0.113.7:40000".parse().unwrap();
+    let other: SocketAddr = "198.51.100.9:40000".parse().unwrap();
+    for username in ["alice", "bob", "carol"] {
+        let a = login_from(&w.app, Some(attacker), username, "wrong password!").await;
+        error(&a, StatusCode::UNAUTHORIZED);
+    }
+    let a = login_from(&w.app, Some(attacker), "mona", PASSWORD).await;
+    error(&a, StatusCode::TOO_MANY_REQUESTS);
+    assert!(a.headers.contains_key(header::RETRY_AFTER));
+    let ok = login_from(&w.app, Some(other), "mona", PASSWORD).await;
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.text());
+}
+
+#[tokio::test]
+async fn registration_checks_each_field_and_refuses_a_taken_username() {
+    let w = World::new().await;
+    let register = |body: Value| {
+        let app = w.app.clone();
+        async move {
+            send(
+                &app,
+                Method::POST,
+                "/api/accounts",
+                As::Nobody,
+                &[],
+                Some(&body),
+            )
+            .await
+        }
+    };
+    let good =
+        |username: &str| json!({"username": username, "name": "New Comer", "password": PASSWORD});
+    for (body, field) in [
+        (
+            json!({"username": "-x", "name": "N", "password": PASSWORD}),
+            "username",
+        ),
+        (
+            json!({"username": "a", "name": "N", "password": PASSWORD}),
+            "username",
+        ),
+        (
+            json!({"username": "has space", "name": "N", "password": PASSWORD}),
+            "username",
+        ),
+        (
+            json!({"username": "x".repeat(33), "name": "N", "password": PASSWORD}),
+            "username",
+        ),
+        (
+            json!({"username": "newbie", "name": "N", "password": "short"}),
+            "password",
+        ),
+        (
+            json!({"username": "newbie", "name": "N", "password": "123456789"}),
+            "password",
+        ),
+        (
+            json!({"username": "newbie", "name": "  ", "password": PASSWORD}),
+            "name",
+        ),
+        (
+            json!({"username": "newbie", "name": "N", "email": "not-an-address", "password": PASSWORD}),
+            "email",
+        ),
+        (json!({"username": "newbie", "name": "N"}), "body"),
+        (
+            json!({"username": "newbie", "name": "N", "password": PASSWORD, "organizer": true}),
+            "body",
+        ),
+    ] {
+        let a = register(body.clone()).await;
+        let e = error(&a, StatusCode::BAD_REQUEST);
+        assert_eq!(e["field"], field, "{body}: {e}");
+    }
+    let a = register(good("Newbie")).await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    assert_eq!(
+        a.json(),
+        json!({"username": "newbie", "name": "New Comer", "organizer": false, "roles": []})
+    );
+    // Taken, whatever the case; an existing account too.
+    for username in ["newbie", "NEWBIE", "alice"] {
+        error(&register(good(username)).await, StatusCode::CONFLICT);
+    }
+    // The account logs in.
+    assert_eq!(
+        login_from(&w.app, None, "newbie", PASSWORD).await.status,
+        StatusCode::OK
+    );
+}
+
+// ----- versions and retries -----
+
+#[tokio::test]
+async fn a_write_needs_if_match_and_a_stale_one_is_409_with_the_current_version() {
+    let w = World::new().await;
+    let mona = w.token("mona");
+    let before = w.version().await;
+    let current: u64 = before
+        .trim_matches('"')
+        .trim_start_matches('v')
+        .parse()
+        .unwrap();
+    let missing = post_action(&w, As::Token(mona), &[], &record_x(&w)).await;
+    let e = error(&missing, StatusCode::PRECONDITION_REQUIRED);
+    assert_eq!(e["field"], "If-Match", "{e}");
+    assert_eq!(e["code"], "precondition-required", "{e}");
+    assert_eq!(w.version().await, before);
+    // A preview stores nothing and needs none.
+    let preview = post_action(
+        &w,
+        As::Token(mona),
+        &[],
+        &json!({"action": "close-round", "preview": true}),
+    )
+    .await;
+    assert_ne!(
+        preview.status,
+        StatusCode::PRECONDITION_REQUIRED,
+        "{}",
+        preview.text()
+    );
+    for stale in ["\"v1\"", "\"v3\"", "7"] {
+        let a = post_action(
+            &w,
+            As::Token(mona),
+            &[("if-match", stale.to_string())],
+            &record_x(&w),
+        )
+        .await;
+        let e = error(&a, StatusCode::CONFLICT);
+        assert_eq!(e["current_version"], current, "{stale}: {e}");
+        assert_eq!(e["code"], "conflict");
+        assert_eq!(w.version().await, before);
+    }
+    let ahead = post_action(
+        &w,
+        As::Token(mona),
+        &[("if-match", format!("\"v{}\"", current + 5))],
+        &record_x(&w),
+    )
+    .await;
+    assert_eq!(
+        error(&ahead, StatusCode::CONFLICT)["current_version"],
+        current
+    );
+    let bad = post_action(
+        &w,
+        As::Token(mona),
+        &[("if-match", "\"latest\"".into())],
+        &record_x(&w),
+    )
+    .await;
+    assert_eq!(error(&bad, StatusCode::BAD_REQUEST)["field"], "If-Match");
+    assert_eq!(w.version().await, before);
+    // The current version, weak or bare, goes through.
+    let ok = post_action(
+        &w,
+        As::Token(mona),
+        &[("if-match", format!("W/{before}"))],
+        &record_x(&w),
+    )
+    .await;
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.text());
+    assert_eq!(ok.json()["version"], current + 1);
+    assert_eq!(
+        ok.headers[header::ETAG].to_str().unwrap(),
+        format!("\"v{}\"", current + 1)
+    );
+    assert_eq!(w.version().await, format!("\"v{}\"", current + 1));
+}
+
+#[tokio::test]
+async fn an_idempotency_key_replays_the_first_outcome_and_refuses_another_request() {
+    let w = World::new().await;
+    let mona = w.token("mona");
+    let before = w.version().await;
+    let headers = [
+        ("if-match", before.clone()),
+        ("idempotency-key", "record-x-1".to_string()),
+    ];
+    let first = post_action(&w, As::Token(mona), &headers, &record_x(&w)).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+    let first_body = first.json();
+    assert_eq!(first_body["stored"], true);
+    let after = w.version().await;
+    assert_ne!(after, before);
+    // The retry is the same request: the same (now stale) If-Match and key.
+    let retry = post_action(&w, As::Token(mona), &headers, &record_x(&w)).await;
+    assert_eq!(
+        retry.status,
+        StatusCode::OK,
+        "a retry of a done request: {}",
+        retry.text()
+    );
+    let retry_body = retry.json();
+    assert_eq!(retry_body["version"], first_body["version"], "{retry_body}");
+    assert_eq!(retry_body["action"], first_body["action"]);
+    assert_eq!(retry_body["replayed"], true, "{retry_body}");
+    assert_eq!(retry_body["stored"], false, "{retry_body}");
+    assert_eq!(retry.headers[header::ETAG], first.headers[header::ETAG]);
+    assert_eq!(w.version().await, after, "the retry stored something");
+    // With the current version as If-Match, the same.
+    let retry = post_action(
+        &w,
+        As::Token(mona),
+        &[
+            ("if-match", after.clone()),
+            ("idempotency-key", "record-x-1".into()),
+        ],
+        &record_x(&w),
+    )
+    .await;
+    assert_eq!(retry.status, StatusCode::OK, "{}", retry.text());
+    assert_eq!(retry.json()["replayed"], true);
+    assert_eq!(w.version().await, after);
+    // The key names that request: another body with it is refused.
+    let other = json!({"action": "record-result", "game": w.y, "result": result("Dan Dunn")});
+    let reused = post_action(
+        &w,
+        As::Token(mona),
+        &[
+            ("if-match", after.clone()),
+            ("idempotency-key", "record-x-1".into()),
+        ],
+        &other,
+    )
+    .await;
+    let e = error(&reused, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(e["field"], "Idempotency-Key", "{e}");
+    assert_eq!(w.version().await, after);
+    // A key that is too long or empty names the header.
+    for key in ["x".repeat(201), " ".to_string()] {
+        let a = post_action(
+            &w,
+            As::Token(mona),
+            &[("if-match", after.clone()), ("idempotency-key", key)],
+            &other,
+        )
+        .await;
+        assert_eq!(
+            error(&a, StatusCode::BAD_REQUEST)["field"],
+            "Idempotency-Key"
+        );
+    }
+    assert_eq!(w.version().await, after);
+}
+
+#[tokio::test]
+async fn creating_a_competition_twice_with_one_key_replays_the_first() {
+    let w = World::new().await;
+    let olga = w.token("olga");
+    let create = || {
+        send(
+            &w.app,
+            Method::POST,
+            "/api/competitions",
+            As::Token(olga),
+            &[("idempotency-key", "create-second".into())],
+            Some(&json!({"format": "tws-ladder", "id": "second", "name": "Second Ladder"})),
+        )
+    };
+    let first = create().await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", first.text());
+    let retry = create().await;
+    assert_eq!(
+        retry.status,
+        StatusCode::CREATED,
+        "a retry of a create: {}",
+        retry.text()
+    );
+    assert_eq!(retry.json(), first.json());
+    // Without a key, the id is taken.
+    let taken = send(
+        &w.app,
+        Method::POST,
+        "/api/competitions",
+        As::Token(olga),
+        &[],
+        Some(&json!({"format": "tws-ladder", "id": "second", "name": "Again"})),
+    )
+    .await;
+    error(&taken, StatusCode::CONFLICT);
+    let other_format = send(
+        &w.app,
+        Method::POST,
+        "/api/competitions",
+        As::Token(olga),
+        &[],
+        Some(&json!({"format": "xmadn-league", "id": "third", "name": "No"})),
+    )
+    .await;
+    assert_eq!(
+        error(&other_format, StatusCode::BAD_REQUEST)["field"],
+        "format"
+    );
+}
+
+// ----- a report and its confirmation -----
+
+#[tokio::test]
+async fn a_report_confirmed_by_the_opponent_is_recorded() {
+    let w = World::new().await;
+    let r = round(&w, 1).await;
+    let x = game(&r, &w.x);
+    assert_eq!(x["report"]["by"], "Alice Adams", "{x}");
+    assert_eq!(x["report"]["awaiting"], "Bob Brown", "{x}");
+    assert!(x["result"].is_null(), "{x}");
+    let done = w
+        .act_ok(
+            As::Token(w.token("bob")),
+            &json!({"action": "confirm-result", "game": w.x}),
+        )
+        .await;
+    assert_eq!(done["action"], "confirm-result");
+    assert_eq!(done["stored"], true);
+    let r = round(&w, 1).await;
+    let x = game(&r, &w.x);
+    assert_eq!(x["result"]["winner"], "Alice Adams", "{x}");
+    assert_eq!(x["result"]["ended_by"], "final scoring", "{x}");
+    assert_eq!(x["result"]["turn"], 10, "{x}");
+    assert_eq!(x["status"], "played", "{x}");
+    assert!(x.get("report").is_none(), "{x}");
+    // Carol reports Y; her opponent has no account, so a moderator
+    // confirms.
+    w.act_ok(
+        As::Token(w.token("carol")),
+        &json!({"action": "report-result", "game": w.y, "result": result("Carol Clark")}),
+    )
+    .await;
+    w.act_ok(
+        As::Token(w.token("mona")),
+        &json!({"action": "confirm-result", "game": w.y}),
+    )
+    .await;
+    let r = round(&w, 1).await;
+    assert_eq!(game(&r, &w.y)["result"]["winner"], "Carol Clark");
+    // A confirmed game cannot be confirmed again.
+    let again = w
+        .act(
+            As::Token(w.token("bob")),
+            &json!({"action": "confirm-result", "game": w.x}),
+        )
+        .await;
+    assert_eq!(
+        again.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        again.text()
+    );
+}
+
+// ----- reading never writes -----
+
+#[tokio::test]
+async fn no_get_changes_the_version() {
+    let w = World::new().await;
+    let (id, csrf) = login(&w.app, "alice").await;
+    let before = w.version().await;
+    let api = [
+        "/api/health".to_string(),
+        "/api/openapi.json".into(),
+        "/api/competitions".into(),
+        format!("/api/competitions/{LADDER}"),
+        format!("/api/competitions/{LADDER}/history"),
+        format!("/api/competitions/{LADDER}/history?last=3"),
+        format!("/api/competitions/{LADDER}/rounds/1"),
+        "/api/me".into(),
+    ];
+    let pages = [
+        "/".to_string(),
+        format!("/c/{LADDER}"),
+        format!("/c/{LADDER}/history"),
+        format!("/c/{LADDER}/rounds/1"),
+        format!("/c/{LADDER}/players/Alice%20Adams"),
+        format!("/c/{LADDER}/stats"),
+    ];
+    let token = w.token("olga");
+    for who in [As::Nobody, As::Token(token), As::Cookie(&id, &csrf)] {
+        for uri in &api {
+            let a = send(&w.app, Method::GET, uri, who, &[], None).await;
+            if !(uri == "/api/me" && matches!(who, As::Nobody)) {
+                assert_eq!(a.status, StatusCode::OK, "{uri} {who:?}: {}", a.text());
+            }
+        }
+        for uri in &pages {
+            let a = send(&w.app, Method::GET, uri, who, &[], None).await;
+            assert!(!a.status.is_server_error(), "{uri} {who:?}: {}", a.status);
+        }
+        assert_eq!(w.version().await, before, "{who:?}");
+    }
+    // A GET on the write routes is not a write either.
+    for uri in [
+        format!("/api/competitions/{LADDER}/actions"),
+        "/api/session".into(),
+        "/api/tokens".into(),
+    ] {
+        let a = send(&w.app, Method::GET, &uri, As::Token(token), &[], None).await;
+        assert!(a.status.is_client_error(), "{uri}: {}", a.status);
+    }
+    assert_eq!(w.version().await, before);
+}
+
+// ----- snapshots -----
+
+/// Replace the secret at `key` (checked to look like one) by a marker.
+fn redact(body: &mut Value, key: &str) {
+    let v = body.get_mut(key).unwrap_or_else(|| panic!("no {key}"));
+    let s = v.as_str().unwrap();
+    assert!(is_token(s.trim_start_matches("arb_")), "{s}");
+    *v = json!("[redacted]");
+}
+
+#[tokio::test]
+async fn snapshots_of_write_bodies() {
+    let w = World::new().await;
+    let done = w.act_ok(As::Token(w.token("mona")), &record_x(&w)).await;
+    insta::assert_json_snapshot!("action_done_record_result", done);
+    let confirm = w
+        .act_ok(
+            As::Token(w.token("mona")),
+            &json!({"action": "confirm-result", "game": w.m}),
+        )
+        .await;
+    insta::assert_json_snapshot!("action_done_confirm_result", confirm);
+    let a = login_from(&w.app, None, "pete", PASSWORD).await;
+    let mut me_session = a.json();
+    redact(&mut me_session, "csrf_token");
+    insta::assert_json_snapshot!("me_by_session", me_session);
+    let me_token = me(&w.app, As::Token(w.token("olga"))).await.json();
+    insta::assert_json_snapshot!("me_by_token", me_token);
+    let (id, csrf) = (
+        session_id(&a),
+        a.json()["csrf_token"].as_str().unwrap().to_string(),
+    );
+    let made = send(
+        &w.app,
+        Method::POST,
+        "/api/tokens",
+        As::Cookie(&id, &csrf),
+        &[],
+        Some(&json!({"label": "laptop"})),
+    )
+    .await;
+    let mut made = made.json();
+    redact(&mut made, "token");
+    insta::assert_json_snapshot!("token_created", made);
+}
