@@ -668,7 +668,7 @@ impl Mailer {
         &self.smtp
     }
 
-    pub fn from(&self) -> &Mailbox {
+    pub fn sender(&self) -> &Mailbox {
         &self.from
     }
 

@@ -285,24 +285,34 @@ async fn the_openapi_document_is_served_and_describes_every_route() {
     assert_eq!(
         paths,
         [
+            "/api/accounts",
             "/api/competitions",
             "/api/competitions/{id}",
+            "/api/competitions/{id}/actions",
             "/api/competitions/{id}/history",
             "/api/competitions/{id}/rounds/{n}",
             "/api/competitions/{id}/seasons/{n}",
             "/api/health",
+            "/api/me",
             "/api/openapi.json",
+            "/api/session",
+            "/api/tokens",
         ]
     );
-    // Every error response is documented with the one error shape.
+    // Every error response of every method is documented with the one
+    // error shape.
     for (path, item) in served["paths"].as_object().unwrap() {
-        for (status, response) in item["get"]["responses"].as_object().unwrap() {
-            if status.starts_with('4') || status.starts_with('5') {
-                assert_eq!(
-                    response["content"]["application/json"]["schema"]["$ref"],
-                    "#/components/schemas/ErrorBody",
-                    "{path} {status}"
-                );
+        let methods = item.as_object().unwrap();
+        assert!(!methods.is_empty(), "{path}");
+        for (method, operation) in methods {
+            for (status, response) in operation["responses"].as_object().unwrap() {
+                if status.starts_with('4') || status.starts_with('5') {
+                    assert_eq!(
+                        response["content"]["application/json"]["schema"]["$ref"],
+                        "#/components/schemas/ErrorBody",
+                        "{method} {path} {status}"
+                    );
+                }
             }
         }
     }

@@ -935,14 +935,16 @@ async fn an_idempotency_key_replays_the_first_outcome_and_refuses_another_reques
 async fn creating_a_competition_twice_with_one_key_replays_the_first() {
     let w = World::new().await;
     let olga = w.token("olga");
+    let body = json!({"format": "tws-ladder", "id": "second", "name": "Second Ladder"});
+    let headers = [("idempotency-key", "create-second".to_string())];
     let create = || {
         send(
             &w.app,
             Method::POST,
             "/api/competitions",
             As::Token(olga),
-            &[("idempotency-key", "create-second".into())],
-            Some(&json!({"format": "tws-ladder", "id": "second", "name": "Second Ladder"})),
+            &headers,
+            Some(&body),
         )
     };
     let first = create().await;

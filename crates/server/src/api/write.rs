@@ -141,9 +141,14 @@ async fn me_of(state: &AppState, account: &arbiter_store::Account, csrf: Option<
 pub async fn login(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     ApiJson(body): ApiJson<LoginBody>,
 ) -> Result<Response, ApiError> {
     let account = auth::login(&state, &caller, &body.username, &body.password).await?;
+    // A session the client brought is ended: the new one has a fresh id.
+    if caller.session.is_some() {
+        auth::end_session(&state, &headers).await?;
+    }
     let cookie = auth::start_session(&state, &account.username).await?;
     // The new session's CSRF token.
     let session = session_csrf(&state, &cookie).await?;

@@ -155,6 +155,7 @@ pub(crate) struct LoginForm {
 pub(crate) async fn login(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     Form(form): Form<LoginForm>,
 ) -> Response {
     let next = safe_next(form.next.as_deref());
@@ -164,8 +165,7 @@ pub(crate) async fn login(
         let account = auth::login(&state, &caller, &form.username, &form.password).await?;
         // A session the browser brought is ended: the new one has a fresh id.
         if caller.session.is_some() {
-            let headers = HeaderMap::new();
-            let _ = auth::end_session(&state, &headers).await;
+            auth::end_session(&state, &headers).await?;
         }
         auth::start_session(&state, &account.username).await
     }
