@@ -198,5 +198,8 @@ fn a_script_cannot_serve() {
     let a = Arbiter::new();
     a.script("s.txt", "serve\n")
         .fails_with(2)
-        .stderr_names(&["a script cannot run `script`, `demo` or `serve`"]);
+        .stderr_names(&["a script cannot run `script`, `demo`, `serve` or `account`"]);
+    a.script("t.txt", "account list\n")
+        .fails_with(2)
+        .stderr_names(&["a script cannot run"]);
 }

@@ -851,11 +851,11 @@ fn confirmer(
 }
 
 /// One event in a sentence, for the message after an action.
-fn describe(_ladder: &Ladder, e: &Event) -> String {
-    let kind = e.kind().replace('-', " ");
-    let mut words = kind.chars();
-    match words.next() {
-        Some(first) => format!("{}{}.", first.to_uppercase(), words.as_str()),
+fn describe(ladder: &Ladder, e: &Event) -> String {
+    let line = arbiter_service::summary::summarize(ladder, e);
+    let mut chars = line.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
         None => String::new(),
     }
 }
@@ -893,7 +893,7 @@ pub async fn create_ladder(
     };
     let executed = state
         .service
-        .create_ladder(id, &name, rules, &[account.display_name.clone()], &ctx)
+        .create_ladder(id, &name, rules, std::slice::from_ref(&account.display_name), &ctx)
         .await?;
     let store = state.service.store();
     for role in [Role::Owner, Role::Moderator] {

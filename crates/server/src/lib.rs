@@ -12,6 +12,8 @@ use arbiter_service::Service;
 use arbiter_store_sqlite::SqliteStore;
 
 pub mod actions;
+pub mod actions_sunjang;
+pub mod actions_xmadn;
 pub mod api;
 mod app;
 pub mod auth;

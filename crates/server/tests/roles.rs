@@ -648,6 +648,37 @@ fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     );
 }
 
+#[tokio::test]
+async fn the_matrix_covers_every_ladder_action() {
+    let doc =
+        serde_json::to_value(<arbiter_server::api::ApiDoc as utoipa::OpenApi>::openapi()).unwrap();
+    let mut documented: Vec<String> = doc["components"]["schemas"]["LadderAction"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|v| {
+            v["properties"]["action"]["enum"]
+                .as_array()
+                .unwrap()
+                .clone()
+        })
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect();
+    documented.sort();
+    let world = World::new().await;
+    let mut covered: Vec<String> = MATRIX
+        .iter()
+        .filter(|(act, _)| !matches!(act, Act::CreateCompetition | Act::CreateToken))
+        .map(|(act, _)| act.body(&world)["action"].as_str().unwrap().to_string())
+        .collect();
+    covered.sort();
+    covered.dedup();
+    assert_eq!(
+        covered, documented,
+        "a LadderAction has no row in the matrix"
+    );
+}
+
 /// Log in with the password: the session id from the cookie set and the
 /// CSRF token from the body.
 async fn login(app: &Router, username: &str) -> (String, String) {

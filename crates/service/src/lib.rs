@@ -10,6 +10,7 @@
 pub mod format;
 pub mod forum;
 pub mod sunjang;
+pub mod summary;
 pub mod views;
 pub mod xmadn;
 

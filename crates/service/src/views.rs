@@ -398,6 +398,31 @@ pub struct RoundView {
     pub bid_rule: ExplanationView,
     /// The moderator's reason when the round closed early (ARB-R21).
     pub closed_early: Option<String>,
+    /// The rules version that applied to the round: "version 2, from round
+    /// 3: shorter deadlines" (TWS Play Balance: a change applies from the
+    /// round it was announced before).
+    pub rules_version: String,
+}
+
+/// Which rules version applies to round `number`, in words.
+pub fn rules_version_of(ladder: &Ladder, number: u32) -> String {
+    let index = ladder
+        .rules
+        .iter()
+        .rposition(|v| v.from_round <= number)
+        .unwrap_or(0);
+    match ladder.rules.get(index) {
+        Some(v) if v.reason.trim().is_empty() => {
+            format!("version {}, from round {}", index + 1, v.from_round)
+        }
+        Some(v) => format!(
+            "version {}, from round {}: {}",
+            index + 1,
+            v.from_round,
+            v.reason
+        ),
+        None => "the defaults".into(),
+    }
 }
 
 pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> RoundView {
@@ -416,6 +441,7 @@ pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> R
         deadline: date(r.deadline),
         bid: r.bid.to_string(),
         platform: ladder.rules_for(r.number).platform.clone(),
+        rules_version: rules_version_of(ladder, r.number),
         pairing: match &r.pairing {
             PairingMethod::Adjacent => "adjacent (TWS-R10)".into(),
             PairingMethod::Override { reason } => format!("moderator's exception: {reason}"),

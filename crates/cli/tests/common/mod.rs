@@ -13,6 +13,8 @@ use std::process::{Command, Stdio};
 
 use tempfile::TempDir;
 
+pub mod browser;
+
 /// The workspace root: examples are run from here, as a user would.
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

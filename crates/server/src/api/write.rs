@@ -15,6 +15,9 @@ use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::actions::{self, ActionDone, LadderAction};
+use crate::actions_sunjang::{self, SunjangAction};
+use crate::actions_xmadn::{self, ChallengersAction, FormatDone, LeagueAction};
+use arbiter_service::format::CompetitionFormat;
 use crate::api::{ApiPath, etag};
 use crate::auth::{self, CSRF_HEADER, Caller};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
@@ -305,8 +308,8 @@ pub async fn create_token(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateBody {
-    /// `tws-ladder` (the formats with players named at creation are created
-    /// with the CLI for now).
+    /// `tws-ladder`, `xmadn-league`, `xmadn-challengers` or
+    /// `sunjang-league`.
     pub format: String,
     /// Letters, digits and dashes: the competition's address.
     pub id: String,
@@ -314,6 +317,14 @@ pub struct CreateBody {
     /// A rules file (TOML); the format's preset when absent.
     #[serde(default)]
     pub rules: Option<String>,
+    /// The players named at creation: exactly three for `xmadn-league`,
+    /// the players of `xmadn-challengers`.
+    #[serde(default)]
+    pub players: Option<Vec<String>>,
+    /// `xmadn-challengers`: the wins needed (first to x), instead of the
+    /// rules'.
+    #[serde(default)]
+    pub first_to: Option<u32>,
 }
 
 /// A competition just created.
@@ -348,22 +359,52 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     caller.account()?;
     caller.check_csrf(csrf_header(&headers))?;
-    if body.format != "tws-ladder" {
-        return Err(ApiError::bad_request(format!(
-            "format {:?} cannot be created over HTTP yet; formats: tws-ladder (the others with `arbiter league|challengers|sunjang create`)",
-            body.format
-        ))
-        .with_field("format"));
-    }
-    let version = actions::create_ladder(
-        &state,
-        &caller,
-        &body.id,
-        &body.name,
-        body.rules.as_deref(),
-        idempotency_key(&headers)?,
-    )
-    .await?;
+    let key = idempotency_key(&headers)?;
+    let players = body.players.clone().unwrap_or_default();
+    let rules = body.rules.as_deref();
+    let only = |field: &str, set: bool| -> Result<(), ApiError> {
+        if set {
+            Err(ApiError::bad_request(format!("{field} is not a setting of format {:?}", body.format))
+                .with_field(field))
+        } else {
+            Ok(())
+        }
+    };
+    let version = match body.format.as_str() {
+        "tws-ladder" => {
+            only("players", body.players.is_some())?;
+            only("first_to", body.first_to.is_some())?;
+            actions::create_ladder(&state, &caller, &body.id, &body.name, rules, key).await?
+        }
+        "xmadn-league" => {
+            only("first_to", body.first_to.is_some())?;
+            actions_xmadn::create_league(&state, &caller, &body.id, &body.name, &players, rules, key).await?
+        }
+        "xmadn-challengers" => {
+            actions_xmadn::create_challengers(
+                &state,
+                &caller,
+                &body.id,
+                &body.name,
+                &players,
+                body.first_to,
+                rules,
+                key,
+            )
+            .await?
+        }
+        "sunjang-league" => {
+            only("players", body.players.is_some())?;
+            only("first_to", body.first_to.is_some())?;
+            actions_sunjang::create_sunjang(&state, &caller, &body.id, &body.name, rules, key).await?
+        }
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "there is no format {other:?}; formats: tws-ladder, xmadn-league, xmadn-challengers, sunjang-league"
+            ))
+            .with_field("format"));
+        }
+    };
     let mut response = (
         StatusCode::CREATED,
         Json(Created {
@@ -378,19 +419,58 @@ pub async fn create(
     Ok(response)
 }
 
+/// The body of an action: its `action` field names it, and the
+/// competition's format says which of these it is.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum AnyAction {
+    Ladder(LadderAction),
+    League(LeagueAction),
+    Challengers(ChallengersAction),
+    Sunjang(SunjangAction),
+}
+
+/// What an action did: a ladder's answer, or another format's.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum ActionAnswer {
+    Ladder(ActionDone),
+    Other(FormatDone),
+}
+
+impl ActionAnswer {
+    fn version(&self) -> u64 {
+        match self {
+            ActionAnswer::Ladder(d) => d.version,
+            ActionAnswer::Other(d) => d.version,
+        }
+    }
+}
+
+/// Parse an action body as the format's action; the error names the field.
+fn parse_action<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad_request(format!("Failed to deserialize the JSON body into the target type: {e}"))
+            .with_field("body")
+    })
+}
+
 #[utoipa::path(
     post,
     path = "/api/competitions/{id}/actions",
     tag = "competitions",
-    request_body = LadderAction,
+    request_body(
+        content = AnyAction,
+        description = "One action, by the competition's format: `LadderAction` (TWS ladder), `LeagueAction` (XMadn league), `ChallengersAction` (XMadn Challengers) or `SunjangAction` (Sunjang league)"
+    ),
     params(
-        ("id" = String, Path, description = "The competition (a TWS ladder)"),
-        ("If-Match" = String, Header, description = "The version the write expects (the ETag, `\"v42\"`); required"),
+        ("id" = String, Path, description = "The competition (any format)"),
+        ("If-Match" = String, Header, description = "The version the write expects (the ETag, `\"v42\"`); required except for a preview"),
         ("Idempotency-Key" = Option<String>, Header, description = "Names the request: a retry answers the first outcome and stores nothing"),
         ("X-CSRF-Token" = Option<String>, Header, description = "The session's CSRF token, with a session cookie"),
     ),
     responses(
-        (status = 200, description = "Done (or previewed); `ETag` is the new version", body = ActionDone),
+        (status = 200, description = "Done (or previewed); `ETag` is the new version", body = ActionAnswer),
         (status = 400, description = "A field is not valid (`field` names it)", body = ErrorBody),
         (status = 401, description = "Not logged in", body = ErrorBody),
         (status = 403, description = "The caller's role does not allow it, or the CSRF token is wrong", body = ErrorBody),
@@ -405,31 +485,53 @@ pub async fn act(
     caller: Caller,
     ApiPath(id): ApiPath<String>,
     headers: HeaderMap,
-    ApiJson(action): ApiJson<LadderAction>,
+    body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     caller.account()?;
     caller.check_csrf(csrf_header(&headers))?;
-    crate::api::competitions::expect_ladder(&state, &id).await?;
-    let expected = if_match(&headers)?;
-    if expected.is_none() && !action.is_preview() {
-        return Err(ApiError::new(
-            StatusCode::PRECONDITION_REQUIRED,
-            ErrorCode::PreconditionRequired,
-            "a write must say which version it expects: send the competition's ETag as If-Match",
-        )
-        .with_field("If-Match"));
+    if arbiter_service::check_competition_id(&id).is_err() {
+        return Err(ApiError::not_found(format!("there is no competition {id:?}")));
     }
-    let done = actions::run_ladder(
-        &state,
-        &caller,
-        &id,
-        action,
-        expected,
-        idempotency_key(&headers)?,
-    )
-    .await?;
+    let format = state.service.format_of(&id).await?;
+    let expected = if_match(&headers)?;
+    let key = idempotency_key(&headers)?;
+    let need_version = |preview: bool| -> Result<(), ApiError> {
+        if expected.is_none() && !preview {
+            return Err(ApiError::new(
+                StatusCode::PRECONDITION_REQUIRED,
+                ErrorCode::PreconditionRequired,
+                "a write must say which version it expects: send the competition's ETag as If-Match",
+            )
+            .with_field("If-Match"));
+        }
+        Ok(())
+    };
+    let done = match format {
+        CompetitionFormat::TwsLadder => {
+            let action: LadderAction = parse_action(&body)?;
+            need_version(action.is_preview())?;
+            ActionAnswer::Ladder(actions::run_ladder(&state, &caller, &id, action, expected, key).await?)
+        }
+        CompetitionFormat::XmadnLeague => {
+            let action: LeagueAction = parse_action(&body)?;
+            need_version(action.is_preview())?;
+            ActionAnswer::Other(actions_xmadn::run_league(&state, &caller, &id, action, expected, key).await?)
+        }
+        CompetitionFormat::XmadnChallengers => {
+            let action: ChallengersAction = parse_action(&body)?;
+            need_version(action.is_preview())?;
+            ActionAnswer::Other(
+                actions_xmadn::run_challengers(&state, &caller, &id, action, expected, key).await?,
+            )
+        }
+        CompetitionFormat::SunjangLeague => {
+            let action: SunjangAction = parse_action(&body)?;
+            need_version(action.is_preview())?;
+            ActionAnswer::Other(actions_sunjang::run_sunjang(&state, &caller, &id, action, expected, key).await?)
+        }
+    };
     let mut response = Json(&done).into_response();
-    if let Ok(tag) = HeaderValue::from_str(&etag(done.version)) {
+    if let Ok(tag) = HeaderValue::from_str(&etag(done.version())) {
         response.headers_mut().insert(header::ETAG, tag);
     }
     Ok(response)

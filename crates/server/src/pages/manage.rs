@@ -42,6 +42,17 @@ struct ProblemPage {
     back: String,
 }
 
+/// What an action did, when it is more than a fixed sentence.
+#[derive(Debug, Template)]
+#[template(path = "notice.html")]
+struct NoticePage {
+    chrome: Chrome,
+    heading: String,
+    message: String,
+    details: Vec<String>,
+    back: String,
+}
+
 /// Render an API error as a page (its status kept).
 fn problem(e: ApiError, back: &str) -> Response {
     if e.status.is_server_error() {
@@ -900,38 +911,63 @@ async fn mail(state: &AppState, caller: &Caller, id: &str, what: &str) -> Result
         .open_round()
         .map(|r| views::round_view(&ladder, id, r, now))
         .ok_or_else(|| ApiError::bad_request("no round is running"))?;
-    let recipients = crate::mail::recipients(state.service.store(), id)
+    let found = crate::mail::recipients(state.service.store(), id)
         .await
         .map_err(ApiError::from_store)?;
-    let recipients = &recipients.addresses;
-    let mails = if what == "mail-announcement" {
-        crate::mail::round_announcement(&ladder.name, &round, recipients, &state.base_url)
+    let recipients = &found.addresses;
+    let (mails, what_sent) = if what == "mail-announcement" {
+        (
+            crate::mail::round_announcement(&ladder.name, &round, recipients, &state.base_url),
+            format!("round {}'s announcement", round.number),
+        )
     } else {
-        crate::mail::deadline_reminders(
-            &ladder.name,
-            &round,
-            now,
-            chrono::Duration::days(3),
-            recipients,
-            &state.base_url,
+        (
+            crate::mail::deadline_reminders(
+                &ladder.name,
+                &round,
+                now,
+                chrono::Duration::days(REMINDER_DAYS),
+                recipients,
+                &state.base_url,
+            ),
+            format!(
+                "deadline reminders (games overdue or due within {REMINDER_DAYS} days)"
+            ),
         )
     };
     let report = mailer.send_all(&mails).await;
-    if !report.failures.is_empty() {
-        return Err(ApiError::bad_request(format!(
-            "{} message(s) sent, {} failed: {}",
-            report.sent,
-            report.failures.len(),
-            report
-                .failures
-                .iter()
-                .map(|f| format!("{} <{}> ({})", f.player, f.to, f.error))
-                .collect::<Vec<_>>()
-                .join("; ")
-        )));
+    let mut details = Vec::new();
+    let unreachable = crate::mail::unreachable(&round, recipients);
+    if !unreachable.is_empty() {
+        details.push(format!(
+            "No e-mail address for {} player(s), who get nothing: {}.",
+            unreachable.len(),
+            unreachable.join(", ")
+        ));
     }
-    Ok(see_other(&format!("/c/{id}/manage?done={what}#done")))
+    for (player, address) in &found.invalid_email {
+        details.push(format!("{player}'s address {address:?} is not valid."));
+    }
+    for f in &report.failures {
+        details.push(format!("Not sent to {} <{}>: {}", f.player, f.to, f.error));
+    }
+    let page = NoticePage {
+        chrome: Chrome::new("E-mail sent"),
+        heading: "E-mail".into(),
+        message: format!(
+            "{}: {} message(s) sent, {} failed.",
+            what_sent,
+            report.sent,
+            report.failures.len()
+        ),
+        details,
+        back: format!("/c/{id}/manage"),
+    };
+    Ok(render(&page).into_response())
 }
+
+/// Reminders go to games overdue or due within this many days.
+const REMINDER_DAYS: i64 = 3;
 
 /// Percent-encode a local path for a query value.
 fn urlencode(s: &str) -> String {

@@ -1,0 +1,396 @@
+//! The state-changing things the pages and the API do to a Sunjang league
+//! ([`SunjangAction`]), with who may do them and the engine command each
+//! becomes, like [`crate::actions`] for a ladder.
+//!
+//! Who may (per competition): the owner and the moderators register and
+//! update players, plan seasons (with a preview that stores nothing),
+//! record and correct results, record tiebreak decisions, close seasons
+//! and run the final round; the owner alone changes the division
+//! restrictions. Results are recorded by a moderator (the engine has no
+//! report or confirmation here), and nobody who plays in a game records
+//! or corrects it as a moderator (ARB-R45).
+
+use arbiter_engine::model::PlayerId;
+use arbiter_engine::sunjang::group::Outcome;
+use arbiter_engine::sunjang::season::{self, League};
+use arbiter_engine::sunjang::{PlayerInfo, Rank};
+use arbiter_service::sunjang::{parse_outcome, season_view};
+use arbiter_service::{Context, ServiceError};
+use arbiter_store::{AccountStore, Grant, Role, Seq};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::actions::Who;
+use crate::actions_xmadn::{FormatDone, check_role, grant_creator, organizer, required, rules_text};
+use crate::auth::{Caller, Roles};
+use crate::error::ApiError;
+
+/// One state-changing request on a Sunjang league.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum SunjangAction {
+    /// Register a player (optionally linking an account to him).
+    AddPlayer {
+        name: String,
+        /// `5k`, `2d`; a trailing `?` marks it provisional.
+        rank: String,
+        rating: i32,
+        #[serde(default)]
+        provisional: bool,
+        #[serde(default)]
+        corr_rank: Option<String>,
+        #[serde(default)]
+        corr_rating: Option<i32>,
+        #[serde(default)]
+        account: Option<String>,
+    },
+    /// New rank and rating for a registered player.
+    UpdatePlayer {
+        player: String,
+        rank: String,
+        rating: i32,
+        #[serde(default)]
+        provisional: bool,
+        #[serde(default)]
+        corr_rank: Option<String>,
+        #[serde(default)]
+        corr_rating: Option<i32>,
+    },
+    WithdrawPlayer { player: String, reason: String },
+    ReturnPlayer { player: String },
+    /// The owner changes the division restrictions (a Sunjang rules file,
+    /// TOML, of which the restrictions are read).
+    ChangeRestrictions { rules: String, reason: String },
+    /// Plan the next season. With `preview`, nothing is stored and the
+    /// plan is returned (pyramid, groups, every placement explained).
+    PlanSeason {
+        #[serde(default)]
+        preview: bool,
+    },
+    /// `outcome`: black, white, jigo, black-forfeits, white-forfeits,
+    /// both-forfeit.
+    RecordResult {
+        black: String,
+        white: String,
+        outcome: String,
+    },
+    CorrectResult {
+        black: String,
+        white: String,
+        outcome: String,
+        reason: String,
+    },
+    /// The player gives way in ties (D.2).
+    GiveWay { player: String },
+    /// A live Sunjang match decided a tie.
+    RecordLiveMatch { winner: String, loser: String },
+    CloseSeason,
+    /// Qualify the final round of the last closed season.
+    QualifyFinal,
+    RecordFinalGame {
+        black: String,
+        white: String,
+        outcome: String,
+    },
+    WithdrawFromFinal { player: String },
+}
+
+impl SunjangAction {
+    pub fn name(&self) -> &'static str {
+        match self {
+            SunjangAction::AddPlayer { .. } => "add-player",
+            SunjangAction::UpdatePlayer { .. } => "update-player",
+            SunjangAction::WithdrawPlayer { .. } => "withdraw-player",
+            SunjangAction::ReturnPlayer { .. } => "return-player",
+            SunjangAction::ChangeRestrictions { .. } => "change-restrictions",
+            SunjangAction::PlanSeason { .. } => "plan-season",
+            SunjangAction::RecordResult { .. } => "record-result",
+            SunjangAction::CorrectResult { .. } => "correct-result",
+            SunjangAction::GiveWay { .. } => "give-way",
+            SunjangAction::RecordLiveMatch { .. } => "record-live-match",
+            SunjangAction::CloseSeason => "close-season",
+            SunjangAction::QualifyFinal => "qualify-final",
+            SunjangAction::RecordFinalGame { .. } => "record-final-game",
+            SunjangAction::WithdrawFromFinal { .. } => "withdraw-from-final",
+        }
+    }
+
+    /// Who may carry it out.
+    pub fn who(&self) -> Who {
+        match self {
+            SunjangAction::ChangeRestrictions { .. } => Who::Owner,
+            SunjangAction::RecordResult { .. }
+            | SunjangAction::CorrectResult { .. }
+            | SunjangAction::RecordLiveMatch { .. }
+            | SunjangAction::RecordFinalGame { .. } => Who::ModeratorNotInGame,
+            _ => Who::Moderator,
+        }
+    }
+
+    /// Whether nothing is stored.
+    pub fn is_preview(&self) -> bool {
+        matches!(self, SunjangAction::PlanSeason { preview: true })
+    }
+
+    /// The names of the players of the game the action is about.
+    fn game_players(&self) -> Vec<&str> {
+        match self {
+            SunjangAction::RecordResult { black, white, .. }
+            | SunjangAction::CorrectResult { black, white, .. }
+            | SunjangAction::RecordFinalGame { black, white, .. } => vec![black, white],
+            SunjangAction::RecordLiveMatch { winner, loser } => vec![winner, loser],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Check that `caller` may carry out `action` on league `l`.
+pub fn authorize(l: &League, caller: &Caller, roles: &Roles, action: &SunjangAction) -> Result<(), ApiError> {
+    let me = roles.player.as_deref().and_then(|n| l.find(n));
+    let in_game = me.is_some_and(|m| action.game_players().iter().any(|n| l.find(n) == Some(m)));
+    check_role(caller, roles, action.who(), action.name(), in_game)
+}
+
+fn player(l: &League, name: &str, field: &str) -> Result<PlayerId, ApiError> {
+    l.find(name).ok_or_else(|| {
+        ApiError::bad_request(format!("there is no player named {name:?} in this league")).with_field(field)
+    })
+}
+
+fn outcome(s: &str) -> Result<Outcome, ApiError> {
+    parse_outcome(s).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "outcome {s:?}: use black, white, jigo, black-forfeits, white-forfeits or both-forfeit"
+        ))
+        .with_field("outcome")
+    })
+}
+
+fn rank(s: &str, field: &str) -> Result<(Rank, bool), ApiError> {
+    Rank::parse(s).map_err(|e| ApiError::bad_request(format!("{field}: {}", e.message)).with_field(field))
+}
+
+fn info(
+    name: &str,
+    rank_text: &str,
+    rating: i32,
+    provisional: bool,
+    corr_rank: Option<&str>,
+    corr_rating: Option<i32>,
+) -> Result<PlayerInfo, ApiError> {
+    let (r, marked) = rank(rank_text, "rank")?;
+    Ok(PlayerInfo {
+        name: required(name, "name")?,
+        rank: r,
+        provisional: provisional || marked,
+        rating,
+        corr_rank: corr_rank
+            .filter(|c| !c.trim().is_empty())
+            .map(|c| rank(c, "corr_rank").map(|x| x.0))
+            .transpose()?,
+        corr_rating,
+    })
+}
+
+fn command(l: &League, action: &SunjangAction, at: arbiter_engine::model::Time) -> Result<season::Command, ApiError> {
+    use season::Command as C;
+    Ok(match action {
+        SunjangAction::AddPlayer {
+            name,
+            rank,
+            rating,
+            provisional,
+            corr_rank,
+            corr_rating,
+            ..
+        } => C::Register {
+            info: info(name, rank, *rating, *provisional, corr_rank.as_deref(), *corr_rating)?,
+        },
+        SunjangAction::UpdatePlayer {
+            player: p,
+            rank,
+            rating,
+            provisional,
+            corr_rank,
+            corr_rating,
+        } => {
+            let id = player(l, p, "player")?;
+            C::Update {
+                player: id,
+                info: info(&l.name_of(id), rank, *rating, *provisional, corr_rank.as_deref(), *corr_rating)?,
+            }
+        }
+        SunjangAction::WithdrawPlayer { player: p, reason } => C::Withdraw {
+            player: player(l, p, "player")?,
+            reason: required(reason, "reason")?,
+        },
+        SunjangAction::ReturnPlayer { player: p } => C::Return {
+            player: player(l, p, "player")?,
+        },
+        SunjangAction::ChangeRestrictions { rules, reason } => {
+            let (_, restrictions) = arbiter_record::parse_sunjang_rules(rules)
+                .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
+            C::ChangeRestrictions {
+                restrictions,
+                reason: required(reason, "reason")?,
+            }
+        }
+        SunjangAction::PlanSeason { .. } => C::PlanSeason { at },
+        SunjangAction::RecordResult {
+            black,
+            white,
+            outcome: o,
+        } => C::RecordResult {
+            black: player(l, black, "black")?,
+            white: player(l, white, "white")?,
+            outcome: outcome(o)?,
+            at,
+        },
+        SunjangAction::CorrectResult {
+            black,
+            white,
+            outcome: o,
+            reason,
+        } => C::CorrectResult {
+            black: player(l, black, "black")?,
+            white: player(l, white, "white")?,
+            outcome: outcome(o)?,
+            reason: required(reason, "reason")?,
+            at,
+        },
+        SunjangAction::GiveWay { player: p } => C::GiveWay {
+            player: player(l, p, "player")?,
+        },
+        SunjangAction::RecordLiveMatch { winner, loser } => C::RecordLiveMatch {
+            winner: player(l, winner, "winner")?,
+            loser: player(l, loser, "loser")?,
+        },
+        SunjangAction::CloseSeason => C::CloseSeason { at },
+        SunjangAction::QualifyFinal => C::QualifyFinal { at },
+        SunjangAction::RecordFinalGame {
+            black,
+            white,
+            outcome: o,
+        } => C::RecordFinalGame {
+            black: player(l, black, "black")?,
+            white: player(l, white, "white")?,
+            outcome: outcome(o)?,
+            at,
+        },
+        SunjangAction::WithdrawFromFinal { player: p } => C::WithdrawFromFinal {
+            player: player(l, p, "player")?,
+            at,
+        },
+    })
+}
+
+/// Carry out `action` on Sunjang league `competition` for `caller`: check
+/// the role, decide, store (unless a preview), and link an account to a
+/// player added with one.
+pub async fn run_sunjang(
+    state: &AppState,
+    caller: &Caller,
+    competition: &str,
+    action: SunjangAction,
+    expected: Option<Seq>,
+    idempotency_key: Option<String>,
+) -> Result<FormatDone, ApiError> {
+    let svc = &state.service;
+    let account = caller.account()?.clone();
+    let roles = caller.roles(state, competition).await?;
+    let (l, version) = svc.load_as::<League>(competition, None).await?;
+    authorize(&l, caller, &roles, &action)?;
+    let now = state.now();
+    let command = command(&l, &action, now)?;
+    if action.is_preview() {
+        let events = l.decide(command).map_err(ServiceError::Rule)?;
+        let mut after = l.clone();
+        for e in &events {
+            after.apply(e);
+        }
+        let season = after
+            .current()
+            .filter(|_| after.seasons.len() > l.seasons.len())
+            .map(|s| season_view(&after, s));
+        let number = l.seasons.len() + 1;
+        return Ok(FormatDone {
+            action: action.name().into(),
+            version,
+            stored: false,
+            replayed: false,
+            message: format!(
+                "Preview of season {number}: nothing is stored until you plan it."
+            ),
+            season,
+        });
+    }
+    let ctx = Context {
+        actor: account.username.clone(),
+        at: now,
+        idempotency_key,
+        expected,
+    };
+    let executed = svc.execute_as::<League>(competition, command, &ctx).await?;
+    let kinds: Vec<&str> = executed.events.iter().map(season::Event::kind).collect();
+    let mut done = FormatDone::of(action.name(), &executed, &kinds);
+    if !executed.replayed
+        && let SunjangAction::AddPlayer {
+            name,
+            account: Some(username),
+            ..
+        } = &action
+        && !username.trim().is_empty()
+    {
+        let store = state.service.store();
+        let username = username.trim().to_lowercase();
+        if store.account(&username).await.map_err(ApiError::from_store)?.is_none() {
+            return Err(ApiError::bad_request(format!(
+                "{name} was added, but there is no account {username:?} to link to him"
+            ))
+            .with_field("account"));
+        }
+        store
+            .grant(&Grant {
+                competition: competition.to_string(),
+                username,
+                role: Role::Player,
+                player: Some(name.trim().to_string()),
+            })
+            .await
+            .map_err(ApiError::from_store)?;
+    }
+    if matches!(action, SunjangAction::PlanSeason { .. }) && !executed.replayed {
+        let (after, _) = svc.load_as::<League>(competition, None).await?;
+        done.season = after.current().map(|s| season_view(&after, s));
+    }
+    Ok(done)
+}
+
+/// Create a Sunjang league from the `sunjang-league` preset (or a rules
+/// file) for an organizer, its owner and first moderator.
+pub async fn create_sunjang(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    name: &str,
+    rules: Option<&str>,
+    idempotency_key: Option<String>,
+) -> Result<Seq, ApiError> {
+    let account = organizer(caller)?;
+    let name = required(name, "name")?;
+    let (rules, restrictions) = arbiter_record::parse_sunjang_rules(&rules_text(rules, "sunjang-league")?)
+        .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
+    let ctx = Context {
+        actor: account.username.clone(),
+        at: state.now(),
+        idempotency_key,
+        expected: Some(0),
+    };
+    let executed = state
+        .service
+        .create_sunjang(id, &name, rules, restrictions, &ctx)
+        .await?;
+    grant_creator(state, id, &account).await?;
+    Ok(executed.last)
+}

@@ -1,0 +1,693 @@
+//! The state-changing things the pages and the API do to an XMadn league
+//! ([`LeagueAction`]) and an XMadn Challengers event
+//! ([`ChallengersAction`]), with who may do them and the engine command
+//! each becomes, like [`crate::actions`] for a ladder.
+//!
+//! Who may (per competition): the owner and the moderators run everything
+//! (rolls, results, corrections, cancellations, the playoff). The engine
+//! has no report or confirmation for these formats: results are recorded
+//! by a moderator, and nobody who plays in a game records, corrects or
+//! cancels it as a moderator (ARB-R45). Players and the public read only.
+
+use arbiter_engine::model::{GameId, PlayerId};
+use arbiter_engine::xmadn::challengers::{self, Challengers};
+use arbiter_engine::xmadn::league::{self, League};
+use arbiter_engine::xmadn::{Colours, parse_time};
+use arbiter_service::sunjang::SeasonView;
+use arbiter_service::{Context, Executed};
+use arbiter_store::{AccountStore, Account, Grant, Role, Seq};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::AppState;
+use crate::actions::Who;
+use crate::auth::{Caller, Roles};
+use crate::error::ApiError;
+
+/// The score of an XMadn game: the two players at the board (`a`, `b`),
+/// their counted pawns in that order (`4-2`) and the game's time (`m:ss`).
+#[derive(Debug, Clone, Default)]
+pub struct XmScore {
+    pub a: String,
+    pub b: String,
+    pub pawns: String,
+    pub time: String,
+}
+
+fn xs(a: &str, b: &str, pawns: &str, time: &str) -> XmScore {
+    XmScore {
+        a: a.into(),
+        b: b.into(),
+        pawns: pawns.into(),
+        time: time.into(),
+    }
+}
+
+/// One state-changing request on an XMadn league.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum LeagueAction {
+    /// Roll the dice the league needs next: the positions of the next
+    /// double round-robin, or step 6 of the tiebreak (committed seeds).
+    Roll,
+    /// Record the result of the next game of the two players (or of `game`).
+    /// `a` and `b` play; `pawns` their counted pawns in that order
+    /// (`4-2`), `time` the game's time (`23:05`).
+    RecordResult {
+        #[serde(default)]
+        game: Option<String>,
+        a: String,
+        b: String,
+        pawns: String,
+        time: String,
+    },
+    CorrectResult {
+        game: String,
+        a: String,
+        b: String,
+        pawns: String,
+        time: String,
+        reason: String,
+    },
+    /// Cancel a remaining game by mutual consent of its players.
+    CancelGame { game: String, note: String },
+    /// Cancel a double round-robin not begun, by mutual consent.
+    CancelDrr { drr: u32, note: String },
+    /// Start the next playoff round; the higher seed chose `colours`
+    /// (`red/blue`: vanguard/rearguard).
+    StartPlayoff { colours: String },
+    RecordPlayoffGame {
+        a: String,
+        b: String,
+        pawns: String,
+        time: String,
+    },
+}
+
+/// One state-changing request on an XMadn Challengers event.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(tag = "action", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ChallengersAction {
+    /// Game 0, the three-player qualifier: the finishing order, the colours
+    /// the winner chose (`red/blue`), optionally the three players' Game 0
+    /// colours (`red,yellow,blue`, in the order of `finishing`) and time.
+    RecordQualifier {
+        finishing: Vec<String>,
+        chosen: String,
+        #[serde(default)]
+        colours: Option<String>,
+        #[serde(default)]
+        time: Option<String>,
+    },
+    /// A counted game between the two players at the board.
+    RecordGame {
+        a: String,
+        b: String,
+        pawns: String,
+        time: String,
+    },
+}
+
+/// What an action on a league, Challengers event or Sunjang league did.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct FormatDone {
+    pub action: String,
+    /// The competition's version after it (before it, for a preview).
+    pub version: Seq,
+    /// Nothing was stored: a preview, or a retry (same idempotency key).
+    pub stored: bool,
+    pub replayed: bool,
+    /// What happened, in words.
+    pub message: String,
+    /// For a Sunjang season planned or previewed: the season, with every
+    /// placement explained.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub season: Option<SeasonView>,
+}
+
+impl FormatDone {
+    pub(crate) fn of<E>(action: &str, executed: &Executed<E>, kinds: &[&str]) -> Self {
+        let message = if executed.replayed {
+            "Already done (the same request was received before); nothing new was stored.".into()
+        } else if kinds.is_empty() {
+            "Done.".into()
+        } else {
+            kinds.iter().map(|k| sentence(k)).collect::<Vec<_>>().join(" ")
+        };
+        FormatDone {
+            action: action.to_string(),
+            version: executed.last,
+            stored: !executed.replayed,
+            replayed: executed.replayed,
+            message,
+            season: None,
+        }
+    }
+}
+
+/// An event kind as a sentence: `league-result-recorded` → "Result recorded."
+fn sentence(kind: &str) -> String {
+    let kind = ["league-", "challengers-", "sunjang-"]
+        .iter()
+        .find_map(|p| kind.strip_prefix(p))
+        .unwrap_or(kind)
+        .replace('-', " ");
+    let mut chars = kind.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
+}
+
+/// Check a role: `in_game` says whether the caller plays in the game the
+/// action is about.
+pub(crate) fn check_role(
+    caller: &Caller,
+    roles: &Roles,
+    who: Who,
+    name: &str,
+    in_game: bool,
+) -> Result<(), ApiError> {
+    let account = caller.account()?;
+    let refuse = |why: String| Err(ApiError::forbidden(why));
+    match who {
+        Who::Owner if roles.owner => Ok(()),
+        Who::Owner => refuse(format!(
+            "only the competition's owner may {name} ({} is {} here)",
+            account.username,
+            roles.describe()
+        )),
+        Who::Moderator if roles.moderates() => Ok(()),
+        Who::ModeratorNotInGame if roles.moderates() && in_game => refuse(format!(
+            "nobody moderates his own game: another moderator must {name} (ARB-R45)"
+        )),
+        Who::ModeratorNotInGame if roles.moderates() => Ok(()),
+        Who::Account => Ok(()),
+        _ => refuse(format!(
+            "{} is {} in this competition and may not {name}: results here are recorded by a moderator",
+            account.username,
+            roles.describe()
+        )),
+    }
+}
+
+/// Whether the caller's player is one of `players` (by id once resolved).
+fn plays(me: Option<PlayerId>, players: &[PlayerId]) -> bool {
+    me.is_some_and(|m| players.contains(&m))
+}
+
+pub(crate) fn required(value: &str, field: &str) -> Result<String, ApiError> {
+    let v = value.trim();
+    if v.is_empty() {
+        Err(ApiError::bad_request(format!("{field} is required")).with_field(field))
+    } else {
+        Ok(v.to_string())
+    }
+}
+
+/// `4-2` → [4, 2].
+pub fn parse_pawns(s: &str) -> Result<[u8; 2], ApiError> {
+    let bad = || {
+        ApiError::bad_request(format!("pawns {s:?}: give both players' counted pawns like 4-2"))
+            .with_field("pawns")
+    };
+    let (a, b) = s.trim().split_once('-').ok_or_else(bad)?;
+    Ok([
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    ])
+}
+
+/// `23:05` → seconds.
+pub fn parse_game_time(s: &str) -> Result<u32, ApiError> {
+    parse_time(s).ok_or_else(|| {
+        ApiError::bad_request(format!("time {s:?}: give the game's time as m:ss, e.g. 23:05"))
+            .with_field("time")
+    })
+}
+
+/// `red/blue` → vanguard red, rearguard blue.
+pub fn parse_colours(s: &str, field: &str) -> Result<Colours, ApiError> {
+    let bad = || {
+        ApiError::bad_request(format!(
+            "colours {s:?}: give the vanguard and rearguard colours like red/blue"
+        ))
+        .with_field(field)
+    };
+    let (v, r) = s.split_once('/').ok_or_else(bad)?;
+    if r.contains('/') || v.trim().is_empty() || r.trim().is_empty() {
+        return Err(bad());
+    }
+    Ok(Colours {
+        vanguard: v.trim().to_lowercase(),
+        rearguard: r.trim().to_lowercase(),
+    })
+}
+
+/// A game id: `G5` or `5`.
+fn game_id(s: &str) -> Result<GameId, ApiError> {
+    let t = s.trim();
+    t.strip_prefix(['G', 'g'])
+        .unwrap_or(t)
+        .parse::<u32>()
+        .ok()
+        .filter(|n| *n >= 1)
+        .map(GameId)
+        .ok_or_else(|| ApiError::bad_request(format!("{s:?} is not a game id like G5")).with_field("game"))
+}
+
+fn unknown(name: &str, field: &str, players: &[String]) -> ApiError {
+    ApiError::bad_request(format!(
+        "there is no player named {name:?} in this competition; the players are {}",
+        players.join(", ")
+    ))
+    .with_field(field)
+}
+
+fn league_player(l: &League, name: &str, field: &str) -> Result<PlayerId, ApiError> {
+    l.find(name).ok_or_else(|| unknown(name, field, &l.players))
+}
+
+fn challengers_player(c: &Challengers, name: &str, field: &str) -> Result<PlayerId, ApiError> {
+    c.find(name).ok_or_else(|| unknown(name, field, &c.players))
+}
+
+impl LeagueAction {
+    pub fn name(&self) -> &'static str {
+        match self {
+            LeagueAction::Roll => "roll",
+            LeagueAction::RecordResult { .. } => "record-result",
+            LeagueAction::CorrectResult { .. } => "correct-result",
+            LeagueAction::CancelGame { .. } => "cancel-game",
+            LeagueAction::CancelDrr { .. } => "cancel-drr",
+            LeagueAction::StartPlayoff { .. } => "start-playoff",
+            LeagueAction::RecordPlayoffGame { .. } => "record-playoff-game",
+        }
+    }
+
+    /// Who may carry it out.
+    pub fn who(&self) -> Who {
+        match self {
+            LeagueAction::Roll | LeagueAction::CancelDrr { .. } | LeagueAction::StartPlayoff { .. } => {
+                Who::Moderator
+            }
+            LeagueAction::RecordResult { .. }
+            | LeagueAction::CorrectResult { .. }
+            | LeagueAction::CancelGame { .. }
+            | LeagueAction::RecordPlayoffGame { .. } => Who::ModeratorNotInGame,
+        }
+    }
+
+    /// Nothing here is a preview.
+    pub fn is_preview(&self) -> bool {
+        false
+    }
+
+    /// The players of the game the action is about (those it names, and
+    /// those of the game it names).
+    /// The score the action gives, if any.
+    fn score(&self) -> Option<XmScore> {
+        match self {
+            LeagueAction::RecordResult { a, b, pawns, time, .. }
+            | LeagueAction::CorrectResult { a, b, pawns, time, .. }
+            | LeagueAction::RecordPlayoffGame { a, b, pawns, time } => Some(xs(a, b, pawns, time)),
+            _ => None,
+        }
+    }
+
+    fn players(&self, l: &League) -> Vec<PlayerId> {
+        let mut out = Vec::new();
+        if let Some(s) = self.score() {
+            out.extend(l.find(&s.a));
+            out.extend(l.find(&s.b));
+        }
+        if let LeagueAction::CorrectResult { game, .. }
+        | LeagueAction::CancelGame { game, .. }
+        | LeagueAction::RecordResult {
+            game: Some(game), ..
+        } = self
+            && let Ok(g) = game_id(game)
+            && let Some(g) = l.game(g)
+        {
+            out.extend(g.players);
+        }
+        out
+    }
+}
+
+/// Check that `caller` may carry out `action` on league `l`.
+pub fn authorize_league(l: &League, caller: &Caller, roles: &Roles, action: &LeagueAction) -> Result<(), ApiError> {
+    let me = roles.player.as_deref().and_then(|n| l.find(n));
+    check_role(caller, roles, action.who(), action.name(), plays(me, &action.players(l)))
+}
+
+fn league_command(l: &League, action: &LeagueAction, at: arbiter_engine::model::Time) -> Result<league::Command, ApiError> {
+    let score = || -> Result<([PlayerId; 2], [u8; 2], u32), ApiError> {
+        let s = action.score().unwrap_or_default();
+        Ok((
+            [league_player(l, &s.a, "a")?, league_player(l, &s.b, "b")?],
+            parse_pawns(&s.pawns)?,
+            parse_game_time(&s.time)?,
+        ))
+    };
+    Ok(match action {
+        LeagueAction::Roll => {
+            return Err(ApiError::internal("a roll goes through the service's league_roll"));
+        }
+        LeagueAction::RecordResult { game, .. } => {
+            let (players, pawns, seconds) = score()?;
+            league::Command::RecordResult {
+                game: game
+                    .as_deref()
+                    .filter(|g| !g.trim().is_empty())
+                    .map(game_id)
+                    .transpose()?,
+                players,
+                pawns,
+                seconds,
+                at,
+            }
+        }
+        LeagueAction::CorrectResult { game, reason, .. } => {
+            let (players, pawns, seconds) = score()?;
+            league::Command::CorrectResult {
+                game: game_id(game)?,
+                players,
+                pawns,
+                seconds,
+                reason: required(reason, "reason")?,
+                at,
+            }
+        }
+        LeagueAction::CancelGame { game, note } => league::Command::CancelGame {
+            game: game_id(game)?,
+            note: required(note, "note")?,
+            at,
+        },
+        LeagueAction::CancelDrr { drr, note } => league::Command::CancelDrr {
+            drr: *drr,
+            note: required(note, "note")?,
+            at,
+        },
+        LeagueAction::StartPlayoff { colours } => league::Command::StartPlayoff {
+            colours: parse_colours(colours, "colours")?,
+            at,
+        },
+        LeagueAction::RecordPlayoffGame { .. } => {
+            let (players, pawns, seconds) = score()?;
+            league::Command::RecordPlayoffGame {
+                players,
+                pawns,
+                seconds,
+                at,
+            }
+        }
+    })
+}
+
+/// Carry out `action` on league `competition` for `caller`.
+pub async fn run_league(
+    state: &AppState,
+    caller: &Caller,
+    competition: &str,
+    action: LeagueAction,
+    expected: Option<Seq>,
+    idempotency_key: Option<String>,
+) -> Result<FormatDone, ApiError> {
+    let svc = &state.service;
+    let account = caller.account()?.clone();
+    let roles = caller.roles(state, competition).await?;
+    let (l, _) = svc.load_as::<League>(competition, None).await?;
+    authorize_league(&l, caller, &roles, &action)?;
+    let now = state.now();
+    let ctx = Context {
+        actor: account.username.clone(),
+        at: now,
+        idempotency_key,
+        expected,
+    };
+    let executed = match &action {
+        LeagueAction::Roll => svc.league_roll(competition, &ctx).await?,
+        other => {
+            let command = league_command(&l, other, now)?;
+            svc.execute_as::<League>(competition, command, &ctx).await?
+        }
+    };
+    let kinds: Vec<&str> = executed.events.iter().map(league::Event::kind).collect();
+    Ok(FormatDone::of(action.name(), &executed, &kinds))
+}
+
+impl ChallengersAction {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ChallengersAction::RecordQualifier { .. } => "record-qualifier",
+            ChallengersAction::RecordGame { .. } => "record-game",
+        }
+    }
+
+    pub fn who(&self) -> Who {
+        Who::ModeratorNotInGame
+    }
+
+    pub fn is_preview(&self) -> bool {
+        false
+    }
+
+    fn players(&self, c: &Challengers) -> Vec<PlayerId> {
+        match self {
+            ChallengersAction::RecordQualifier { finishing, .. } => {
+                finishing.iter().filter_map(|n| c.find(n)).collect()
+            }
+            ChallengersAction::RecordGame { a, b, .. } => {
+                [a, b].iter().filter_map(|n| c.find(n)).collect()
+            }
+        }
+    }
+}
+
+/// Check that `caller` may carry out `action` on Challengers event `c`.
+pub fn authorize_challengers(
+    c: &Challengers,
+    caller: &Caller,
+    roles: &Roles,
+    action: &ChallengersAction,
+) -> Result<(), ApiError> {
+    let me = roles.player.as_deref().and_then(|n| c.find(n));
+    check_role(caller, roles, action.who(), action.name(), plays(me, &action.players(c)))
+}
+
+/// Game 0's colours in the order of `finishing`, as the event keeps them:
+/// in player-id order.
+fn star_colours(s: &str, finishing: [PlayerId; 3]) -> Result<[String; 3], ApiError> {
+    let parts: Vec<String> = s.split(',').map(|c| c.trim().to_lowercase()).collect();
+    let [a, b, c] = parts.as_slice() else {
+        return Err(ApiError::bad_request(format!(
+            "colours {s:?}: give the three players' Game 0 colours like red,yellow,blue"
+        ))
+        .with_field("colours"));
+    };
+    let mut out: [String; 3] = Default::default();
+    for (p, colour) in finishing.iter().zip([a, b, c]) {
+        if let Some(slot) = out.get_mut(p.0.wrapping_sub(1) as usize) {
+            slot.clone_from(colour);
+        }
+    }
+    Ok(out)
+}
+
+fn challengers_command(
+    c: &Challengers,
+    action: &ChallengersAction,
+    at: arbiter_engine::model::Time,
+) -> Result<challengers::Command, ApiError> {
+    Ok(match action {
+        ChallengersAction::RecordQualifier {
+            finishing,
+            chosen,
+            colours,
+            time,
+        } => {
+            let [a, b, d] = finishing.as_slice() else {
+                return Err(ApiError::bad_request(
+                    "finishing: name the three players in their finishing order",
+                )
+                .with_field("finishing"));
+            };
+            let finishing = [
+                challengers_player(c, a, "finishing")?,
+                challengers_player(c, b, "finishing")?,
+                challengers_player(c, d, "finishing")?,
+            ];
+            challengers::Command::RecordQualifier {
+                finishing,
+                colours: colours
+                    .as_deref()
+                    .filter(|s| !s.trim().is_empty())
+                    .map(|s| star_colours(s, finishing))
+                    .transpose()?,
+                seconds: time
+                    .as_deref()
+                    .filter(|s| !s.trim().is_empty())
+                    .map(parse_game_time)
+                    .transpose()?,
+                chosen: parse_colours(chosen, "chosen")?,
+                at,
+            }
+        }
+        ChallengersAction::RecordGame { a, b, pawns, time } => challengers::Command::RecordGame {
+            players: [challengers_player(c, a, "a")?, challengers_player(c, b, "b")?],
+            pawns: parse_pawns(pawns)?,
+            seconds: parse_game_time(time)?,
+            at,
+        },
+    })
+}
+
+/// Carry out `action` on Challengers event `competition` for `caller`.
+pub async fn run_challengers(
+    state: &AppState,
+    caller: &Caller,
+    competition: &str,
+    action: ChallengersAction,
+    expected: Option<Seq>,
+    idempotency_key: Option<String>,
+) -> Result<FormatDone, ApiError> {
+    let svc = &state.service;
+    let account = caller.account()?.clone();
+    let roles = caller.roles(state, competition).await?;
+    let (c, _) = svc.load_as::<Challengers>(competition, None).await?;
+    authorize_challengers(&c, caller, &roles, &action)?;
+    let now = state.now();
+    let ctx = Context {
+        actor: account.username.clone(),
+        at: now,
+        idempotency_key,
+        expected,
+    };
+    let command = challengers_command(&c, &action, now)?;
+    let executed = svc.execute_as::<Challengers>(competition, command, &ctx).await?;
+    let kinds: Vec<&str> = executed.events.iter().map(challengers::Event::kind).collect();
+    Ok(FormatDone::of(action.name(), &executed, &kinds))
+}
+
+/// The organizer's account, or 403.
+pub(crate) fn organizer(caller: &Caller) -> Result<Account, ApiError> {
+    let account = caller.account()?.clone();
+    if !account.organizer {
+        return Err(ApiError::forbidden(
+            "only an organizer's account may create competitions (`arbiter account add --organizer`)",
+        ));
+    }
+    Ok(account)
+}
+
+/// The creator becomes owner and first moderator.
+pub(crate) async fn grant_creator(state: &AppState, id: &str, account: &Account) -> Result<(), ApiError> {
+    let store = state.service.store();
+    for role in [Role::Owner, Role::Moderator] {
+        store
+            .grant(&Grant {
+                competition: id.to_string(),
+                username: account.username.clone(),
+                role,
+                player: None,
+            })
+            .await
+            .map_err(ApiError::from_store)?;
+    }
+    Ok(())
+}
+
+/// A preset's text, or the rules given.
+pub(crate) fn rules_text(rules: Option<&str>, preset: &str) -> Result<String, ApiError> {
+    match rules.map(str::trim).filter(|r| !r.is_empty()) {
+        Some(text) => Ok(text.to_string()),
+        None => arbiter_record::preset(preset)
+            .map(str::to_string)
+            .ok_or_else(|| ApiError::internal(format!("the {preset} preset is missing"))),
+    }
+}
+
+fn names(players: &[String], count: Option<usize>) -> Result<Vec<String>, ApiError> {
+    let players: Vec<String> = players
+        .iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if let Some(n) = count
+        && players.len() != n
+    {
+        return Err(ApiError::bad_request(format!(
+            "players: name exactly {n} players (got {})",
+            players.len()
+        ))
+        .with_field("players"));
+    }
+    Ok(players)
+}
+
+/// Create an XMadn league of three players from the `xmadn-league` preset
+/// (or a rules file) for an organizer, its owner and first moderator.
+pub async fn create_league(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    name: &str,
+    players: &[String],
+    rules: Option<&str>,
+    idempotency_key: Option<String>,
+) -> Result<Seq, ApiError> {
+    let account = organizer(caller)?;
+    let name = required(name, "name")?;
+    let players = names(players, Some(3))?;
+    let rules = arbiter_record::parse_league_rules(&rules_text(rules, "xmadn-league")?)
+        .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
+    let ctx = Context {
+        actor: account.username.clone(),
+        at: state.now(),
+        idempotency_key,
+        expected: Some(0),
+    };
+    let executed = state
+        .service
+        .create_league(id, &name, rules, &players, &ctx)
+        .await?;
+    grant_creator(state, id, &account).await?;
+    Ok(executed.last)
+}
+
+/// Create an XMadn Challengers event from the `xmadn-challengers` preset
+/// (or a rules file), first to `first_to` when given.
+#[allow(clippy::too_many_arguments)]
+pub async fn create_challengers(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    name: &str,
+    players: &[String],
+    first_to: Option<u32>,
+    rules: Option<&str>,
+    idempotency_key: Option<String>,
+) -> Result<Seq, ApiError> {
+    let account = organizer(caller)?;
+    let name = required(name, "name")?;
+    let players = names(players, None)?;
+    let mut rules = arbiter_record::parse_challengers_rules(&rules_text(rules, "xmadn-challengers")?)
+        .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
+    if let Some(x) = first_to {
+        rules.first_to = x;
+    }
+    let ctx = Context {
+        actor: account.username.clone(),
+        at: state.now(),
+        idempotency_key,
+        expected: Some(0),
+    };
+    let executed = state
+        .service
+        .create_challengers(id, &name, rules, &players, &ctx)
+        .await?;
+    grant_creator(state, id, &account).await?;
+    Ok(executed.last)
+}

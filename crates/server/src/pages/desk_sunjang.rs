@@ -1,0 +1,255 @@
+//! The desk of a Sunjang league: the moderators register and update
+//! players, preview and plan the next season (the preview shows the
+//! pyramid, the groups and every placement with its reason, and stores
+//! nothing until confirmed), record and correct group results, record
+//! tiebreak decisions, close the season and run the final round, with the
+//! same [`crate::actions_sunjang`] as the API.
+
+use arbiter_engine::sunjang::season::League;
+use arbiter_service::sunjang::{SeasonView, SunjangPlayerView, sunjang_view};
+use askama::Template;
+use axum::body::Bytes;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+
+use super::desk_xmadn::{DeskHead, form_of, number, opt, text};
+use super::{Chrome, Kind, render};
+use crate::AppState;
+use crate::actions_sunjang::{self, SunjangAction};
+use crate::actions_xmadn::FormatDone;
+use crate::auth::{self, Caller};
+use crate::error::ApiError;
+
+const OUTCOMES: [(&str, &str); 6] = [
+    ("black", "Black wins"),
+    ("white", "White wins"),
+    ("jigo", "Jigo"),
+    ("black-forfeits", "Black forfeits"),
+    ("white-forfeits", "White forfeits"),
+    ("both-forfeit", "Both forfeit"),
+];
+
+/// A group game on the desk.
+#[derive(Debug, Clone)]
+struct DeskPairing {
+    n: usize,
+    group: String,
+    round: u32,
+    black: String,
+    white: String,
+    result: Option<&'static str>,
+    /// A moderator who is not in it.
+    can_moderate: bool,
+}
+
+#[derive(Debug, Template)]
+#[template(path = "desk_sunjang.html")]
+struct SunjangDesk {
+    chrome: Chrome,
+    h: DeskHead,
+    name: String,
+    players: Vec<SunjangPlayerView>,
+    season: Option<SeasonView>,
+    to_play: Vec<DeskPairing>,
+    played: Vec<DeskPairing>,
+    can_plan: bool,
+    next_season: usize,
+    can_close: bool,
+    can_qualify: bool,
+    final_open: bool,
+    outcomes: Vec<(&'static str, &'static str)>,
+    rules: String,
+}
+
+/// `GET /c/{id}/manage` for a Sunjang league.
+pub(super) async fn desk(state: &AppState, caller: &Caller, id: &str, done: Option<&str>) -> Result<Response, ApiError> {
+    let (l, version) = state.service.load_as::<League>(id, None).await?;
+    let h = DeskHead::of(state, caller, id, version, done).await?;
+    let mut v = sunjang_view(&l, id, version);
+    let season = v.seasons.pop();
+    let status = season.as_ref().map(|s| s.status);
+    let mut to_play = Vec::new();
+    let mut played = Vec::new();
+    if let Some(s) = season.as_ref().filter(|s| s.status == "planned") {
+        for g in s.divisions.iter().flat_map(|d| &d.groups) {
+            for p in &g.pairings {
+                let dp = DeskPairing {
+                    n: to_play.len() + played.len() + 1,
+                    group: g.id.clone(),
+                    round: p.round,
+                    black: p.black.clone(),
+                    white: p.white.clone(),
+                    result: p.result,
+                    can_moderate: h.roles.moderates() && !h.plays(&[p.black.clone(), p.white.clone()]),
+                };
+                if p.result.is_some() {
+                    played.push(dp);
+                } else {
+                    to_play.push(dp);
+                }
+            }
+        }
+    }
+    let final_round = season.as_ref().and_then(|s| s.final_round.as_ref());
+    let page = SunjangDesk {
+        chrome: Chrome::competition(
+            format!("Desk · {}", l.name),
+            id,
+            &l.name,
+            Kind::Sunjang,
+            &format!("/c/{id}/manage"),
+        ),
+        name: l.name.clone(),
+        can_plan: status != Some("planned"),
+        next_season: l.seasons.len() + 1,
+        can_close: status == Some("planned"),
+        can_qualify: status == Some("closed") && final_round.is_none(),
+        final_open: final_round.is_some_and(|f| f.state == "playing"),
+        players: v.players,
+        season,
+        to_play,
+        played,
+        outcomes: OUTCOMES.to_vec(),
+        rules: arbiter_record::preset("sunjang-league").unwrap_or_default().to_string(),
+        h,
+    };
+    Ok(render(&page).into_response())
+}
+
+#[derive(Debug, Template)]
+#[template(path = "desk_sunjang_preview.html")]
+struct PreviewPage {
+    chrome: Chrome,
+    id: String,
+    done: FormatDone,
+    csrf: String,
+    key: String,
+    version: u64,
+}
+
+/// Every field a Sunjang desk form may send; `action` says which action.
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct SjForm {
+    action: String,
+    #[serde(rename = "_csrf")]
+    csrf: Option<String>,
+    #[serde(rename = "_key")]
+    key: Option<String>,
+    #[serde(rename = "_version")]
+    version: Option<String>,
+    name: Option<String>,
+    player: Option<String>,
+    rank: Option<String>,
+    rating: Option<String>,
+    provisional: Option<String>,
+    corr_rank: Option<String>,
+    corr_rating: Option<String>,
+    account: Option<String>,
+    reason: Option<String>,
+    rules: Option<String>,
+    preview: Option<String>,
+    black: Option<String>,
+    white: Option<String>,
+    outcome: Option<String>,
+    winner: Option<String>,
+    loser: Option<String>,
+}
+
+impl SjForm {
+    fn rating(&self) -> Result<i32, ApiError> {
+        number::<i32>(&self.rating, "rating")?
+            .ok_or_else(|| ApiError::bad_request("rating is required").with_field("rating"))
+    }
+
+    fn action(&self) -> Result<SunjangAction, ApiError> {
+        Ok(match self.action.as_str() {
+            "add-player" => SunjangAction::AddPlayer {
+                name: text(&self.name),
+                rank: text(&self.rank),
+                rating: self.rating()?,
+                provisional: self.provisional.is_some(),
+                corr_rank: opt(&self.corr_rank),
+                corr_rating: number(&self.corr_rating, "corr_rating")?,
+                account: opt(&self.account),
+            },
+            "update-player" => SunjangAction::UpdatePlayer {
+                player: text(&self.player),
+                rank: text(&self.rank),
+                rating: self.rating()?,
+                provisional: self.provisional.is_some(),
+                corr_rank: opt(&self.corr_rank),
+                corr_rating: number(&self.corr_rating, "corr_rating")?,
+            },
+            "withdraw-player" => SunjangAction::WithdrawPlayer {
+                player: text(&self.player),
+                reason: text(&self.reason),
+            },
+            "return-player" => SunjangAction::ReturnPlayer {
+                player: text(&self.player),
+            },
+            "change-restrictions" => SunjangAction::ChangeRestrictions {
+                rules: text(&self.rules),
+                reason: text(&self.reason),
+            },
+            "plan-season" => SunjangAction::PlanSeason {
+                preview: self.preview.as_deref() == Some("true"),
+            },
+            "record-result" => SunjangAction::RecordResult {
+                black: text(&self.black),
+                white: text(&self.white),
+                outcome: text(&self.outcome),
+            },
+            "correct-result" => SunjangAction::CorrectResult {
+                black: text(&self.black),
+                white: text(&self.white),
+                outcome: text(&self.outcome),
+                reason: text(&self.reason),
+            },
+            "give-way" => SunjangAction::GiveWay {
+                player: text(&self.player),
+            },
+            "record-live-match" => SunjangAction::RecordLiveMatch {
+                winner: text(&self.winner),
+                loser: text(&self.loser),
+            },
+            "close-season" => SunjangAction::CloseSeason,
+            "qualify-final" => SunjangAction::QualifyFinal,
+            "record-final-game" => SunjangAction::RecordFinalGame {
+                black: text(&self.black),
+                white: text(&self.white),
+                outcome: text(&self.outcome),
+            },
+            "withdraw-from-final" => SunjangAction::WithdrawFromFinal {
+                player: text(&self.player),
+            },
+            other => {
+                return Err(ApiError::bad_request(format!("there is no action {other:?}")).with_field("action"));
+            }
+        })
+    }
+}
+
+/// `POST /c/{id}/act` for a Sunjang league: the action, or for a season
+/// plan with `preview`, the plan on a page with a button that stores it.
+pub(super) async fn act(state: &AppState, caller: &Caller, id: &str, body: &Bytes) -> Result<Response, ApiError> {
+    let form: SjForm = form_of(body).await?;
+    caller.check_csrf(form.csrf.as_deref())?;
+    let action = form.action()?;
+    let expected = number::<u64>(&form.version, "_version")?;
+    let preview = action.is_preview();
+    let key = if preview { None } else { opt(&form.key) };
+    let done = actions_sunjang::run_sunjang(state, caller, id, action, expected, key).await?;
+    if !preview {
+        return Ok(Redirect::to(&format!("/c/{id}/manage?done={}#done", done.action)).into_response());
+    }
+    let (l, _) = state.service.load_as::<League>(id, None).await?;
+    let page = PreviewPage {
+        chrome: Chrome::competition(format!("Preview · {}", l.name), id, &l.name, Kind::Sunjang, ""),
+        id: id.to_string(),
+        csrf: caller.csrf_token().unwrap_or_default().to_string(),
+        key: auth::random_token()?,
+        version: done.version,
+        done,
+    };
+    Ok(render(&page).into_response())
+}
