@@ -12,8 +12,9 @@
 //! `target/screenshots/desk-*.png`.
 //!
 //! The session cookie is `Secure`: the browser reaches the server as
-//! `http://localhost:PORT`, to which Chromium sends Secure cookies over
-//! plain HTTP.
+//! `http://localhost:PORT`, to which browsers send Secure cookies over
+//! plain HTTP (Chromium sends them to `http://127.0.0.1:PORT` too, but
+//! `localhost` is what the server's documentation promises).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -110,9 +111,18 @@ async fn run_the_round(b: &Browser) -> (Vec<PathBuf>, Vec<String>) {
     shots.push(b.screenshot("desk-login").await);
     b.click_button(None, "Log in").await;
     b.wait_for_h1("Your account").await;
-    b.follow("create a ladder", "New ladder").await;
+    let new = b
+        .xpath_one(
+            None,
+            "//main//a[@href='/new']",
+            "the link to create a ladder",
+        )
+        .await;
+    b.submit_with(&new, "the link to create a ladder").await;
     assert_eq!(b.path().await, "/new");
     choose_the_tws_format(b).await;
+    let h1 = b.texts("h1").await;
+    assert_eq!(h1, ["New ladder"], "the page to create a ladder");
     b.fill(None, "Address", LADDER).await;
     b.fill(None, "Name", LADDER_NAME).await;
     let rules = b.field(None, "Rules (TOML)").await;
@@ -124,7 +134,15 @@ async fn run_the_round(b: &Browser) -> (Vec<PathBuf>, Vec<String>) {
         "the rules are prefilled from the preset"
     );
     shots.push(b.screenshot("desk-new-ladder").await);
-    b.click_button(None, "Create the ladder").await;
+    let create = b
+        .xpath_one(
+            None,
+            "//main//form[@method='post']//button[starts-with(normalize-space(), 'Create the')]",
+            "the button to create the ladder",
+        )
+        .await;
+    b.submit_with(&create, "the button to create the ladder")
+        .await;
     b.wait_for_h1(DESK_H1).await;
     assert_eq!(b.path().await, DESK);
     let lede = b.text(&b.find("p.lede").await).await;
@@ -196,6 +214,7 @@ async fn run_the_round(b: &Browser) -> (Vec<PathBuf>, Vec<String>) {
             .any(|h| h == "Round 1 as it would be announced"),
         "the round preview's headings: {heading:?}"
     );
+    preview_names_the_ladder(b, "round preview", &mut problems).await;
     let pairs = game_pairs(b).await;
     assert_eq!(
         pairs.len(),
@@ -222,6 +241,16 @@ async fn run_the_round(b: &Browser) -> (Vec<PathBuf>, Vec<String>) {
             )
             .await;
         assert_eq!(found.len(), 1, "the organizer may record {game}");
+    }
+    // The rules changed now take effect from round 2, the next.
+    let from = b.field(None, "From round").await;
+    let from = within("read the rules' first round", from.prop("value"))
+        .await
+        .unwrap_or_default();
+    if from != "2" {
+        problems.push(format!(
+            "while round 1 runs, the rules form of the desk proposes round {from:?}, not \"2\""
+        ));
     }
     shots.push(b.screenshot("desk-organizer").await);
 
@@ -306,6 +335,20 @@ async fn run_the_round(b: &Browser) -> (Vec<PathBuf>, Vec<String>) {
         1,
         "Bob may dispute: {text:?}"
     );
+    // While round 1 runs, a player may skip the next one, round 2.
+    let skip = b
+        .xpath_one(
+            None,
+            "//button[starts-with(normalize-space(), 'Skip round')]",
+            "the button to skip a round",
+        )
+        .await;
+    let skip = b.text(&skip).await;
+    if skip != "Skip round 2" {
+        problems.push(format!(
+            "while round 1 runs, a player's desk offers {skip:?}, not \"Skip round 2\""
+        ));
+    }
     shots.push(b.screenshot("desk-player").await);
     b.click_button(Some(&card), &confirm).await;
     b.wait_for_h1(DESK_H1).await;
@@ -329,6 +372,7 @@ async fn run_the_round(b: &Browser) -> (Vec<PathBuf>, Vec<String>) {
     assert_done(b, "The result was recorded.").await;
     b.click_button(None, "Preview the close").await;
     b.wait_for_h1("Preview: nothing is stored yet").await;
+    preview_names_the_ladder(b, "close preview", &mut problems).await;
     let captions = b.captions().await;
     assert!(
         captions
@@ -337,11 +381,21 @@ async fn run_the_round(b: &Browser) -> (Vec<PathBuf>, Vec<String>) {
         "the close preview's tables: {captions:?}"
     );
     let moves = close_moves(b).await;
-    assert!(
-        moves
-            .iter()
-            .any(|(p, from, to, _)| p == BOB && from == "2" && to == "1"),
-        "Bob moves from rung 2 to rung 1: {moves:?}"
+    // The winners move up, the losers down (Dan, from rung 4, jumps two
+    // rungs: TWS Change of Ladder Standings).
+    let summary: Vec<(&str, &str, &str)> = moves
+        .iter()
+        .map(|(p, from, to, _)| (p.as_str(), from.as_str(), to.as_str()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (BOB, "2", "1"),
+            (DAN, "4", "2"),
+            (ALICE, "1", "3"),
+            (CAROL, "3", "4")
+        ],
+        "the moves of the close"
     );
     for (p, from, to, why) in &moves {
         if from != to {
@@ -357,12 +411,13 @@ async fn run_the_round(b: &Browser) -> (Vec<PathBuf>, Vec<String>) {
     assert_done(b, "The round was closed.").await;
     b.log_out().await;
 
-    // 9. The public page, logged out: Bob above Alice, Dan above Carol.
+    // 9. The public page, logged out: the order of the close, Bob on rung 1
+    //    above Alice.
     b.goto(PUBLIC).await;
     b.wait_for_h1(LADDER_NAME).await;
     assert_eq!(
         b.rungs().await,
-        rungs(&[BOB, ALICE, DAN, CAROL]),
+        rungs(&[BOB, DAN, ALICE, CAROL]),
         "the ladder after round 1"
     );
     let champion = b.text(&b.find("#champion + p").await).await;
@@ -384,45 +439,81 @@ fn rungs(names: &[&str]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// When `/new` offers a choice of format, the Twilight Struggle ladder.
+/// When `/new` offers a choice of format, the Twilight Struggle ladder: an
+/// option of a list, a radio button, or a link (`?format=…`).
 async fn choose_the_tws_format(b: &Browser) {
-    // A list, or radio buttons, named `format` (or labelled "Format").
-    let selects = b
-        .xpath_all(None, "//form//select[@name='format' or @id='format']")
+    let is_tws = |value: &str, label: &str| {
+        value.contains("tws") || label.contains("Twilight") || label.contains("TWS")
+    };
+    for select in b.xpath_all(None, "//main//form//select").await {
+        let options = within(
+            "read a list's options",
+            select.find_all(Locator::Css("option")),
+        )
         .await;
-    if let Some(s) = selects.first() {
-        let options = within("read the formats", s.find_all(Locator::Css("option"))).await;
         for o in &options {
-            let value = within("read a format", o.attr("value"))
+            let value = within("read an option", o.attr("value"))
                 .await
                 .unwrap_or_default();
             let label = b.text(o).await;
-            if value.contains("tws") || label.contains("Twilight") {
-                within("choose the TWS ladder", s.select_by_value(&value)).await;
+            if is_tws(&value, &label) {
+                within("choose the TWS ladder", select.select_by_value(&value)).await;
+                // A list in a form of its own is sent with its button.
+                let form = within(
+                    "find the list's form",
+                    select.find(Locator::XPath("./ancestor::form")),
+                )
+                .await;
+                let method = within("read the form's method", form.attr("method"))
+                    .await
+                    .unwrap_or_default();
+                if !method.eq_ignore_ascii_case("post") {
+                    let button = within(
+                        "find the button that sends the choice",
+                        form.find(Locator::Css("button")),
+                    )
+                    .await;
+                    b.submit_with(&button, "the choice of the TWS ladder").await;
+                }
                 return;
             }
         }
-        panic!(
-            "/new offers no Twilight Struggle ladder among {} formats",
-            options.len()
-        );
     }
-    let radios = b
-        .xpath_all(None, "//form//input[@type='radio' and @name='format']")
-        .await;
-    if radios.is_empty() {
-        return;
-    }
-    for r in &radios {
-        let value = within("read a format", r.attr("value"))
+    for radio in b
+        .xpath_all(None, "//main//form//input[@type='radio']")
+        .await
+    {
+        let value = within("read a radio button", radio.attr("value"))
             .await
             .unwrap_or_default();
-        if value.contains("tws") {
-            within("choose the TWS ladder", r.click()).await;
+        if is_tws(&value, "") {
+            within("choose the TWS ladder", radio.click()).await;
             return;
         }
     }
-    panic!("/new offers no TWS ladder among {} formats", radios.len());
+    let links = b
+        .xpath_all(None, "//main//a[contains(@href, 'format=tws')]")
+        .await;
+    if let Some(link) = links.first() {
+        b.submit_with(link, "the link to a new TWS ladder").await;
+        b.wait_for_h1("New ladder").await;
+    }
+}
+
+/// A preview page is about the ladder: its menu names it, and it says that
+/// nothing is stored.
+async fn preview_names_the_ladder(b: &Browser, which: &str, problems: &mut Vec<String>) {
+    let note = b.text(&b.find("main p.note").await).await;
+    assert!(
+        note.contains("nothing is stored until you"),
+        "the preview says nothing is stored: {note:?}"
+    );
+    let name = b.text(&b.find("nav.comp-nav .comp-name").await).await;
+    if name != LADDER_NAME {
+        problems.push(format!(
+            "the competition menu of the {which} names {name:?}, not the ladder's name {LADDER_NAME:?}"
+        ));
+    }
 }
 
 /// The form "Add a player" of the desk.

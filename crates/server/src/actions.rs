@@ -18,7 +18,7 @@
 //! plays in a game acts on it only as its player (ARB-R45).
 
 use arbiter_engine::model::{Adjudication, EndTag, GameId, Outcome, PlayerId, Side, Time};
-use arbiter_engine::tws::{Command, Confirmer, Event, Ladder, PairingPlan, ResultInput};
+use arbiter_engine::tws::{Command, Confirmer, Event, Ladder, Membership, PairingPlan, ResultInput};
 use arbiter_service::{Context, Executed, views};
 use arbiter_store::{AccountStore, Grant, Role, Seq};
 use serde::{Deserialize, Serialize};
@@ -305,6 +305,16 @@ pub fn authorize(
         let me = roles.player.as_deref().and_then(|n| player_id(ladder, n).ok());
         Ok(me.is_some_and(|p| ladder.game(g).is_some_and(|g| g.has_player(p))))
     };
+    // A moderator is the player of his name even when no account is linked
+    // to that player (ARB-R2): he does not moderate that player's game.
+    let plays_by_name = |ladder: &Ladder| -> Result<bool, ApiError> {
+        let Some(g) = action.game() else {
+            return Ok(false);
+        };
+        let g = game(ladder, g)?;
+        let me = player_id(ladder, &account.display_name).ok();
+        Ok(me.is_some_and(|p| ladder.game(g).is_some_and(|g| g.has_player(p))))
+    };
     let refuse = |why: String| Err(ApiError::forbidden(why));
     match action.who() {
         Who::Account => Ok(()),
@@ -346,10 +356,14 @@ pub fn authorize(
             action.name()
         )),
         Who::GamePlayerOrModerator if in_game(ladder)? || roles.moderates() => Ok(()),
-        Who::ModeratorNotInGame if roles.moderates() && in_game(ladder)? => refuse(format!(
-            "nobody moderates his own game: another moderator must {} (TWS Conduct of Games; ARB-R45)",
-            action.name()
-        )),
+        Who::ModeratorNotInGame
+            if roles.moderates() && (in_game(ladder)? || plays_by_name(ladder)?) =>
+        {
+            refuse(format!(
+                "nobody moderates his own game: another moderator must {} (TWS Conduct of Games; ARB-R45)",
+                action.name()
+            ))
+        }
         Who::ModeratorNotInGame if roles.moderates() => Ok(()),
         _ => refuse(format!(
             "{} is {} in this competition and may not {}",
@@ -583,8 +597,16 @@ pub async fn run_ladder(
             return Ok(out);
         }
         LadderAction::Join => {
-            if roles.player.is_some() {
-                return Err(ApiError::bad_request("you already play in this competition"));
+            let current = roles
+                .player
+                .as_deref()
+                .and_then(|n| player_id(&ladder, n).ok())
+                .and_then(|p| ladder.player(p))
+                .is_some_and(|p| !matches!(p.status, Membership::Declined | Membership::Withdrawn));
+            if current {
+                return Err(ApiError::bad_request(
+                    "you already play in this competition, or your application is waiting for a moderator",
+                ));
             }
             Command::Apply {
                 name: account.display_name.clone(),
@@ -821,6 +843,28 @@ async fn grants_after(
             .revoke(competition, &username.trim().to_lowercase(), Role::Moderator)
             .await
             .map(|_| ()),
+        // A declined applicant is nobody's player any more: his account may
+        // apply again.
+        LadderAction::Decline { player, .. } => {
+            let name = player_id(after, player)
+                .map(|p| after.name_of(p))
+                .unwrap_or_else(|_| player.trim().to_string());
+            let grants = store
+                .grants_in(competition)
+                .await
+                .map_err(ApiError::from_store)?;
+            for g in grants {
+                if g.role == Role::Player
+                    && g.player.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(&name))
+                {
+                    store
+                        .revoke(competition, &g.username, Role::Player)
+                        .await
+                        .map_err(ApiError::from_store)?;
+                }
+            }
+            Ok(())
+        }
         _ => Ok(()),
     }
     .map_err(ApiError::from_store)

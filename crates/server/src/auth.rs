@@ -566,6 +566,8 @@ pub async fn create_token(state: &AppState, username: &str, label: &str) -> Resu
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
     use super::*;
 
     #[test]

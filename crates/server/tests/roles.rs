@@ -804,11 +804,9 @@ async fn an_opponent_confirms_and_a_moderator_confirms_another_game_but_not_his_
 
 /// A moderator who is also a player under his own name, without an account
 /// link (added by name only), must not moderate his game either: the engine
-/// takes "a moderator is the player of his name" (ARB-R2).
-///
-/// EXPECTED TO FAIL while `authorize` only looks at Player grants: see the
-/// report. The confirm path is protected by the engine (`Confirmer::Moderator`
-/// is checked by name), record-result is not.
+/// takes "a moderator is the player of his name" (ARB-R2). `authorize`
+/// matches the account's name against the game's players as well as its
+/// Player grant.
 #[tokio::test]
 async fn a_moderator_playing_under_his_name_without_a_link_still_cannot_record_his_game() {
     let world = World::new().await;
@@ -875,7 +873,7 @@ async fn a_moderator_playing_under_his_name_without_a_link_still_cannot_record_h
     assert_eq!(
         a.status,
         StatusCode::FORBIDDEN,
-        "BUG: a moderator recorded the result of her own game (she plays it under her name, unlinked): {}",
+        "a moderator recorded the result of her own game (she plays it under her name, unlinked): {}",
         a.text()
     );
     assert_eq!(world.version().await, before);

@@ -1184,3 +1184,85 @@ async fn snapshots_of_write_bodies() {
     redact(&mut made, "token");
     insta::assert_json_snapshot!("token_created", made);
 }
+
+// ----- previews, expiry, applications -----
+
+#[tokio::test]
+async fn a_preview_stores_nothing() {
+    let w = World::new().await;
+    let mona = w.token("mona");
+    w.act_ok(
+        As::Token(mona),
+        &json!({"action": "record-result", "game": w.y, "result": result("Dan Dunn")}),
+    )
+    .await;
+    let before = w.version().await;
+    let body =
+        json!({"action": "close-round", "early_reason": "to start round 2", "preview": true});
+    let preview = post_action(&w, As::Token(mona), &[], &body).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.text());
+    let done = preview.json();
+    assert_eq!(done["stored"], false, "{done}");
+    assert!(done["close"].is_object(), "{done}");
+    assert_eq!(
+        format!("\"v{}\"", done["version"]),
+        before,
+        "a preview answers the version it was made at"
+    );
+    assert_eq!(w.version().await, before);
+}
+
+#[tokio::test]
+async fn an_expired_session_logs_nobody_in() {
+    let w = World::with_auth(AuthConfig {
+        session_ttl: std::time::Duration::ZERO,
+        ..AuthConfig::default()
+    })
+    .await;
+    // The login answers, but its session is over at once: no CSRF token,
+    // and the cookie logs nobody in.
+    let a = login_from(&w.app, None, "mona", PASSWORD).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    assert!(a.json().get("csrf_token").is_none(), "{}", a.text());
+    let id = session_id(&a);
+    error(
+        &me(&w.app, As::CookieOnly(&id)).await,
+        StatusCode::UNAUTHORIZED,
+    );
+    let before = w.version().await;
+    error(
+        &w.act(As::Cookie(&id, "x"), &record_x(&w)).await,
+        StatusCode::UNAUTHORIZED,
+    );
+    assert_eq!(w.version().await, before);
+}
+
+/// Joining grants the player role at once (before a moderator approves); a
+/// declined applicant loses it and may apply again.
+#[tokio::test]
+async fn a_declined_applicant_is_no_player_and_may_apply_again() {
+    let w = World::new().await;
+    let zed = w.token("zed");
+    w.act_ok(
+        As::Token(w.token("mona")),
+        &json!({"action": "decline", "player": "Zed Zane", "reason": "the ladder is full"}),
+    )
+    .await;
+    let roles = me(&w.app, As::Token(zed)).await.json()["roles"].clone();
+    let again = w.act(As::Token(zed), &json!({"action": "join"})).await;
+    assert_eq!(
+        roles,
+        json!([]),
+        "a declined applicant still has a role: {roles}; joining again answers {} {}",
+        again.status,
+        again.text()
+    );
+    // The rules may still refuse a second application (422); "you already
+    // play" (400) must not.
+    assert!(
+        again.status == StatusCode::OK || again.status == StatusCode::UNPROCESSABLE_ENTITY,
+        "a declined applicant cannot apply again: {} {}",
+        again.status,
+        again.text()
+    );
+}

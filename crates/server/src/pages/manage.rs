@@ -360,17 +360,59 @@ pub(crate) async fn create_token(
     }
 }
 
+/// The formats `/new` creates: value, what the page calls it, the noun of
+/// its button, a sentence about it.
+const NEW_FORMATS: [(&str, &str, &str, &str); 4] = [
+    (
+        "tws-ladder",
+        "ladder",
+        "ladder",
+        "A Twilight Struggle ladder: players join and are approved; rounds pair neighbours on the ladder.",
+    ),
+    (
+        "xmadn-league",
+        "XMadn league",
+        "league",
+        "An XMadn Double-Threat league of three players: double round-robins with rolled positions, then the playoff.",
+    ),
+    (
+        "xmadn-challengers",
+        "XMadn Challengers event",
+        "event",
+        "An XMadn Challengers event: Game 0 for three players, then winner stays, first to x wins.",
+    ),
+    (
+        "sunjang-league",
+        "Sunjang league",
+        "league",
+        "A Sunjang Baduk league: players register with rank and rating; seasons are planned into divisions and groups.",
+    ),
+];
+
 #[derive(Debug, Template)]
 #[template(path = "new.html")]
 struct NewPage {
     chrome: Chrome,
     csrf: String,
     key: String,
+    /// The chosen format's value, its name, its button's noun, about it.
+    format: &'static str,
+    title: &'static str,
+    noun: &'static str,
+    about: &'static str,
     preset: String,
+    /// Every format: value, name, chosen.
+    formats: Vec<(&'static str, &'static str, bool)>,
 }
 
-/// `GET /new`: create a ladder from the preset.
-pub(crate) async fn new_page(caller: Caller) -> Response {
+#[derive(Debug, Deserialize)]
+pub(crate) struct NewQuery {
+    format: Option<String>,
+}
+
+/// `GET /new` (`?format=…`): create a competition from its format's
+/// preset; a ladder unless another format is chosen.
+pub(crate) async fn new_page(caller: Caller, Query(q): Query<NewQuery>) -> Response {
     let Some(account) = &caller.account else {
         return to_login("/new");
     };
@@ -382,20 +424,42 @@ pub(crate) async fn new_page(caller: Caller) -> Response {
             "/account",
         );
     }
+    let wanted = q.format.as_deref().unwrap_or("tws-ladder");
+    let Some(&(format, title, noun, about)) = NEW_FORMATS.iter().find(|f| f.0 == wanted) else {
+        return problem(
+            ApiError::bad_request(format!(
+                "there is no format {wanted:?}; formats: tws-ladder, xmadn-league, xmadn-challengers, sunjang-league"
+            ))
+            .with_field("format"),
+            "/new",
+        );
+    };
     let page = NewPage {
-        chrome: Chrome::new("New ladder"),
+        chrome: Chrome::new(format!("New {title}")),
         csrf: caller.csrf_token().unwrap_or_default().to_string(),
         key: auth::random_token().unwrap_or_default(),
-        preset: arbiter_record::preset("tws-ladder").unwrap_or_default().to_string(),
+        format,
+        title,
+        noun,
+        about,
+        preset: arbiter_record::preset(format).unwrap_or_default().to_string(),
+        formats: NEW_FORMATS.iter().map(|f| (f.0, f.1, f.0 == format)).collect(),
     };
     render(&page).into_response()
 }
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct NewForm {
+    #[serde(default)]
+    format: Option<String>,
     id: String,
     name: String,
     rules: Option<String>,
+    /// One name per line (XMadn).
+    #[serde(default)]
+    players: Option<String>,
+    #[serde(default)]
+    first_to: Option<String>,
     #[serde(rename = "_csrf")]
     csrf: Option<String>,
     #[serde(rename = "_key")]
@@ -410,12 +474,39 @@ pub(crate) async fn create(State(state): State<AppState>, caller: Caller, Form(f
         caller.check_csrf(form.csrf.as_deref())?;
         arbiter_service::check_competition_id(&id)
             .map_err(|e| ApiError::from(e).with_field("id"))?;
-        actions::create_ladder(&state, &caller, &id, &form.name, form.rules.as_deref(), form.key.clone()).await
+        let players: Vec<String> = form
+            .players
+            .as_deref()
+            .unwrap_or("")
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        let rules = form.rules.as_deref();
+        let key = form.key.clone();
+        match form.format.as_deref().unwrap_or("tws-ladder") {
+            "tws-ladder" => actions::create_ladder(&state, &caller, &id, &form.name, rules, key).await,
+            "xmadn-league" => {
+                crate::actions_xmadn::create_league(&state, &caller, &id, &form.name, &players, rules, key).await
+            }
+            "xmadn-challengers" => {
+                let first_to = number::<u32>(&form.first_to, "first_to")?;
+                crate::actions_xmadn::create_challengers(
+                    &state, &caller, &id, &form.name, &players, first_to, rules, key,
+                )
+                .await
+            }
+            "sunjang-league" => {
+                crate::actions_sunjang::create_sunjang(&state, &caller, &id, &form.name, rules, key).await
+            }
+            other => Err(ApiError::bad_request(format!("there is no format {other:?}")).with_field("format")),
+        }
     }
     .await;
     match result {
         Ok(_) => see_other(&format!("/c/{id}/manage")),
-        Err(e) => problem(e, "/new"),
+        Err(e) => problem(e, &format!("/new?format={}", urlencode(form.format.as_deref().unwrap_or("tws-ladder")))),
     }
 }
 
@@ -485,17 +576,21 @@ pub(crate) async fn desk(
     Query(q): Query<DeskQuery>,
 ) -> Response {
     let here = format!("/c/{id}/manage");
-    match Kind::of(&state, &id).await {
-        Ok(Kind::Ladder) => {}
-        Ok(_) => {
-            return problem(
-                ApiError::not_found(
-                    "this competition is run with the `arbiter` command; its desk on the web is for ladders",
-                ),
-                &format!("/c/{id}"),
-            );
-        }
+    let kind = match Kind::of(&state, &id).await {
+        Ok(kind) => kind,
         Err(e) => return e.into_response(),
+    };
+    if kind != Kind::Ladder {
+        if caller.account.is_none() {
+            return to_login(&here);
+        }
+        let done = q.done.as_deref();
+        let shown = match kind {
+            Kind::League => super::desk_xmadn::league_desk(&state, &caller, &id, done).await,
+            Kind::Challengers => super::desk_xmadn::challengers_desk(&state, &caller, &id, done).await,
+            _ => super::desk_sunjang::desk(&state, &caller, &id, done).await,
+        };
+        return shown.unwrap_or_else(|e| problem(e, &format!("/c/{id}")));
     }
     let Some(account) = &caller.account else {
         return to_login(&here);
@@ -832,12 +927,32 @@ pub(crate) async fn act(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-    Form(form): Form<ActionForm>,
+    body: axum::body::Bytes,
 ) -> Response {
     let back = format!("/c/{id}/manage");
     if caller.account.is_none() {
         return to_login(&back);
     }
+    let kind = match Kind::of(&state, &id).await {
+        Ok(kind) => kind,
+        Err(e) => return e.into_response(),
+    };
+    let form: ActionForm = match kind {
+        Kind::Ladder => match super::desk_xmadn::form_of(&body).await {
+            Ok(form) => form,
+            Err(e) => return problem(e, &back),
+        },
+        Kind::League | Kind::Challengers => {
+            return super::desk_xmadn::act(&state, &caller, &id, kind, &body)
+                .await
+                .unwrap_or_else(|e| problem(e, &back));
+        }
+        Kind::Sunjang => {
+            return super::desk_sunjang::act(&state, &caller, &id, &body)
+                .await
+                .unwrap_or_else(|e| problem(e, &back));
+        }
+    };
     if let Err(e) = caller.check_csrf(form.csrf.as_deref()) {
         return problem(e, &back);
     }
@@ -983,6 +1098,8 @@ fn urlencode(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
     use super::*;
 
     #[test]

@@ -26,6 +26,8 @@ use axum::routing::{get, post};
 use crate::AppState;
 
 pub mod assets;
+mod desk_sunjang;
+mod desk_xmadn;
 mod history;
 mod ladder;
 mod list;
@@ -245,9 +247,7 @@ impl CompNav {
             links.push((format!("/c/{id}/stats"), "Statistics"));
         }
         links.push((format!("/c/{id}/history"), "History"));
-        if kind == Kind::Ladder {
-            links.push((format!("/c/{id}/manage"), "Desk"));
-        }
+        links.push((format!("/c/{id}/manage"), "Desk"));
         Self {
             name: name.to_string(),
             links: links

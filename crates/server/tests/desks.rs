@@ -1,0 +1,706 @@
+//! The desks and actions of the XMadn league, the XMadn Challengers event
+//! and the Sunjang league, in process on the demo's database: created over
+//! the API and from `/new`, run by an organizer (owner and moderator) and a
+//! second moderator; a moderator who plays does not record his own game;
+//! players and outsiders are refused with nothing stored; a Sunjang season
+//! previewed (nothing stored) then planned and closed; every desk renders
+//! with one h1 and labelled inputs; the forms work with a session cookie.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use arbiter_server::{AppState, Clock, auth};
+use arbiter_service::Service;
+use arbiter_store::{AccountStore, Grant, Role};
+use arbiter_store_sqlite::SqliteStore;
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const PASSWORD: &str = "a-long-password";
+
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+struct World {
+    app: Router,
+    state: AppState,
+    org: String,
+    mona: String,
+    pat: String,
+    otto: String,
+}
+
+async fn world() -> World {
+    let store = SqliteStore::open_in_memory().await.unwrap();
+    let built = arbiter_demo::build(&store, "tws-demo").await.unwrap();
+    let state = AppState::new(Service::new(store)).with_clock(Clock::Fixed(built.now));
+    let now = built.now;
+    let store = state.service.store();
+    auth::create_account(store, now, "org", "Org", None, PASSWORD, true)
+        .await
+        .unwrap();
+    for (user, name) in [("mona", "Mona"), ("pat", "Pat"), ("otto", "Otto")] {
+        auth::create_account(store, now, user, name, None, PASSWORD, false)
+            .await
+            .unwrap();
+    }
+    let token = |u: &'static str| {
+        let state = state.clone();
+        async move { auth::create_token(&state, u, "test").await.unwrap() }
+    };
+    World {
+        app: arbiter_server::app(state.clone()),
+        org: token("org").await,
+        mona: token("mona").await,
+        pat: token("pat").await,
+        otto: token("otto").await,
+        state,
+    }
+}
+
+impl World {
+    async fn send(&self, method: Method, uri: &str, token: &str, headers: &[(&str, String)], body: Option<Value>) -> Answer {
+        let mut request = Request::builder().method(method).uri(uri);
+        if !token.is_empty() {
+            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        for (k, v) in headers {
+            request = request.header(*k, v);
+        }
+        let request = match body {
+            Some(b) => request
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(serde_json::to_vec(&b).unwrap())),
+            None => request.body(Body::empty()),
+        }
+        .unwrap();
+        answer(self.app.clone().oneshot(request).await.unwrap()).await
+    }
+
+    async fn version(&self, id: &str) -> u64 {
+        let a = self.send(Method::GET, &format!("/api/competitions/{id}"), "", &[], None).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+        let tag = a.headers[header::ETAG].to_str().unwrap();
+        tag.trim_matches('"').trim_start_matches('v').parse().unwrap()
+    }
+
+    async fn view(&self, id: &str) -> Value {
+        self.send(Method::GET, &format!("/api/competitions/{id}"), "", &[], None)
+            .await
+            .json()
+    }
+
+    /// An action at the current version.
+    async fn act(&self, id: &str, token: &str, body: Value) -> Answer {
+        let v = self.version(id).await;
+        self.send(
+            Method::POST,
+            &format!("/api/competitions/{id}/actions"),
+            token,
+            &[("if-match", format!("\"v{v}\""))],
+            Some(body),
+        )
+        .await
+    }
+
+    /// An action that must work.
+    async fn ok(&self, id: &str, token: &str, body: Value) -> Value {
+        let a = self.act(id, token, body.clone()).await;
+        assert_eq!(a.status, StatusCode::OK, "{body}: {}", a.text());
+        let done = a.json();
+        assert_eq!(a.headers[header::ETAG], format!("\"v{}\"", done["version"]).as_str());
+        done
+    }
+
+    /// An action that must be refused with 403, storing nothing.
+    async fn forbidden(&self, id: &str, token: &str, body: Value) -> String {
+        let before = self.version(id).await;
+        let a = self.act(id, token, body.clone()).await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN, "{body}: {}", a.text());
+        assert_eq!(self.version(id).await, before, "nothing stored for {body}");
+        a.json()["error"]["message"].as_str().unwrap_or_default().to_string()
+    }
+
+    async fn create(&self, token: &str, body: Value) -> Answer {
+        self.send(Method::POST, "/api/competitions", token, &[], Some(body)).await
+    }
+
+    async fn grant(&self, id: &str, user: &str, role: Role, player: Option<&str>) {
+        self.state
+            .service
+            .store()
+            .grant(&Grant {
+                competition: id.into(),
+                username: user.into(),
+                role,
+                player: player.map(str::to_string),
+            })
+            .await
+            .unwrap();
+    }
+
+    /// A session cookie for `user`, logged in through the login form.
+    async fn session(&self, user: &str) -> String {
+        let page = self.send(Method::GET, "/login", "", &[], None).await;
+        let pre = cookie_value(&page.headers, auth::PRE_CSRF_COOKIE).expect("a pre-login CSRF cookie");
+        let body = format!("username={user}&password={PASSWORD}&_csrf={pre}&next=%2Faccount");
+        let a = self.form("/login", &format!("{}={pre}", auth::PRE_CSRF_COOKIE), body).await;
+        assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
+        let id = cookie_value(&a.headers, auth::SESSION_COOKIE).expect("a session cookie");
+        format!("{}={id}", auth::SESSION_COOKIE)
+    }
+
+    async fn form(&self, uri: &str, cookie: &str, body: String) -> Answer {
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri(uri)
+            .header(header::COOKIE, cookie)
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(body))
+            .unwrap();
+        answer(self.app.clone().oneshot(request).await.unwrap()).await
+    }
+
+    async fn page(&self, uri: &str, cookie: &str) -> Answer {
+        let request = Request::builder()
+            .uri(uri)
+            .header(header::COOKIE, cookie)
+            .body(Body::empty())
+            .unwrap();
+        answer(self.app.clone().oneshot(request).await.unwrap()).await
+    }
+}
+
+async fn answer(response: axum::response::Response) -> Answer {
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes().to_vec();
+    Answer { status, headers, body }
+}
+
+fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::SET_COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .filter_map(|v| v.split(';').next())
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+/// Percent-encode a form value.
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn form_body(fields: &[(&str, &str)]) -> String {
+    fields
+        .iter()
+        .map(|(k, v)| format!("{k}={}", enc(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// The value of the first hidden input named `name` in `html`.
+fn hidden(html: &str, name: &str) -> String {
+    let at = html
+        .find(&format!("name=\"{name}\" value=\""))
+        .unwrap_or_else(|| panic!("no field {name}"));
+    let rest = &html[at + name.len() + 15..];
+    rest[..rest.find('"').unwrap()].to_string()
+}
+
+/// A desk page: 200, one h1, every visible input, select and textarea
+/// with an id that a label names.
+fn check_desk(a: &Answer, what: &str) -> String {
+    let html = a.text();
+    assert_eq!(a.status, StatusCode::OK, "{what}: {html}");
+    assert_eq!(html.matches("<h1").count(), 1, "{what}: one h1");
+    assert!(!html.contains("<script>") && !html.contains("style=\""), "{what}: no inline script or style");
+    for tag in ["<input", "<select", "<textarea"] {
+        for (i, _) in html.match_indices(tag) {
+            let end = html[i..].find('>').unwrap() + i;
+            let el = &html[i..end];
+            if el.contains("type=\"hidden\"") {
+                continue;
+            }
+            let id = el
+                .split("id=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap_or_else(|| panic!("{what}: {el} has no id"));
+            assert!(html.contains(&format!("<label for=\"{id}\"")), "{what}: {el} has no label");
+        }
+    }
+    html
+}
+
+/// The first playable game of a league view: (label, players).
+fn playable(view: &Value) -> Option<(String, [String; 2])> {
+    view["drrs"].as_array()?.iter().flat_map(|d| d["games"].as_array().cloned().unwrap_or_default()).find_map(|g| {
+        (g["playable"] == true).then(|| {
+            (
+                g["label"].as_str().unwrap().to_string(),
+                [
+                    g["players"][0].as_str().unwrap().to_string(),
+                    g["players"][1].as_str().unwrap().to_string(),
+                ],
+            )
+        })
+    })
+}
+
+#[tokio::test]
+async fn an_xmadn_league_over_the_api() {
+    let w = world().await;
+    let created = w
+        .create(
+            &w.org,
+            json!({"format": "xmadn-league", "id": "xl", "name": "XL", "players": ["Org", "Bea", "Cid"]}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+    // Two players are not a league.
+    let bad = w
+        .create(&w.org, json!({"format": "xmadn-league", "id": "xl2", "name": "XL", "players": ["A", "B"]}))
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert_eq!(bad.json()["error"]["field"], "players");
+    // Only an organizer creates.
+    let refused = w
+        .create(&w.mona, json!({"format": "sunjang-league", "id": "nope", "name": "N"}))
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+
+    w.grant("xl", "org", Role::Player, Some("Org")).await;
+    w.grant("xl", "mona", Role::Moderator, None).await;
+    w.grant("xl", "pat", Role::Player, Some("Bea")).await;
+
+    // A player and an outsider may not roll; a missing field is named.
+    w.forbidden("xl", &w.pat, json!({"action": "roll"})).await;
+    w.forbidden("xl", &w.otto, json!({"action": "roll"})).await;
+    let bad = w.act("xl", &w.org, json!({"action": "record-result", "a": "Bea"})).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert!(bad.text().contains("missing field"), "{}", bad.text());
+    // If-Match is required.
+    let a = w
+        .send(Method::POST, "/api/competitions/xl/actions", &w.org, &[], Some(json!({"action": "roll"})))
+        .await;
+    assert_eq!(a.status, StatusCode::PRECONDITION_REQUIRED);
+
+    let done = w.ok("xl", &w.org, json!({"action": "roll"})).await;
+    assert_eq!(done["action"], "roll");
+    assert_eq!(done["stored"], true);
+
+    let mut own_refused = 0;
+    for _ in 0..3 {
+        let (label, players) = playable(&w.view("xl").await).expect("a playable game");
+        let result = json!({"action": "record-result", "game": label, "a": players[0], "b": players[1], "pawns": "4-2", "time": "23:05"});
+        if players.contains(&"Org".to_string()) {
+            let why = w.forbidden("xl", &w.org, result.clone()).await;
+            assert!(why.contains("own game"), "{why}");
+            own_refused += 1;
+            w.ok("xl", &w.mona, result).await;
+        } else {
+            w.forbidden("xl", &w.pat, result.clone()).await;
+            w.ok("xl", &w.org, result).await;
+        }
+    }
+    assert!(own_refused > 0, "Org plays in at least one of the first three games");
+    // A correction by a moderator not in the game.
+    let view = w.view("xl").await;
+    let played = view["drrs"][0]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["status"] == "played")
+        .unwrap()
+        .clone();
+    let p0 = played["players"][0].as_str().unwrap();
+    let p1 = played["players"][1].as_str().unwrap();
+    let correct = json!({"action": "correct-result", "game": played["label"], "a": p0, "b": p1, "pawns": "4-3", "time": "20:00", "reason": "miscounted"});
+    let by = if p0 == "Org" || p1 == "Org" { &w.mona } else { &w.org };
+    w.ok("xl", by, correct).await;
+}
+
+#[tokio::test]
+async fn an_xmadn_challengers_event_over_the_api() {
+    let w = world().await;
+    let created = w
+        .create(
+            &w.org,
+            json!({"format": "xmadn-challengers", "id": "xc", "name": "XC", "players": ["Ann", "Ben", "Cat"], "first_to": 4}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+    assert_eq!(w.view("xc").await["first_to"], 4);
+    w.grant("xc", "pat", Role::Player, Some("Ann")).await;
+    let q = json!({"action": "record-qualifier", "finishing": ["Ann", "Ben", "Cat"], "chosen": "red/blue"});
+    w.forbidden("xc", &w.pat, q.clone()).await;
+    w.ok("xc", &w.org, q).await;
+    let next = w.view("xc").await["next"].clone();
+    let g = json!({"action": "record-game", "a": next["players"][0], "b": next["players"][1], "pawns": "4-1", "time": "19:30"});
+    w.forbidden("xc", &w.otto, g.clone()).await;
+    let done = w.ok("xc", &w.org, g).await;
+    assert_eq!(done["action"], "record-game");
+}
+
+const SUNJANG_PLAYERS: [(&str, &str, i32); 7] = [
+    ("Hana", "3d", 2300),
+    ("Ito", "1d", 2100),
+    ("Jun", "1k", 1950),
+    ("Kai", "4k", 1700),
+    ("Lee", "8k", 1300),
+    ("Min", "12k", 1000),
+    ("Pat", "15k", 800),
+];
+
+#[tokio::test]
+async fn a_sunjang_league_over_the_api() {
+    let w = world().await;
+    let created = w
+        .create(&w.org, json!({"format": "sunjang-league", "id": "sj", "name": "SJ"}))
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+    assert_eq!(created.headers[header::ETAG], "\"v1\"");
+    w.grant("sj", "mona", Role::Moderator, None).await;
+    for (name, rank, rating) in SUNJANG_PLAYERS {
+        let mut add = json!({"action": "add-player", "name": name, "rank": rank, "rating": rating});
+        if name == "Pat" {
+            add["account"] = json!("pat");
+        }
+        w.ok("sj", &w.org, add).await;
+    }
+    let bad = w
+        .act("sj", &w.org, json!({"action": "add-player", "name": "Q", "rank": "99x", "rating": 1}))
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert_eq!(bad.json()["error"]["field"], "rank");
+    // Pat plays (his account was linked) and may not plan.
+    w.forbidden("sj", &w.pat, json!({"action": "plan-season", "preview": true})).await;
+    w.forbidden("sj", &w.otto, json!({"action": "plan-season"})).await;
+
+    // The preview: no If-Match needed, nothing stored.
+    let before = w.version("sj").await;
+    let a = w
+        .send(
+            Method::POST,
+            "/api/competitions/sj/actions",
+            &w.org,
+            &[],
+            Some(json!({"action": "plan-season", "preview": true})),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let preview = a.json();
+    assert_eq!(preview["stored"], false);
+    assert_eq!(preview["version"], before);
+    let season = &preview["season"];
+    assert_eq!(season["number"], 1);
+    assert!(!season["divisions"].as_array().unwrap().is_empty());
+    assert_eq!(season["placements"].as_array().unwrap().len(), SUNJANG_PLAYERS.len());
+    assert!(!season["placements"][0]["explanation"]["text"].as_str().unwrap().is_empty());
+    assert_eq!(w.version("sj").await, before, "a preview stores nothing");
+    assert!(w.view("sj").await["seasons"].as_array().unwrap().is_empty());
+    // Without preview, a plan needs If-Match.
+    let a = w
+        .send(Method::POST, "/api/competitions/sj/actions", &w.org, &[], Some(json!({"action": "plan-season"})))
+        .await;
+    assert_eq!(a.status, StatusCode::PRECONDITION_REQUIRED);
+
+    let planned = w.ok("sj", &w.org, json!({"action": "plan-season"})).await;
+    assert_eq!(planned["stored"], true);
+    assert_eq!(planned["season"]["placements"], season["placements"], "the plan stored is the one previewed");
+
+    // Every game: Pat may not record (not even his own); the others are recorded.
+    let view = w.view("sj").await;
+    let games: Vec<(String, String)> = view["seasons"][0]["divisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|d| d["groups"].as_array().unwrap().clone())
+        .flat_map(|g| g["pairings"].as_array().unwrap().clone())
+        .map(|p| (p["black"].as_str().unwrap().to_string(), p["white"].as_str().unwrap().to_string()))
+        .collect();
+    assert!(!games.is_empty());
+    let mut own = false;
+    for (black, white) in &games {
+        let r = json!({"action": "record-result", "black": black, "white": white, "outcome": "black"});
+        if black == "Pat" || white == "Pat" {
+            // A moderator who plays: Mona plays as Pat for this check.
+            own = true;
+        }
+        w.forbidden("sj", &w.pat, r.clone()).await;
+        w.ok("sj", &w.org, r).await;
+    }
+    assert!(own, "Pat has games");
+    // Correct one, and a moderator who plays may not.
+    let (black, white) = &games[0];
+    w.grant("sj", "mona", Role::Player, Some(black)).await;
+    let fix = json!({"action": "correct-result", "black": black, "white": white, "outcome": "jigo", "reason": "misread"});
+    let why = w.forbidden("sj", &w.mona, fix.clone()).await;
+    assert!(why.contains("own game"), "{why}");
+    w.ok("sj", &w.org, fix).await;
+
+    w.forbidden("sj", &w.pat, json!({"action": "close-season"})).await;
+    let closed = w.ok("sj", &w.org, json!({"action": "close-season"})).await;
+    assert_eq!(closed["action"], "close-season");
+    assert_eq!(w.view("sj").await["seasons"][0]["status"], "closed");
+    // The next season's preview works on the closed one.
+    let next = w.ok("sj", &w.org, json!({"action": "plan-season", "preview": true})).await;
+    assert_eq!(next["season"]["number"], 2);
+    // A ladder action on a Sunjang league is refused, naming the body.
+    let a = w.act("sj", &w.org, json!({"action": "announce-round"})).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert_eq!(a.json()["error"]["field"], "body");
+}
+
+#[tokio::test]
+async fn the_desks_render_and_their_forms_work() {
+    let w = world().await;
+    for body in [
+        json!({"format": "xmadn-league", "id": "xl", "name": "XL", "players": ["Ann", "Ben", "Cat"]}),
+        json!({"format": "xmadn-challengers", "id": "xc", "name": "XC", "players": ["Ann", "Ben", "Cat"]}),
+        json!({"format": "sunjang-league", "id": "sj", "name": "SJ"}),
+    ] {
+        let a = w.create(&w.org, body).await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    }
+    let org = w.session("org").await;
+    let otto = w.session("otto").await;
+
+    // /new offers every format, each with its preset.
+    for (format, h1) in [
+        ("tws-ladder", "New ladder"),
+        ("xmadn-league", "New XMadn league"),
+        ("xmadn-challengers", "New XMadn Challengers event"),
+        ("sunjang-league", "New Sunjang league"),
+    ] {
+        let html = check_desk(&w.page(&format!("/new?format={format}"), &org).await, format);
+        assert!(html.contains(&format!("<h1>{h1}</h1>")), "{format}");
+        assert!(html.contains("value=\"sunjang-league\""), "{format}: the format choice");
+        assert!(html.contains(arbiter_record::preset(format).unwrap().lines().find(|l| !l.trim().is_empty()).unwrap().trim().split('"').next().unwrap()));
+    }
+
+    // Each desk: 200 for a moderator, one h1, labelled inputs; the
+    // navigation links to it.
+    for id in ["xl", "xc", "sj"] {
+        let html = check_desk(&w.page(&format!("/c/{id}/manage"), &org).await, id);
+        assert!(html.contains(&format!("href=\"/c/{id}/manage\" aria-current=\"page\">Desk")), "{id}");
+        let public = w.page(&format!("/c/{id}"), "").await.text();
+        assert!(public.contains(&format!("href=\"/c/{id}/manage\">Desk")), "{id}: Desk in the navigation");
+        // An outsider sees the desk without forms; logged out, the login.
+        let html = check_desk(&w.page(&format!("/c/{id}/manage"), &otto).await, id);
+        assert!(!html.contains("name=\"action\""), "{id}: no form for an outsider");
+        let a = w.page(&format!("/c/{id}/manage"), "").await;
+        assert_eq!(a.status, StatusCode::SEE_OTHER);
+    }
+
+    // Create a Sunjang league from /new.
+    let page = w.page("/new?format=sunjang-league", &org).await.text();
+    let csrf = hidden(&page, "_csrf");
+    let a = w
+        .form(
+            "/new",
+            &org,
+            form_body(&[
+                ("_csrf", &csrf),
+                ("_key", &hidden(&page, "_key")),
+                ("format", "sunjang-league"),
+                ("id", "sj-web"),
+                ("name", "SJ web"),
+                ("rules", arbiter_record::preset("sunjang-league").unwrap()),
+            ]),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
+    assert_eq!(a.headers[header::LOCATION], "/c/sj-web/manage");
+
+    // Register players through the desk's form.
+    for (name, rank, rating) in SUNJANG_PLAYERS {
+        let desk = w.page("/c/sj-web/manage", &org).await.text();
+        let rating = rating.to_string();
+        let a = w
+            .form(
+                "/c/sj-web/act",
+                &org,
+                form_body(&[
+                    ("_csrf", &csrf),
+                    ("_key", &format!("{}-{name}", hidden(&desk, "_key"))),
+                    ("_version", &hidden(&desk, "_version")),
+                    ("action", "add-player"),
+                    ("name", name),
+                    ("rank", rank),
+                    ("rating", &rating),
+                ]),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
+    }
+    // A form without the CSRF token stores nothing.
+    let before = w.version("sj-web").await;
+    let a = w
+        .form("/c/sj-web/act", &org, form_body(&[("action", "plan-season"), ("_version", &before.to_string())]))
+        .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN);
+    // An outsider's form is refused.
+    let otto_desk = w.page("/c/sj-web/manage", &otto).await.text();
+    let a = w
+        .form(
+            "/c/sj-web/act",
+            &otto,
+            form_body(&[("_csrf", &hidden(&otto_desk, "_csrf")), ("action", "plan-season"), ("_version", &before.to_string())]),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    assert_eq!(w.version("sj-web").await, before);
+
+    // Preview the season: a page with the plan and a button; nothing stored.
+    let desk = check_desk(&w.page("/c/sj-web/manage", &org).await, "sunjang desk with players");
+    assert!(desk.contains("Preview season 1"));
+    let a = w
+        .form(
+            "/c/sj-web/act",
+            &org,
+            form_body(&[
+                ("_csrf", &csrf),
+                ("_key", &hidden(&desk, "_key")),
+                ("_version", &before.to_string()),
+                ("action", "plan-season"),
+                ("preview", "true"),
+            ]),
+        )
+        .await;
+    let preview = check_desk(&a, "the season's preview");
+    assert!(preview.contains("Preview: nothing is stored yet"));
+    assert!(preview.contains("The pyramid") && preview.contains("Placements"));
+    assert_eq!(w.version("sj-web").await, before);
+    // The button stores it.
+    let a = w
+        .form(
+            "/c/sj-web/act",
+            &org,
+            form_body(&[
+                ("_csrf", &hidden(&preview, "_csrf")),
+                ("_key", &hidden(&preview, "_key")),
+                ("_version", &hidden(&preview, "_version")),
+                ("action", "plan-season"),
+            ]),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
+    assert_eq!(a.headers[header::LOCATION], "/c/sj-web/manage?done=plan-season#done");
+    assert_eq!(w.version("sj-web").await, before + 1);
+    let desk = check_desk(&w.page("/c/sj-web/manage?done=plan-season", &org).await, "sunjang desk in play");
+    assert!(desk.contains("The season was planned."));
+    assert!(desk.contains("Close the season"));
+
+    // A result through the form.
+    let at = desk.find("name=\"black\" value=\"").unwrap();
+    let black = desk[at + 20..].split('"').next().unwrap().to_string();
+    let at = desk.find("name=\"white\" value=\"").unwrap();
+    let white = desk[at + 20..].split('"').next().unwrap().to_string();
+    let a = w
+        .form(
+            "/c/sj-web/act",
+            &org,
+            form_body(&[
+                ("_csrf", &csrf),
+                ("_key", &hidden(&desk, "_key")),
+                ("_version", &hidden(&desk, "_version")),
+                ("action", "record-result"),
+                ("black", &black),
+                ("white", &white),
+                ("outcome", "white"),
+            ]),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
+    assert_eq!(w.version("sj-web").await, before + 2);
+
+    // The league's roll through its desk form.
+    let desk = w.page("/c/xl/manage", &org).await.text();
+    assert!(desk.contains("Roll the positions of DRR 1"));
+    let a = w
+        .form(
+            "/c/xl/act",
+            &org,
+            form_body(&[
+                ("_csrf", &csrf),
+                ("_key", &hidden(&desk, "_key")),
+                ("_version", &hidden(&desk, "_version")),
+                ("action", "roll"),
+            ]),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
+    let desk = check_desk(&w.page("/c/xl/manage?done=roll", &org).await, "league desk after the roll");
+    assert!(desk.contains("The dice were rolled."));
+    assert!(desk.contains("Record the result of"));
+    // A stale version is refused and nothing is stored.
+    let v = w.version("xl").await;
+    let (label, players) = playable(&w.view("xl").await).unwrap();
+    let a = w
+        .form(
+            "/c/xl/act",
+            &org,
+            form_body(&[
+                ("_csrf", &csrf),
+                ("_version", &(v - 1).to_string()),
+                ("action", "record-result"),
+                ("game", &label),
+                ("a", &players[0]),
+                ("b", &players[1]),
+                ("pawns", "4-0"),
+                ("time", "10:00"),
+            ]),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
+    assert_eq!(w.version("xl").await, v);
+
+    // Challengers: Game 0 through the form.
+    let desk = w.page("/c/xc/manage", &org).await.text();
+    let a = w
+        .form(
+            "/c/xc/act",
+            &org,
+            form_body(&[
+                ("_csrf", &csrf),
+                ("_key", &hidden(&desk, "_key")),
+                ("_version", &hidden(&desk, "_version")),
+                ("action", "record-qualifier"),
+                ("first", "Ben"),
+                ("second", "Ann"),
+                ("third", "Cat"),
+                ("chosen", "green/yellow"),
+            ]),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
+    let desk = check_desk(&w.page("/c/xc/manage?done=record-qualifier", &org).await, "challengers after Game 0");
+    assert!(desk.contains("Game 0 was recorded."));
+    assert!(desk.contains("Record game 1"));
+}
