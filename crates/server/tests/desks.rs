@@ -103,7 +103,8 @@ impl World {
     async fn view(&self, id: &str) -> Value {
         self.send(Method::GET, &format!("/api/competitions/{id}"), "", &[], None)
             .await
-            .json()
+            .json()["view"]
+            .clone()
     }
 
     /// An action at the current version.
@@ -227,7 +228,7 @@ fn form_body(fields: &[(&str, &str)]) -> String {
 fn hidden(html: &str, name: &str) -> String {
     let at = html
         .find(&format!("name=\"{name}\" value=\""))
-        .unwrap_or_else(|| panic!("no field {name}"));
+        .unwrap_or_else(|| panic!("no field {name} in {html}"));
     let rest = &html[at + name.len() + 15..];
     rest[..rest.find('"').unwrap()].to_string()
 }
@@ -566,7 +567,7 @@ async fn the_desks_render_and_their_forms_work() {
         .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN);
     // An outsider's form is refused.
-    let otto_desk = w.page("/c/sj-web/manage", &otto).await.text();
+    let otto_desk = w.page("/account", &otto).await.text();
     let a = w
         .form(
             "/c/sj-web/act",
