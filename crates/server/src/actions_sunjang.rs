@@ -22,7 +22,9 @@ use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::actions::Who;
-use crate::actions_xmadn::{FormatDone, check_role, grant_creator, organizer, required, rules_text};
+use crate::actions_xmadn::{
+    FormatDone, check_role, grant_creator, organizer, required, rules_text,
+};
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
 
@@ -57,11 +59,19 @@ pub enum SunjangAction {
         #[serde(default)]
         corr_rating: Option<i32>,
     },
-    WithdrawPlayer { player: String, reason: String },
-    ReturnPlayer { player: String },
+    WithdrawPlayer {
+        player: String,
+        reason: String,
+    },
+    ReturnPlayer {
+        player: String,
+    },
     /// The owner changes the division restrictions (a Sunjang rules file,
     /// TOML, of which the restrictions are read).
-    ChangeRestrictions { rules: String, reason: String },
+    ChangeRestrictions {
+        rules: String,
+        reason: String,
+    },
     /// Plan the next season. With `preview`, nothing is stored and the
     /// plan is returned (pyramid, groups, every placement explained).
     PlanSeason {
@@ -82,9 +92,14 @@ pub enum SunjangAction {
         reason: String,
     },
     /// The player gives way in ties (D.2).
-    GiveWay { player: String },
+    GiveWay {
+        player: String,
+    },
     /// A live Sunjang match decided a tie.
-    RecordLiveMatch { winner: String, loser: String },
+    RecordLiveMatch {
+        winner: String,
+        loser: String,
+    },
     CloseSeason,
     /// Qualify the final round of the last closed season.
     QualifyFinal,
@@ -93,7 +108,9 @@ pub enum SunjangAction {
         white: String,
         outcome: String,
     },
-    WithdrawFromFinal { player: String },
+    WithdrawFromFinal {
+        player: String,
+    },
 }
 
 impl SunjangAction {
@@ -146,7 +163,12 @@ impl SunjangAction {
 }
 
 /// Check that `caller` may carry out `action` on league `l`.
-pub fn authorize(l: &League, caller: &Caller, roles: &Roles, action: &SunjangAction) -> Result<(), ApiError> {
+pub fn authorize(
+    l: &League,
+    caller: &Caller,
+    roles: &Roles,
+    action: &SunjangAction,
+) -> Result<(), ApiError> {
     let me = roles.player.as_deref().and_then(|n| l.find(n));
     let in_game = me.is_some_and(|m| action.game_players().iter().any(|n| l.find(n) == Some(m)));
     check_role(caller, roles, action.who(), action.name(), in_game)
@@ -154,7 +176,8 @@ pub fn authorize(l: &League, caller: &Caller, roles: &Roles, action: &SunjangAct
 
 fn player(l: &League, name: &str, field: &str) -> Result<PlayerId, ApiError> {
     l.find(name).ok_or_else(|| {
-        ApiError::bad_request(format!("there is no player named {name:?} in this league")).with_field(field)
+        ApiError::bad_request(format!("there is no player named {name:?} in this league"))
+            .with_field(field)
     })
 }
 
@@ -168,7 +191,8 @@ fn outcome(s: &str) -> Result<Outcome, ApiError> {
 }
 
 fn rank(s: &str, field: &str) -> Result<(Rank, bool), ApiError> {
-    Rank::parse(s).map_err(|e| ApiError::bad_request(format!("{field}: {}", e.message)).with_field(field))
+    Rank::parse(s)
+        .map_err(|e| ApiError::bad_request(format!("{field}: {}", e.message)).with_field(field))
 }
 
 fn info(
@@ -193,7 +217,11 @@ fn info(
     })
 }
 
-fn command(l: &League, action: &SunjangAction, at: arbiter_engine::model::Time) -> Result<season::Command, ApiError> {
+fn command(
+    l: &League,
+    action: &SunjangAction,
+    at: arbiter_engine::model::Time,
+) -> Result<season::Command, ApiError> {
     use season::Command as C;
     Ok(match action {
         SunjangAction::AddPlayer {
@@ -205,7 +233,14 @@ fn command(l: &League, action: &SunjangAction, at: arbiter_engine::model::Time) 
             corr_rating,
             ..
         } => C::Register {
-            info: info(name, rank, *rating, *provisional, corr_rank.as_deref(), *corr_rating)?,
+            info: info(
+                name,
+                rank,
+                *rating,
+                *provisional,
+                corr_rank.as_deref(),
+                *corr_rating,
+            )?,
         },
         SunjangAction::UpdatePlayer {
             player: p,
@@ -218,7 +253,14 @@ fn command(l: &League, action: &SunjangAction, at: arbiter_engine::model::Time) 
             let id = player(l, p, "player")?;
             C::Update {
                 player: id,
-                info: info(&l.name_of(id), rank, *rating, *provisional, corr_rank.as_deref(), *corr_rating)?,
+                info: info(
+                    &l.name_of(id),
+                    rank,
+                    *rating,
+                    *provisional,
+                    corr_rank.as_deref(),
+                    *corr_rating,
+                )?,
             }
         }
         SunjangAction::WithdrawPlayer { player: p, reason } => C::Withdraw {
@@ -229,8 +271,9 @@ fn command(l: &League, action: &SunjangAction, at: arbiter_engine::model::Time) 
             player: player(l, p, "player")?,
         },
         SunjangAction::ChangeRestrictions { rules, reason } => {
-            let (_, restrictions) = arbiter_record::parse_sunjang_rules(rules)
-                .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
+            let (_, restrictions) = arbiter_record::parse_sunjang_rules(rules).map_err(|e| {
+                ApiError::bad_request(format!("the rules: {e}")).with_field("rules")
+            })?;
             C::ChangeRestrictions {
                 restrictions,
                 reason: required(reason, "reason")?,
@@ -319,9 +362,7 @@ pub async fn run_sunjang(
             version,
             stored: false,
             replayed: false,
-            message: format!(
-                "Preview of season {number}: nothing is stored until you plan it."
-            ),
+            message: format!("Preview of season {number}: nothing is stored until you plan it."),
             season,
         });
     }
@@ -344,7 +385,12 @@ pub async fn run_sunjang(
     {
         let store = state.service.store();
         let username = username.trim().to_lowercase();
-        if store.account(&username).await.map_err(ApiError::from_store)?.is_none() {
+        if store
+            .account(&username)
+            .await
+            .map_err(ApiError::from_store)?
+            .is_none()
+        {
             return Err(ApiError::bad_request(format!(
                 "{name} was added, but there is no account {username:?} to link to him"
             ))
@@ -379,8 +425,9 @@ pub async fn create_sunjang(
 ) -> Result<Seq, ApiError> {
     let account = organizer(caller)?;
     let name = required(name, "name")?;
-    let (rules, restrictions) = arbiter_record::parse_sunjang_rules(&rules_text(rules, "sunjang-league")?)
-        .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
+    let (rules, restrictions) =
+        arbiter_record::parse_sunjang_rules(&rules_text(rules, "sunjang-league")?)
+            .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
     let ctx = Context {
         actor: account.username.clone(),
         at: state.now(),

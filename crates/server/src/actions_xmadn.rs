@@ -15,7 +15,7 @@ use arbiter_engine::xmadn::league::{self, League};
 use arbiter_engine::xmadn::{Colours, parse_time};
 use arbiter_service::sunjang::SeasonView;
 use arbiter_service::{Context, Executed};
-use arbiter_store::{AccountStore, Account, Grant, Role, Seq};
+use arbiter_store::{Account, AccountStore, Grant, Role, Seq};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -133,7 +133,11 @@ impl FormatDone {
         } else if kinds.is_empty() {
             "Done.".into()
         } else {
-            kinds.iter().map(|k| sentence(k)).collect::<Vec<_>>().join(" ")
+            kinds
+                .iter()
+                .map(|k| sentence(k))
+                .collect::<Vec<_>>()
+                .join(" ")
         };
         FormatDone {
             action: action.to_string(),
@@ -209,8 +213,10 @@ pub(crate) fn required(value: &str, field: &str) -> Result<String, ApiError> {
 /// `4-2` → [4, 2].
 pub fn parse_pawns(s: &str) -> Result<[u8; 2], ApiError> {
     let bad = || {
-        ApiError::bad_request(format!("pawns {s:?}: give both players' counted pawns like 4-2"))
-            .with_field("pawns")
+        ApiError::bad_request(format!(
+            "pawns {s:?}: give both players' counted pawns like 4-2"
+        ))
+        .with_field("pawns")
     };
     let (a, b) = s.trim().split_once('-').ok_or_else(bad)?;
     Ok([
@@ -222,8 +228,10 @@ pub fn parse_pawns(s: &str) -> Result<[u8; 2], ApiError> {
 /// `23:05` → seconds.
 pub fn parse_game_time(s: &str) -> Result<u32, ApiError> {
     parse_time(s).ok_or_else(|| {
-        ApiError::bad_request(format!("time {s:?}: give the game's time as m:ss, e.g. 23:05"))
-            .with_field("time")
+        ApiError::bad_request(format!(
+            "time {s:?}: give the game's time as m:ss, e.g. 23:05"
+        ))
+        .with_field("time")
     })
 }
 
@@ -254,7 +262,9 @@ fn game_id(s: &str) -> Result<GameId, ApiError> {
         .ok()
         .filter(|n| *n >= 1)
         .map(GameId)
-        .ok_or_else(|| ApiError::bad_request(format!("{s:?} is not a game id like G5")).with_field("game"))
+        .ok_or_else(|| {
+            ApiError::bad_request(format!("{s:?} is not a game id like G5")).with_field("game")
+        })
 }
 
 fn unknown(name: &str, field: &str, players: &[String]) -> ApiError {
@@ -289,9 +299,9 @@ impl LeagueAction {
     /// Who may carry it out.
     pub fn who(&self) -> Who {
         match self {
-            LeagueAction::Roll | LeagueAction::CancelDrr { .. } | LeagueAction::StartPlayoff { .. } => {
-                Who::Moderator
-            }
+            LeagueAction::Roll
+            | LeagueAction::CancelDrr { .. }
+            | LeagueAction::StartPlayoff { .. } => Who::Moderator,
             LeagueAction::RecordResult { .. }
             | LeagueAction::CorrectResult { .. }
             | LeagueAction::CancelGame { .. }
@@ -309,8 +319,12 @@ impl LeagueAction {
     /// The score the action gives, if any.
     fn score(&self) -> Option<XmScore> {
         match self {
-            LeagueAction::RecordResult { a, b, pawns, time, .. }
-            | LeagueAction::CorrectResult { a, b, pawns, time, .. }
+            LeagueAction::RecordResult {
+                a, b, pawns, time, ..
+            }
+            | LeagueAction::CorrectResult {
+                a, b, pawns, time, ..
+            }
             | LeagueAction::RecordPlayoffGame { a, b, pawns, time } => Some(xs(a, b, pawns, time)),
             _ => None,
         }
@@ -337,12 +351,27 @@ impl LeagueAction {
 }
 
 /// Check that `caller` may carry out `action` on league `l`.
-pub fn authorize_league(l: &League, caller: &Caller, roles: &Roles, action: &LeagueAction) -> Result<(), ApiError> {
+pub fn authorize_league(
+    l: &League,
+    caller: &Caller,
+    roles: &Roles,
+    action: &LeagueAction,
+) -> Result<(), ApiError> {
     let me = roles.player.as_deref().and_then(|n| l.find(n));
-    check_role(caller, roles, action.who(), action.name(), plays(me, &action.players(l)))
+    check_role(
+        caller,
+        roles,
+        action.who(),
+        action.name(),
+        plays(me, &action.players(l)),
+    )
 }
 
-fn league_command(l: &League, action: &LeagueAction, at: arbiter_engine::model::Time) -> Result<league::Command, ApiError> {
+fn league_command(
+    l: &League,
+    action: &LeagueAction,
+    at: arbiter_engine::model::Time,
+) -> Result<league::Command, ApiError> {
     let score = || -> Result<([PlayerId; 2], [u8; 2], u32), ApiError> {
         let s = action.score().unwrap_or_default();
         Ok((
@@ -353,7 +382,9 @@ fn league_command(l: &League, action: &LeagueAction, at: arbiter_engine::model::
     };
     Ok(match action {
         LeagueAction::Roll => {
-            return Err(ApiError::internal("a roll goes through the service's league_roll"));
+            return Err(ApiError::internal(
+                "a roll goes through the service's league_roll",
+            ));
         }
         LeagueAction::RecordResult { game, .. } => {
             let (players, pawns, seconds) = score()?;
@@ -474,7 +505,13 @@ pub fn authorize_challengers(
     action: &ChallengersAction,
 ) -> Result<(), ApiError> {
     let me = roles.player.as_deref().and_then(|n| c.find(n));
-    check_role(caller, roles, action.who(), action.name(), plays(me, &action.players(c)))
+    check_role(
+        caller,
+        roles,
+        action.who(),
+        action.name(),
+        plays(me, &action.players(c)),
+    )
 }
 
 /// Game 0's colours in the order of `finishing`, as the event keeps them:
@@ -536,7 +573,10 @@ fn challengers_command(
             }
         }
         ChallengersAction::RecordGame { a, b, pawns, time } => challengers::Command::RecordGame {
-            players: [challengers_player(c, a, "a")?, challengers_player(c, b, "b")?],
+            players: [
+                challengers_player(c, a, "a")?,
+                challengers_player(c, b, "b")?,
+            ],
             pawns: parse_pawns(pawns)?,
             seconds: parse_game_time(time)?,
             at,
@@ -566,8 +606,14 @@ pub async fn run_challengers(
         expected,
     };
     let command = challengers_command(&c, &action, now)?;
-    let executed = svc.execute_as::<Challengers>(competition, command, &ctx).await?;
-    let kinds: Vec<&str> = executed.events.iter().map(challengers::Event::kind).collect();
+    let executed = svc
+        .execute_as::<Challengers>(competition, command, &ctx)
+        .await?;
+    let kinds: Vec<&str> = executed
+        .events
+        .iter()
+        .map(challengers::Event::kind)
+        .collect();
     Ok(FormatDone::of(action.name(), &executed, &kinds))
 }
 
@@ -583,7 +629,11 @@ pub(crate) fn organizer(caller: &Caller) -> Result<Account, ApiError> {
 }
 
 /// The creator becomes owner and first moderator.
-pub(crate) async fn grant_creator(state: &AppState, id: &str, account: &Account) -> Result<(), ApiError> {
+pub(crate) async fn grant_creator(
+    state: &AppState,
+    id: &str,
+    account: &Account,
+) -> Result<(), ApiError> {
     let store = state.service.store();
     for role in [Role::Owner, Role::Moderator] {
         store
@@ -673,8 +723,9 @@ pub async fn create_challengers(
     let account = organizer(caller)?;
     let name = required(name, "name")?;
     let players = names(players, None)?;
-    let mut rules = arbiter_record::parse_challengers_rules(&rules_text(rules, "xmadn-challengers")?)
-        .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
+    let mut rules =
+        arbiter_record::parse_challengers_rules(&rules_text(rules, "xmadn-challengers")?)
+            .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
     if let Some(x) = first_to {
         rules.first_to = x;
     }

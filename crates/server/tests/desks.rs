@@ -75,7 +75,14 @@ async fn world() -> World {
 }
 
 impl World {
-    async fn send(&self, method: Method, uri: &str, token: &str, headers: &[(&str, String)], body: Option<Value>) -> Answer {
+    async fn send(
+        &self,
+        method: Method,
+        uri: &str,
+        token: &str,
+        headers: &[(&str, String)],
+        body: Option<Value>,
+    ) -> Answer {
         let mut request = Request::builder().method(method).uri(uri);
         if !token.is_empty() {
             request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
@@ -94,16 +101,33 @@ impl World {
     }
 
     async fn version(&self, id: &str) -> u64 {
-        let a = self.send(Method::GET, &format!("/api/competitions/{id}"), "", &[], None).await;
+        let a = self
+            .send(
+                Method::GET,
+                &format!("/api/competitions/{id}"),
+                "",
+                &[],
+                None,
+            )
+            .await;
         assert_eq!(a.status, StatusCode::OK, "{}", a.text());
         let tag = a.headers[header::ETAG].to_str().unwrap();
-        tag.trim_matches('"').trim_start_matches('v').parse().unwrap()
+        tag.trim_matches('"')
+            .trim_start_matches('v')
+            .parse()
+            .unwrap()
     }
 
     async fn view(&self, id: &str) -> Value {
-        self.send(Method::GET, &format!("/api/competitions/{id}"), "", &[], None)
-            .await
-            .json()["view"]
+        self.send(
+            Method::GET,
+            &format!("/api/competitions/{id}"),
+            "",
+            &[],
+            None,
+        )
+        .await
+        .json()["view"]
             .clone()
     }
 
@@ -125,7 +149,10 @@ impl World {
         let a = self.act(id, token, body.clone()).await;
         assert_eq!(a.status, StatusCode::OK, "{body}: {}", a.text());
         let done = a.json();
-        assert_eq!(a.headers[header::ETAG], format!("\"v{}\"", done["version"]).as_str());
+        assert_eq!(
+            a.headers[header::ETAG],
+            format!("\"v{}\"", done["version"]).as_str()
+        );
         done
     }
 
@@ -135,11 +162,15 @@ impl World {
         let a = self.act(id, token, body.clone()).await;
         assert_eq!(a.status, StatusCode::FORBIDDEN, "{body}: {}", a.text());
         assert_eq!(self.version(id).await, before, "nothing stored for {body}");
-        a.json()["error"]["message"].as_str().unwrap_or_default().to_string()
+        a.json()["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
     }
 
     async fn create(&self, token: &str, body: Value) -> Answer {
-        self.send(Method::POST, "/api/competitions", token, &[], Some(body)).await
+        self.send(Method::POST, "/api/competitions", token, &[], Some(body))
+            .await
     }
 
     async fn grant(&self, id: &str, user: &str, role: Role, player: Option<&str>) {
@@ -159,9 +190,12 @@ impl World {
     /// A session cookie for `user`, logged in through the login form.
     async fn session(&self, user: &str) -> String {
         let page = self.send(Method::GET, "/login", "", &[], None).await;
-        let pre = cookie_value(&page.headers, auth::PRE_CSRF_COOKIE).expect("a pre-login CSRF cookie");
+        let pre =
+            cookie_value(&page.headers, auth::PRE_CSRF_COOKIE).expect("a pre-login CSRF cookie");
         let body = format!("username={user}&password={PASSWORD}&_csrf={pre}&next=%2Faccount");
-        let a = self.form("/login", &format!("{}={pre}", auth::PRE_CSRF_COOKIE), body).await;
+        let a = self
+            .form("/login", &format!("{}={pre}", auth::PRE_CSRF_COOKIE), body)
+            .await;
         assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
         let id = cookie_value(&a.headers, auth::SESSION_COOKIE).expect("a session cookie");
         format!("{}={id}", auth::SESSION_COOKIE)
@@ -191,8 +225,18 @@ impl World {
 async fn answer(response: axum::response::Response) -> Answer {
     let status = response.status();
     let headers = response.headers().clone();
-    let body = response.into_body().collect().await.unwrap().to_bytes().to_vec();
-    Answer { status, headers, body }
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .unwrap()
+        .to_bytes()
+        .to_vec();
+    Answer {
+        status,
+        headers,
+        body,
+    }
 }
 
 fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
@@ -239,7 +283,10 @@ fn check_desk(a: &Answer, what: &str) -> String {
     let html = a.text();
     assert_eq!(a.status, StatusCode::OK, "{what}: {html}");
     assert_eq!(html.matches("<h1").count(), 1, "{what}: one h1");
-    assert!(!html.contains("<script>") && !html.contains("style=\""), "{what}: no inline script or style");
+    assert!(
+        !html.contains("<script>") && !html.contains("style=\""),
+        "{what}: no inline script or style"
+    );
     for tag in ["<input", "<select", "<textarea"] {
         for (i, _) in html.match_indices(tag) {
             let end = html[i..].find('>').unwrap() + i;
@@ -252,7 +299,10 @@ fn check_desk(a: &Answer, what: &str) -> String {
                 .nth(1)
                 .and_then(|r| r.split('"').next())
                 .unwrap_or_else(|| panic!("{what}: {el} has no id"));
-            assert!(html.contains(&format!("<label for=\"{id}\"")), "{what}: {el} has no label");
+            assert!(
+                html.contains(&format!("<label for=\"{id}\"")),
+                "{what}: {el} has no label"
+            );
         }
     }
     html
@@ -260,17 +310,21 @@ fn check_desk(a: &Answer, what: &str) -> String {
 
 /// The first playable game of a league view: (label, players).
 fn playable(view: &Value) -> Option<(String, [String; 2])> {
-    view["drrs"].as_array()?.iter().flat_map(|d| d["games"].as_array().cloned().unwrap_or_default()).find_map(|g| {
-        (g["playable"] == true).then(|| {
-            (
-                g["label"].as_str().unwrap().to_string(),
-                [
-                    g["players"][0].as_str().unwrap().to_string(),
-                    g["players"][1].as_str().unwrap().to_string(),
-                ],
-            )
+    view["drrs"]
+        .as_array()?
+        .iter()
+        .flat_map(|d| d["games"].as_array().cloned().unwrap_or_default())
+        .find_map(|g| {
+            (g["playable"] == true).then(|| {
+                (
+                    g["label"].as_str().unwrap().to_string(),
+                    [
+                        g["players"][0].as_str().unwrap().to_string(),
+                        g["players"][1].as_str().unwrap().to_string(),
+                    ],
+                )
+            })
         })
-    })
 }
 
 #[tokio::test]
@@ -285,13 +339,19 @@ async fn an_xmadn_league_over_the_api() {
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
     // Two players are not a league.
     let bad = w
-        .create(&w.org, json!({"format": "xmadn-league", "id": "xl2", "name": "XL", "players": ["A", "B"]}))
+        .create(
+            &w.org,
+            json!({"format": "xmadn-league", "id": "xl2", "name": "XL", "players": ["A", "B"]}),
+        )
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
     assert_eq!(bad.json()["error"]["field"], "players");
     // Only an organizer creates.
     let refused = w
-        .create(&w.mona, json!({"format": "sunjang-league", "id": "nope", "name": "N"}))
+        .create(
+            &w.mona,
+            json!({"format": "sunjang-league", "id": "nope", "name": "N"}),
+        )
         .await;
     assert_eq!(refused.status, StatusCode::FORBIDDEN);
 
@@ -302,12 +362,20 @@ async fn an_xmadn_league_over_the_api() {
     // A player and an outsider may not roll; a missing field is named.
     w.forbidden("xl", &w.pat, json!({"action": "roll"})).await;
     w.forbidden("xl", &w.otto, json!({"action": "roll"})).await;
-    let bad = w.act("xl", &w.org, json!({"action": "record-result", "a": "Bea"})).await;
+    let bad = w
+        .act("xl", &w.org, json!({"action": "record-result", "a": "Bea"}))
+        .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
     assert!(bad.text().contains("missing field"), "{}", bad.text());
     // If-Match is required.
     let a = w
-        .send(Method::POST, "/api/competitions/xl/actions", &w.org, &[], Some(json!({"action": "roll"})))
+        .send(
+            Method::POST,
+            "/api/competitions/xl/actions",
+            &w.org,
+            &[],
+            Some(json!({"action": "roll"})),
+        )
         .await;
     assert_eq!(a.status, StatusCode::PRECONDITION_REQUIRED);
 
@@ -329,7 +397,10 @@ async fn an_xmadn_league_over_the_api() {
             w.ok("xl", &w.org, result).await;
         }
     }
-    assert!(own_refused > 0, "Org plays in at least one of the first three games");
+    assert!(
+        own_refused > 0,
+        "Org plays in at least one of the first three games"
+    );
     // A correction by a moderator not in the game.
     let view = w.view("xl").await;
     let played = view["drrs"][0]["games"]
@@ -342,7 +413,11 @@ async fn an_xmadn_league_over_the_api() {
     let p0 = played["players"][0].as_str().unwrap();
     let p1 = played["players"][1].as_str().unwrap();
     let correct = json!({"action": "correct-result", "game": played["label"], "a": p0, "b": p1, "pawns": "4-3", "time": "20:00", "reason": "miscounted"});
-    let by = if p0 == "Org" || p1 == "Org" { &w.mona } else { &w.org };
+    let by = if p0 == "Org" || p1 == "Org" {
+        &w.mona
+    } else {
+        &w.org
+    };
     w.ok("xl", by, correct).await;
 }
 
@@ -382,7 +457,10 @@ const SUNJANG_PLAYERS: [(&str, &str, i32); 7] = [
 async fn a_sunjang_league_over_the_api() {
     let w = world().await;
     let created = w
-        .create(&w.org, json!({"format": "sunjang-league", "id": "sj", "name": "SJ"}))
+        .create(
+            &w.org,
+            json!({"format": "sunjang-league", "id": "sj", "name": "SJ"}),
+        )
         .await;
     assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
     assert_eq!(created.headers[header::ETAG], "\"v1\"");
@@ -395,13 +473,23 @@ async fn a_sunjang_league_over_the_api() {
         w.ok("sj", &w.org, add).await;
     }
     let bad = w
-        .act("sj", &w.org, json!({"action": "add-player", "name": "Q", "rank": "99x", "rating": 1}))
+        .act(
+            "sj",
+            &w.org,
+            json!({"action": "add-player", "name": "Q", "rank": "99x", "rating": 1}),
+        )
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
     assert_eq!(bad.json()["error"]["field"], "rank");
     // Pat plays (his account was linked) and may not plan.
-    w.forbidden("sj", &w.pat, json!({"action": "plan-season", "preview": true})).await;
-    w.forbidden("sj", &w.otto, json!({"action": "plan-season"})).await;
+    w.forbidden(
+        "sj",
+        &w.pat,
+        json!({"action": "plan-season", "preview": true}),
+    )
+    .await;
+    w.forbidden("sj", &w.otto, json!({"action": "plan-season"}))
+        .await;
 
     // The preview: no If-Match needed, nothing stored.
     let before = w.version("sj").await;
@@ -421,19 +509,36 @@ async fn a_sunjang_league_over_the_api() {
     let season = &preview["season"];
     assert_eq!(season["number"], 1);
     assert!(!season["divisions"].as_array().unwrap().is_empty());
-    assert_eq!(season["placements"].as_array().unwrap().len(), SUNJANG_PLAYERS.len());
-    assert!(!season["placements"][0]["explanation"]["text"].as_str().unwrap().is_empty());
+    assert_eq!(
+        season["placements"].as_array().unwrap().len(),
+        SUNJANG_PLAYERS.len()
+    );
+    assert!(
+        !season["placements"][0]["explanation"]["text"]
+            .as_str()
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(w.version("sj").await, before, "a preview stores nothing");
     assert!(w.view("sj").await["seasons"].as_array().unwrap().is_empty());
     // Without preview, a plan needs If-Match.
     let a = w
-        .send(Method::POST, "/api/competitions/sj/actions", &w.org, &[], Some(json!({"action": "plan-season"})))
+        .send(
+            Method::POST,
+            "/api/competitions/sj/actions",
+            &w.org,
+            &[],
+            Some(json!({"action": "plan-season"})),
+        )
         .await;
     assert_eq!(a.status, StatusCode::PRECONDITION_REQUIRED);
 
     let planned = w.ok("sj", &w.org, json!({"action": "plan-season"})).await;
     assert_eq!(planned["stored"], true);
-    assert_eq!(planned["season"]["placements"], season["placements"], "the plan stored is the one previewed");
+    assert_eq!(
+        planned["season"]["placements"], season["placements"],
+        "the plan stored is the one previewed"
+    );
 
     // Every game: Pat may not record (not even his own); the others are recorded.
     let view = w.view("sj").await;
@@ -443,12 +548,18 @@ async fn a_sunjang_league_over_the_api() {
         .iter()
         .flat_map(|d| d["groups"].as_array().unwrap().clone())
         .flat_map(|g| g["pairings"].as_array().unwrap().clone())
-        .map(|p| (p["black"].as_str().unwrap().to_string(), p["white"].as_str().unwrap().to_string()))
+        .map(|p| {
+            (
+                p["black"].as_str().unwrap().to_string(),
+                p["white"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
     assert!(!games.is_empty());
     let mut own = false;
     for (black, white) in &games {
-        let r = json!({"action": "record-result", "black": black, "white": white, "outcome": "black"});
+        let r =
+            json!({"action": "record-result", "black": black, "white": white, "outcome": "black"});
         if black == "Pat" || white == "Pat" {
             // A moderator who plays: Mona plays as Pat for this check.
             own = true;
@@ -465,15 +576,24 @@ async fn a_sunjang_league_over_the_api() {
     assert!(why.contains("own game"), "{why}");
     w.ok("sj", &w.org, fix).await;
 
-    w.forbidden("sj", &w.pat, json!({"action": "close-season"})).await;
+    w.forbidden("sj", &w.pat, json!({"action": "close-season"}))
+        .await;
     let closed = w.ok("sj", &w.org, json!({"action": "close-season"})).await;
     assert_eq!(closed["action"], "close-season");
     assert_eq!(w.view("sj").await["seasons"][0]["status"], "closed");
     // The next season's preview works on the closed one.
-    let next = w.ok("sj", &w.org, json!({"action": "plan-season", "preview": true})).await;
+    let next = w
+        .ok(
+            "sj",
+            &w.org,
+            json!({"action": "plan-season", "preview": true}),
+        )
+        .await;
     assert_eq!(next["season"]["number"], 2);
     // A ladder action on a Sunjang league is refused, naming the body.
-    let a = w.act("sj", &w.org, json!({"action": "announce-round"})).await;
+    let a = w
+        .act("sj", &w.org, json!({"action": "announce-round"}))
+        .await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST);
     assert_eq!(a.json()["error"]["field"], "body");
 }
@@ -499,22 +619,51 @@ async fn the_desks_render_and_their_forms_work() {
         ("xmadn-challengers", "New XMadn Challengers event"),
         ("sunjang-league", "New Sunjang league"),
     ] {
-        let html = check_desk(&w.page(&format!("/new?format={format}"), &org).await, format);
+        let html = check_desk(
+            &w.page(&format!("/new?format={format}"), &org).await,
+            format,
+        );
         assert!(html.contains(&format!("<h1>{h1}</h1>")), "{format}");
-        assert!(html.contains("value=\"sunjang-league\""), "{format}: the format choice");
-        assert!(html.contains(arbiter_record::preset(format).unwrap().lines().find(|l| !l.trim().is_empty()).unwrap().trim().split('"').next().unwrap()));
+        assert!(
+            html.contains("value=\"sunjang-league\""),
+            "{format}: the format choice"
+        );
+        assert!(
+            html.contains(
+                arbiter_record::preset(format)
+                    .unwrap()
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap()
+                    .trim()
+                    .split('"')
+                    .next()
+                    .unwrap()
+            )
+        );
     }
 
     // Each desk: 200 for a moderator, one h1, labelled inputs; the
     // navigation links to it.
     for id in ["xl", "xc", "sj"] {
         let html = check_desk(&w.page(&format!("/c/{id}/manage"), &org).await, id);
-        assert!(html.contains(&format!("href=\"/c/{id}/manage\" aria-current=\"page\">Desk")), "{id}");
+        assert!(
+            html.contains(&format!(
+                "href=\"/c/{id}/manage\" aria-current=\"page\">Desk"
+            )),
+            "{id}"
+        );
         let public = w.page(&format!("/c/{id}"), "").await.text();
-        assert!(public.contains(&format!("href=\"/c/{id}/manage\">Desk")), "{id}: Desk in the navigation");
+        assert!(
+            public.contains(&format!("href=\"/c/{id}/manage\">Desk")),
+            "{id}: Desk in the navigation"
+        );
         // An outsider sees the desk without forms; logged out, the login.
         let html = check_desk(&w.page(&format!("/c/{id}/manage"), &otto).await, id);
-        assert!(!html.contains("name=\"action\""), "{id}: no form for an outsider");
+        assert!(
+            !html.contains("name=\"action\""),
+            "{id}: no form for an outsider"
+        );
         let a = w.page(&format!("/c/{id}/manage"), "").await;
         assert_eq!(a.status, StatusCode::SEE_OTHER);
     }
@@ -563,7 +712,11 @@ async fn the_desks_render_and_their_forms_work() {
     // A form without the CSRF token stores nothing.
     let before = w.version("sj-web").await;
     let a = w
-        .form("/c/sj-web/act", &org, form_body(&[("action", "plan-season"), ("_version", &before.to_string())]))
+        .form(
+            "/c/sj-web/act",
+            &org,
+            form_body(&[("action", "plan-season"), ("_version", &before.to_string())]),
+        )
         .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN);
     // An outsider's form is refused.
@@ -572,14 +725,21 @@ async fn the_desks_render_and_their_forms_work() {
         .form(
             "/c/sj-web/act",
             &otto,
-            form_body(&[("_csrf", &hidden(&otto_desk, "_csrf")), ("action", "plan-season"), ("_version", &before.to_string())]),
+            form_body(&[
+                ("_csrf", &hidden(&otto_desk, "_csrf")),
+                ("action", "plan-season"),
+                ("_version", &before.to_string()),
+            ]),
         )
         .await;
     assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
     assert_eq!(w.version("sj-web").await, before);
 
     // Preview the season: a page with the plan and a button; nothing stored.
-    let desk = check_desk(&w.page("/c/sj-web/manage", &org).await, "sunjang desk with players");
+    let desk = check_desk(
+        &w.page("/c/sj-web/manage", &org).await,
+        "sunjang desk with players",
+    );
     assert!(desk.contains("Preview season 1"));
     let a = w
         .form(
@@ -612,9 +772,15 @@ async fn the_desks_render_and_their_forms_work() {
         )
         .await;
     assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
-    assert_eq!(a.headers[header::LOCATION], "/c/sj-web/manage?done=plan-season#done");
+    assert_eq!(
+        a.headers[header::LOCATION],
+        "/c/sj-web/manage?done=plan-season#done"
+    );
     assert_eq!(w.version("sj-web").await, before + 1);
-    let desk = check_desk(&w.page("/c/sj-web/manage?done=plan-season", &org).await, "sunjang desk in play");
+    let desk = check_desk(
+        &w.page("/c/sj-web/manage?done=plan-season", &org).await,
+        "sunjang desk in play",
+    );
     assert!(desk.contains("The season was planned."));
     assert!(desk.contains("Close the season"));
 
@@ -657,7 +823,10 @@ async fn the_desks_render_and_their_forms_work() {
         )
         .await;
     assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
-    let desk = check_desk(&w.page("/c/xl/manage?done=roll", &org).await, "league desk after the roll");
+    let desk = check_desk(
+        &w.page("/c/xl/manage?done=roll", &org).await,
+        "league desk after the roll",
+    );
     assert!(desk.contains("The dice were rolled."));
     assert!(desk.contains("Record the result of"));
     // A stale version is refused and nothing is stored.
@@ -701,7 +870,10 @@ async fn the_desks_render_and_their_forms_work() {
         )
         .await;
     assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
-    let desk = check_desk(&w.page("/c/xc/manage?done=record-qualifier", &org).await, "challengers after Game 0");
+    let desk = check_desk(
+        &w.page("/c/xc/manage?done=record-qualifier", &org).await,
+        "challengers after Game 0",
+    );
     assert!(desk.contains("Game 0 was recorded."));
     assert!(desk.contains("Record game 1"));
 }

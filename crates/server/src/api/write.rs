@@ -434,8 +434,8 @@ pub enum AnyAction {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum ActionAnswer {
-    Ladder(ActionDone),
-    Other(FormatDone),
+    Ladder(Box<ActionDone>),
+    Other(Box<FormatDone>),
 }
 
 impl ActionAnswer {
@@ -510,24 +510,30 @@ pub async fn act(
         CompetitionFormat::TwsLadder => {
             let action: LadderAction = parse_action(&body)?;
             need_version(action.is_preview())?;
-            ActionAnswer::Ladder(actions::run_ladder(&state, &caller, &id, action, expected, key).await?)
+            ActionAnswer::Ladder(Box::new(
+                actions::run_ladder(&state, &caller, &id, action, expected, key).await?,
+            ))
         }
         CompetitionFormat::XmadnLeague => {
             let action: LeagueAction = parse_action(&body)?;
             need_version(action.is_preview())?;
-            ActionAnswer::Other(actions_xmadn::run_league(&state, &caller, &id, action, expected, key).await?)
+            ActionAnswer::Other(Box::new(
+                actions_xmadn::run_league(&state, &caller, &id, action, expected, key).await?,
+            ))
         }
         CompetitionFormat::XmadnChallengers => {
             let action: ChallengersAction = parse_action(&body)?;
             need_version(action.is_preview())?;
-            ActionAnswer::Other(
+            ActionAnswer::Other(Box::new(
                 actions_xmadn::run_challengers(&state, &caller, &id, action, expected, key).await?,
-            )
+            ))
         }
         CompetitionFormat::SunjangLeague => {
             let action: SunjangAction = parse_action(&body)?;
             need_version(action.is_preview())?;
-            ActionAnswer::Other(actions_sunjang::run_sunjang(&state, &caller, &id, action, expected, key).await?)
+            ActionAnswer::Other(Box::new(
+                actions_sunjang::run_sunjang(&state, &caller, &id, action, expected, key).await?,
+            ))
         }
     };
     let mut response = Json(&done).into_response();

@@ -62,7 +62,12 @@ struct SunjangDesk {
 }
 
 /// `GET /c/{id}/manage` for a Sunjang league.
-pub(super) async fn desk(state: &AppState, caller: &Caller, id: &str, done: Option<&str>) -> Result<Response, ApiError> {
+pub(super) async fn desk(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    done: Option<&str>,
+) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
     let h = DeskHead::of(state, caller, id, version, done).await?;
     let mut v = sunjang_view(&l, id, version);
@@ -80,7 +85,8 @@ pub(super) async fn desk(state: &AppState, caller: &Caller, id: &str, done: Opti
                     black: p.black.clone(),
                     white: p.white.clone(),
                     result: p.result,
-                    can_moderate: h.roles.moderates() && !h.plays(&[p.black.clone(), p.white.clone()]),
+                    can_moderate: h.roles.moderates()
+                        && !h.plays(&[p.black.clone(), p.white.clone()]),
                 };
                 if p.result.is_some() {
                     played.push(dp);
@@ -110,7 +116,9 @@ pub(super) async fn desk(state: &AppState, caller: &Caller, id: &str, done: Opti
         to_play,
         played,
         outcomes: OUTCOMES.to_vec(),
-        rules: arbiter_record::preset("sunjang-league").unwrap_or_default().to_string(),
+        rules: arbiter_record::preset("sunjang-league")
+            .unwrap_or_default()
+            .to_string(),
         h,
     };
     Ok(render(&page).into_response())
@@ -223,7 +231,10 @@ impl SjForm {
                 player: text(&self.player),
             },
             other => {
-                return Err(ApiError::bad_request(format!("there is no action {other:?}")).with_field("action"));
+                return Err(
+                    ApiError::bad_request(format!("there is no action {other:?}"))
+                        .with_field("action"),
+                );
             }
         })
     }
@@ -231,7 +242,12 @@ impl SjForm {
 
 /// `POST /c/{id}/act` for a Sunjang league: the action, or for a season
 /// plan with `preview`, the plan on a page with a button that stores it.
-pub(super) async fn act(state: &AppState, caller: &Caller, id: &str, body: &Bytes) -> Result<Response, ApiError> {
+pub(super) async fn act(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    body: &Bytes,
+) -> Result<Response, ApiError> {
     let form: SjForm = form_of(body).await?;
     caller.check_csrf(form.csrf.as_deref())?;
     let action = form.action()?;
@@ -240,11 +256,19 @@ pub(super) async fn act(state: &AppState, caller: &Caller, id: &str, body: &Byte
     let key = if preview { None } else { opt(&form.key) };
     let done = actions_sunjang::run_sunjang(state, caller, id, action, expected, key).await?;
     if !preview {
-        return Ok(Redirect::to(&format!("/c/{id}/manage?done={}#done", done.action)).into_response());
+        return Ok(
+            Redirect::to(&format!("/c/{id}/manage?done={}#done", done.action)).into_response(),
+        );
     }
     let (l, _) = state.service.load_as::<League>(id, None).await?;
     let page = PreviewPage {
-        chrome: Chrome::competition(format!("Preview · {}", l.name), id, &l.name, Kind::Sunjang, ""),
+        chrome: Chrome::competition(
+            format!("Preview · {}", l.name),
+            id,
+            &l.name,
+            Kind::Sunjang,
+            "",
+        ),
         id: id.to_string(),
         csrf: caller.csrf_token().unwrap_or_default().to_string(),
         key: auth::random_token()?,

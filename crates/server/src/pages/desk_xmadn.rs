@@ -6,7 +6,9 @@
 
 use arbiter_engine::xmadn::challengers::Challengers;
 use arbiter_engine::xmadn::league::{League, Phase};
-use arbiter_service::xmadn::{ChallengersView, LeagueGameView, LeagueView, challengers_view, league_view};
+use arbiter_service::xmadn::{
+    ChallengersView, LeagueGameView, LeagueView, challengers_view, league_view,
+};
 use askama::Template;
 use axum::Form;
 use axum::body::{Body, Bytes};
@@ -70,10 +72,11 @@ impl DeskHead {
 
     /// The caller plays under one of these names.
     pub(super) fn plays(&self, names: &[String]) -> bool {
-        self.roles
-            .player
-            .as_deref()
-            .is_some_and(|me| names.iter().any(|n| n.trim().eq_ignore_ascii_case(me.trim())))
+        self.roles.player.as_deref().is_some_and(|me| {
+            names
+                .iter()
+                .any(|n| n.trim().eq_ignore_ascii_case(me.trim()))
+        })
     }
 }
 
@@ -149,8 +152,20 @@ pub(super) async fn league_desk(
     let h = DeskHead::of(state, caller, id, version, done).await?;
     let mut v = league_view(&l, id, version);
     v.phase = super::xmadn::phase_for_the_web(&v.phase);
-    let games = desk_games(&h, &v.drrs.iter().flat_map(|d| d.games.clone()).collect::<Vec<_>>());
-    let playoff_games = desk_games(&h, &v.playoffs.iter().flat_map(|p| p.games.clone()).collect::<Vec<_>>());
+    let games = desk_games(
+        &h,
+        &v.drrs
+            .iter()
+            .flat_map(|d| d.games.clone())
+            .collect::<Vec<_>>(),
+    );
+    let playoff_games = desk_games(
+        &h,
+        &v.playoffs
+            .iter()
+            .flat_map(|p| p.games.clone())
+            .collect::<Vec<_>>(),
+    );
     let phase = l.phase();
     let page = LeagueDesk {
         chrome: Chrome::competition(
@@ -160,7 +175,10 @@ pub(super) async fn league_desk(
             Kind::League,
             &format!("/c/{id}/manage"),
         ),
-        can_roll: matches!(phase, Phase::AwaitingPositions { .. } | Phase::AwaitingTiebreak { .. }),
+        can_roll: matches!(
+            phase,
+            Phase::AwaitingPositions { .. } | Phase::AwaitingTiebreak { .. }
+        ),
         roll_what: match phase {
             Phase::AwaitingPositions { drr } => format!("the positions of DRR {drr}"),
             Phase::AwaitingTiebreak { .. } => "step 6 of the tiebreak".into(),
@@ -168,7 +186,12 @@ pub(super) async fn league_desk(
         },
         can_start_playoff: matches!(phase, Phase::AwaitingPlayoff { .. }),
         in_playoff: matches!(phase, Phase::Playoff { .. }),
-        drrs_to_come: v.drrs.iter().filter(|d| d.status == "to-come").map(|d| d.number).collect(),
+        drrs_to_come: v
+            .drrs
+            .iter()
+            .filter(|d| d.status == "to-come")
+            .map(|d| d.number)
+            .collect(),
         games,
         playoff_games,
         v,
@@ -246,21 +269,33 @@ pub(super) fn text(v: &Option<String>) -> String {
 }
 
 pub(super) fn opt(v: &Option<String>) -> Option<String> {
-    v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+    v.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
 }
 
-pub(super) fn number<T: std::str::FromStr>(v: &Option<String>, field: &str) -> Result<Option<T>, ApiError> {
+pub(super) fn number<T: std::str::FromStr>(
+    v: &Option<String>,
+    field: &str,
+) -> Result<Option<T>, ApiError> {
     match opt(v) {
         None => Ok(None),
         Some(s) => s.parse::<T>().map(Some).map_err(|_| {
-            ApiError::bad_request(format!("{field} must be a whole number, not {s:?}")).with_field(field)
+            ApiError::bad_request(format!("{field} must be a whole number, not {s:?}"))
+                .with_field(field)
         }),
     }
 }
 
 impl XmForm {
     fn league(&self) -> Result<LeagueAction, ApiError> {
-        let (a, b, pawns, time) = (text(&self.a), text(&self.b), text(&self.pawns), text(&self.time));
+        let (a, b, pawns, time) = (
+            text(&self.a),
+            text(&self.b),
+            text(&self.pawns),
+            text(&self.time),
+        );
         Ok(match self.action.as_str() {
             "roll" => LeagueAction::Roll,
             "record-result" => LeagueAction::RecordResult {
@@ -292,7 +327,10 @@ impl XmForm {
             },
             "record-playoff-game" => LeagueAction::RecordPlayoffGame { a, b, pawns, time },
             other => {
-                return Err(ApiError::bad_request(format!("there is no action {other:?}")).with_field("action"));
+                return Err(
+                    ApiError::bad_request(format!("there is no action {other:?}"))
+                        .with_field("action"),
+                );
             }
         })
     }
@@ -312,7 +350,10 @@ impl XmForm {
                 time: text(&self.time),
             },
             other => {
-                return Err(ApiError::bad_request(format!("there is no action {other:?}")).with_field("action"));
+                return Err(
+                    ApiError::bad_request(format!("there is no action {other:?}"))
+                        .with_field("action"),
+                );
             }
         })
     }
@@ -333,7 +374,8 @@ pub(super) async fn act(
     let done = if kind == Kind::League {
         actions_xmadn::run_league(state, caller, id, form.league()?, expected, key).await?
     } else {
-        actions_xmadn::run_challengers(state, caller, id, form.challengers()?, expected, key).await?
+        actions_xmadn::run_challengers(state, caller, id, form.challengers()?, expected, key)
+            .await?
     };
     Ok(Redirect::to(&format!("/c/{id}/manage?done={}#done", done.action)).into_response())
 }
