@@ -169,8 +169,16 @@ pub fn authorize(
     roles: &Roles,
     action: &SunjangAction,
 ) -> Result<(), ApiError> {
-    let me = roles.player.as_deref().and_then(|n| l.find(n));
-    let in_game = me.is_some_and(|m| action.game_players().iter().any(|n| l.find(n) == Some(m)));
+    // His linked player, or the player of his account's own name even when
+    // no account is linked to it (ARB-R2).
+    let me = [
+        roles.player.as_deref().and_then(|n| l.find(n)),
+        l.find(&caller.account()?.display_name),
+    ];
+    let in_game = me
+        .iter()
+        .flatten()
+        .any(|m| action.game_players().iter().any(|n| l.find(n) == Some(*m)));
     check_role(caller, roles, action.who(), action.name(), in_game)
 }
 

@@ -197,8 +197,18 @@ pub(crate) fn check_role(
 }
 
 /// Whether the caller's player is one of `players` (by id once resolved).
-fn plays(me: Option<PlayerId>, players: &[PlayerId]) -> bool {
-    me.is_some_and(|m| players.contains(&m))
+/// His linked player, or the player of his account's own name even when no
+/// account is linked to it (ARB-R2).
+fn plays(me: &[Option<PlayerId>], players: &[PlayerId]) -> bool {
+    me.iter().flatten().any(|m| players.contains(m))
+}
+
+/// A player whose name is exactly `name` (case-insensitive).
+fn exact(players: &[String], name: &str) -> Option<PlayerId> {
+    players
+        .iter()
+        .position(|p| p.trim().eq_ignore_ascii_case(name.trim()))
+        .map(|i| PlayerId(i as u32 + 1))
 }
 
 pub(crate) fn required(value: &str, field: &str) -> Result<String, ApiError> {
@@ -357,13 +367,16 @@ pub fn authorize_league(
     roles: &Roles,
     action: &LeagueAction,
 ) -> Result<(), ApiError> {
-    let me = roles.player.as_deref().and_then(|n| l.find(n));
+    let me = [
+        roles.player.as_deref().and_then(|n| l.find(n)),
+        exact(&l.players, &caller.account()?.display_name),
+    ];
     check_role(
         caller,
         roles,
         action.who(),
         action.name(),
-        plays(me, &action.players(l)),
+        plays(&me, &action.players(l)),
     )
 }
 
@@ -504,13 +517,16 @@ pub fn authorize_challengers(
     roles: &Roles,
     action: &ChallengersAction,
 ) -> Result<(), ApiError> {
-    let me = roles.player.as_deref().and_then(|n| c.find(n));
+    let me = [
+        roles.player.as_deref().and_then(|n| c.find(n)),
+        c.find(&caller.account()?.display_name),
+    ];
     check_role(
         caller,
         roles,
         action.who(),
         action.name(),
-        plays(me, &action.players(c)),
+        plays(&me, &action.players(c)),
     )
 }
 

@@ -459,6 +459,7 @@ pub async fn login(
 ) -> Result<Account, ApiError> {
     let username = username.trim().to_lowercase();
     if let Err(wait) = state.throttle.check(&state.auth, &username, caller.address) {
+        tracing::warn!(%username, address = ?caller.address, "login refused: throttled");
         return Err(ApiError::new(
             axum::http::StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::Throttled,
@@ -488,6 +489,8 @@ pub async fn login(
             Ok(account)
         }
         _ => {
+            // For whoever watches the log: repeated failures are an attack.
+            tracing::warn!(%username, address = ?caller.address, "failed login");
             state.throttle.failed(&state.auth, &username, caller.address);
             Err(unauthorized("the username or the password is wrong"))
         }

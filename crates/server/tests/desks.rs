@@ -877,3 +877,38 @@ async fn the_desks_render_and_their_forms_work() {
     assert!(desk.contains("Game 0 was recorded."));
     assert!(desk.contains("Record game 1"));
 }
+
+#[tokio::test]
+async fn a_moderator_does_not_record_a_game_he_plays_under_his_own_name() {
+    let w = world().await;
+    // Org plays under his account's name, though no player is linked to it.
+    let created = w
+        .create(
+            &w.org,
+            json!({"format": "xmadn-challengers", "id": "xo", "name": "XO", "players": ["Org", "Ben", "Cat"]}),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+    w.grant("xo", "mona", Role::Moderator, None).await;
+    let q = json!({"action": "record-qualifier", "finishing": ["Ben", "Org", "Cat"], "chosen": "red/blue"});
+    let why = w.forbidden("xo", &w.org, q.clone()).await;
+    assert!(why.contains("own game"), "{why}");
+    w.ok("xo", &w.mona, q).await;
+    // His desk says so instead of offering the form.
+    let org = w.session("org").await;
+    let desk = check_desk(
+        &w.page("/c/xo/manage", &org).await,
+        "challengers desk of a playing moderator",
+    );
+    let next = w.view("xo").await["next"].clone();
+    let plays = next["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p == "Org");
+    assert_eq!(
+        desk.contains("another moderator records it"),
+        plays,
+        "{desk}"
+    );
+}

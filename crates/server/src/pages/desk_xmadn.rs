@@ -46,6 +46,8 @@ pub(super) struct DeskHead {
     pub version: u64,
     pub roles: Roles,
     pub username: String,
+    /// The account's own name: he plays under it even unlinked (ARB-R2).
+    pub display_name: String,
     pub done: Option<String>,
 }
 
@@ -66,13 +68,20 @@ impl DeskHead {
             version,
             roles,
             username: account.username.clone(),
+            display_name: account.display_name.clone(),
             done: done.and_then(done_message).map(str::to_string),
         })
     }
 
     /// The caller plays under one of these names.
     pub(super) fn plays(&self, names: &[String]) -> bool {
-        self.roles.player.as_deref().is_some_and(|me| {
+        [
+            self.roles.player.as_deref(),
+            Some(self.display_name.as_str()),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|me| {
             names
                 .iter()
                 .any(|n| n.trim().eq_ignore_ascii_case(me.trim()))

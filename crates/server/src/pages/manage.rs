@@ -645,13 +645,13 @@ pub(crate) async fn desk(
         players: ladder.players.iter().map(|p| p.player.name.clone()).collect(),
         can_announce,
         ended_by: ENDINGS.to_vec(),
-        rules: arbiter_record::rules_to_toml(&ladder.rules_for(ladder.next_round_number() + 1).clone()),
+        rules: arbiter_record::rules_to_toml(ladder.rules_for(ladder.next_round_number())),
         rules_versions: ladder
             .rules
             .iter()
             .map(|r| (r.from_round, r.reason.clone()))
             .collect(),
-        next_round: ladder.next_round_number() + 1,
+        next_round: ladder.next_round_number(),
         forum,
         mail: state.mailer.is_some(),
         done: q.done.as_deref().and_then(done_message).map(str::to_string),
@@ -984,14 +984,18 @@ pub(crate) async fn act(
                     fields.insert(k, v);
                 }
             }
+            let name = state
+                .service
+                .read(&id, |l, _| l.name.clone())
+                .await
+                .unwrap_or_else(|_| id.clone());
+            let title = match (&done.round, &done.close) {
+                (Some(r), _) => format!("Preview of round {}", r.number),
+                (None, Some(c)) => format!("Preview of the close of round {}", c.round),
+                _ => "Preview".into(),
+            };
             let page = PreviewPage {
-                chrome: Chrome::competition(
-                    "Preview",
-                    &id,
-                    &id,
-                    Kind::Ladder,
-                    "",
-                ),
+                chrome: Chrome::competition(format!("{title} · {name}"), &id, &name, Kind::Ladder, ""),
                 csrf: caller.csrf_token().unwrap_or_default().to_string(),
                 key: auth::random_token().unwrap_or_default(),
                 version: done.version,
