@@ -60,13 +60,19 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &AccountCmd) -> Result<()> {
             .await
             .map_err(api)?;
             if g.json {
-                print_json(&serde_json::json!({"username": account.username, "organizer": account.organizer}))?;
+                print_json(
+                    &serde_json::json!({"username": account.username, "organizer": account.organizer}),
+                )?;
             } else {
                 outln!(
                     "Account {} ({}) created{}.",
                     account.username,
                     account.display_name,
-                    if account.organizer { ", an organizer: may create competitions" } else { "" }
+                    if account.organizer {
+                        ", an organizer: may create competitions"
+                    } else {
+                        ""
+                    }
                 );
             }
         }
@@ -103,7 +109,9 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &AccountCmd) -> Result<()> {
                 return print_json(&rows);
             }
             if accounts.is_empty() {
-                outln!("No accounts yet: `arbiter account add USERNAME --name NAME --organizer` makes the first organizer.");
+                outln!(
+                    "No accounts yet: `arbiter account add USERNAME --name NAME --organizer` makes the first organizer."
+                );
             }
             for a in &accounts {
                 let grants = store.grants_of(&a.username).await?;
@@ -119,7 +127,11 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &AccountCmd) -> Result<()> {
                     a.username,
                     a.display_name,
                     if a.organizer { "  [organizer]" } else { "" },
-                    if roles.is_empty() { String::new() } else { format!("  — {}", roles.join("; ")) }
+                    if roles.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  — {}", roles.join("; "))
+                    }
                 );
             }
         }
@@ -137,7 +149,9 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &AccountCmd) -> Result<()> {
             }
             svc.format_of(competition).await?;
             if role == Role::Player && player.is_none() {
-                bail!("a player's role needs --player NAME: the name he plays under in {competition}");
+                bail!(
+                    "a player's role needs --player NAME: the name he plays under in {competition}"
+                );
             }
             store
                 .grant(&Grant {
@@ -158,7 +172,10 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &AccountCmd) -> Result<()> {
                 .ok_or_else(|| anyhow!("--role is owner, moderator or player, not {role:?}"))?;
             let username = username.trim().to_lowercase();
             if store.revoke(competition, &username, role).await? {
-                outln!("{username} is no longer {} of {competition}.", role.as_str());
+                outln!(
+                    "{username} is no longer {} of {competition}.",
+                    role.as_str()
+                );
             } else {
                 bail!("{username} was not {} of {competition}", role.as_str());
             }

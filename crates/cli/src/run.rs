@@ -953,9 +953,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 bail!("round {number}'s draws do not verify");
             }
         }
-        Noun::Script(_) | Noun::Demo(_) | Noun::Serve(_) | Noun::Account(_) => {
-            unreachable_noun()?
-        }
+        Noun::Script(_) | Noun::Demo(_) | Noun::Serve(_) | Noun::Account(_) => unreachable_noun()?,
         Noun::League(_) | Noun::Challengers(_) | Noun::Roll(_) | Noun::Sunjang(_) => {
             unreachable_noun()?
         }

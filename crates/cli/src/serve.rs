@@ -42,13 +42,26 @@ pub async fn run(db: Option<&PathBuf>, args: &ServeArgs) -> Result<()> {
             built.sunjang.0
         );
         let ladder = &built.ladder.1;
-        let players: Vec<String> = ladder.players.iter().map(|p| p.player.name.clone()).collect();
+        let players: Vec<String> = ladder
+            .players
+            .iter()
+            .map(|p| p.player.name.clone())
+            .collect();
         let made = arbiter_server::demo::create_accounts(
             svc.store(),
             built.now,
             &built.ladder.0,
-            &[&built.ladder.0, &built.league.0, &built.challengers.0, &built.sunjang.0],
-            &ladder.moderators.iter().map(|m| m.name.clone()).collect::<Vec<_>>(),
+            &[
+                &built.ladder.0,
+                &built.league.0,
+                &built.challengers.0,
+                &built.sunjang.0,
+            ],
+            &ladder
+                .moderators
+                .iter()
+                .map(|m| m.name.clone())
+                .collect::<Vec<_>>(),
             &players,
         )
         .await
@@ -86,7 +99,12 @@ pub async fn run(db: Option<&PathBuf>, args: &ServeArgs) -> Result<()> {
             arbiter_server::demo::DEMO_PASSWORD,
             first("organizer").join(", "),
             first("moderator").join(", "),
-            players.iter().take(4).copied().collect::<Vec<_>>().join(", "),
+            players
+                .iter()
+                .take(4)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", "),
         );
     }
     arbiter_server::init_tracing();

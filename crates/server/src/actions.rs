@@ -18,7 +18,9 @@
 //! plays in a game acts on it only as its player (ARB-R45).
 
 use arbiter_engine::model::{Adjudication, EndTag, GameId, Outcome, PlayerId, Side, Time};
-use arbiter_engine::tws::{Command, Confirmer, Event, Ladder, Membership, PairingPlan, ResultInput};
+use arbiter_engine::tws::{
+    Command, Confirmer, Event, Ladder, Membership, PairingPlan, ResultInput,
+};
 use arbiter_service::{Context, Executed, views};
 use arbiter_store::{AccountStore, Grant, Role, Seq};
 use serde::{Deserialize, Serialize};
@@ -69,13 +71,25 @@ pub enum LadderAction {
         #[serde(default)]
         account: Option<String>,
     },
-    Approve { player: String },
-    Decline { player: String, reason: String },
+    Approve {
+        player: String,
+    },
+    Decline {
+        player: String,
+        reason: String,
+    },
     /// A moderator withdraws a player, or a player himself.
-    Withdraw { player: String, reason: String },
+    Withdraw {
+        player: String,
+        reason: String,
+    },
     /// The owner makes an account a moderator.
-    AddModerator { username: String },
-    RemoveModerator { username: String },
+    AddModerator {
+        username: String,
+    },
+    RemoveModerator {
+        username: String,
+    },
     /// The owner changes the rules (a TOML rules file) from a round
     /// (default: the next to be announced).
     ChangeRules {
@@ -110,11 +124,19 @@ pub enum LadderAction {
         agreed: bool,
     },
     /// A player reports the result of his own game.
-    ReportResult { game: String, result: ResultForm },
+    ReportResult {
+        game: String,
+        result: ResultForm,
+    },
     /// The opponent (or a moderator not in the game) confirms a report.
-    ConfirmResult { game: String },
+    ConfirmResult {
+        game: String,
+    },
     /// The opponent (or a moderator not in the game) disputes a report.
-    RejectReport { game: String, reason: String },
+    RejectReport {
+        game: String,
+        reason: String,
+    },
     Forfeit {
         game: String,
         absent: String,
@@ -144,7 +166,10 @@ pub enum LadderAction {
         result: ResultForm,
         reason: String,
     },
-    CancelGame { game: String, reason: String },
+    CancelGame {
+        game: String,
+        reason: String,
+    },
     /// Skip a round (default: the next); a moderator may name the player.
     RequestSkip {
         #[serde(default)]
@@ -302,7 +327,10 @@ pub fn authorize(
             return Ok(false);
         };
         let g = game(ladder, g)?;
-        let me = roles.player.as_deref().and_then(|n| player_id(ladder, n).ok());
+        let me = roles
+            .player
+            .as_deref()
+            .and_then(|n| player_id(ladder, n).ok());
         Ok(me.is_some_and(|p| ladder.game(g).is_some_and(|g| g.has_player(p))))
     };
     // A moderator is the player of his name even when no account is linked
@@ -332,9 +360,8 @@ pub fn authorize(
             }
             let named = match action {
                 LadderAction::Withdraw { player, .. } => Some(player.as_str()),
-                LadderAction::RequestSkip { player, .. } | LadderAction::CancelSkip { player, .. } => {
-                    player.as_deref()
-                }
+                LadderAction::RequestSkip { player, .. }
+                | LadderAction::CancelSkip { player, .. } => player.as_deref(),
                 _ => None,
             };
             match (&roles.player, named) {
@@ -391,8 +418,10 @@ pub fn player_id(ladder: &Ladder, name: &str) -> Result<PlayerId, ApiError> {
         .find(|p| p.player.name.to_lowercase() == lower)
         .map(|p| p.player.id)
         .ok_or_else(|| {
-            ApiError::bad_request(format!("there is no player named {name:?} in this competition"))
-                .with_field("player")
+            ApiError::bad_request(format!(
+                "there is no player named {name:?} in this competition"
+            ))
+            .with_field("player")
         })
 }
 
@@ -447,7 +476,8 @@ pub fn parse_deadline(s: &str) -> Result<Time, ApiError> {
         .and_then(|d| d.and_hms_opt(23, 59, 59))
         .map(|t| t.and_utc())
         .ok_or_else(|| {
-            ApiError::bad_request(format!("{s:?} is not a date (YYYY-MM-DD)")).with_field("deadline")
+            ApiError::bad_request(format!("{s:?} is not a date (YYYY-MM-DD)"))
+                .with_field("deadline")
         })
 }
 
@@ -538,7 +568,9 @@ pub async fn run_ladder(
             let (after, executed) = svc
                 .announce_round(competition, deadline, plan, *preview, &ctx)
                 .await?;
-            let round = after.open_round().map(|r| views::round_view(&after, competition, r, now));
+            let round = after
+                .open_round()
+                .map(|r| views::round_view(&after, competition, r, now));
             let number = round.as_ref().map_or(0, |r| r.number);
             let message = if *preview {
                 format!("Preview of round {number}: nothing is stored until you announce it.")
@@ -558,7 +590,11 @@ pub async fn run_ladder(
             early_reason,
             preview,
         } => {
-            let command = match early_reason.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+            let command = match early_reason
+                .as_deref()
+                .map(str::trim)
+                .filter(|r| !r.is_empty())
+            {
                 Some(reason) => Command::CloseRoundEarly {
                     at: now,
                     reason: reason.to_string(),
@@ -566,7 +602,9 @@ pub async fn run_ladder(
                 None => Command::CloseRound { at: now },
             };
             if *preview {
-                let events = ladder.decide(command).map_err(arbiter_service::ServiceError::Rule)?;
+                let events = ladder
+                    .decide(command)
+                    .map_err(arbiter_service::ServiceError::Rule)?;
                 let mut after = ladder.clone();
                 for e in &events {
                     after.apply(e);
@@ -654,8 +692,9 @@ pub async fn run_ladder(
             from_round,
             reason,
         } => Command::ChangeRules {
-            rules: arbiter_record::parse_rules(rules)
-                .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?,
+            rules: arbiter_record::parse_rules(rules).map_err(|e| {
+                ApiError::bad_request(format!("the rules: {e}")).with_field("rules")
+            })?,
             from_round: *from_round,
             reason: required(reason, "reason")?,
         },
@@ -752,7 +791,8 @@ pub async fn run_ladder(
             reason: required(reason, "reason")?,
             at: now,
         },
-        LadderAction::RequestSkip { player, round } | LadderAction::CancelSkip { player, round } => {
+        LadderAction::RequestSkip { player, round }
+        | LadderAction::CancelSkip { player, round } => {
             let who = match player.as_deref().filter(|p| !p.trim().is_empty()) {
                 Some(p) => player_id(&ladder, p)?,
                 None => my_player(&ladder, &roles)?,
@@ -823,7 +863,12 @@ async fn grants_after(
             account: Some(username),
         } if !username.trim().is_empty() => {
             let username = username.trim().to_lowercase();
-            if store.account(&username).await.map_err(ApiError::from_store)?.is_none() {
+            if store
+                .account(&username)
+                .await
+                .map_err(ApiError::from_store)?
+                .is_none()
+            {
                 return Err(ApiError::bad_request(format!(
                     "{name} was added, but there is no account {username:?} to link to him"
                 ))
@@ -832,15 +877,25 @@ async fn grants_after(
             let name = player_id(after, name)
                 .map(|p| after.name_of(p))
                 .unwrap_or_else(|_| name.trim().to_string());
-            store.grant(&grant(username, Role::Player, Some(name))).await
+            store
+                .grant(&grant(username, Role::Player, Some(name)))
+                .await
         }
         LadderAction::AddModerator { username } => {
             store
-                .grant(&grant(username.trim().to_lowercase(), Role::Moderator, None))
+                .grant(&grant(
+                    username.trim().to_lowercase(),
+                    Role::Moderator,
+                    None,
+                ))
                 .await
         }
         LadderAction::RemoveModerator { username } => store
-            .revoke(competition, &username.trim().to_lowercase(), Role::Moderator)
+            .revoke(
+                competition,
+                &username.trim().to_lowercase(),
+                Role::Moderator,
+            )
             .await
             .map(|_| ()),
         // A declined applicant is nobody's player any more: his account may
@@ -855,7 +910,9 @@ async fn grants_after(
                 .map_err(ApiError::from_store)?;
             for g in grants {
                 if g.role == Role::Player
-                    && g.player.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(&name))
+                    && g.player
+                        .as_deref()
+                        .is_some_and(|n| n.eq_ignore_ascii_case(&name))
                 {
                     store
                         .revoke(competition, &g.username, Role::Player)
@@ -886,7 +943,10 @@ fn confirmer(
     roles: &Roles,
     display_name: &str,
 ) -> Result<Confirmer, ApiError> {
-    if let Some(me) = roles.player.as_deref().and_then(|n| player_id(ladder, n).ok())
+    if let Some(me) = roles
+        .player
+        .as_deref()
+        .and_then(|n| player_id(ladder, n).ok())
         && ladder.game(g).is_some_and(|gm| gm.has_player(me))
     {
         return Ok(Confirmer::Player(me));
@@ -937,7 +997,13 @@ pub async fn create_ladder(
     };
     let executed = state
         .service
-        .create_ladder(id, &name, rules, std::slice::from_ref(&account.display_name), &ctx)
+        .create_ladder(
+            id,
+            &name,
+            rules,
+            std::slice::from_ref(&account.display_name),
+            &ctx,
+        )
         .await?;
     let store = state.service.store();
     for role in [Role::Owner, Role::Moderator] {

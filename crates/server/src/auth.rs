@@ -123,7 +123,9 @@ pub fn check_new_password(password: &str) -> Result<(), ApiError> {
         .with_field("password"));
     }
     if password.len() > 1024 {
-        return Err(ApiError::bad_request("the password is longer than 1024 bytes").with_field("password"));
+        return Err(
+            ApiError::bad_request("the password is longer than 1024 bytes").with_field("password"),
+        );
     }
     Ok(())
 }
@@ -136,7 +138,10 @@ pub fn check_username(raw: &str) -> Result<String, ApiError> {
         && name
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._-".contains(c))
-        && name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric());
+        && name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric());
     if ok {
         Ok(name)
     } else {
@@ -162,7 +167,11 @@ pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 /// A `Set-Cookie` value: `HttpOnly`, `SameSite=Lax`, `Path=/`, `Secure`
 /// when configured, expiring after `max_age` (0 deletes it).
 pub fn set_cookie(config: &AuthConfig, name: &str, value: &str, max_age: Duration) -> HeaderValue {
-    let secure = if config.secure_cookies { "; Secure" } else { "" };
+    let secure = if config.secure_cookies {
+        "; Secure"
+    } else {
+        ""
+    };
     let text = format!(
         "{name}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{secure}",
         max_age.as_secs()
@@ -314,7 +323,8 @@ impl FromRequestParts<AppState> for Caller {
                 .token(&digest(token))
                 .await
                 .map_err(ApiError::from_store)?;
-            let token = found.ok_or_else(|| unauthorized("the API token is not valid (revoked, or mistyped)"))?;
+            let token = found
+                .ok_or_else(|| unauthorized("the API token is not valid (revoked, or mistyped)"))?;
             caller.account = store
                 .account(&token.username)
                 .await
@@ -368,9 +378,15 @@ pub async fn start_session(state: &AppState, username: &str) -> Result<HeaderVal
         expires_at: now.saturating_add(i64::try_from(ttl.as_secs()).unwrap_or(i64::MAX)),
     };
     let store = state.service.store();
-    store.put_session(&session).await.map_err(ApiError::from_store)?;
+    store
+        .put_session(&session)
+        .await
+        .map_err(ApiError::from_store)?;
     // Expired sessions go when someone logs in: no timer needed.
-    store.purge_sessions(now).await.map_err(ApiError::from_store)?;
+    store
+        .purge_sessions(now)
+        .await
+        .map_err(ApiError::from_store)?;
     Ok(set_cookie(&state.auth, SESSION_COOKIE, &id, ttl))
 }
 
@@ -403,7 +419,12 @@ impl Throttle {
 
     /// `Err(seconds to wait)` when `username` or `address` has failed too
     /// often within the window.
-    pub fn check(&self, config: &AuthConfig, username: &str, address: Option<IpAddr>) -> Result<(), u64> {
+    pub fn check(
+        &self,
+        config: &AuthConfig,
+        username: &str,
+        address: Option<IpAddr>,
+    ) -> Result<(), u64> {
         let Ok(map) = self.failures.lock() else {
             return Ok(());
         };
@@ -463,7 +484,10 @@ pub async fn login(
         return Err(ApiError::new(
             axum::http::StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::Throttled,
-            format!("too many failed logins; try again in {} minutes", wait.div_ceil(60)),
+            format!(
+                "too many failed logins; try again in {} minutes",
+                wait.div_ceil(60)
+            ),
         )
         .with_retry_after(wait));
     }
@@ -491,7 +515,9 @@ pub async fn login(
         _ => {
             // For whoever watches the log: repeated failures are an attack.
             tracing::warn!(%username, address = ?caller.address, "failed login");
-            state.throttle.failed(&state.auth, &username, caller.address);
+            state
+                .throttle
+                .failed(&state.auth, &username, caller.address);
             Err(unauthorized("the username or the password is wrong"))
         }
     }
@@ -514,14 +540,21 @@ pub async fn create_account(
     let username = check_username(username)?;
     let display_name = display_name.trim();
     if display_name.is_empty() || display_name.chars().count() > 60 {
-        return Err(ApiError::bad_request("the name shown is 1 to 60 characters").with_field("name"));
+        return Err(
+            ApiError::bad_request("the name shown is 1 to 60 characters").with_field("name"),
+        );
     }
     if display_name.chars().any(char::is_control) {
-        return Err(ApiError::bad_request("the name shown cannot hold control characters").with_field("name"));
+        return Err(
+            ApiError::bad_request("the name shown cannot hold control characters")
+                .with_field("name"),
+        );
     }
     let email = email.map(str::trim).filter(|e| !e.is_empty());
     if let Some(e) = email
-        && (!e.contains('@') || e.len() > 254 || e.chars().any(|c| c.is_whitespace() || c.is_control()))
+        && (!e.contains('@')
+            || e.len() > 254
+            || e.chars().any(|c| c.is_whitespace() || c.is_control()))
     {
         return Err(ApiError::bad_request("the e-mail address is not valid").with_field("email"));
     }
@@ -547,10 +580,16 @@ pub async fn create_account(
 
 /// Make an API token for `username`; the token itself is shown once and
 /// only its digest is kept.
-pub async fn create_token(state: &AppState, username: &str, label: &str) -> Result<String, ApiError> {
+pub async fn create_token(
+    state: &AppState,
+    username: &str,
+    label: &str,
+) -> Result<String, ApiError> {
     let label = label.trim();
     if label.is_empty() || label.chars().count() > 60 || label.chars().any(char::is_control) {
-        return Err(ApiError::bad_request("a token's label is 1 to 60 characters").with_field("label"));
+        return Err(
+            ApiError::bad_request("a token's label is 1 to 60 characters").with_field("label"),
+        );
     }
     let token = format!("arb_{}", random_token()?);
     state
@@ -593,8 +632,14 @@ mod tests {
     #[test]
     fn cookies_parse() {
         let mut h = HeaderMap::new();
-        h.append(header::COOKIE, HeaderValue::from_static("a=1; arbiter_session=abc ; b=2"));
-        h.append(header::COOKIE, HeaderValue::from_static("arbiter_csrf=\"q\""));
+        h.append(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; arbiter_session=abc ; b=2"),
+        );
+        h.append(
+            header::COOKIE,
+            HeaderValue::from_static("arbiter_csrf=\"q\""),
+        );
         assert_eq!(cookie(&h, "arbiter_session"), Some("abc"));
         assert_eq!(cookie(&h, "arbiter_csrf"), Some("q"));
         assert_eq!(cookie(&h, "c"), None);
@@ -602,7 +647,12 @@ mod tests {
 
     #[test]
     fn set_cookie_has_the_attributes() {
-        let c = set_cookie(&AuthConfig::default(), SESSION_COOKIE, "ab", Duration::from_secs(60));
+        let c = set_cookie(
+            &AuthConfig::default(),
+            SESSION_COOKIE,
+            "ab",
+            Duration::from_secs(60),
+        );
         let c = c.to_str().unwrap();
         for part in ["HttpOnly", "SameSite=Lax", "Secure", "Path=/", "Max-Age=60"] {
             assert!(c.contains(part), "{c}");

@@ -88,7 +88,11 @@ pub async fn create_accounts(
         made.push(DemoAccount {
             username,
             name: name.clone(),
-            role: if i == 0 { "organizer, owner" } else { "moderator" },
+            role: if i == 0 {
+                "organizer, owner"
+            } else {
+                "moderator"
+            },
         });
     }
     for name in players {

@@ -110,7 +110,11 @@ impl AppState {
     }
 
     #[must_use]
-    pub fn with_mailer(mut self, mailer: Option<mail::Mailer>, base_url: impl Into<String>) -> Self {
+    pub fn with_mailer(
+        mut self,
+        mailer: Option<mail::Mailer>,
+        base_url: impl Into<String>,
+    ) -> Self {
         self.mailer = mailer.map(Arc::new);
         self.base_url = base_url.into();
         self
@@ -150,7 +154,7 @@ pub async fn serve(
         app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown)
-        .await
+    .await
 }
 
 /// Completes on Ctrl-C (and on SIGTERM on Unix): the signal to stop

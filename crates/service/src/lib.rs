@@ -9,8 +9,8 @@
 
 pub mod format;
 pub mod forum;
-pub mod sunjang;
 pub mod summary;
+pub mod sunjang;
 pub mod views;
 pub mod xmadn;
 

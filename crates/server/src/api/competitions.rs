@@ -347,9 +347,17 @@ pub async fn history(
 /// API takes).
 pub(crate) async fn expect_ladder(state: &AppState, id: &str) -> Result<(), ApiError> {
     if arbiter_service::check_competition_id(id).is_err() {
-        return Err(ApiError::not_found(format!("there is no competition {id:?}")));
+        return Err(ApiError::not_found(format!(
+            "there is no competition {id:?}"
+        )));
     }
-    expect_format(&state.service, id, CompetitionFormat::TwsLadder, "ladder actions").await
+    expect_format(
+        &state.service,
+        id,
+        CompetitionFormat::TwsLadder,
+        "ladder actions",
+    )
+    .await
 }
 
 /// 404 unless competition `id` is of `format`, naming what it is.

@@ -22,11 +22,11 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/health", get(health))
         .route("/api/openapi.json", get(openapi_json))
-        .route("/api/competitions", get(competitions::list).post(write::create))
         .route(
-            "/api/competitions/{id}/actions",
-            post(write::act),
+            "/api/competitions",
+            get(competitions::list).post(write::create),
         )
+        .route("/api/competitions/{id}/actions", post(write::act))
         .route("/api/session", post(write::login).delete(write::logout))
         .route("/api/me", get(write::me))
         .route("/api/accounts", post(write::register))

@@ -17,10 +17,10 @@ use crate::AppState;
 use crate::actions::{self, ActionDone, LadderAction};
 use crate::actions_sunjang::{self, SunjangAction};
 use crate::actions_xmadn::{self, ChallengersAction, FormatDone, LeagueAction};
-use arbiter_service::format::CompetitionFormat;
 use crate::api::{ApiPath, etag};
 use crate::auth::{self, CSRF_HEADER, Caller};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
+use arbiter_service::format::CompetitionFormat;
 use arbiter_store::{AccountStore, Grant};
 
 /// A JSON body whose rejection is the API's error, naming the field.
@@ -70,8 +70,10 @@ pub fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> 
     };
     match v.to_str() {
         Ok(k) if !k.trim().is_empty() && k.len() <= 200 => Ok(Some(k.trim().to_string())),
-        _ => Err(ApiError::bad_request("Idempotency-Key must be 1 to 200 visible characters")
-            .with_field("Idempotency-Key")),
+        _ => Err(
+            ApiError::bad_request("Idempotency-Key must be 1 to 200 visible characters")
+                .with_field("Idempotency-Key"),
+        ),
     }
 }
 
@@ -107,7 +109,11 @@ pub struct RoleView {
     pub player: Option<String>,
 }
 
-async fn me_of(state: &AppState, account: &arbiter_store::Account, csrf: Option<String>) -> Result<Me, ApiError> {
+async fn me_of(
+    state: &AppState,
+    account: &arbiter_store::Account,
+    csrf: Option<String>,
+) -> Result<Me, ApiError> {
     let grants: Vec<Grant> = state
         .service
         .store()
@@ -364,8 +370,11 @@ pub async fn create(
     let rules = body.rules.as_deref();
     let only = |field: &str, set: bool| -> Result<(), ApiError> {
         if set {
-            Err(ApiError::bad_request(format!("{field} is not a setting of format {:?}", body.format))
-                .with_field(field))
+            Err(ApiError::bad_request(format!(
+                "{field} is not a setting of format {:?}",
+                body.format
+            ))
+            .with_field(field))
         } else {
             Ok(())
         }
@@ -378,7 +387,10 @@ pub async fn create(
         }
         "xmadn-league" => {
             only("first_to", body.first_to.is_some())?;
-            actions_xmadn::create_league(&state, &caller, &body.id, &body.name, &players, rules, key).await?
+            actions_xmadn::create_league(
+                &state, &caller, &body.id, &body.name, &players, rules, key,
+            )
+            .await?
         }
         "xmadn-challengers" => {
             actions_xmadn::create_challengers(
@@ -396,7 +408,8 @@ pub async fn create(
         "sunjang-league" => {
             only("players", body.players.is_some())?;
             only("first_to", body.first_to.is_some())?;
-            actions_sunjang::create_sunjang(&state, &caller, &body.id, &body.name, rules, key).await?
+            actions_sunjang::create_sunjang(&state, &caller, &body.id, &body.name, rules, key)
+                .await?
         }
         other => {
             return Err(ApiError::bad_request(format!(
@@ -450,8 +463,10 @@ impl ActionAnswer {
 /// Parse an action body as the format's action; the error names the field.
 fn parse_action<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| {
-        ApiError::bad_request(format!("Failed to deserialize the JSON body into the target type: {e}"))
-            .with_field("body")
+        ApiError::bad_request(format!(
+            "Failed to deserialize the JSON body into the target type: {e}"
+        ))
+        .with_field("body")
     })
 }
 
@@ -490,7 +505,9 @@ pub async fn act(
     caller.account()?;
     caller.check_csrf(csrf_header(&headers))?;
     if arbiter_service::check_competition_id(&id).is_err() {
-        return Err(ApiError::not_found(format!("there is no competition {id:?}")));
+        return Err(ApiError::not_found(format!(
+            "there is no competition {id:?}"
+        )));
     }
     let format = state.service.format_of(&id).await?;
     let expected = if_match(&headers)?;

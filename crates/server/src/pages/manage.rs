@@ -104,12 +104,20 @@ fn see_other(to: &str) -> Response {
 
 /// The caller's form token, making a pre-login one (and its cookie) when
 /// there is none.
-fn form_token(state: &AppState, caller: &Caller) -> Result<(String, Option<HeaderValue>), ApiError> {
+fn form_token(
+    state: &AppState,
+    caller: &Caller,
+) -> Result<(String, Option<HeaderValue>), ApiError> {
     if let Some(t) = caller.csrf_token() {
         return Ok((t.to_string(), None));
     }
     let token = auth::random_token()?;
-    let cookie = auth::set_cookie(&state.auth, PRE_CSRF_COOKIE, &token, Duration::from_secs(3600));
+    let cookie = auth::set_cookie(
+        &state.auth,
+        PRE_CSRF_COOKIE,
+        &token,
+        Duration::from_secs(3600),
+    );
     Ok((token, Some(cookie)))
 }
 
@@ -289,14 +297,24 @@ fn to_login(here: &str) -> Response {
     see_other(&format!("/login?next={}", urlencode(here)))
 }
 
-async fn account_page_for(state: &AppState, caller: &Caller, new_token: Option<String>) -> Response {
+async fn account_page_for(
+    state: &AppState,
+    caller: &Caller,
+    new_token: Option<String>,
+) -> Response {
     let Some(account) = &caller.account else {
         return to_login("/account");
     };
     let store = state.service.store();
     let result = async {
-        let grants = store.grants_of(&account.username).await.map_err(ApiError::from_store)?;
-        let tokens = store.tokens_of(&account.username).await.map_err(ApiError::from_store)?;
+        let grants = store
+            .grants_of(&account.username)
+            .await
+            .map_err(ApiError::from_store)?;
+        let tokens = store
+            .tokens_of(&account.username)
+            .await
+            .map_err(ApiError::from_store)?;
         Ok::<_, ApiError>((grants, tokens))
     }
     .await;
@@ -442,8 +460,13 @@ pub(crate) async fn new_page(caller: Caller, Query(q): Query<NewQuery>) -> Respo
         title,
         noun,
         about,
-        preset: arbiter_record::preset(format).unwrap_or_default().to_string(),
-        formats: NEW_FORMATS.iter().map(|f| (f.0, f.1, f.0 == format)).collect(),
+        preset: arbiter_record::preset(format)
+            .unwrap_or_default()
+            .to_string(),
+        formats: NEW_FORMATS
+            .iter()
+            .map(|f| (f.0, f.1, f.0 == format))
+            .collect(),
     };
     render(&page).into_response()
 }
@@ -467,7 +490,11 @@ pub(crate) struct NewForm {
 }
 
 /// `POST /new`.
-pub(crate) async fn create(State(state): State<AppState>, caller: Caller, Form(form): Form<NewForm>) -> Response {
+pub(crate) async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    Form(form): Form<NewForm>,
+) -> Response {
     let id = form.id.trim().to_string();
     let result = async {
         caller.account()?;
@@ -486,9 +513,14 @@ pub(crate) async fn create(State(state): State<AppState>, caller: Caller, Form(f
         let rules = form.rules.as_deref();
         let key = form.key.clone();
         match form.format.as_deref().unwrap_or("tws-ladder") {
-            "tws-ladder" => actions::create_ladder(&state, &caller, &id, &form.name, rules, key).await,
+            "tws-ladder" => {
+                actions::create_ladder(&state, &caller, &id, &form.name, rules, key).await
+            }
             "xmadn-league" => {
-                crate::actions_xmadn::create_league(&state, &caller, &id, &form.name, &players, rules, key).await
+                crate::actions_xmadn::create_league(
+                    &state, &caller, &id, &form.name, &players, rules, key,
+                )
+                .await
             }
             "xmadn-challengers" => {
                 let first_to = number::<u32>(&form.first_to, "first_to")?;
@@ -498,15 +530,24 @@ pub(crate) async fn create(State(state): State<AppState>, caller: Caller, Form(f
                 .await
             }
             "sunjang-league" => {
-                crate::actions_sunjang::create_sunjang(&state, &caller, &id, &form.name, rules, key).await
+                crate::actions_sunjang::create_sunjang(&state, &caller, &id, &form.name, rules, key)
+                    .await
             }
-            other => Err(ApiError::bad_request(format!("there is no format {other:?}")).with_field("format")),
+            other => Err(
+                ApiError::bad_request(format!("there is no format {other:?}")).with_field("format"),
+            ),
         }
     }
     .await;
     match result {
         Ok(_) => see_other(&format!("/c/{id}/manage")),
-        Err(e) => problem(e, &format!("/new?format={}", urlencode(form.format.as_deref().unwrap_or("tws-ladder")))),
+        Err(e) => problem(
+            e,
+            &format!(
+                "/new?format={}",
+                urlencode(form.format.as_deref().unwrap_or("tws-ladder"))
+            ),
+        ),
     }
 }
 
@@ -587,7 +628,9 @@ pub(crate) async fn desk(
         let done = q.done.as_deref();
         let shown = match kind {
             Kind::League => super::desk_xmadn::league_desk(&state, &caller, &id, done).await,
-            Kind::Challengers => super::desk_xmadn::challengers_desk(&state, &caller, &id, done).await,
+            Kind::Challengers => {
+                super::desk_xmadn::challengers_desk(&state, &caller, &id, done).await
+            }
             _ => super::desk_sunjang::desk(&state, &caller, &id, done).await,
         };
         return shown.unwrap_or_else(|e| problem(e, &format!("/c/{id}")));
@@ -598,7 +641,12 @@ pub(crate) async fn desk(
     let result = async {
         let roles = caller.roles(&state, &id).await?;
         let (ladder, version) = state.service.load(&id, None).await?;
-        let grants = state.service.store().grants_in(&id).await.map_err(ApiError::from_store)?;
+        let grants = state
+            .service
+            .store()
+            .grants_in(&id)
+            .await
+            .map_err(ApiError::from_store)?;
         Ok::<_, ApiError>((roles, ladder, version, grants))
     }
     .await;
@@ -607,8 +655,13 @@ pub(crate) async fn desk(
         Err(e) => return problem(e, &format!("/c/{id}")),
     };
     let now = state.now();
-    let round = ladder.open_round().map(|r| views::round_view(&ladder, &id, r, now));
-    let me = roles.player.as_deref().and_then(|n| actions::player_id(&ladder, n).ok());
+    let round = ladder
+        .open_round()
+        .map(|r| views::round_view(&ladder, &id, r, now));
+    let me = roles
+        .player
+        .as_deref()
+        .and_then(|n| actions::player_id(&ladder, n).ok());
     let games: Vec<DeskGame> = round
         .as_ref()
         .map(|r| {
@@ -619,9 +672,11 @@ pub(crate) async fn desk(
         })
         .unwrap_or_default();
     let mine = games.iter().filter(|g| g.mine).cloned().collect();
-    let can_announce = ladder
-        .open_round()
-        .is_none_or(|r| r.games.iter().all(|g| ladder.game(*g).is_some_and(|g| g.status.is_resolved())));
+    let can_announce = ladder.open_round().is_none_or(|r| {
+        r.games
+            .iter()
+            .all(|g| ladder.game(*g).is_some_and(|g| g.status.is_resolved()))
+    });
     let forum = round
         .as_ref()
         .map(|r| arbiter_service::forum::announcement(arbiter_service::forum::Markup::BbCode, r))
@@ -642,7 +697,11 @@ pub(crate) async fn desk(
         round,
         games,
         mine,
-        players: ladder.players.iter().map(|p| p.player.name.clone()).collect(),
+        players: ladder
+            .players
+            .iter()
+            .map(|p| p.player.name.clone())
+            .collect(),
         can_announce,
         ended_by: ENDINGS.to_vec(),
         rules: arbiter_record::rules_to_toml(ladder.rules_for(ladder.next_round_number())),
@@ -676,17 +735,27 @@ fn desk_game(
     let game = id.and_then(|id| ladder.game(id));
     let mine = me.is_some_and(|p| game.is_some_and(|gm| gm.has_player(p)));
     let opponent = if mine {
-        me.and_then(|p| game.map(|gm| if gm.ussr.player == p { gm.us.player } else { gm.ussr.player }))
-            .map(|p| ladder.name_of(p))
-            .unwrap_or_default()
+        me.and_then(|p| {
+            game.map(|gm| {
+                if gm.ussr.player == p {
+                    gm.us.player
+                } else {
+                    gm.ussr.player
+                }
+            })
+        })
+        .map(|p| ladder.name_of(p))
+        .unwrap_or_default()
     } else {
         String::new()
     };
     let open = game.is_some_and(|gm| !gm.status.is_resolved());
-    let reported_by_me = g
-        .report
-        .as_ref()
-        .is_some_and(|r| roles.player.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(&r.by)));
+    let reported_by_me = g.report.as_ref().is_some_and(|r| {
+        roles
+            .player
+            .as_deref()
+            .is_some_and(|n| n.eq_ignore_ascii_case(&r.by))
+    });
     DeskGame {
         mine,
         opponent,
@@ -771,14 +840,18 @@ fn text(v: &Option<String>) -> String {
 }
 
 fn opt(v: &Option<String>) -> Option<String> {
-    v.as_deref().map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
+    v.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
 }
 
 fn number<T: std::str::FromStr>(v: &Option<String>, field: &str) -> Result<Option<T>, ApiError> {
     match opt(v) {
         None => Ok(None),
         Some(s) => s.parse::<T>().map(Some).map_err(|_| {
-            ApiError::bad_request(format!("{field} must be a whole number, not {s:?}")).with_field(field)
+            ApiError::bad_request(format!("{field} must be a whole number, not {s:?}"))
+                .with_field(field)
         }),
     }
 }
@@ -803,7 +876,9 @@ impl ActionForm {
                 name: text(&self.name),
                 account: opt(&self.account),
             },
-            "approve" => LadderAction::Approve { player: text(&self.player) },
+            "approve" => LadderAction::Approve {
+                player: text(&self.player),
+            },
             "decline" => LadderAction::Decline {
                 player: text(&self.player),
                 reason: text(&self.reason),
@@ -812,8 +887,12 @@ impl ActionForm {
                 player: text(&self.player),
                 reason: text(&self.reason),
             },
-            "add-moderator" => LadderAction::AddModerator { username: text(&self.username) },
-            "remove-moderator" => LadderAction::RemoveModerator { username: text(&self.username) },
+            "add-moderator" => LadderAction::AddModerator {
+                username: text(&self.username),
+            },
+            "remove-moderator" => LadderAction::RemoveModerator {
+                username: text(&self.username),
+            },
             "change-rules" => LadderAction::ChangeRules {
                 rules: text(&self.rules),
                 from_round: number(&self.from_round, "from_round")?,
@@ -903,7 +982,10 @@ impl ActionForm {
                 preview: self.preview.as_deref() == Some("true"),
             },
             other => {
-                return Err(ApiError::bad_request(format!("there is no action {other:?}")).with_field("action"));
+                return Err(
+                    ApiError::bad_request(format!("there is no action {other:?}"))
+                        .with_field("action"),
+                );
             }
         })
     }
@@ -957,14 +1039,24 @@ pub(crate) async fn act(
         return problem(e, &back);
     }
     if form.action.starts_with("mail-") {
-        return mail(&state, &caller, &id, &form.action).await.unwrap_or_else(|e| problem(e, &back));
+        return mail(&state, &caller, &id, &form.action)
+            .await
+            .unwrap_or_else(|e| problem(e, &back));
     }
     let result = async {
         crate::api::competitions::expect_ladder(&state, &id).await?;
         let action = form.action()?;
         let expected = number::<u64>(&form.version, CSRF_FIELD_VERSION)?;
         let preview = action.is_preview();
-        let done = actions::run_ladder(&state, &caller, &id, action, expected, if preview { None } else { opt(&form.key) }).await?;
+        let done = actions::run_ladder(
+            &state,
+            &caller,
+            &id,
+            action,
+            expected,
+            if preview { None } else { opt(&form.key) },
+        )
+        .await?;
         Ok::<_, ApiError>((preview, done))
     }
     .await;
@@ -995,7 +1087,13 @@ pub(crate) async fn act(
                 _ => "Preview".into(),
             };
             let page = PreviewPage {
-                chrome: Chrome::competition(format!("{title} · {name}"), &id, &name, Kind::Ladder, ""),
+                chrome: Chrome::competition(
+                    format!("{title} · {name}"),
+                    &id,
+                    &name,
+                    Kind::Ladder,
+                    "",
+                ),
                 csrf: caller.csrf_token().unwrap_or_default().to_string(),
                 key: auth::random_token().unwrap_or_default(),
                 version: done.version,
@@ -1015,15 +1113,23 @@ const CSRF_FIELD_VERSION: &str = "_version";
 
 /// Send the running round's announcement, or the deadline reminders, by
 /// e-mail (moderators).
-async fn mail(state: &AppState, caller: &Caller, id: &str, what: &str) -> Result<Response, ApiError> {
+async fn mail(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    what: &str,
+) -> Result<Response, ApiError> {
     let roles = caller.roles(state, id).await?;
     if !roles.moderates() {
-        return Err(ApiError::forbidden("only a moderator sends the competition's e-mail"));
+        return Err(ApiError::forbidden(
+            "only a moderator sends the competition's e-mail",
+        ));
     }
-    let mailer = state
-        .mailer
-        .clone()
-        .ok_or_else(|| ApiError::bad_request("no SMTP server is configured (`arbiter serve --smtp URL --mail-from ADDRESS`)"))?;
+    let mailer = state.mailer.clone().ok_or_else(|| {
+        ApiError::bad_request(
+            "no SMTP server is configured (`arbiter serve --smtp URL --mail-from ADDRESS`)",
+        )
+    })?;
     let (ladder, _) = state.service.load(id, None).await?;
     let now = state.now();
     let round = ladder
@@ -1049,9 +1155,7 @@ async fn mail(state: &AppState, caller: &Caller, id: &str, what: &str) -> Result
                 recipients,
                 &state.base_url,
             ),
-            format!(
-                "deadline reminders (games overdue or due within {REMINDER_DAYS} days)"
-            ),
+            format!("deadline reminders (games overdue or due within {REMINDER_DAYS} days)"),
         )
     };
     let report = mailer.send_all(&mails).await;
@@ -1109,7 +1213,12 @@ mod tests {
     #[test]
     fn next_stays_on_this_site() {
         assert_eq!(safe_next(Some("/c/x/manage")), "/c/x/manage");
-        for bad in ["//evil.example", "https://evil.example", "/\\evil", "javascript:x"] {
+        for bad in [
+            "//evil.example",
+            "https://evil.example",
+            "/\\evil",
+            "javascript:x",
+        ] {
             assert_eq!(safe_next(Some(bad)), "/account", "{bad}");
         }
         assert_eq!(safe_next(None), "/account");
@@ -1152,10 +1261,26 @@ mod tests {
     #[test]
     fn every_action_has_a_done_message() {
         for a in [
-            "join", "add-player", "approve", "decline", "withdraw", "add-moderator",
-            "remove-moderator", "change-rules", "announce-round", "record-result",
-            "report-result", "confirm-result", "reject-report", "forfeit", "adjudicate",
-            "correct-result", "cancel-game", "request-skip", "cancel-skip", "close-round",
+            "join",
+            "add-player",
+            "approve",
+            "decline",
+            "withdraw",
+            "add-moderator",
+            "remove-moderator",
+            "change-rules",
+            "announce-round",
+            "record-result",
+            "report-result",
+            "confirm-result",
+            "reject-report",
+            "forfeit",
+            "adjudicate",
+            "correct-result",
+            "cancel-game",
+            "request-skip",
+            "cancel-skip",
+            "close-round",
         ] {
             assert!(done_message(a).is_some(), "{a}");
         }

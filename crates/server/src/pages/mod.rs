@@ -49,7 +49,10 @@ pub fn routes() -> Router<AppState> {
         .route("/assets/{file}", get(assets::asset))
         .route("/login", get(manage::login_page).post(manage::login))
         .route("/logout", post(manage::logout))
-        .route("/register", get(manage::register_page).post(manage::register))
+        .route(
+            "/register",
+            get(manage::register_page).post(manage::register),
+        )
         .route("/account", get(manage::account))
         .route("/account/tokens", post(manage::create_token))
         .route("/new", get(manage::new_page).post(manage::create))
