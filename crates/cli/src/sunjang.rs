@@ -1,7 +1,6 @@
 //! `arbiter sunjang ...`: the Sunjang league from the command line.
 
 use anyhow::{Result, anyhow};
-use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::planner::PlanOutcome;
 use arbiter_engine::sunjang::season::{self, League, Season};
 use arbiter_engine::sunjang::{PlayerInfo, Rank, division_letter};
@@ -68,87 +67,6 @@ pub fn precheck(cmd: &SunjangCmd) -> Result<()> {
     }
 }
 
-fn describe(l: &League, e: &season::Event) -> String {
-    use season::Event as E;
-    let n = |p: &PlayerId| l.name_of(*p);
-    match e {
-        E::Created { name, .. } => format!("Sunjang league {name:?} created"),
-        E::PlayerRegistered { info, .. } => format!("{} registered ({})", info.name, info.rank),
-        E::PlayerUpdated { player, info } => {
-            format!("{} now {} ({})", n(player), info.rank, info.rating)
-        }
-        E::PlayerWithdrawn { player, .. } => format!("{} withdrew (B.4)", n(player)),
-        E::PlayerReturned { player } => format!("{} returned", n(player)),
-        E::RestrictionsChanged { reason, .. } => format!("restrictions changed: {reason}"),
-        E::SeasonPlanned(p) => match &p.cancelled {
-            Some(c) => format!("season {} cancelled: {}", p.season, c.text),
-            None => format!(
-                "season {} planned: {} divisions, {} players",
-                p.season,
-                p.divisions.len(),
-                p.placements.len()
-            ),
-        },
-        E::ResultRecorded {
-            group,
-            black,
-            white,
-            outcome,
-            ..
-        } => format!(
-            "{group}: {} (black) v {}: {}",
-            n(black),
-            n(white),
-            arbiter_service::sunjang::outcome_words(*outcome)
-        ),
-        E::ResultCorrected {
-            group,
-            black,
-            white,
-            outcome,
-            reason,
-            ..
-        } => format!(
-            "{group}: {} (black) v {} corrected to {} ({reason})",
-            n(black),
-            n(white),
-            arbiter_service::sunjang::outcome_words(*outcome)
-        ),
-        E::GaveWay { player } => format!("{} gives way in ties (D.2)", n(player)),
-        E::LiveMatchWon { winner, loser } => {
-            format!(
-                "{} won a live Sunjang match against {}",
-                n(winner),
-                n(loser)
-            )
-        }
-        E::SeasonClosed(c) => format!("season {} closed", c.season),
-        E::FinalQualified { players, void, .. } => {
-            if *void {
-                "final round: nobody eligible plays, the title is void".to_string()
-            } else {
-                format!(
-                    "final round: {}",
-                    players.iter().map(n).collect::<Vec<_>>().join(", ")
-                )
-            }
-        }
-        E::FinalGamePlayed {
-            black,
-            white,
-            outcome,
-            ..
-        } => format!(
-            "final: {} (black) v {}: {}",
-            n(black),
-            n(white),
-            arbiter_service::sunjang::outcome_words(*outcome)
-        ),
-        E::FinalWithdrawn { player, .. } => format!("{} withdrew from the final round", n(player)),
-        E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
-    }
-}
-
 fn season_of(l: &League, n: Option<u32>) -> Result<&Season> {
     match n {
         Some(k) => l
@@ -210,7 +128,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
         ($cmd:expr) => {{
             let done = svc.execute_as::<League>(&comp, $cmd, &ctx).await?;
             let (after, _) = svc.load_as::<League>(&comp, None).await?;
-            report_written::<League>(g, &done, |e| describe(&after, e))?;
+            report_written::<League>(g, &done, |e| arbiter_service::summary::sunjang(&after, e))?;
             after
         }};
     }
@@ -458,7 +376,9 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
 pub async fn history_rows(svc: &Svc, comp: &str) -> Result<Vec<serde_json::Value>> {
     let (l, _) = svc.load_as::<League>(comp, None).await?;
     let h = svc.history_of::<League>(comp, None).await?;
-    Ok(history_json::<League>(&h, |e| describe(&l, e)))
+    Ok(history_json::<League>(&h, |e| {
+        arbiter_service::summary::sunjang(&l, e)
+    }))
 }
 
 pub async fn undo(svc: &Svc, g: &Globals, comp: &str) -> Result<()> {
@@ -473,7 +393,7 @@ pub async fn undo(svc: &Svc, g: &Globals, comp: &str) -> Result<()> {
         "Undid event {} ({}: {}) by event {}.",
         target.seq,
         target.kind,
-        describe(&l, &target.event),
+        arbiter_service::summary::sunjang(&l, &target.event),
         done.last
     );
     Ok(())

@@ -207,130 +207,6 @@ fn next_steps(before: &League, after: &League) {
     }
 }
 
-/// One league event in words.
-pub fn describe_league(l: &League, e: &league::Event) -> String {
-    use league::Event as E;
-    let game = |id: &GameId| {
-        l.game(*id).map_or_else(
-            || id.to_string(),
-            |g| format!("{} {}", g.id, l.describe_game(g)),
-        )
-    };
-    match e {
-        E::Created { name, players, .. } => {
-            format!("league {name:?} created for {}", players.join(", "))
-        }
-        E::PositionsRolled {
-            drr,
-            positions,
-            rounds,
-            ..
-        } => format!(
-            "DRR {drr} positions rolled: #1 {}, #2 {}, #3 {} ({})",
-            l.name_of(positions[0]),
-            l.name_of(positions[1]),
-            l.name_of(positions[2]),
-            league::describe_rounds(l, rounds)
-        ),
-        E::ResultRecorded {
-            game: id, score, ..
-        } => format!(
-            "{}: {}-{} in {}",
-            game(id),
-            score.pawns[0],
-            score.pawns[1],
-            arbiter_engine::xmadn::format_time(score.seconds)
-        ),
-        E::ResultCorrected {
-            game: id,
-            score,
-            reason,
-            ..
-        } => format!(
-            "{} corrected to {}-{} in {} ({reason})",
-            game(id),
-            score.pawns[0],
-            score.pawns[1],
-            arbiter_engine::xmadn::format_time(score.seconds)
-        ),
-        E::GameCancelled { game: id, note, .. } => format!("{} cancelled: {note}", game(id)),
-        E::DrrCancelled { drr, note, .. } => format!("DRR {drr} cancelled: {note}"),
-        E::TiebreakRolled { rounds, .. } => format!(
-            "round of die-roll for step 6: {}",
-            league::describe_rounds(l, rounds)
-        ),
-        E::PlayoffStarted {
-            stage,
-            higher,
-            lower,
-            series,
-            head_start,
-            colours,
-            ..
-        } => format!(
-            "{} ({}) started: {} ({colours}) v {}{}",
-            series.code(*stage == league::PlayoffStage::Final),
-            stage.name(),
-            l.name_of(*higher),
-            l.name_of(*lower),
-            if *head_start { ", head start 1-0" } else { "" }
-        ),
-        E::PlayoffGamePlayed { stage, score, .. } => {
-            let round = l.playoff.iter().rev().find(|r| r.stage == *stage);
-            let (higher, lower) = round.map_or((String::new(), String::new()), |r| {
-                (l.name_of(r.higher), l.name_of(r.lower))
-            });
-            format!(
-                "{} game: {higher} {}-{} {lower} in {}",
-                stage.name(),
-                score.pawns[0],
-                score.pawns[1],
-                arbiter_engine::xmadn::format_time(score.seconds)
-            )
-        }
-        E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
-    }
-}
-
-/// One Challengers event in words.
-pub fn describe_challengers(c: &Challengers, e: &challengers::Event) -> String {
-    use challengers::Event as E;
-    match e {
-        E::Created {
-            name,
-            players,
-            rules,
-        } => format!(
-            "Challengers {name:?} created for {}, first to {}",
-            players.join(", "),
-            rules.first_to
-        ),
-        E::QualifierPlayed {
-            finishing, chosen, ..
-        } => format!(
-            "Game 0: 1st {}, 2nd {}, 3rd {}; {} chose {chosen}",
-            c.name_of(finishing[0]),
-            c.name_of(finishing[1]),
-            c.name_of(finishing[2]),
-            c.name_of(finishing[0]),
-        ),
-        E::GamePlayed {
-            number,
-            players,
-            score,
-            ..
-        } => format!(
-            "Game {number}: {} {}-{} {} in {}",
-            c.name_of(players[0]),
-            score.pawns[0],
-            score.pawns[1],
-            c.name_of(players[1]),
-            arbiter_engine::xmadn::format_time(score.seconds)
-        ),
-        E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
-    }
-}
-
 async fn load_league(svc: &Svc, comp: &str) -> Result<(League, u64)> {
     Ok(svc.load_as::<League>(comp, None).await?)
 }
@@ -374,7 +250,7 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
         ($cmd:expr) => {{
             let done = svc.execute_as::<League>(&comp, $cmd, &ctx).await?;
             let (after, _) = load_league(svc, &comp).await?;
-            report_written::<League>(g, &done, |e| describe_league(&after, e))?;
+            report_written::<League>(g, &done, |e| arbiter_service::summary::league(&after, e))?;
             if !g.json && !done.replayed {
                 next_steps(&l, &after);
             }
@@ -410,7 +286,7 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
         LeagueCmd::Roll => {
             let done = svc.league_roll(&comp, &ctx).await?;
             let (after, _) = load_league(svc, &comp).await?;
-            report_written::<League>(g, &done, |e| describe_league(&after, e))?;
+            report_written::<League>(g, &done, |e| arbiter_service::summary::league(&after, e))?;
             if !g.json && !done.replayed {
                 next_steps(&l, &after);
             }
@@ -540,7 +416,9 @@ pub async fn challengers(svc: &Svc, g: &Globals, cmd: &ChallengersCmd) -> Result
         ($cmd:expr) => {{
             let done = svc.execute_as::<Challengers>(&comp, $cmd, &ctx).await?;
             let (after, _) = svc.load_as::<Challengers>(&comp, None).await?;
-            report_written::<Challengers>(g, &done, |e| describe_challengers(&after, e))?;
+            report_written::<Challengers>(g, &done, |e| {
+                arbiter_service::summary::challengers(&after, e)
+            })?;
             if !g.json {
                 if let Some(n) = after.next_game() {
                     outln!("Next: {}", n.explanation);
@@ -697,12 +575,14 @@ pub async fn history_rows(
     if format == CompetitionFormat::XmadnLeague {
         let (l, _) = load_league(svc, comp).await?;
         let h = svc.history_of::<League>(comp, None).await?;
-        Ok(history_json::<League>(&h, |e| describe_league(&l, e)))
+        Ok(history_json::<League>(&h, |e| {
+            arbiter_service::summary::league(&l, e)
+        }))
     } else {
         let (c, _) = svc.load_as::<Challengers>(comp, None).await?;
         let h = svc.history_of::<Challengers>(comp, None).await?;
         Ok(history_json::<Challengers>(&h, |e| {
-            describe_challengers(&c, e)
+            arbiter_service::summary::challengers(&c, e)
         }))
     }
 }
@@ -715,7 +595,7 @@ pub async fn undo(svc: &Svc, g: &Globals, comp: &str, format: CompetitionFormat)
         (
             target.seq,
             target.kind,
-            describe_league(&l, &target.event),
+            arbiter_service::summary::league(&l, &target.event),
             done.last,
         )
     } else {
@@ -724,7 +604,7 @@ pub async fn undo(svc: &Svc, g: &Globals, comp: &str, format: CompetitionFormat)
         (
             target.seq,
             target.kind,
-            describe_challengers(&c, &target.event),
+            arbiter_service::summary::challengers(&c, &target.event),
             done.last,
         )
     };

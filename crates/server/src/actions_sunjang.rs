@@ -6,7 +6,9 @@
 //! update players, plan seasons (with a preview that stores nothing),
 //! record and correct results, record tiebreak decisions, close seasons
 //! and run the final round; the owner alone changes the division
-//! restrictions. Results are recorded by a moderator (the engine has no
+//! restrictions and adds and removes moderators (grants only: the league
+//! keeps no moderators in its engine state, so that changes no event log).
+//! Results are recorded by a moderator (the engine has no
 //! report or confirmation here), and nobody who plays in a game records
 //! or corrects it as a moderator (ARB-R45).
 
@@ -23,7 +25,7 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::actions::Who;
 use crate::actions_xmadn::{
-    FormatDone, check_role, grant_creator, organizer, required, rules_text,
+    FormatDone, check_role, grant_creator, moderator_grant, organizer, required, rules_text,
 };
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
@@ -111,6 +113,18 @@ pub enum SunjangAction {
     WithdrawFromFinal {
         player: String,
     },
+    /// The owner makes an account a moderator. This format keeps its
+    /// moderators as grants only (its engine state has none): nothing is
+    /// appended to the event log, and the answer's `version` is the
+    /// competition's version, unchanged.
+    AddModerator {
+        username: String,
+    },
+    /// The owner takes an account's moderator grant away (a grant only,
+    /// like `add-moderator`: the event log is unchanged).
+    RemoveModerator {
+        username: String,
+    },
 }
 
 impl SunjangAction {
@@ -130,13 +144,17 @@ impl SunjangAction {
             SunjangAction::QualifyFinal => "qualify-final",
             SunjangAction::RecordFinalGame { .. } => "record-final-game",
             SunjangAction::WithdrawFromFinal { .. } => "withdraw-from-final",
+            SunjangAction::AddModerator { .. } => "add-moderator",
+            SunjangAction::RemoveModerator { .. } => "remove-moderator",
         }
     }
 
     /// Who may carry it out.
     pub fn who(&self) -> Who {
         match self {
-            SunjangAction::ChangeRestrictions { .. } => Who::Owner,
+            SunjangAction::ChangeRestrictions { .. }
+            | SunjangAction::AddModerator { .. }
+            | SunjangAction::RemoveModerator { .. } => Who::Owner,
             SunjangAction::RecordResult { .. }
             | SunjangAction::CorrectResult { .. }
             | SunjangAction::RecordLiveMatch { .. }
@@ -333,6 +351,11 @@ fn command(
             player: player(l, p, "player")?,
             at,
         },
+        SunjangAction::AddModerator { .. } | SunjangAction::RemoveModerator { .. } => {
+            return Err(ApiError::internal(
+                "a Sunjang league's moderators are grants, not commands",
+            ));
+        }
     })
 }
 
@@ -352,6 +375,20 @@ pub async fn run_sunjang(
     let roles = caller.roles(state, competition).await?;
     let (l, version) = svc.load_as::<League>(competition, None).await?;
     authorize(&l, caller, &roles, &action)?;
+    if let SunjangAction::AddModerator { username } | SunjangAction::RemoveModerator { username } =
+        &action
+    {
+        let add = matches!(action, SunjangAction::AddModerator { .. });
+        return moderator_grant(
+            state,
+            competition,
+            action.name(),
+            username,
+            add,
+            (version, expected),
+        )
+        .await;
+    }
     let now = state.now();
     let command = command(&l, &action, now)?;
     if action.is_preview() {
@@ -381,8 +418,10 @@ pub async fn run_sunjang(
         expected,
     };
     let executed = svc.execute_as::<League>(competition, command, &ctx).await?;
-    let kinds: Vec<&str> = executed.events.iter().map(season::Event::kind).collect();
-    let mut done = FormatDone::of(action.name(), &executed, &kinds);
+    let (after, _) = svc.load_as::<League>(competition, None).await?;
+    let mut done = FormatDone::of(action.name(), &executed, |e| {
+        arbiter_service::summary::sunjang(&after, e)
+    });
     if !executed.replayed
         && let SunjangAction::AddPlayer {
             name,
@@ -415,7 +454,6 @@ pub async fn run_sunjang(
             .map_err(ApiError::from_store)?;
     }
     if matches!(action, SunjangAction::PlanSeason { .. }) && !executed.replayed {
-        let (after, _) = svc.load_as::<League>(competition, None).await?;
         done.season = after.current().map(|s| season_view(&after, s));
     }
     Ok(done)

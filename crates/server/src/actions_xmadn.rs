@@ -8,14 +8,17 @@
 //! has no report or confirmation for these formats: results are recorded
 //! by a moderator, and nobody who plays in a game records, corrects or
 //! cancels it as a moderator (ARB-R45). Players and the public read only.
+//! The owner alone adds and removes moderators; these formats keep their
+//! moderators as grants only (their engine state has none), so that
+//! changes no event log.
 
 use arbiter_engine::model::{GameId, PlayerId};
 use arbiter_engine::xmadn::challengers::{self, Challengers};
 use arbiter_engine::xmadn::league::{self, League};
 use arbiter_engine::xmadn::{Colours, parse_time};
 use arbiter_service::sunjang::SeasonView;
-use arbiter_service::{Context, Executed};
-use arbiter_store::{Account, AccountStore, Grant, Role, Seq};
+use arbiter_service::{Context, Executed, ServiceError};
+use arbiter_store::{Account, AccountStore, Grant, Role, Seq, StoreError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -82,6 +85,14 @@ pub enum LeagueAction {
         pawns: String,
         time: String,
     },
+    /// The owner makes an account a moderator. This format keeps its
+    /// moderators as grants only (its engine state has none): nothing is
+    /// appended to the event log, and the answer's `version` is the
+    /// competition's version, unchanged.
+    AddModerator { username: String },
+    /// The owner takes an account's moderator grant away (a grant only,
+    /// like `add-moderator`: the event log is unchanged).
+    RemoveModerator { username: String },
 }
 
 /// One state-changing request on an XMadn Challengers event.
@@ -106,6 +117,14 @@ pub enum ChallengersAction {
         pawns: String,
         time: String,
     },
+    /// The owner makes an account a moderator. This format keeps its
+    /// moderators as grants only (its engine state has none): nothing is
+    /// appended to the event log, and the answer's `version` is the
+    /// competition's version, unchanged.
+    AddModerator { username: String },
+    /// The owner takes an account's moderator grant away (a grant only,
+    /// like `add-moderator`: the event log is unchanged).
+    RemoveModerator { username: String },
 }
 
 /// What an action on a league, Challengers event or Sunjang league did.
@@ -127,15 +146,22 @@ pub struct FormatDone {
 }
 
 impl FormatDone {
-    pub(crate) fn of<E>(action: &str, executed: &Executed<E>, kinds: &[&str]) -> Self {
+    /// The answer to an executed action: its events in words, each
+    /// summary (`arbiter_service::summary`) made a sentence.
+    pub(crate) fn of<E>(
+        action: &str,
+        executed: &Executed<E>,
+        summarize: impl Fn(&E) -> String,
+    ) -> Self {
         let message = if executed.replayed {
             "Already done (the same request was received before); nothing new was stored.".into()
-        } else if kinds.is_empty() {
+        } else if executed.events.is_empty() {
             "Done.".into()
         } else {
-            kinds
+            executed
+                .events
                 .iter()
-                .map(|k| sentence(k))
+                .map(|e| sentence(&summarize(e)))
                 .collect::<Vec<_>>()
                 .join(" ")
         };
@@ -150,18 +176,103 @@ impl FormatDone {
     }
 }
 
-/// An event kind as a sentence: `league-result-recorded` → "Result recorded."
-fn sentence(kind: &str) -> String {
-    let kind = ["league-", "challengers-", "sunjang-"]
-        .iter()
-        .find_map(|p| kind.strip_prefix(p))
-        .unwrap_or(kind)
-        .replace('-', " ");
-    let mut chars = kind.chars();
+/// A one-line summary as a sentence: the first letter upper-cased, a full
+/// stop (unless it already ends with one).
+pub(crate) fn sentence(line: &str) -> String {
+    let line = line.trim_end();
+    let mut chars = line.chars();
     match chars.next() {
-        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        Some(first) => {
+            let stop = if line.ends_with(['.', '!', '?']) {
+                ""
+            } else {
+                "."
+            };
+            format!("{}{}{stop}", first.to_uppercase(), chars.as_str())
+        }
         None => String::new(),
     }
+}
+
+/// Add (`add`) or remove `username`'s moderator grant in `competition`.
+/// The XMadn league, Challengers and the Sunjang league keep their
+/// moderators as grants only (their engine state has none): nothing is
+/// appended to the event log, and the answer carries `version`, the
+/// competition's version, unchanged. As for every write, a stale expected
+/// version is refused (409); an unknown account is refused (400,
+/// `username`).
+pub(crate) async fn moderator_grant(
+    state: &AppState,
+    competition: &str,
+    action: &str,
+    username: &str,
+    add: bool,
+    (version, expected): (Seq, Option<Seq>),
+) -> Result<FormatDone, ApiError> {
+    if let Some(expected) = expected.filter(|e| *e != version) {
+        return Err(ServiceError::Store(StoreError::Conflict {
+            competition: competition.to_string(),
+            expected,
+            actual: version,
+        })
+        .into());
+    }
+    let store = state.service.store();
+    let username = required(username, "username")?.to_lowercase();
+    let target = store
+        .account(&username)
+        .await
+        .map_err(ApiError::from_store)?
+        .ok_or_else(|| {
+            ApiError::bad_request(format!("there is no account {username:?}"))
+                .with_field("username")
+        })?;
+    let (stored, message) = if add {
+        store
+            .grant(&Grant {
+                competition: competition.to_string(),
+                username: target.username.clone(),
+                role: Role::Moderator,
+                player: None,
+            })
+            .await
+            .map_err(ApiError::from_store)?;
+        (
+            true,
+            format!(
+                "{} ({}) is a moderator here.",
+                target.display_name, target.username
+            ),
+        )
+    } else if store
+        .revoke(competition, &target.username, Role::Moderator)
+        .await
+        .map_err(ApiError::from_store)?
+    {
+        (
+            true,
+            format!(
+                "{} ({}) is no longer a moderator here.",
+                target.display_name, target.username
+            ),
+        )
+    } else {
+        (
+            false,
+            format!(
+                "{} ({}) was not a moderator here; nothing changed.",
+                target.display_name, target.username
+            ),
+        )
+    };
+    Ok(FormatDone {
+        action: action.to_string(),
+        version,
+        stored,
+        replayed: false,
+        message,
+        season: None,
+    })
 }
 
 /// Check a role: `in_game` says whether the caller plays in the game the
@@ -303,6 +414,8 @@ impl LeagueAction {
             LeagueAction::CancelDrr { .. } => "cancel-drr",
             LeagueAction::StartPlayoff { .. } => "start-playoff",
             LeagueAction::RecordPlayoffGame { .. } => "record-playoff-game",
+            LeagueAction::AddModerator { .. } => "add-moderator",
+            LeagueAction::RemoveModerator { .. } => "remove-moderator",
         }
     }
 
@@ -316,6 +429,7 @@ impl LeagueAction {
             | LeagueAction::CorrectResult { .. }
             | LeagueAction::CancelGame { .. }
             | LeagueAction::RecordPlayoffGame { .. } => Who::ModeratorNotInGame,
+            LeagueAction::AddModerator { .. } | LeagueAction::RemoveModerator { .. } => Who::Owner,
         }
     }
 
@@ -399,6 +513,11 @@ fn league_command(
                 "a roll goes through the service's league_roll",
             ));
         }
+        LeagueAction::AddModerator { .. } | LeagueAction::RemoveModerator { .. } => {
+            return Err(ApiError::internal(
+                "a league's moderators are grants, not commands",
+            ));
+        }
         LeagueAction::RecordResult { game, .. } => {
             let (players, pawns, seconds) = score()?;
             league::Command::RecordResult {
@@ -462,8 +581,22 @@ pub async fn run_league(
     let svc = &state.service;
     let account = caller.account()?.clone();
     let roles = caller.roles(state, competition).await?;
-    let (l, _) = svc.load_as::<League>(competition, None).await?;
+    let (l, version) = svc.load_as::<League>(competition, None).await?;
     authorize_league(&l, caller, &roles, &action)?;
+    if let LeagueAction::AddModerator { username } | LeagueAction::RemoveModerator { username } =
+        &action
+    {
+        let add = matches!(action, LeagueAction::AddModerator { .. });
+        return moderator_grant(
+            state,
+            competition,
+            action.name(),
+            username,
+            add,
+            (version, expected),
+        )
+        .await;
+    }
     let now = state.now();
     let ctx = Context {
         actor: account.username.clone(),
@@ -478,8 +611,10 @@ pub async fn run_league(
             svc.execute_as::<League>(competition, command, &ctx).await?
         }
     };
-    let kinds: Vec<&str> = executed.events.iter().map(league::Event::kind).collect();
-    Ok(FormatDone::of(action.name(), &executed, &kinds))
+    let (after, _) = svc.load_as::<League>(competition, None).await?;
+    Ok(FormatDone::of(action.name(), &executed, |e| {
+        arbiter_service::summary::league(&after, e)
+    }))
 }
 
 impl ChallengersAction {
@@ -487,11 +622,20 @@ impl ChallengersAction {
         match self {
             ChallengersAction::RecordQualifier { .. } => "record-qualifier",
             ChallengersAction::RecordGame { .. } => "record-game",
+            ChallengersAction::AddModerator { .. } => "add-moderator",
+            ChallengersAction::RemoveModerator { .. } => "remove-moderator",
         }
     }
 
     pub fn who(&self) -> Who {
-        Who::ModeratorNotInGame
+        match self {
+            ChallengersAction::RecordQualifier { .. } | ChallengersAction::RecordGame { .. } => {
+                Who::ModeratorNotInGame
+            }
+            ChallengersAction::AddModerator { .. } | ChallengersAction::RemoveModerator { .. } => {
+                Who::Owner
+            }
+        }
     }
 
     pub fn is_preview(&self) -> bool {
@@ -505,6 +649,9 @@ impl ChallengersAction {
             }
             ChallengersAction::RecordGame { a, b, .. } => {
                 [a, b].iter().filter_map(|n| c.find(n)).collect()
+            }
+            ChallengersAction::AddModerator { .. } | ChallengersAction::RemoveModerator { .. } => {
+                Vec::new()
             }
         }
     }
@@ -597,6 +744,11 @@ fn challengers_command(
             seconds: parse_game_time(time)?,
             at,
         },
+        ChallengersAction::AddModerator { .. } | ChallengersAction::RemoveModerator { .. } => {
+            return Err(ApiError::internal(
+                "a Challengers event's moderators are grants, not commands",
+            ));
+        }
     })
 }
 
@@ -612,8 +764,22 @@ pub async fn run_challengers(
     let svc = &state.service;
     let account = caller.account()?.clone();
     let roles = caller.roles(state, competition).await?;
-    let (c, _) = svc.load_as::<Challengers>(competition, None).await?;
+    let (c, version) = svc.load_as::<Challengers>(competition, None).await?;
     authorize_challengers(&c, caller, &roles, &action)?;
+    if let ChallengersAction::AddModerator { username }
+    | ChallengersAction::RemoveModerator { username } = &action
+    {
+        let add = matches!(action, ChallengersAction::AddModerator { .. });
+        return moderator_grant(
+            state,
+            competition,
+            action.name(),
+            username,
+            add,
+            (version, expected),
+        )
+        .await;
+    }
     let now = state.now();
     let ctx = Context {
         actor: account.username.clone(),
@@ -625,12 +791,10 @@ pub async fn run_challengers(
     let executed = svc
         .execute_as::<Challengers>(competition, command, &ctx)
         .await?;
-    let kinds: Vec<&str> = executed
-        .events
-        .iter()
-        .map(challengers::Event::kind)
-        .collect();
-    Ok(FormatDone::of(action.name(), &executed, &kinds))
+    let (after, _) = svc.load_as::<Challengers>(competition, None).await?;
+    Ok(FormatDone::of(action.name(), &executed, |e| {
+        arbiter_service::summary::challengers(&after, e)
+    }))
 }
 
 /// The organizer's account, or 403.

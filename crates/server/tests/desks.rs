@@ -4,7 +4,9 @@
 //! second moderator; a moderator who plays does not record his own game;
 //! players and outsiders are refused with nothing stored; a Sunjang season
 //! previewed (nothing stored) then planned and closed; every desk renders
-//! with one h1 and labelled inputs; the forms work with a session cookie.
+//! with one h1 and labelled inputs; the forms work with a session cookie;
+//! an action's message is its events' summaries in sentences; the owner
+//! adds and removes moderators (grants only, nothing in the event log).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -382,20 +384,32 @@ async fn an_xmadn_league_over_the_api() {
     let done = w.ok("xl", &w.org, json!({"action": "roll"})).await;
     assert_eq!(done["action"], "roll");
     assert_eq!(done["stored"], true);
+    let msg = done["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("DRR 1 positions rolled: #1 ")
+            && msg.ends_with(").")
+            && msg.contains("Bea"),
+        "the roll's summary as a sentence: {msg}"
+    );
 
     let mut own_refused = 0;
     for _ in 0..3 {
         let (label, players) = playable(&w.view("xl").await).expect("a playable game");
         let result = json!({"action": "record-result", "game": label, "a": players[0], "b": players[1], "pawns": "4-2", "time": "23:05"});
-        if players.contains(&"Org".to_string()) {
+        let done = if players.contains(&"Org".to_string()) {
             let why = w.forbidden("xl", &w.org, result.clone()).await;
             assert!(why.contains("own game"), "{why}");
             own_refused += 1;
-            w.ok("xl", &w.mona, result).await;
+            w.ok("xl", &w.mona, result).await
         } else {
             w.forbidden("xl", &w.pat, result.clone()).await;
-            w.ok("xl", &w.org, result).await;
-        }
+            w.ok("xl", &w.org, result).await
+        };
+        let msg = done["message"].as_str().unwrap();
+        assert!(
+            msg.contains(&label) && msg.ends_with(": 4-2 in 23:05."),
+            "the result's summary: {msg}"
+        );
     }
     assert!(
         own_refused > 0,
@@ -418,7 +432,12 @@ async fn an_xmadn_league_over_the_api() {
     } else {
         &w.org
     };
-    w.ok("xl", by, correct).await;
+    let done = w.ok("xl", by, correct).await;
+    let msg = done["message"].as_str().unwrap();
+    assert!(
+        msg.contains(" corrected to 4-3 in 20:00 (miscounted)."),
+        "{msg}"
+    );
 }
 
 #[tokio::test]
@@ -435,12 +454,24 @@ async fn an_xmadn_challengers_event_over_the_api() {
     w.grant("xc", "pat", Role::Player, Some("Ann")).await;
     let q = json!({"action": "record-qualifier", "finishing": ["Ann", "Ben", "Cat"], "chosen": "red/blue"});
     w.forbidden("xc", &w.pat, q.clone()).await;
-    w.ok("xc", &w.org, q).await;
+    let done = w.ok("xc", &w.org, q).await;
+    assert_eq!(
+        done["message"],
+        "Game 0: 1st Ann, 2nd Ben, 3rd Cat; Ann chose red/blue."
+    );
     let next = w.view("xc").await["next"].clone();
     let g = json!({"action": "record-game", "a": next["players"][0], "b": next["players"][1], "pawns": "4-1", "time": "19:30"});
     w.forbidden("xc", &w.otto, g.clone()).await;
     let done = w.ok("xc", &w.org, g).await;
     assert_eq!(done["action"], "record-game");
+    assert_eq!(
+        done["message"],
+        format!(
+            "Game 1: {} 4-1 {} in 19:30.",
+            next["players"][0].as_str().unwrap(),
+            next["players"][1].as_str().unwrap()
+        )
+    );
 }
 
 const SUNJANG_PLAYERS: [(&str, &str, i32); 7] = [
@@ -470,7 +501,8 @@ async fn a_sunjang_league_over_the_api() {
         if name == "Pat" {
             add["account"] = json!("pat");
         }
-        w.ok("sj", &w.org, add).await;
+        let done = w.ok("sj", &w.org, add).await;
+        assert_eq!(done["message"], format!("{name} registered ({rank})."));
     }
     let bad = w
         .act(
@@ -535,6 +567,11 @@ async fn a_sunjang_league_over_the_api() {
 
     let planned = w.ok("sj", &w.org, json!({"action": "plan-season"})).await;
     assert_eq!(planned["stored"], true);
+    let msg = planned["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("Season 1 planned: ") && msg.ends_with(" divisions, 7 players."),
+        "{msg}"
+    );
     assert_eq!(
         planned["season"]["placements"], season["placements"],
         "the plan stored is the one previewed"
@@ -565,7 +602,12 @@ async fn a_sunjang_league_over_the_api() {
             own = true;
         }
         w.forbidden("sj", &w.pat, r.clone()).await;
-        w.ok("sj", &w.org, r).await;
+        let done = w.ok("sj", &w.org, r).await;
+        let msg = done["message"].as_str().unwrap();
+        assert!(
+            msg.contains(&format!(": {black} (black) v {white}: ")) && msg.ends_with('.'),
+            "{msg}"
+        );
     }
     assert!(own, "Pat has games");
     // Correct one, and a moderator who plays may not.
@@ -580,6 +622,7 @@ async fn a_sunjang_league_over_the_api() {
         .await;
     let closed = w.ok("sj", &w.org, json!({"action": "close-season"})).await;
     assert_eq!(closed["action"], "close-season");
+    assert_eq!(closed["message"], "Season 1 closed.");
     assert_eq!(w.view("sj").await["seasons"][0]["status"], "closed");
     // The next season's preview works on the closed one.
     let next = w
@@ -911,4 +954,265 @@ async fn a_moderator_does_not_record_a_game_he_plays_under_his_own_name() {
         plays,
         "{desk}"
     );
+}
+
+/// The owner makes Mona a moderator of each format over the API (a grant:
+/// the version stays); she then records results but may not add a
+/// moderator herself; removed, she moderates no more.
+#[tokio::test]
+async fn owners_add_and_remove_moderators_in_every_format() {
+    let w = world().await;
+    for body in [
+        json!({"format": "xmadn-league", "id": "xl", "name": "XL", "players": ["Ann", "Ben", "Cat"]}),
+        json!({"format": "xmadn-challengers", "id": "xc", "name": "XC", "players": ["Ann", "Ben", "Cat"]}),
+        json!({"format": "sunjang-league", "id": "sj", "name": "SJ"}),
+    ] {
+        let a = w.create(&w.org, body).await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    }
+    let first_moderated = [
+        ("xl", json!({"action": "roll"})),
+        (
+            "xc",
+            json!({"action": "record-qualifier", "finishing": ["Ann", "Ben", "Cat"], "chosen": "red/blue"}),
+        ),
+        (
+            "sj",
+            json!({"action": "add-player", "name": "Hana", "rank": "3d", "rating": 2300}),
+        ),
+    ];
+    for (id, action) in &first_moderated {
+        // Not yet a moderator.
+        w.forbidden(id, &w.mona, action.clone()).await;
+        // An unknown account is refused, naming the field.
+        let a = w
+            .act(
+                id,
+                &w.org,
+                json!({"action": "add-moderator", "username": "nobody"}),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{id}: {}", a.text());
+        assert_eq!(a.json()["error"]["field"], "username", "{id}");
+        // A stale version is refused.
+        let v = w.version(id).await;
+        let a = w
+            .send(
+                Method::POST,
+                &format!("/api/competitions/{id}/actions"),
+                &w.org,
+                &[("if-match", format!("\"v{}\"", v + 1))],
+                Some(json!({"action": "add-moderator", "username": "mona"})),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::CONFLICT, "{id}: {}", a.text());
+        // The owner adds her: a grant, nothing in the event log.
+        let done = w
+            .ok(
+                id,
+                &w.org,
+                json!({"action": "add-moderator", "username": " Mona "}),
+            )
+            .await;
+        assert_eq!(done["action"], "add-moderator");
+        assert_eq!(done["stored"], true);
+        assert_eq!(done["version"], v, "{id}: the version is unchanged");
+        assert_eq!(done["message"], "Mona (mona) is a moderator here.");
+        assert_eq!(w.version(id).await, v, "{id}: nothing appended");
+        let grants = w.state.service.store().grants_in(id).await.unwrap();
+        assert!(
+            grants
+                .iter()
+                .any(|g| g.username == "mona" && g.role == Role::Moderator),
+            "{id}: {grants:?}"
+        );
+        // Now she moderates; but she may not add a moderator herself.
+        w.ok(id, &w.mona, action.clone()).await;
+        let why = w
+            .forbidden(
+                id,
+                &w.mona,
+                json!({"action": "add-moderator", "username": "otto"}),
+            )
+            .await;
+        assert!(why.contains("only the competition's owner"), "{id}: {why}");
+        w.forbidden(
+            id,
+            &w.mona,
+            json!({"action": "remove-moderator", "username": "mona"}),
+        )
+        .await;
+    }
+
+    // She records a result in each format.
+    let (label, players) = playable(&w.view("xl").await).expect("a playable game");
+    let done = w
+        .ok(
+            "xl",
+            &w.mona,
+            json!({"action": "record-result", "game": label, "a": players[0], "b": players[1], "pawns": "4-2", "time": "23:05"}),
+        )
+        .await;
+    assert!(
+        done["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(": 4-2 in 23:05.")
+    );
+    let next = w.view("xc").await["next"].clone();
+    w.ok(
+        "xc",
+        &w.mona,
+        json!({"action": "record-game", "a": next["players"][0], "b": next["players"][1], "pawns": "4-1", "time": "19:30"}),
+    )
+    .await;
+    for (name, rank, rating) in &SUNJANG_PLAYERS[1..] {
+        w.ok(
+            "sj",
+            &w.mona,
+            json!({"action": "add-player", "name": name, "rank": rank, "rating": rating}),
+        )
+        .await;
+    }
+    w.ok("sj", &w.mona, json!({"action": "plan-season"})).await;
+    let view = w.view("sj").await;
+    let p = &view["seasons"][0]["divisions"][0]["groups"][0]["pairings"][0];
+    w.ok(
+        "sj",
+        &w.mona,
+        json!({"action": "record-result", "black": p["black"], "white": p["white"], "outcome": "white"}),
+    )
+    .await;
+
+    // The owner removes her: she no longer moderates; removing her again
+    // changes nothing.
+    for (id, action) in [
+        ("xl", json!({"action": "cancel-drr", "drr": 2, "note": "n"})),
+        (
+            "xc",
+            json!({"action": "record-game", "a": "Ann", "b": "Ben", "pawns": "4-0", "time": "1:00"}),
+        ),
+        ("sj", json!({"action": "close-season"})),
+    ] {
+        let v = w.version(id).await;
+        let done = w
+            .ok(
+                id,
+                &w.org,
+                json!({"action": "remove-moderator", "username": "mona"}),
+            )
+            .await;
+        assert_eq!(done["stored"], true);
+        assert_eq!(done["version"], v);
+        assert_eq!(
+            done["message"],
+            "Mona (mona) is no longer a moderator here."
+        );
+        w.forbidden(id, &w.mona, action).await;
+        let again = w
+            .ok(
+                id,
+                &w.org,
+                json!({"action": "remove-moderator", "username": "mona"}),
+            )
+            .await;
+        assert_eq!(again["stored"], false);
+        assert_eq!(w.version(id).await, v);
+    }
+}
+
+#[tokio::test]
+async fn the_owner_section_of_each_desk_adds_and_removes_moderators() {
+    let w = world().await;
+    for body in [
+        json!({"format": "xmadn-league", "id": "xl", "name": "XL", "players": ["Ann", "Ben", "Cat"]}),
+        json!({"format": "xmadn-challengers", "id": "xc", "name": "XC", "players": ["Ann", "Ben", "Cat"]}),
+        json!({"format": "sunjang-league", "id": "sj", "name": "SJ"}),
+    ] {
+        let a = w.create(&w.org, body).await;
+        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    }
+    let org = w.session("org").await;
+    let mona = w.session("mona").await;
+    for id in ["xl", "xc", "sj"] {
+        let desk = check_desk(&w.page(&format!("/c/{id}/manage"), &org).await, id);
+        assert!(desk.contains("<h2 id=\"owner\">Owner</h2>"), "{id}");
+        assert!(
+            desk.contains("Moderator accounts: org."),
+            "{id}: the creator moderates"
+        );
+        let form = |action: &'static str, desk: &str| {
+            form_body(&[
+                ("_csrf", &hidden(desk, "_csrf")),
+                ("_key", &format!("{}-{action}", hidden(desk, "_key"))),
+                ("_version", &hidden(desk, "_version")),
+                ("action", action),
+                ("username", "mona"),
+            ])
+        };
+        let before = w.version(id).await;
+        let a = w
+            .form(&format!("/c/{id}/act"), &org, form("add-moderator", &desk))
+            .await;
+        assert_eq!(a.status, StatusCode::SEE_OTHER, "{id}: {}", a.text());
+        assert_eq!(
+            a.headers[header::LOCATION],
+            format!("/c/{id}/manage?done=add-moderator#done").as_str()
+        );
+        assert_eq!(w.version(id).await, before, "{id}: nothing appended");
+        let desk = check_desk(
+            &w.page(&format!("/c/{id}/manage?done=add-moderator"), &org)
+                .await,
+            id,
+        );
+        assert!(desk.contains("The moderator was added."), "{id}");
+        assert!(desk.contains("Moderator accounts: mona, org."), "{id}");
+
+        // Mona's desk: a moderator's, without the owner's section; her
+        // form to add a moderator is refused.
+        let hers = check_desk(&w.page(&format!("/c/{id}/manage"), &mona).await, id);
+        assert!(hers.contains("name=\"action\""), "{id}: she moderates");
+        assert!(!hers.contains("id=\"owner\""), "{id}: no owner section");
+        let a = w
+            .form(
+                &format!("/c/{id}/act"),
+                &mona,
+                form_body(&[
+                    ("_csrf", &hidden(&hers, "_csrf")),
+                    ("_version", &hidden(&hers, "_version")),
+                    ("action", "add-moderator"),
+                    ("username", "otto"),
+                ]),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN, "{id}: {}", a.text());
+
+        // Removed through the form; once more, nothing changed.
+        let a = w
+            .form(
+                &format!("/c/{id}/act"),
+                &org,
+                form("remove-moderator", &desk),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::SEE_OTHER, "{id}: {}", a.text());
+        let desk = check_desk(
+            &w.page(&format!("/c/{id}/manage?done=remove-moderator"), &org)
+                .await,
+            id,
+        );
+        assert!(desk.contains("The moderator was removed."), "{id}");
+        assert!(desk.contains("Moderator accounts: org."), "{id}");
+        let a = w
+            .form(
+                &format!("/c/{id}/act"),
+                &org,
+                form("remove-moderator", &desk),
+            )
+            .await;
+        assert_eq!(
+            a.headers[header::LOCATION],
+            format!("/c/{id}/manage?done=remove-moderator-none#done").as_str()
+        );
+    }
 }

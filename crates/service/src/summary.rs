@@ -1,12 +1,19 @@
-//! One line in words about each ladder event: the history (CLI and pages)
-//! and the message after an action.
+//! One line in words about each event of every format: the history (CLI and
+//! pages) and the message after an action.
 
+use arbiter_engine::model::{GameId, PlayerId};
+use arbiter_engine::sunjang::season::{self, League as SunjangLeague};
 use arbiter_engine::tws::{Event, Ladder};
+use arbiter_engine::xmadn::challengers::{self, Challengers};
+use arbiter_engine::xmadn::format_time;
+use arbiter_engine::xmadn::league::{self, League};
 
-/// One line about an event, for the history.
+use crate::sunjang::outcome_words;
+
+/// One line about a ladder event, for the history.
 pub fn summarize(l: &Ladder, e: &Event) -> String {
     let n = |p| l.name_of(p);
-    let game = |g: arbiter_engine::model::GameId| {
+    let game = |g: GameId| {
         l.game(g)
             .map_or_else(|| g.to_string(), |gm| format!("{} {}", g, l.game_name(gm)))
     };
@@ -107,5 +114,211 @@ pub fn summarize(l: &Ladder, e: &Event) -> String {
             c.streak
         ),
         Event::Reverted { seq, summary } => format!("undo of event {seq} ({summary})"),
+    }
+}
+
+/// One league event in words.
+pub fn league(l: &League, e: &league::Event) -> String {
+    use league::Event as E;
+    let game = |id: &GameId| {
+        l.game(*id).map_or_else(
+            || id.to_string(),
+            |g| format!("{} {}", g.id, l.describe_game(g)),
+        )
+    };
+    match e {
+        E::Created { name, players, .. } => {
+            format!("league {name:?} created for {}", players.join(", "))
+        }
+        E::PositionsRolled {
+            drr,
+            positions,
+            rounds,
+            ..
+        } => format!(
+            "DRR {drr} positions rolled: #1 {}, #2 {}, #3 {} ({})",
+            l.name_of(positions[0]),
+            l.name_of(positions[1]),
+            l.name_of(positions[2]),
+            league::describe_rounds(l, rounds)
+        ),
+        E::ResultRecorded {
+            game: id, score, ..
+        } => format!(
+            "{}: {}-{} in {}",
+            game(id),
+            score.pawns[0],
+            score.pawns[1],
+            format_time(score.seconds)
+        ),
+        E::ResultCorrected {
+            game: id,
+            score,
+            reason,
+            ..
+        } => format!(
+            "{} corrected to {}-{} in {} ({reason})",
+            game(id),
+            score.pawns[0],
+            score.pawns[1],
+            format_time(score.seconds)
+        ),
+        E::GameCancelled { game: id, note, .. } => format!("{} cancelled: {note}", game(id)),
+        E::DrrCancelled { drr, note, .. } => format!("DRR {drr} cancelled: {note}"),
+        E::TiebreakRolled { rounds, .. } => format!(
+            "round of die-roll for step 6: {}",
+            league::describe_rounds(l, rounds)
+        ),
+        E::PlayoffStarted {
+            stage,
+            higher,
+            lower,
+            series,
+            head_start,
+            colours,
+            ..
+        } => format!(
+            "{} ({}) started: {} ({colours}) v {}{}",
+            series.code(*stage == league::PlayoffStage::Final),
+            stage.name(),
+            l.name_of(*higher),
+            l.name_of(*lower),
+            if *head_start { ", head start 1-0" } else { "" }
+        ),
+        E::PlayoffGamePlayed { stage, score, .. } => {
+            let round = l.playoff.iter().rev().find(|r| r.stage == *stage);
+            let (higher, lower) = round.map_or((String::new(), String::new()), |r| {
+                (l.name_of(r.higher), l.name_of(r.lower))
+            });
+            format!(
+                "{} game: {higher} {}-{} {lower} in {}",
+                stage.name(),
+                score.pawns[0],
+                score.pawns[1],
+                format_time(score.seconds)
+            )
+        }
+        E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
+    }
+}
+
+/// One Challengers event in words.
+pub fn challengers(c: &Challengers, e: &challengers::Event) -> String {
+    use challengers::Event as E;
+    match e {
+        E::Created {
+            name,
+            players,
+            rules,
+        } => format!(
+            "Challengers {name:?} created for {}, first to {}",
+            players.join(", "),
+            rules.first_to
+        ),
+        E::QualifierPlayed {
+            finishing, chosen, ..
+        } => format!(
+            "Game 0: 1st {}, 2nd {}, 3rd {}; {} chose {chosen}",
+            c.name_of(finishing[0]),
+            c.name_of(finishing[1]),
+            c.name_of(finishing[2]),
+            c.name_of(finishing[0]),
+        ),
+        E::GamePlayed {
+            number,
+            players,
+            score,
+            ..
+        } => format!(
+            "Game {number}: {} {}-{} {} in {}",
+            c.name_of(players[0]),
+            score.pawns[0],
+            score.pawns[1],
+            c.name_of(players[1]),
+            format_time(score.seconds)
+        ),
+        E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
+    }
+}
+
+/// One Sunjang league event in words.
+pub fn sunjang(l: &SunjangLeague, e: &season::Event) -> String {
+    use season::Event as E;
+    let n = |p: &PlayerId| l.name_of(*p);
+    match e {
+        E::Created { name, .. } => format!("Sunjang league {name:?} created"),
+        E::PlayerRegistered { info, .. } => format!("{} registered ({})", info.name, info.rank),
+        E::PlayerUpdated { player, info } => {
+            format!("{} now {} ({})", n(player), info.rank, info.rating)
+        }
+        E::PlayerWithdrawn { player, .. } => format!("{} withdrew (B.4)", n(player)),
+        E::PlayerReturned { player } => format!("{} returned", n(player)),
+        E::RestrictionsChanged { reason, .. } => format!("restrictions changed: {reason}"),
+        E::SeasonPlanned(p) => match &p.cancelled {
+            Some(c) => format!("season {} cancelled: {}", p.season, c.text),
+            None => format!(
+                "season {} planned: {} divisions, {} players",
+                p.season,
+                p.divisions.len(),
+                p.placements.len()
+            ),
+        },
+        E::ResultRecorded {
+            group,
+            black,
+            white,
+            outcome,
+            ..
+        } => format!(
+            "{group}: {} (black) v {}: {}",
+            n(black),
+            n(white),
+            outcome_words(*outcome)
+        ),
+        E::ResultCorrected {
+            group,
+            black,
+            white,
+            outcome,
+            reason,
+            ..
+        } => format!(
+            "{group}: {} (black) v {} corrected to {} ({reason})",
+            n(black),
+            n(white),
+            outcome_words(*outcome)
+        ),
+        E::GaveWay { player } => format!("{} gives way in ties (D.2)", n(player)),
+        E::LiveMatchWon { winner, loser } => {
+            format!(
+                "{} won a live Sunjang match against {}",
+                n(winner),
+                n(loser)
+            )
+        }
+        E::SeasonClosed(c) => format!("season {} closed", c.season),
+        E::FinalQualified { players, void, .. } => {
+            if *void {
+                "final round: nobody eligible plays, the title is void".to_string()
+            } else {
+                format!(
+                    "final round: {}",
+                    players.iter().map(n).collect::<Vec<_>>().join(", ")
+                )
+            }
+        }
+        E::FinalGamePlayed {
+            black,
+            white,
+            outcome,
+            ..
+        } => format!(
+            "final: {} (black) v {}: {}",
+            n(black),
+            n(white),
+            outcome_words(*outcome)
+        ),
+        E::FinalWithdrawn { player, .. } => format!("{} withdrew from the final round", n(player)),
+        E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
     }
 }

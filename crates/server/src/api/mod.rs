@@ -53,8 +53,9 @@ pub fn routes() -> Router<AppState> {
         title = "Arbiter",
         description = "Competitions run the way a moderator would: every decision names its rule. \
 Read a competition of any format (TWS ladder, XMadn league or Challengers, Sunjang league), \
-its rounds or seasons, and its event history; run a ladder (players, rounds, results, \
-reports and confirmations, adjudication, closing).\n\n\
+its rounds or seasons, and its event history; run every format (ladder, XMadn league and \
+Challengers, Sunjang league) with `POST /api/competitions/{id}/actions`: players, rounds and \
+seasons, results and corrections, reports and confirmations, adjudication, closing, moderators.\n\n\
 Writes need an account: log in with `POST /api/session` (a session cookie; send the returned \
 `csrf_token` as `X-CSRF-Token` on every write), or send an API token as `Authorization: Bearer <token>`. \
 Every write carries the expected version as `If-Match` and may carry an `Idempotency-Key`.\n\n\

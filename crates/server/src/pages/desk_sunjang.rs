@@ -12,7 +12,7 @@ use axum::body::Bytes;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::desk_xmadn::{DeskHead, form_of, number, opt, text};
+use super::desk_xmadn::{DeskHead, done_location, form_of, number, opt, text};
 use super::{Chrome, Kind, render};
 use crate::AppState;
 use crate::actions_sunjang::{self, SunjangAction};
@@ -161,6 +161,7 @@ pub(super) struct SjForm {
     outcome: Option<String>,
     winner: Option<String>,
     loser: Option<String>,
+    username: Option<String>,
 }
 
 impl SjForm {
@@ -230,6 +231,12 @@ impl SjForm {
             "withdraw-from-final" => SunjangAction::WithdrawFromFinal {
                 player: text(&self.player),
             },
+            "add-moderator" => SunjangAction::AddModerator {
+                username: text(&self.username),
+            },
+            "remove-moderator" => SunjangAction::RemoveModerator {
+                username: text(&self.username),
+            },
             other => {
                 return Err(
                     ApiError::bad_request(format!("there is no action {other:?}"))
@@ -256,9 +263,7 @@ pub(super) async fn act(
     let key = if preview { None } else { opt(&form.key) };
     let done = actions_sunjang::run_sunjang(state, caller, id, action, expected, key).await?;
     if !preview {
-        return Ok(
-            Redirect::to(&format!("/c/{id}/manage?done={}#done", done.action)).into_response(),
-        );
+        return Ok(Redirect::to(&done_location(id, &done)).into_response());
     }
     let (l, _) = state.service.load_as::<League>(id, None).await?;
     let page = PreviewPage {

@@ -9,6 +9,7 @@ use arbiter_engine::xmadn::league::{League, Phase};
 use arbiter_service::xmadn::{
     ChallengersView, LeagueGameView, LeagueView, challengers_view, league_view,
 };
+use arbiter_store::{AccountStore, Role};
 use askama::Template;
 use axum::Form;
 use axum::body::{Body, Bytes};
@@ -49,6 +50,9 @@ pub(super) struct DeskHead {
     /// The account's own name: he plays under it even unlinked (ARB-R2).
     pub display_name: String,
     pub done: Option<String>,
+    /// For the owner: the accounts with a moderator grant here (these
+    /// formats keep their moderators as grants only).
+    pub moderator_accounts: Vec<String>,
 }
 
 impl DeskHead {
@@ -61,6 +65,20 @@ impl DeskHead {
     ) -> Result<Self, ApiError> {
         let account = caller.account()?;
         let roles = caller.roles(state, id).await?;
+        let moderator_accounts = if roles.owner {
+            state
+                .service
+                .store()
+                .grants_in(id)
+                .await
+                .map_err(ApiError::from_store)?
+                .into_iter()
+                .filter(|g| g.role == Role::Moderator)
+                .map(|g| g.username)
+                .collect()
+        } else {
+            Vec::new()
+        };
         Ok(Self {
             id: id.to_string(),
             csrf: caller.csrf_token().unwrap_or_default().to_string(),
@@ -70,6 +88,7 @@ impl DeskHead {
             username: account.username.clone(),
             display_name: account.display_name.clone(),
             done: done.and_then(done_message).map(str::to_string),
+            moderator_accounts,
         })
     }
 
@@ -114,6 +133,9 @@ pub(super) fn done_message(action: &str) -> Option<&'static str> {
         "qualify-final" => "The final round was qualified.",
         "record-final-game" => "The final game was recorded.",
         "withdraw-from-final" => "The withdrawal from the final round was recorded.",
+        "add-moderator" => "The moderator was added.",
+        "remove-moderator" => "The moderator was removed.",
+        "remove-moderator-none" => "That account was not a moderator here: nothing changed.",
         _ => return None,
     })
 }
@@ -271,6 +293,7 @@ pub(super) struct XmForm {
     first: Option<String>,
     second: Option<String>,
     third: Option<String>,
+    username: Option<String>,
 }
 
 pub(super) fn text(v: &Option<String>) -> String {
@@ -335,6 +358,12 @@ impl XmForm {
                 colours: text(&self.colours),
             },
             "record-playoff-game" => LeagueAction::RecordPlayoffGame { a, b, pawns, time },
+            "add-moderator" => LeagueAction::AddModerator {
+                username: text(&self.username),
+            },
+            "remove-moderator" => LeagueAction::RemoveModerator {
+                username: text(&self.username),
+            },
             other => {
                 return Err(
                     ApiError::bad_request(format!("there is no action {other:?}"))
@@ -357,6 +386,12 @@ impl XmForm {
                 b: text(&self.b),
                 pawns: text(&self.pawns),
                 time: text(&self.time),
+            },
+            "add-moderator" => ChallengersAction::AddModerator {
+                username: text(&self.username),
+            },
+            "remove-moderator" => ChallengersAction::RemoveModerator {
+                username: text(&self.username),
             },
             other => {
                 return Err(
@@ -386,5 +421,16 @@ pub(super) async fn act(
         actions_xmadn::run_challengers(state, caller, id, form.challengers()?, expected, key)
             .await?
     };
-    Ok(Redirect::to(&format!("/c/{id}/manage?done={}#done", done.action)).into_response())
+    Ok(Redirect::to(&done_location(id, &done)).into_response())
+}
+
+/// Where a desk form that worked goes: the desk, with the fixed sentence
+/// of what was done.
+pub(super) fn done_location(id: &str, done: &actions_xmadn::FormatDone) -> String {
+    let what = if done.action == "remove-moderator" && !done.stored {
+        "remove-moderator-none"
+    } else {
+        done.action.as_str()
+    };
+    format!("/c/{id}/manage?done={what}#done")
 }

@@ -1,0 +1,784 @@
+//! Who may do what in the other formats: every action of an XMadn league
+//! (`LeagueAction`), an XMadn Challengers event (`ChallengersAction`) and
+//! a Sunjang league (`SunjangAction`) sent through the API as each role,
+//! against a matrix of expectations, like `roles.rs` for the ladder. A role
+//! that may not is refused with 401 (nobody logged in) or 403 (anyone else)
+//! and nothing is stored (the competition's `ETag` is unchanged); a role
+//! that may is not refused with 401/403 (the rules may still refuse it).
+//!
+//! The world: `olga` (organizer) creates the three competitions and owns
+//! them; `mona` moderates them; `pete` moderates them and plays in them as
+//! Pete Moder (a Player grant); `alice` plays as Alice Adams (a Player
+//! grant); `otto` has an account and no role. The league and the
+//! Challengers event are Alice Adams, Pete Moder and Eve Evans; the league's
+//! first double round-robin is rolled. The Sunjang league has seven players
+//! (Alice Adams and Pete Moder among them) and its first season planned.
+//!
+//! These formats have no player actions (`who()` is `Moderator`,
+//! `ModeratorNotInGame` or `Owner` for every action): a player is refused
+//! everything, and a moderator who plays is refused the actions about his
+//! own game (ARB-R45).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use arbiter_server::{AppState, Clock, auth};
+use arbiter_service::Service;
+use arbiter_store::{Account, AccountStore, Grant, Role as GrantRole};
+use arbiter_store_sqlite::SqliteStore;
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const PASSWORD: &str = "correct horse battery staple";
+const XL: &str = "matrix-league";
+const XC: &str = "matrix-challengers";
+const SJ: &str = "matrix-sunjang";
+
+/// (username, name shown, organizer)
+const ACCOUNTS: &[(&str, &str, bool)] = &[
+    ("olga", "Olga Owens", true),
+    ("mona", "Mona Mills", false),
+    ("pete", "Pete Moder", false),
+    ("alice", "Alice Adams", false),
+    ("otto", "Otto Outis", false),
+];
+
+const THREE: [&str; 3] = ["Alice Adams", "Pete Moder", "Eve Evans"];
+
+const SUNJANG_PLAYERS: [(&str, &str, i32); 7] = [
+    ("Alice Adams", "3d", 2300),
+    ("Pete Moder", "1d", 2100),
+    ("Eve Evans", "1k", 1950),
+    ("Kai Kim", "4k", 1700),
+    ("Lee Lin", "8k", 1300),
+    ("Min Moon", "12k", 1000),
+    ("Pat Park", "15k", 800),
+];
+
+/// One argon2 hash for every account (hashing is slow on purpose).
+fn password_hash() -> &'static str {
+    static HASH: OnceLock<String> = OnceLock::new();
+    HASH.get_or_init(|| auth::hash_password(PASSWORD).unwrap())
+}
+
+fn now() -> arbiter_engine::model::Time {
+    "2026-03-02T12:00:00Z".parse().unwrap()
+}
+
+// ----- requests -----
+
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+async fn send(
+    app: &Router,
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    headers: &[(&str, String)],
+    body: Option<&Value>,
+) -> Answer {
+    let mut request = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    for (k, v) in headers {
+        request = request.header(*k, v);
+    }
+    let request = match body {
+        Some(b) => request
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(serde_json::to_vec(b).unwrap())),
+        None => request.body(Body::empty()),
+    }
+    .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    Answer {
+        status,
+        headers,
+        body: body.to_vec(),
+    }
+}
+
+// ----- the world -----
+
+/// The roles of the matrix, in its column order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// No credentials at all.
+    Public,
+    /// An account with no role in the competition.
+    Outsider,
+    /// Alice Adams: a Player grant with her player name.
+    Player,
+    /// Pete Moder: a moderator who plays (the actions marked M are about
+    /// his game).
+    PlayingMod,
+    /// Mona Mills: a moderator who does not play.
+    Moderator,
+    Owner,
+}
+
+const ROLES: [Role; 6] = [
+    Role::Public,
+    Role::Outsider,
+    Role::Player,
+    Role::PlayingMod,
+    Role::Moderator,
+    Role::Owner,
+];
+
+impl Role {
+    fn username(self) -> Option<&'static str> {
+        match self {
+            Role::Public => None,
+            Role::Outsider => Some("otto"),
+            Role::Player => Some("alice"),
+            Role::PlayingMod => Some("pete"),
+            Role::Moderator => Some("mona"),
+            Role::Owner => Some("olga"),
+        }
+    }
+}
+
+struct World {
+    app: Router,
+    state: AppState,
+    tokens: HashMap<&'static str, String>,
+    /// League games (labels): Pete Moder v. Eve Evans, Alice Adams v. Eve
+    /// Evans.
+    pete_game: String,
+    alice_game: String,
+}
+
+impl World {
+    async fn new() -> World {
+        let store = SqliteStore::open_in_memory().await.unwrap();
+        let state = AppState::new(Service::new(store)).with_clock(Clock::Fixed(now()));
+        let mut tokens = HashMap::new();
+        for (username, name, organizer) in ACCOUNTS {
+            state
+                .service
+                .store()
+                .create_account(&Account {
+                    username: (*username).into(),
+                    display_name: (*name).into(),
+                    email: None,
+                    password_hash: password_hash().into(),
+                    organizer: *organizer,
+                    created_at: now().to_rfc3339(),
+                })
+                .await
+                .unwrap();
+            let token = auth::create_token(&state, username, "tests").await.unwrap();
+            tokens.insert(*username, token);
+        }
+        let mut world = World {
+            app: arbiter_server::app(state.clone()),
+            state: state.clone(),
+            tokens,
+            pete_game: String::new(),
+            alice_game: String::new(),
+        };
+        let olga = world.tokens["olga"].clone();
+        for body in [
+            json!({"format": "xmadn-league", "id": XL, "name": "Matrix League", "players": THREE}),
+            json!({"format": "xmadn-challengers", "id": XC, "name": "Matrix Challengers", "players": THREE}),
+            json!({"format": "sunjang-league", "id": SJ, "name": "Matrix Sunjang"}),
+        ] {
+            let created = send(
+                &world.app,
+                Method::POST,
+                "/api/competitions",
+                Some(&olga),
+                &[],
+                Some(&body),
+            )
+            .await;
+            assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+        }
+        let store = state.service.store();
+        for id in [XL, XC, SJ] {
+            for (username, role, player) in [
+                ("mona", GrantRole::Moderator, None),
+                ("pete", GrantRole::Moderator, None),
+                ("pete", GrantRole::Player, Some("Pete Moder")),
+                ("alice", GrantRole::Player, Some("Alice Adams")),
+            ] {
+                store
+                    .grant(&Grant {
+                        competition: id.into(),
+                        username: username.into(),
+                        role,
+                        player: player.map(str::to_string),
+                    })
+                    .await
+                    .unwrap();
+            }
+        }
+        world.act_ok(XL, &olga, &json!({"action": "roll"})).await;
+        for (name, rank, rating) in SUNJANG_PLAYERS {
+            world
+                .act_ok(
+                    SJ,
+                    &olga,
+                    &json!({"action": "add-player", "name": name, "rank": rank, "rating": rating}),
+                )
+                .await;
+        }
+        world
+            .act_ok(SJ, &olga, &json!({"action": "plan-season"}))
+            .await;
+        let view = world.view(XL).await;
+        let game = |who: &str| -> String {
+            view["drrs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|d| d["games"].as_array().cloned().unwrap_or_default())
+                .find(|g| {
+                    let p = &g["players"];
+                    (p[0] == who && p[1] == "Eve Evans") || (p[1] == who && p[0] == "Eve Evans")
+                })
+                .unwrap_or_else(|| panic!("no game of {who} v. Eve Evans: {view}"))["label"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        world.pete_game = game("Pete Moder");
+        world.alice_game = game("Alice Adams");
+        world
+    }
+
+    fn token(&self, role: Role) -> Option<&str> {
+        role.username().map(|u| self.tokens[u].as_str())
+    }
+
+    async fn view(&self, id: &str) -> Value {
+        let a = send(
+            &self.app,
+            Method::GET,
+            &format!("/api/competitions/{id}"),
+            None,
+            &[],
+            None,
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+        a.json()["view"].clone()
+    }
+
+    /// A competition's version, from its `ETag`.
+    async fn version(&self, id: &str) -> String {
+        let a = send(
+            &self.app,
+            Method::GET,
+            &format!("/api/competitions/{id}"),
+            None,
+            &[],
+            None,
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+        a.headers[header::ETAG].to_str().unwrap().to_string()
+    }
+
+    /// What a refused action must leave as it was: the version (`ETag`)
+    /// and the grants (moderators are grants, outside the event log).
+    async fn fingerprint(&self, id: &str) -> String {
+        let mut grants: Vec<String> = self
+            .state
+            .service
+            .store()
+            .grants_in(id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|g| {
+                format!(
+                    "{}:{}:{}",
+                    g.username,
+                    g.role.as_str(),
+                    g.player.unwrap_or_default()
+                )
+            })
+            .collect();
+        grants.sort();
+        format!("{} [{}]", self.version(id).await, grants.join(", "))
+    }
+
+    /// An action with the current version as `If-Match`.
+    async fn act(&self, id: &str, token: Option<&str>, body: &Value) -> Answer {
+        let version = self.version(id).await;
+        send(
+            &self.app,
+            Method::POST,
+            &format!("/api/competitions/{id}/actions"),
+            token,
+            &[("if-match", version)],
+            Some(body),
+        )
+        .await
+    }
+
+    async fn act_ok(&self, id: &str, token: &str, body: &Value) -> Value {
+        let a = self.act(id, Some(token), body).await;
+        assert_eq!(a.status, StatusCode::OK, "{body}: {}", a.text());
+        a.json()
+    }
+}
+
+// ----- the matrix -----
+
+/// Every action, on its competition; `M` names Pete Moder's game (he plays
+/// it), `A` Alice Adams's (Pete does not play it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Act {
+    // XMadn league
+    LRoll,
+    LRecordM,
+    LRecordA,
+    LCorrectM,
+    LCorrectA,
+    LCancelGameM,
+    LCancelGameA,
+    LCancelDrr,
+    LStartPlayoff,
+    LPlayoffGameM,
+    LPlayoffGameA,
+    LAddModerator,
+    LRemoveModerator,
+    // XMadn Challengers
+    CQualifier,
+    CGameM,
+    CGameA,
+    CAddModerator,
+    CRemoveModerator,
+    // Sunjang league
+    SAddPlayer,
+    SUpdatePlayer,
+    SWithdrawPlayer,
+    SReturnPlayer,
+    SChangeRestrictions,
+    SPlanSeason,
+    SPlanPreview,
+    SRecordM,
+    SRecordA,
+    SCorrectM,
+    SCorrectA,
+    SGiveWay,
+    SLiveMatchM,
+    SLiveMatchA,
+    SCloseSeason,
+    SQualifyFinal,
+    SFinalGameM,
+    SFinalGameA,
+    SWithdrawFromFinal,
+    SAddModerator,
+    SRemoveModerator,
+}
+
+impl Act {
+    fn competition(self) -> &'static str {
+        let name = format!("{self:?}");
+        match name.as_bytes()[0] {
+            b'L' => XL,
+            b'C' => XC,
+            _ => SJ,
+        }
+    }
+
+    fn body(self, w: &World) -> Value {
+        let (pm, al) = (w.pete_game.as_str(), w.alice_game.as_str());
+        let score = |action: &str, a: &str| json!({"action": action, "a": a, "b": "Eve Evans", "pawns": "4-2", "time": "23:05"});
+        let go = |action: &str, black: &str| json!({"action": action, "black": black, "white": "Eve Evans", "outcome": "black"});
+        match self {
+            Act::LAddModerator | Act::CAddModerator | Act::SAddModerator => {
+                json!({"action": "add-moderator", "username": "otto"})
+            }
+            Act::LRemoveModerator | Act::CRemoveModerator | Act::SRemoveModerator => {
+                json!({"action": "remove-moderator", "username": "mona"})
+            }
+            Act::LRoll => json!({"action": "roll"}),
+            Act::LRecordM => {
+                let mut b = score("record-result", "Pete Moder");
+                b["game"] = json!(pm);
+                b
+            }
+            Act::LRecordA => {
+                let mut b = score("record-result", "Alice Adams");
+                b["game"] = json!(al);
+                b
+            }
+            Act::LCorrectM => {
+                let mut b = score("correct-result", "Pete Moder");
+                b["game"] = json!(pm);
+                b["reason"] = json!("miscounted");
+                b
+            }
+            Act::LCorrectA => {
+                let mut b = score("correct-result", "Alice Adams");
+                b["game"] = json!(al);
+                b["reason"] = json!("miscounted");
+                b
+            }
+            Act::LCancelGameM => json!({"action": "cancel-game", "game": pm, "note": "agreed"}),
+            Act::LCancelGameA => json!({"action": "cancel-game", "game": al, "note": "agreed"}),
+            Act::LCancelDrr => json!({"action": "cancel-drr", "drr": 2, "note": "agreed"}),
+            Act::LStartPlayoff => json!({"action": "start-playoff", "colours": "red/blue"}),
+            Act::LPlayoffGameM => score("record-playoff-game", "Pete Moder"),
+            Act::LPlayoffGameA => score("record-playoff-game", "Alice Adams"),
+            Act::CQualifier => json!({"action": "record-qualifier",
+                "finishing": ["Pete Moder", "Alice Adams", "Eve Evans"], "chosen": "red/blue"}),
+            Act::CGameM => score("record-game", "Pete Moder"),
+            Act::CGameA => score("record-game", "Alice Adams"),
+            Act::SAddPlayer => {
+                json!({"action": "add-player", "name": "Nina Newman", "rank": "2k", "rating": 1800})
+            }
+            Act::SUpdatePlayer => {
+                json!({"action": "update-player", "player": "Eve Evans", "rank": "1d", "rating": 2050})
+            }
+            Act::SWithdrawPlayer => {
+                json!({"action": "withdraw-player", "player": "Eve Evans", "reason": "no time"})
+            }
+            Act::SReturnPlayer => json!({"action": "return-player", "player": "Eve Evans"}),
+            Act::SChangeRestrictions => json!({"action": "change-restrictions",
+                "rules": arbiter_record::preset("sunjang-league").unwrap(), "reason": "the same"}),
+            Act::SPlanSeason => json!({"action": "plan-season"}),
+            Act::SPlanPreview => json!({"action": "plan-season", "preview": true}),
+            Act::SRecordM => go("record-result", "Pete Moder"),
+            Act::SRecordA => go("record-result", "Alice Adams"),
+            Act::SCorrectM => {
+                let mut b = go("correct-result", "Pete Moder");
+                b["reason"] = json!("typo");
+                b
+            }
+            Act::SCorrectA => {
+                let mut b = go("correct-result", "Alice Adams");
+                b["reason"] = json!("typo");
+                b
+            }
+            Act::SGiveWay => json!({"action": "give-way", "player": "Eve Evans"}),
+            Act::SLiveMatchM => {
+                json!({"action": "record-live-match", "winner": "Pete Moder", "loser": "Eve Evans"})
+            }
+            Act::SLiveMatchA => {
+                json!({"action": "record-live-match", "winner": "Alice Adams", "loser": "Eve Evans"})
+            }
+            Act::SCloseSeason => json!({"action": "close-season"}),
+            Act::SQualifyFinal => json!({"action": "qualify-final"}),
+            Act::SFinalGameM => go("record-final-game", "Pete Moder"),
+            Act::SFinalGameA => go("record-final-game", "Alice Adams"),
+            Act::SWithdrawFromFinal => {
+                json!({"action": "withdraw-from-final", "player": "Eve Evans"})
+            }
+        }
+    }
+}
+
+/// What a role may expect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum E {
+    /// Allowed: not refused with 401/403 (the rules may still refuse it).
+    Y,
+    /// Not this role's to do: 401 without an account, 403 with one; nothing
+    /// stored.
+    N,
+}
+use E::{N, Y};
+
+/// Columns: Public, Outsider, Player, PlayingMod, Moderator, Owner (see
+/// [`ROLES`]).
+#[rustfmt::skip]
+const MATRIX: &[(Act, [E; 6])] = &[
+    //                          Pub Out Pl  PM Mod Own
+    (Act::LRoll,               [N,  N,  N,  Y, Y,  Y]),
+    (Act::LRecordM,            [N,  N,  N,  N, Y,  Y]), // nobody moderates his own game
+    (Act::LRecordA,            [N,  N,  N,  Y, Y,  Y]),
+    (Act::LCorrectM,           [N,  N,  N,  N, Y,  Y]),
+    (Act::LCorrectA,           [N,  N,  N,  Y, Y,  Y]),
+    (Act::LCancelGameM,        [N,  N,  N,  N, Y,  Y]),
+    (Act::LCancelGameA,        [N,  N,  N,  Y, Y,  Y]),
+    (Act::LCancelDrr,          [N,  N,  N,  Y, Y,  Y]),
+    (Act::LStartPlayoff,       [N,  N,  N,  Y, Y,  Y]),
+    (Act::LPlayoffGameM,       [N,  N,  N,  N, Y,  Y]),
+    (Act::LPlayoffGameA,       [N,  N,  N,  Y, Y,  Y]),
+    (Act::LAddModerator,       [N,  N,  N,  N, N,  Y]), // the owner alone
+    (Act::LRemoveModerator,    [N,  N,  N,  N, N,  Y]),
+    (Act::CQualifier,          [N,  N,  N,  N, Y,  Y]), // Pete plays Game 0
+    (Act::CGameM,              [N,  N,  N,  N, Y,  Y]),
+    (Act::CGameA,              [N,  N,  N,  Y, Y,  Y]),
+    (Act::CAddModerator,       [N,  N,  N,  N, N,  Y]),
+    (Act::CRemoveModerator,    [N,  N,  N,  N, N,  Y]),
+    (Act::SAddPlayer,          [N,  N,  N,  Y, Y,  Y]),
+    (Act::SUpdatePlayer,       [N,  N,  N,  Y, Y,  Y]),
+    (Act::SWithdrawPlayer,     [N,  N,  N,  Y, Y,  Y]),
+    (Act::SReturnPlayer,       [N,  N,  N,  Y, Y,  Y]),
+    (Act::SChangeRestrictions, [N,  N,  N,  N, N,  Y]), // the owner alone
+    (Act::SPlanSeason,         [N,  N,  N,  Y, Y,  Y]),
+    (Act::SPlanPreview,        [N,  N,  N,  Y, Y,  Y]),
+    (Act::SRecordM,            [N,  N,  N,  N, Y,  Y]),
+    (Act::SRecordA,            [N,  N,  N,  Y, Y,  Y]),
+    (Act::SCorrectM,           [N,  N,  N,  N, Y,  Y]),
+    (Act::SCorrectA,           [N,  N,  N,  Y, Y,  Y]),
+    (Act::SGiveWay,            [N,  N,  N,  Y, Y,  Y]),
+    (Act::SLiveMatchM,         [N,  N,  N,  N, Y,  Y]),
+    (Act::SLiveMatchA,         [N,  N,  N,  Y, Y,  Y]),
+    (Act::SCloseSeason,        [N,  N,  N,  Y, Y,  Y]),
+    (Act::SQualifyFinal,       [N,  N,  N,  Y, Y,  Y]),
+    (Act::SFinalGameM,         [N,  N,  N,  N, Y,  Y]),
+    (Act::SFinalGameA,         [N,  N,  N,  Y, Y,  Y]),
+    (Act::SWithdrawFromFinal,  [N,  N,  N,  Y, Y,  Y]),
+    (Act::SAddModerator,       [N,  N,  N,  N, N,  Y]),
+    (Act::SRemoveModerator,    [N,  N,  N,  N, N,  Y]),
+];
+
+/// Check one cell; `Err` says what went wrong. `changed` tells whether
+/// something was stored (the world must then be built again).
+async fn check_cell(w: &World, act: Act, role: Role, expect: E) -> (bool, Result<(), String>) {
+    let id = act.competition();
+    let before = w.fingerprint(id).await;
+    let answer = w.act(id, w.token(role), &act.body(w)).await;
+    let after = w.fingerprint(id).await;
+    let changed = before != after;
+    let status = answer.status;
+    let what = format!(
+        "{act:?} as {role:?} (expected {expect:?}): {status} {}",
+        answer.text()
+    );
+    let refused_for_role = status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN;
+    let outcome = match expect {
+        Y if refused_for_role => Err(format!("refused a role that may: {what}")),
+        Y if status.is_server_error() => Err(format!("a server error: {what}")),
+        Y => Ok(()),
+        N => {
+            let want = if role == Role::Public {
+                StatusCode::UNAUTHORIZED
+            } else {
+                StatusCode::FORBIDDEN
+            };
+            if status != want {
+                Err(format!("BUG: wanted {want}: {what}"))
+            } else if changed {
+                Err(format!(
+                    "BUG: refused but stored something ({before} -> {after}): {what}"
+                ))
+            } else {
+                Ok(())
+            }
+        }
+    };
+    (changed, outcome)
+}
+
+/// One row of the matrix, on worlds of its own.
+async fn check_row(act: Act, row: [E; 6]) -> Vec<String> {
+    let mut failures = Vec::new();
+    let mut world = World::new().await;
+    for (role, expect) in ROLES.into_iter().zip(row) {
+        let (changed, outcome) = check_cell(&world, act, role, expect).await;
+        if let Err(e) = outcome {
+            failures.push(e);
+        }
+        if changed {
+            world = World::new().await;
+        }
+    }
+    failures
+}
+
+#[test]
+fn every_format_action_is_refused_to_the_roles_that_may_not_and_only_to_them() {
+    // Rows run on a few threads, each with a runtime of its own.
+    let rows: Vec<(Act, [E; 6])> = MATRIX.to_vec();
+    let chunks: Vec<Vec<(Act, [E; 6])>> = rows
+        .chunks(MATRIX.len().div_ceil(4))
+        .map(<[_]>::to_vec)
+        .collect();
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                s.spawn(move || {
+                    let rt = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .unwrap();
+                    chunk
+                        .into_iter()
+                        .flat_map(|(act, row)| rt.block_on(check_row(act, row)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    assert!(
+        failures.is_empty(),
+        "{} of {} cells failed:\n{}",
+        failures.len(),
+        MATRIX.len() * ROLES.len(),
+        failures.join("\n")
+    );
+}
+
+/// The action names a schema of the OpenAPI document lists in its `oneOf`.
+fn documented(doc: &Value, schema: &str) -> Vec<String> {
+    let mut names: Vec<String> = doc["components"]["schemas"][schema]["oneOf"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no oneOf in {schema}"))
+        .iter()
+        .flat_map(|v| {
+            v["properties"]["action"]["enum"]
+                .as_array()
+                .unwrap()
+                .clone()
+        })
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+#[tokio::test]
+async fn the_matrix_covers_every_action_of_every_other_format() {
+    let doc =
+        serde_json::to_value(<arbiter_server::api::ApiDoc as utoipa::OpenApi>::openapi()).unwrap();
+    // The document the server serves says the same.
+    let world = World::new().await;
+    let served = send(
+        &world.app,
+        Method::GET,
+        "/api/openapi.json",
+        None,
+        &[],
+        None,
+    )
+    .await
+    .json();
+    for (schema, id) in [
+        ("LeagueAction", XL),
+        ("ChallengersAction", XC),
+        ("SunjangAction", SJ),
+    ] {
+        let want = documented(&doc, schema);
+        assert_eq!(documented(&served, schema), want, "{schema}");
+        let mut covered: Vec<String> = MATRIX
+            .iter()
+            .filter(|(act, _)| act.competition() == id)
+            .map(|(act, _)| act.body(&world)["action"].as_str().unwrap().to_string())
+            .collect();
+        covered.sort();
+        covered.dedup();
+        assert_eq!(covered, want, "a {schema} has no row in the matrix");
+    }
+}
+
+#[tokio::test]
+async fn the_owner_and_a_moderator_really_do_what_the_matrix_allows() {
+    // Y only says "not refused for the role"; here the main actions are
+    // carried out for real, in order, by the moderator who does not play.
+    let w = World::new().await;
+    let mona = w.tokens["mona"].clone();
+    let pete = w.tokens["pete"].clone();
+    // Games 1 to 3 in order: Pete records those he does not play, Mona
+    // those he plays (he is refused them, with nothing stored).
+    let (mut by_pete, mut by_mona) = (0, 0);
+    for _ in 0..3 {
+        let view = w.view(XL).await;
+        let game = view["drrs"][0]["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["playable"] == true)
+            .unwrap_or_else(|| panic!("no playable game: {view}"))
+            .clone();
+        let (a, b) = (&game["players"][0], &game["players"][1]);
+        let body = json!({"action": "record-result", "game": game["label"], "a": a, "b": b,
+            "pawns": "4-2", "time": "23:05"});
+        if a == "Pete Moder" || b == "Pete Moder" {
+            let before = w.fingerprint(XL).await;
+            let refused = w.act(XL, Some(&pete), &body).await;
+            assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.text());
+            assert!(refused.text().contains("own game"), "{}", refused.text());
+            assert_eq!(w.fingerprint(XL).await, before);
+            let done = w.act_ok(XL, &mona, &body).await;
+            assert_eq!(done["stored"], true, "{done}");
+            by_mona += 1;
+        } else {
+            let done = w.act_ok(XL, &pete, &body).await;
+            assert_eq!(done["stored"], true, "{done}");
+            by_pete += 1;
+        }
+    }
+    assert_eq!((by_pete, by_mona), (1, 2), "Pete plays two of games 1 to 3");
+    let done = w.act_ok(XC, &mona, &Act::CQualifier.body(&w)).await;
+    assert_eq!(done["stored"], true, "{done}");
+    // Season 1 is planned and unfinished: the rules refuse the preview of
+    // season 2, after the role was allowed, and nothing is stored.
+    let before = w.version(SJ).await;
+    let a = w.act(SJ, Some(&mona), &Act::SPlanPreview.body(&w)).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    assert_eq!(
+        w.version(SJ).await,
+        before,
+        "a refused preview stores nothing"
+    );
+    let done = w.act_ok(SJ, &mona, &Act::SUpdatePlayer.body(&w)).await;
+    assert_eq!(done["stored"], true, "{done}");
+    // Nor does Pete correct his own game.
+    let before = w.version(XL).await;
+    let a = w.act(XL, Some(&pete), &Act::LCorrectM.body(&w)).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    assert!(a.text().contains("own game"), "{}", a.text());
+    assert_eq!(w.version(XL).await, before);
+    // The owner changes the restrictions; the moderator may not.
+    let owner = w.tokens["olga"].clone();
+    let a = w
+        .act(SJ, Some(&mona), &Act::SChangeRestrictions.body(&w))
+        .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    let done = w
+        .act_ok(SJ, &owner, &Act::SChangeRestrictions.body(&w))
+        .await;
+    assert_eq!(done["action"], "change-restrictions", "{done}");
+    // The owner adds and removes a moderator (grants only): Otto then
+    // rolls the league, and no longer once removed.
+    let otto = w.tokens["otto"].clone();
+    let add = json!({"action": "add-moderator", "username": "otto"});
+    let done = w.act_ok(XL, &owner, &add).await;
+    assert_eq!(done["stored"], true, "{done}");
+    let a = w.act(XL, Some(&otto), &json!({"action": "roll"})).await;
+    assert_ne!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    let remove = json!({"action": "remove-moderator", "username": "otto"});
+    w.act_ok(XL, &owner, &remove).await;
+    let before = w.fingerprint(XL).await;
+    let a = w.act(XL, Some(&otto), &json!({"action": "roll"})).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    assert_eq!(w.fingerprint(XL).await, before);
+}
