@@ -779,12 +779,21 @@ fn pages() -> Vec<String> {
         "/new?format=xmadn-league",
         "/new?format=xmadn-challengers",
         "/new?format=sunjang-league",
+        // Hostile text in the address: echoed only escaped.
+        "/login?next=%2F%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+        "/new?format=%3Cscript%3Ealert(1)%3C%2Fscript%3E",
     ]
     .into_iter()
     .map(str::to_string)
     .collect();
     for id in ALL {
-        for page in ["", "/manage", "/manage?done=add-player", "/history"] {
+        for page in [
+            "",
+            "/manage",
+            "/manage?done=add-player",
+            "/manage?done=%3Cscript%3Ealert(1)%3C%2Fscript%3E",
+            "/history",
+        ] {
             out.push(format!("/c/{id}{page}"));
         }
     }
