@@ -782,3 +782,34 @@ async fn the_owner_and_a_moderator_really_do_what_the_matrix_allows() {
     assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
     assert_eq!(w.fingerprint(XL).await, before);
 }
+
+#[tokio::test]
+async fn a_role_counts_only_in_its_own_competition() {
+    // Mona moderates the league but no longer the Challengers event and the
+    // Sunjang league: she is refused there like an outsider.
+    let w = World::new().await;
+    let store = w.state.service.store();
+    for id in [XC, SJ] {
+        assert!(
+            store
+                .revoke(id, "mona", GrantRole::Moderator)
+                .await
+                .unwrap()
+        );
+    }
+    let mona = w.tokens["mona"].clone();
+    for act in [Act::CGameA, Act::SAddPlayer, Act::SPlanPreview] {
+        let id = act.competition();
+        let before = w.fingerprint(id).await;
+        let a = w.act(id, Some(&mona), &act.body(&w)).await;
+        assert_eq!(
+            a.status,
+            StatusCode::FORBIDDEN,
+            "BUG: {act:?} by a moderator of another competition: {}",
+            a.text()
+        );
+        assert_eq!(w.fingerprint(id).await, before, "{act:?}");
+    }
+    let a = w.act(XL, Some(&mona), &Act::LCancelDrr.body(&w)).await;
+    assert_ne!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+}

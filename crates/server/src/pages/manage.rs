@@ -366,6 +366,9 @@ pub(crate) async fn create_token(
     caller: Caller,
     Form(form): Form<TokenForm>,
 ) -> Response {
+    if caller.account.is_none() {
+        return to_login("/account");
+    }
     let result = async {
         let account = caller.account()?;
         caller.check_csrf(form.csrf.as_deref())?;
@@ -495,6 +498,9 @@ pub(crate) async fn create(
     caller: Caller,
     Form(form): Form<NewForm>,
 ) -> Response {
+    if caller.account.is_none() {
+        return to_login("/new");
+    }
     let id = form.id.trim().to_string();
     let result = async {
         caller.account()?;
@@ -587,6 +593,8 @@ struct DeskPage {
     rules: String,
     rules_versions: Vec<(u32, String)>,
     next_round: u32,
+    /// The caller's player has asked to skip the next round.
+    skipping: bool,
     forum: String,
     mail: bool,
     done: Option<String>,
@@ -711,6 +719,12 @@ pub(crate) async fn desk(
             .map(|r| (r.from_round, r.reason.clone()))
             .collect(),
         next_round: ladder.next_round_number(),
+        skipping: me.is_some_and(|p| {
+            ladder
+                .skip_requests
+                .get(&ladder.next_round_number())
+                .is_some_and(|list| list.contains(&p))
+        }),
         forum,
         mail: state.mailer.is_some(),
         done: q.done.as_deref().and_then(done_message).map(str::to_string),
