@@ -18,6 +18,7 @@ pub mod draw;
 pub mod error;
 pub mod explain;
 pub mod model;
+pub mod ratings;
 pub mod sunjang;
 pub mod tws;
 pub mod xmadn;
