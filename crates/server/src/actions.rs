@@ -21,11 +21,14 @@ use arbiter_engine::model::{Adjudication, EndTag, GameId, Outcome, PlayerId, Sid
 use arbiter_engine::tws::{
     Command, Confirmer, Event, Ladder, Membership, PairingPlan, ResultInput,
 };
-use arbiter_service::{Context, Executed, views};
-use arbiter_store::{AccountStore, Grant, Role, Seq};
+use arbiter_service::{Executed, views};
+use arbiter_store::{AccountStore, Role, Seq};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+pub(crate) mod common;
+
+use self::common::required;
 use crate::AppState;
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
@@ -322,42 +325,25 @@ pub fn authorize(
     action: &LadderAction,
 ) -> Result<(), ApiError> {
     let account = caller.account()?;
-    let in_game = |ladder: &Ladder| -> Result<bool, ApiError> {
-        let Some(g) = action.game() else {
-            return Ok(false);
-        };
-        let g = game(ladder, g)?;
-        let me = roles
-            .player
-            .as_deref()
-            .and_then(|n| player_id(ladder, n).ok());
-        Ok(me.is_some_and(|p| ladder.game(g).is_some_and(|g| g.has_player(p))))
-    };
+    let linked = roles
+        .player
+        .as_deref()
+        .and_then(|n| player_id(ladder, n).ok());
     // A moderator is the player of his name even when no account is linked
     // to that player (ARB-R2): he does not moderate that player's game.
-    let plays_by_name = |ladder: &Ladder| -> Result<bool, ApiError> {
+    let by_name = player_id(ladder, &account.display_name).ok();
+    let in_game = |me: &[Option<PlayerId>]| -> Result<bool, ApiError> {
         let Some(g) = action.game() else {
             return Ok(false);
         };
         let g = game(ladder, g)?;
-        let me = player_id(ladder, &account.display_name).ok();
-        Ok(me.is_some_and(|p| ladder.game(g).is_some_and(|g| g.has_player(p))))
+        Ok(ladder
+            .game(g)
+            .is_some_and(|g| me.iter().flatten().any(|p| g.has_player(*p))))
     };
     let refuse = |why: String| Err(ApiError::forbidden(why));
     match action.who() {
-        Who::Account => Ok(()),
-        Who::Owner if roles.owner => Ok(()),
-        Who::Owner => refuse(format!(
-            "only the competition's owner may {} ({} is {} here)",
-            action.name(),
-            account.username,
-            roles.describe()
-        )),
-        Who::Moderator if roles.moderates() => Ok(()),
-        Who::ModeratorOrSelf => {
-            if roles.moderates() {
-                return Ok(());
-            }
+        Who::ModeratorOrSelf if !roles.moderates() => {
             let named = match action {
                 LadderAction::Withdraw { player, .. } => Some(player.as_str()),
                 LadderAction::RequestSkip { player, .. }
@@ -377,27 +363,20 @@ pub fn authorize(
             }
         }
         Who::Player if roles.player.is_some() => Ok(()),
-        Who::GamePlayer if in_game(ladder)? => Ok(()),
+        Who::GamePlayer if in_game(&[linked])? => Ok(()),
         Who::GamePlayer => refuse(format!(
             "only a player of the game may {} (ARB-R45)",
             action.name()
         )),
-        Who::GamePlayerOrModerator if in_game(ladder)? || roles.moderates() => Ok(()),
-        Who::ModeratorNotInGame
-            if roles.moderates() && (in_game(ladder)? || plays_by_name(ladder)?) =>
-        {
-            refuse(format!(
-                "nobody moderates his own game: another moderator must {} (TWS Conduct of Games; ARB-R45)",
-                action.name()
-            ))
-        }
-        Who::ModeratorNotInGame if roles.moderates() => Ok(()),
-        _ => refuse(format!(
-            "{} is {} in this competition and may not {}",
-            account.username,
-            roles.describe(),
-            action.name()
-        )),
+        Who::GamePlayerOrModerator if in_game(&[linked])? || roles.moderates() => Ok(()),
+        who => common::check_role(
+            caller,
+            roles,
+            who,
+            action.name(),
+            || in_game(&[linked, by_name]),
+            common::LADDER,
+        ),
     }
 }
 
@@ -481,15 +460,6 @@ pub fn parse_deadline(s: &str) -> Result<Time, ApiError> {
         })
 }
 
-fn required(value: &str, field: &str) -> Result<String, ApiError> {
-    let v = value.trim();
-    if v.is_empty() {
-        Err(ApiError::bad_request(format!("{field} is required")).with_field(field))
-    } else {
-        Ok(v.to_string())
-    }
-}
-
 /// Carry out `action` on ladder `competition` for `caller`: check the
 /// role, decide, store (unless a preview), and update the grants the
 /// action implies (a player added with an account, a moderator added).
@@ -502,17 +472,11 @@ pub async fn run_ladder(
     idempotency_key: Option<String>,
 ) -> Result<ActionDone, ApiError> {
     let svc = &state.service;
-    let account = caller.account()?.clone();
-    let roles = caller.roles(state, competition).await?;
-    let (ladder, version) = svc.load(competition, None).await?;
+    let (account, roles, ladder, version) =
+        common::load_for::<Ladder>(state, caller, competition).await?;
     authorize(&ladder, caller, &roles, &action)?;
     let now = state.now();
-    let ctx = Context {
-        actor: account.username.clone(),
-        at: now,
-        idempotency_key,
-        expected,
-    };
+    let ctx = common::context(&account, now, idempotency_key, expected);
     let name = action.name().to_string();
     let done = |version: Seq, executed: &Executed, message: String| ActionDone {
         action: name.clone(),
@@ -667,16 +631,8 @@ pub async fn run_ladder(
             reason: required(reason, "reason")?,
         },
         LadderAction::AddModerator { username } | LadderAction::RemoveModerator { username } => {
-            let target = state
-                .service
-                .store()
-                .account(&username.trim().to_lowercase())
-                .await
-                .map_err(ApiError::from_store)?
-                .ok_or_else(|| {
-                    ApiError::bad_request(format!("there is no account {username:?}"))
-                        .with_field("username")
-                })?;
+            let target =
+                common::existing_account(state, &username.trim().to_lowercase(), username).await?;
             if matches!(action, LadderAction::AddModerator { .. }) {
                 Command::AddModerator {
                     name: target.display_name,
@@ -692,9 +648,7 @@ pub async fn run_ladder(
             from_round,
             reason,
         } => Command::ChangeRules {
-            rules: arbiter_record::parse_rules(rules).map_err(|e| {
-                ApiError::bad_request(format!("the rules: {e}")).with_field("rules")
-            })?,
+            rules: arbiter_record::parse_rules(rules).map_err(common::bad_rules)?,
             from_round: *from_round,
             reason: required(reason, "reason")?,
         },
@@ -813,19 +767,7 @@ pub async fn run_ladder(
     let executed = svc.execute(competition, command, &ctx).await?;
     let (after, v) = svc.load(competition, None).await?;
     grants_after(state, competition, &action, &account, &after, &executed).await?;
-    let message = executed
-        .events
-        .iter()
-        .map(|e| describe(&after, e))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let message = if executed.replayed {
-        "Already done (the same request was received before); nothing new was stored.".into()
-    } else if message.is_empty() {
-        "Done.".into()
-    } else {
-        message
-    };
+    let message = common::message(&executed, |e| describe(&after, e));
     Ok(done(v, &executed, message))
 }
 
@@ -842,11 +784,8 @@ async fn grants_after(
         return Ok(());
     }
     let store = state.service.store();
-    let grant = |username: String, role: Role, player: Option<String>| Grant {
-        competition: competition.to_string(),
-        username,
-        role,
-        player,
+    let grant = |username: String, role: Role, player: Option<String>| {
+        common::grant(competition, username, role, player)
     };
     match action {
         LadderAction::Join => {
@@ -862,24 +801,10 @@ async fn grants_after(
             name,
             account: Some(username),
         } if !username.trim().is_empty() => {
-            let username = username.trim().to_lowercase();
-            if store
-                .account(&username)
-                .await
-                .map_err(ApiError::from_store)?
-                .is_none()
-            {
-                return Err(ApiError::bad_request(format!(
-                    "{name} was added, but there is no account {username:?} to link to him"
-                ))
-                .with_field("account"));
-            }
-            let name = player_id(after, name)
+            let player = player_id(after, name)
                 .map(|p| after.name_of(p))
                 .unwrap_or_else(|_| name.trim().to_string());
-            store
-                .grant(&grant(username, Role::Player, Some(name)))
-                .await
+            return common::link_player(state, competition, name, username, player).await;
         }
         LadderAction::AddModerator { username } => {
             store
@@ -974,27 +899,11 @@ pub async fn create_ladder(
     rules: Option<&str>,
     idempotency_key: Option<String>,
 ) -> Result<Seq, ApiError> {
-    let account = caller.account()?.clone();
-    if !account.organizer {
-        return Err(ApiError::forbidden(
-            "only an organizer's account may create competitions (`arbiter account add --organizer`)",
-        ));
-    }
+    let account = common::organizer(caller)?;
     let name = required(name, "name")?;
-    let text = match rules.map(str::trim).filter(|r| !r.is_empty()) {
-        Some(text) => text.to_string(),
-        None => arbiter_record::preset("tws-ladder")
-            .ok_or_else(|| ApiError::internal("the tws-ladder preset is missing"))?
-            .to_string(),
-    };
-    let rules = arbiter_record::parse_rules(&text)
-        .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
-    let ctx = Context {
-        actor: account.username.clone(),
-        at: state.now(),
-        idempotency_key,
-        expected: Some(0),
-    };
+    let rules = arbiter_record::parse_rules(&common::rules_text(rules, "tws-ladder")?)
+        .map_err(common::bad_rules)?;
+    let ctx = common::context(&account, state.now(), idempotency_key, Some(0));
     let executed = state
         .service
         .create_ladder(
@@ -1005,17 +914,6 @@ pub async fn create_ladder(
             &ctx,
         )
         .await?;
-    let store = state.service.store();
-    for role in [Role::Owner, Role::Moderator] {
-        store
-            .grant(&Grant {
-                competition: id.to_string(),
-                username: account.username.clone(),
-                role,
-                player: None,
-            })
-            .await
-            .map_err(ApiError::from_store)?;
-    }
+    common::grant_creator(state, id, &account).await?;
     Ok(executed.last)
 }

@@ -16,17 +16,19 @@ use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::group::Outcome;
 use arbiter_engine::sunjang::season::{self, League};
 use arbiter_engine::sunjang::{PlayerInfo, Rank};
+use arbiter_service::ServiceError;
 use arbiter_service::sunjang::{parse_outcome, season_view};
-use arbiter_service::{Context, ServiceError};
-use arbiter_store::{AccountStore, Grant, Role, Seq};
+use arbiter_store::Seq;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::actions::Who;
-use crate::actions_xmadn::{
-    FormatDone, check_role, grant_creator, moderator_grant, organizer, required, rules_text,
+use crate::actions::common::{
+    RECORDED_BY_A_MODERATOR, bad_rules, check_role, context, grant_creator, link_player, load_for,
+    moderator_grant, organizer, plays, required, rules_text,
 };
+use crate::actions_xmadn::FormatDone;
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
 
@@ -168,15 +170,16 @@ impl SunjangAction {
         matches!(self, SunjangAction::PlanSeason { preview: true })
     }
 
-    /// The names of the players of the game the action is about.
-    fn game_players(&self) -> Vec<&str> {
-        match self {
+    /// The players of the game the action is about.
+    fn game_players(&self, l: &League) -> Vec<PlayerId> {
+        let names = match self {
             SunjangAction::RecordResult { black, white, .. }
             | SunjangAction::CorrectResult { black, white, .. }
             | SunjangAction::RecordFinalGame { black, white, .. } => vec![black, white],
             SunjangAction::RecordLiveMatch { winner, loser } => vec![winner, loser],
             _ => Vec::new(),
-        }
+        };
+        names.into_iter().filter_map(|n| l.find(n)).collect()
     }
 }
 
@@ -193,11 +196,14 @@ pub fn authorize(
         roles.player.as_deref().and_then(|n| l.find(n)),
         l.find(&caller.account()?.display_name),
     ];
-    let in_game = me
-        .iter()
-        .flatten()
-        .any(|m| action.game_players().iter().any(|n| l.find(n) == Some(*m)));
-    check_role(caller, roles, action.who(), action.name(), in_game)
+    check_role(
+        caller,
+        roles,
+        action.who(),
+        action.name(),
+        || Ok(plays(&me, &action.game_players(l))),
+        RECORDED_BY_A_MODERATOR,
+    )
 }
 
 fn player(l: &League, name: &str, field: &str) -> Result<PlayerId, ApiError> {
@@ -297,9 +303,8 @@ fn command(
             player: player(l, p, "player")?,
         },
         SunjangAction::ChangeRestrictions { rules, reason } => {
-            let (_, restrictions) = arbiter_record::parse_sunjang_rules(rules).map_err(|e| {
-                ApiError::bad_request(format!("the rules: {e}")).with_field("rules")
-            })?;
+            let (_, restrictions) =
+                arbiter_record::parse_sunjang_rules(rules).map_err(bad_rules)?;
             C::ChangeRestrictions {
                 restrictions,
                 reason: required(reason, "reason")?,
@@ -371,20 +376,16 @@ pub async fn run_sunjang(
     idempotency_key: Option<String>,
 ) -> Result<FormatDone, ApiError> {
     let svc = &state.service;
-    let account = caller.account()?.clone();
-    let roles = caller.roles(state, competition).await?;
-    let (l, version) = svc.load_as::<League>(competition, None).await?;
+    let (account, roles, l, version) = load_for::<League>(state, caller, competition).await?;
     authorize(&l, caller, &roles, &action)?;
     if let SunjangAction::AddModerator { username } | SunjangAction::RemoveModerator { username } =
         &action
     {
-        let add = matches!(action, SunjangAction::AddModerator { .. });
         return moderator_grant(
             state,
             competition,
             action.name(),
             username,
-            add,
             (version, expected),
         )
         .await;
@@ -411,12 +412,7 @@ pub async fn run_sunjang(
             season,
         });
     }
-    let ctx = Context {
-        actor: account.username.clone(),
-        at: now,
-        idempotency_key,
-        expected,
-    };
+    let ctx = context(&account, now, idempotency_key, expected);
     let executed = svc.execute_as::<League>(competition, command, &ctx).await?;
     let (after, _) = svc.load_as::<League>(competition, None).await?;
     let mut done = FormatDone::of(action.name(), &executed, |e| {
@@ -430,28 +426,7 @@ pub async fn run_sunjang(
         } = &action
         && !username.trim().is_empty()
     {
-        let store = state.service.store();
-        let username = username.trim().to_lowercase();
-        if store
-            .account(&username)
-            .await
-            .map_err(ApiError::from_store)?
-            .is_none()
-        {
-            return Err(ApiError::bad_request(format!(
-                "{name} was added, but there is no account {username:?} to link to him"
-            ))
-            .with_field("account"));
-        }
-        store
-            .grant(&Grant {
-                competition: competition.to_string(),
-                username,
-                role: Role::Player,
-                player: Some(name.trim().to_string()),
-            })
-            .await
-            .map_err(ApiError::from_store)?;
+        link_player(state, competition, name, username, name.trim().to_string()).await?;
     }
     if matches!(action, SunjangAction::PlanSeason { .. }) && !executed.replayed {
         done.season = after.current().map(|s| season_view(&after, s));
@@ -473,13 +448,8 @@ pub async fn create_sunjang(
     let name = required(name, "name")?;
     let (rules, restrictions) =
         arbiter_record::parse_sunjang_rules(&rules_text(rules, "sunjang-league")?)
-            .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
-    let ctx = Context {
-        actor: account.username.clone(),
-        at: state.now(),
-        idempotency_key,
-        expected: Some(0),
-    };
+            .map_err(bad_rules)?;
+    let ctx = context(&account, state.now(), idempotency_key, Some(0));
     let executed = state
         .service
         .create_sunjang(id, &name, rules, restrictions, &ctx)

@@ -16,14 +16,18 @@ use arbiter_engine::model::{GameId, PlayerId};
 use arbiter_engine::xmadn::challengers::{self, Challengers};
 use arbiter_engine::xmadn::league::{self, League};
 use arbiter_engine::xmadn::{Colours, parse_time};
+use arbiter_service::Executed;
 use arbiter_service::sunjang::SeasonView;
-use arbiter_service::{Context, Executed, ServiceError};
-use arbiter_store::{Account, AccountStore, Grant, Role, Seq, StoreError};
+use arbiter_store::Seq;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
 use crate::actions::Who;
+use crate::actions::common::{
+    RECORDED_BY_A_MODERATOR, bad_rules, check_role, context, grant_creator, load_for, message,
+    moderator_grant, organizer, plays, required, rules_text, sentence,
+};
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
 
@@ -153,165 +157,15 @@ impl FormatDone {
         executed: &Executed<E>,
         summarize: impl Fn(&E) -> String,
     ) -> Self {
-        let message = if executed.replayed {
-            "Already done (the same request was received before); nothing new was stored.".into()
-        } else if executed.events.is_empty() {
-            "Done.".into()
-        } else {
-            executed
-                .events
-                .iter()
-                .map(|e| sentence(&summarize(e)))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         FormatDone {
             action: action.to_string(),
             version: executed.last,
             stored: !executed.replayed,
             replayed: executed.replayed,
-            message,
+            message: message(executed, |e| sentence(&summarize(e))),
             season: None,
         }
     }
-}
-
-/// A one-line summary as a sentence: the first letter upper-cased, a full
-/// stop (unless it already ends with one).
-pub(crate) fn sentence(line: &str) -> String {
-    let line = line.trim_end();
-    let mut chars = line.chars();
-    match chars.next() {
-        Some(first) => {
-            let stop = if line.ends_with(['.', '!', '?']) {
-                ""
-            } else {
-                "."
-            };
-            format!("{}{}{stop}", first.to_uppercase(), chars.as_str())
-        }
-        None => String::new(),
-    }
-}
-
-/// Add (`add`) or remove `username`'s moderator grant in `competition`.
-/// The XMadn league, Challengers and the Sunjang league keep their
-/// moderators as grants only (their engine state has none): nothing is
-/// appended to the event log, and the answer carries `version`, the
-/// competition's version, unchanged. As for every write, a stale expected
-/// version is refused (409); an unknown account is refused (400,
-/// `username`).
-pub(crate) async fn moderator_grant(
-    state: &AppState,
-    competition: &str,
-    action: &str,
-    username: &str,
-    add: bool,
-    (version, expected): (Seq, Option<Seq>),
-) -> Result<FormatDone, ApiError> {
-    if let Some(expected) = expected.filter(|e| *e != version) {
-        return Err(ServiceError::Store(StoreError::Conflict {
-            competition: competition.to_string(),
-            expected,
-            actual: version,
-        })
-        .into());
-    }
-    let store = state.service.store();
-    let username = required(username, "username")?.to_lowercase();
-    let target = store
-        .account(&username)
-        .await
-        .map_err(ApiError::from_store)?
-        .ok_or_else(|| {
-            ApiError::bad_request(format!("there is no account {username:?}"))
-                .with_field("username")
-        })?;
-    let (stored, message) = if add {
-        store
-            .grant(&Grant {
-                competition: competition.to_string(),
-                username: target.username.clone(),
-                role: Role::Moderator,
-                player: None,
-            })
-            .await
-            .map_err(ApiError::from_store)?;
-        (
-            true,
-            format!(
-                "{} ({}) is a moderator here.",
-                target.display_name, target.username
-            ),
-        )
-    } else if store
-        .revoke(competition, &target.username, Role::Moderator)
-        .await
-        .map_err(ApiError::from_store)?
-    {
-        (
-            true,
-            format!(
-                "{} ({}) is no longer a moderator here.",
-                target.display_name, target.username
-            ),
-        )
-    } else {
-        (
-            false,
-            format!(
-                "{} ({}) was not a moderator here; nothing changed.",
-                target.display_name, target.username
-            ),
-        )
-    };
-    Ok(FormatDone {
-        action: action.to_string(),
-        version,
-        stored,
-        replayed: false,
-        message,
-        season: None,
-    })
-}
-
-/// Check a role: `in_game` says whether the caller plays in the game the
-/// action is about.
-pub(crate) fn check_role(
-    caller: &Caller,
-    roles: &Roles,
-    who: Who,
-    name: &str,
-    in_game: bool,
-) -> Result<(), ApiError> {
-    let account = caller.account()?;
-    let refuse = |why: String| Err(ApiError::forbidden(why));
-    match who {
-        Who::Owner if roles.owner => Ok(()),
-        Who::Owner => refuse(format!(
-            "only the competition's owner may {name} ({} is {} here)",
-            account.username,
-            roles.describe()
-        )),
-        Who::Moderator if roles.moderates() => Ok(()),
-        Who::ModeratorNotInGame if roles.moderates() && in_game => refuse(format!(
-            "nobody moderates his own game: another moderator must {name} (ARB-R45)"
-        )),
-        Who::ModeratorNotInGame if roles.moderates() => Ok(()),
-        Who::Account => Ok(()),
-        _ => refuse(format!(
-            "{} is {} in this competition and may not {name}: results here are recorded by a moderator",
-            account.username,
-            roles.describe()
-        )),
-    }
-}
-
-/// Whether the caller's player is one of `players` (by id once resolved).
-/// His linked player, or the player of his account's own name even when no
-/// account is linked to it (ARB-R2).
-fn plays(me: &[Option<PlayerId>], players: &[PlayerId]) -> bool {
-    me.iter().flatten().any(|m| players.contains(m))
 }
 
 /// A player whose name is exactly `name` (case-insensitive).
@@ -320,15 +174,6 @@ fn exact(players: &[String], name: &str) -> Option<PlayerId> {
         .iter()
         .position(|p| p.trim().eq_ignore_ascii_case(name.trim()))
         .map(|i| PlayerId(i as u32 + 1))
-}
-
-pub(crate) fn required(value: &str, field: &str) -> Result<String, ApiError> {
-    let v = value.trim();
-    if v.is_empty() {
-        Err(ApiError::bad_request(format!("{field} is required")).with_field(field))
-    } else {
-        Ok(v.to_string())
-    }
 }
 
 /// `4-2` → [4, 2].
@@ -490,7 +335,8 @@ pub fn authorize_league(
         roles,
         action.who(),
         action.name(),
-        plays(&me, &action.players(l)),
+        || Ok(plays(&me, &action.players(l))),
+        RECORDED_BY_A_MODERATOR,
     )
 }
 
@@ -579,31 +425,22 @@ pub async fn run_league(
     idempotency_key: Option<String>,
 ) -> Result<FormatDone, ApiError> {
     let svc = &state.service;
-    let account = caller.account()?.clone();
-    let roles = caller.roles(state, competition).await?;
-    let (l, version) = svc.load_as::<League>(competition, None).await?;
+    let (account, roles, l, version) = load_for::<League>(state, caller, competition).await?;
     authorize_league(&l, caller, &roles, &action)?;
     if let LeagueAction::AddModerator { username } | LeagueAction::RemoveModerator { username } =
         &action
     {
-        let add = matches!(action, LeagueAction::AddModerator { .. });
         return moderator_grant(
             state,
             competition,
             action.name(),
             username,
-            add,
             (version, expected),
         )
         .await;
     }
     let now = state.now();
-    let ctx = Context {
-        actor: account.username.clone(),
-        at: now,
-        idempotency_key,
-        expected,
-    };
+    let ctx = context(&account, now, idempotency_key, expected);
     let executed = match &action {
         LeagueAction::Roll => svc.league_roll(competition, &ctx).await?,
         other => {
@@ -673,7 +510,8 @@ pub fn authorize_challengers(
         roles,
         action.who(),
         action.name(),
-        plays(&me, &action.players(c)),
+        || Ok(plays(&me, &action.players(c))),
+        RECORDED_BY_A_MODERATOR,
     )
 }
 
@@ -762,31 +600,22 @@ pub async fn run_challengers(
     idempotency_key: Option<String>,
 ) -> Result<FormatDone, ApiError> {
     let svc = &state.service;
-    let account = caller.account()?.clone();
-    let roles = caller.roles(state, competition).await?;
-    let (c, version) = svc.load_as::<Challengers>(competition, None).await?;
+    let (account, roles, c, version) = load_for::<Challengers>(state, caller, competition).await?;
     authorize_challengers(&c, caller, &roles, &action)?;
     if let ChallengersAction::AddModerator { username }
     | ChallengersAction::RemoveModerator { username } = &action
     {
-        let add = matches!(action, ChallengersAction::AddModerator { .. });
         return moderator_grant(
             state,
             competition,
             action.name(),
             username,
-            add,
             (version, expected),
         )
         .await;
     }
     let now = state.now();
-    let ctx = Context {
-        actor: account.username.clone(),
-        at: now,
-        idempotency_key,
-        expected,
-    };
+    let ctx = context(&account, now, idempotency_key, expected);
     let command = challengers_command(&c, &action, now)?;
     let executed = svc
         .execute_as::<Challengers>(competition, command, &ctx)
@@ -795,48 +624,6 @@ pub async fn run_challengers(
     Ok(FormatDone::of(action.name(), &executed, |e| {
         arbiter_service::summary::challengers(&after, e)
     }))
-}
-
-/// The organizer's account, or 403.
-pub(crate) fn organizer(caller: &Caller) -> Result<Account, ApiError> {
-    let account = caller.account()?.clone();
-    if !account.organizer {
-        return Err(ApiError::forbidden(
-            "only an organizer's account may create competitions (`arbiter account add --organizer`)",
-        ));
-    }
-    Ok(account)
-}
-
-/// The creator becomes owner and first moderator.
-pub(crate) async fn grant_creator(
-    state: &AppState,
-    id: &str,
-    account: &Account,
-) -> Result<(), ApiError> {
-    let store = state.service.store();
-    for role in [Role::Owner, Role::Moderator] {
-        store
-            .grant(&Grant {
-                competition: id.to_string(),
-                username: account.username.clone(),
-                role,
-                player: None,
-            })
-            .await
-            .map_err(ApiError::from_store)?;
-    }
-    Ok(())
-}
-
-/// A preset's text, or the rules given.
-pub(crate) fn rules_text(rules: Option<&str>, preset: &str) -> Result<String, ApiError> {
-    match rules.map(str::trim).filter(|r| !r.is_empty()) {
-        Some(text) => Ok(text.to_string()),
-        None => arbiter_record::preset(preset)
-            .map(str::to_string)
-            .ok_or_else(|| ApiError::internal(format!("the {preset} preset is missing"))),
-    }
 }
 
 fn names(players: &[String], count: Option<usize>) -> Result<Vec<String>, ApiError> {
@@ -872,13 +659,8 @@ pub async fn create_league(
     let name = required(name, "name")?;
     let players = names(players, Some(3))?;
     let rules = arbiter_record::parse_league_rules(&rules_text(rules, "xmadn-league")?)
-        .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
-    let ctx = Context {
-        actor: account.username.clone(),
-        at: state.now(),
-        idempotency_key,
-        expected: Some(0),
-    };
+        .map_err(bad_rules)?;
+    let ctx = context(&account, state.now(), idempotency_key, Some(0));
     let executed = state
         .service
         .create_league(id, &name, rules, &players, &ctx)
@@ -905,16 +687,11 @@ pub async fn create_challengers(
     let players = names(players, None)?;
     let mut rules =
         arbiter_record::parse_challengers_rules(&rules_text(rules, "xmadn-challengers")?)
-            .map_err(|e| ApiError::bad_request(format!("the rules: {e}")).with_field("rules"))?;
+            .map_err(bad_rules)?;
     if let Some(x) = first_to {
         rules.first_to = x;
     }
-    let ctx = Context {
-        actor: account.username.clone(),
-        at: state.now(),
-        idempotency_key,
-        expected: Some(0),
-    };
+    let ctx = context(&account, state.now(), idempotency_key, Some(0));
     let executed = state
         .service
         .create_challengers(id, &name, rules, &players, &ctx)

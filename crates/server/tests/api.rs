@@ -7,6 +7,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::time::Duration;
 
 use arbiter_server::{AppState, Clock, Config};
@@ -14,10 +16,9 @@ use arbiter_service::Service;
 use arbiter_store_sqlite::SqliteStore;
 use axum::Router;
 use axum::body::Body;
-use axum::http::{HeaderMap, Method, Request, StatusCode, header};
-use http_body_util::BodyExt;
+use axum::http::{Method, Request, StatusCode, header};
+use common::{Answer, oneshot};
 use serde_json::Value;
-use tower::ServiceExt;
 
 /// The demo's competitions (one of each format) in a database of the
 /// test's own, in memory, shown at the demo's fixed time.
@@ -31,30 +32,7 @@ async fn app() -> Router {
     arbiter_server::app(demo_state().await)
 }
 
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Vec<u8>,
-}
-
 impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}): {}",
-                String::from_utf8_lossy(&self.body[..self.body.len().min(500)])
-            )
-        })
-    }
-
-    fn header(&self, name: &str) -> &str {
-        self.headers
-            .get(name)
-            .unwrap_or_else(|| panic!("no {name} header in {:?}", self.headers))
-            .to_str()
-            .unwrap()
-    }
-
     /// The error of an error response, checked against the one shape.
     fn error(&self, status: StatusCode, code: &str) -> Value {
         assert_eq!(
@@ -68,7 +46,7 @@ impl Answer {
             "{:?}",
             self.headers
         );
-        let body = self.json();
+        let body = self.strict_json();
         let mut errors = Vec::new();
         let shape = serde_json::json!({"$ref": "#/components/schemas/ErrorBody"});
         check(&document(), &shape, &body, "$", &mut errors);
@@ -91,20 +69,8 @@ impl Answer {
     }
 }
 
-async fn send(app: &Router, request: Request<Body>) -> Answer {
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    Answer {
-        status,
-        headers,
-        body: body.to_vec(),
-    }
-}
-
 async fn get(app: &Router, uri: &str) -> Answer {
-    send(app, Request::get(uri).body(Body::empty()).unwrap()).await
+    oneshot(app, Request::get(uri).body(Body::empty()).unwrap()).await
 }
 
 /// GET that must answer 200 with JSON that fits its documented schema.
@@ -117,7 +83,7 @@ async fn get_ok(app: &Router, uri: &str, schema_path: &str) -> Answer {
         String::from_utf8_lossy(&a.body)
     );
     assert!(a.header("content-type").starts_with("application/json"));
-    conforms(&a.json(), schema_path);
+    conforms(&a.strict_json(), schema_path);
     a
 }
 
@@ -278,7 +244,7 @@ async fn the_openapi_document_is_served_and_describes_every_route() {
     let app = app().await;
     let a = get(&app, "/api/openapi.json").await;
     assert_eq!(a.status, StatusCode::OK);
-    let served = a.json();
+    let served = a.strict_json();
     assert_eq!(served, document());
     assert_eq!(served["openapi"], "3.1.0");
     let paths: Vec<&String> = served["paths"].as_object().unwrap().keys().collect();
@@ -325,14 +291,14 @@ async fn the_openapi_document_is_served_and_describes_every_route() {
 async fn health_answers_with_the_database() {
     let app = app().await;
     let a = get_ok(&app, "/api/health", "/api/health").await;
-    insta::assert_json_snapshot!("health", a.json());
+    insta::assert_json_snapshot!("health", a.strict_json());
 }
 
 #[tokio::test]
 async fn the_list_shows_one_competition_of_each_format() {
     let app = app().await;
     let a = get_ok(&app, "/api/competitions", "/api/competitions").await;
-    insta::assert_json_snapshot!("competitions", a.json());
+    insta::assert_json_snapshot!("competitions", a.strict_json());
 }
 
 /// The version in the body is the ETag's.
@@ -344,7 +310,7 @@ fn assert_etag(a: &Answer, version: &Value) {
 #[tokio::test]
 async fn each_competition_is_shown_by_its_format_with_its_version_as_etag() {
     let app = app().await;
-    let list = get(&app, "/api/competitions").await.json();
+    let list = get(&app, "/api/competitions").await.strict_json();
     let version_of = |id: &str| {
         list.as_array()
             .unwrap()
@@ -365,7 +331,7 @@ async fn each_competition_is_shown_by_its_format_with_its_version_as_etag() {
             "/api/competitions/{id}",
         )
         .await;
-        let body = a.json();
+        let body = a.strict_json();
         assert_eq!(body["format"], format);
         assert_eq!(body["view"]["competition"], id);
         assert_eq!(body["view"]["version"], version_of(id));
@@ -395,7 +361,7 @@ async fn history_gives_every_event_as_stored_and_the_last_ones_on_request() {
     ] {
         let uri = format!("/api/competitions/{id}/history");
         let all = get_ok(&app, &uri, "/api/competitions/{id}/history").await;
-        let events = all.json();
+        let events = all.strict_json();
         let events = events.as_array().unwrap();
         // 1, 2, 3 … without gaps, and the last is the version (the ETag).
         for (i, e) in events.iter().enumerate() {
@@ -410,23 +376,26 @@ async fn history_gives_every_event_as_stored_and_the_last_ones_on_request() {
             "/api/competitions/{id}/history",
         )
         .await;
-        let tail = last.json();
+        let tail = last.strict_json();
         assert_eq!(tail.as_array().unwrap()[..], events[events.len() - 3..]);
         insta::assert_json_snapshot!(format!("history_{id}_last_3"), tail);
     }
-    let first = get(&app, "/api/competitions/tws-demo/history").await.json();
+    let first = get(&app, "/api/competitions/tws-demo/history")
+        .await
+        .strict_json();
     insta::assert_json_snapshot!("history_tws-demo_first_3", first.as_array().unwrap()[..3]);
     // More than there are: all of them; none: none.
     let many = get(&app, "/api/competitions/tws-demo/history?limit=100000").await;
-    assert_eq!(many.json(), first);
+    assert_eq!(many.strict_json(), first);
     let none = get(&app, "/api/competitions/tws-demo/history?limit=0").await;
-    assert_eq!(none.json(), Value::Array(Vec::new()));
+    assert_eq!(none.strict_json(), Value::Array(Vec::new()));
 }
 
 #[tokio::test]
 async fn ladder_rounds_are_shown_with_games_sides_and_deadlines() {
     let app = app().await;
-    let version = get(&app, "/api/competitions/tws-demo").await.json()["view"]["version"].clone();
+    let version =
+        get(&app, "/api/competitions/tws-demo").await.strict_json()["view"]["version"].clone();
     for n in 1..=4 {
         let a = get_ok(
             &app,
@@ -435,7 +404,7 @@ async fn ladder_rounds_are_shown_with_games_sides_and_deadlines() {
         )
         .await;
         assert_etag(&a, &version);
-        let round = a.json();
+        let round = a.strict_json();
         assert_eq!(round["number"], n);
         assert_eq!(round["closed"], n < 4, "round {n}");
         if n == 2 || n == 4 {
@@ -450,8 +419,10 @@ async fn ladder_rounds_are_shown_with_games_sides_and_deadlines() {
 #[tokio::test]
 async fn sunjang_seasons_are_shown_with_groups_and_placements() {
     let app = app().await;
-    let version =
-        get(&app, "/api/competitions/sunjang-demo").await.json()["view"]["version"].clone();
+    let version = get(&app, "/api/competitions/sunjang-demo")
+        .await
+        .strict_json()["view"]["version"]
+        .clone();
     for n in 1..=3 {
         let a = get_ok(
             &app,
@@ -460,7 +431,7 @@ async fn sunjang_seasons_are_shown_with_groups_and_placements() {
         )
         .await;
         assert_etag(&a, &version);
-        let season = a.json();
+        let season = a.strict_json();
         assert_eq!(season["number"], n);
         assert_eq!(season["status"], if n < 3 { "closed" } else { "planned" });
         if n < 3 {
@@ -553,7 +524,7 @@ async fn unknown_api_routes_and_methods_answer_in_the_error_shape() {
         );
     }
     for method in [Method::POST, Method::PUT, Method::DELETE, Method::PATCH] {
-        let a = send(
+        let a = oneshot(
             &app,
             Request::builder()
                 .method(method.clone())
@@ -566,7 +537,7 @@ async fn unknown_api_routes_and_methods_answer_in_the_error_shape() {
         assert!(a.header("allow").contains("GET"), "{method}");
     }
     // Reading changes nothing: HEAD answers like GET, without a body.
-    let head = send(
+    let head = oneshot(
         &app,
         Request::head("/api/competitions/tws-demo")
             .body(Body::empty())
@@ -584,7 +555,7 @@ async fn an_oversized_body_is_refused_with_413_before_routing() {
     // a write route.
     let app = app().await;
     let big = vec![b'x'; 1024 * 1024 + 1];
-    let a = send(
+    let a = oneshot(
         &app,
         Request::post("/api/competitions")
             .header(header::CONTENT_TYPE, "application/json")
@@ -597,7 +568,7 @@ async fn an_oversized_body_is_refused_with_413_before_routing() {
     assert!(a.headers.contains_key("x-request-id"));
     // Just under the limit, the router answers (no such method).
     let fits = vec![b'x'; 1024 * 1024];
-    send(
+    oneshot(
         &app,
         Request::post("/api/health")
             .header(header::CONTENT_LENGTH, fits.len())
@@ -658,7 +629,7 @@ async fn every_response_carries_a_request_id_and_keeps_the_clients() {
     assert_eq!(id.len(), 36, "a UUID: {id}");
     let b = get(&app, "/api/health").await;
     assert_ne!(b.header("x-request-id"), id, "a fresh id per request");
-    let mine = send(
+    let mine = oneshot(
         &app,
         Request::get("/api/competitions/nope")
             .header("x-request-id", "client-chosen-42")
@@ -672,7 +643,7 @@ async fn every_response_carries_a_request_id_and_keeps_the_clients() {
 #[tokio::test]
 async fn responses_are_compressed_for_clients_that_accept_gzip() {
     let app = app().await;
-    let a = send(
+    let a = oneshot(
         &app,
         Request::get("/api/openapi.json")
             .header(header::ACCEPT_ENCODING, "gzip")
@@ -709,7 +680,10 @@ async fn writes_by_another_process_show_at_once_with_a_new_etag() {
     let before = get(&app, "/api/competitions/club").await;
     let v1 = cli.load("club", None).await.unwrap().1;
     assert_eq!(before.header("etag"), format!("\"v{v1}\""));
-    assert_eq!(before.json()["view"]["rungs"], Value::Array(Vec::new()));
+    assert_eq!(
+        before.strict_json()["view"]["rungs"],
+        Value::Array(Vec::new())
+    );
     for name in ["Ana Morales", "Ben Carter"] {
         cli.execute(
             "club",
@@ -726,12 +700,14 @@ async fn writes_by_another_process_show_at_once_with_a_new_etag() {
     let v2 = cli.load("club", None).await.unwrap().1;
     assert!(v2 > v1);
     assert_eq!(after.header("etag"), format!("\"v{v2}\""));
-    let rungs = after.json()["view"]["rungs"].clone();
+    let rungs = after.strict_json()["view"]["rungs"].clone();
     assert_eq!(rungs.as_array().map(Vec::len), Some(2), "{rungs}");
-    let history = get(&app, "/api/competitions/club/history").await.json();
+    let history = get(&app, "/api/competitions/club/history")
+        .await
+        .strict_json();
     assert_eq!(history.as_array().map(Vec::len), Some(v2 as usize));
     assert_eq!(history[v2 as usize - 1]["actor"], "moderator");
-    let list = get(&app, "/api/competitions").await.json();
+    let list = get(&app, "/api/competitions").await.strict_json();
     assert_eq!(list[0]["members"], 2);
     assert_eq!(list[0]["version"], v2);
 }

@@ -10,34 +10,18 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use arbiter_server::{AppState, Clock, auth};
 use arbiter_service::Service;
-use arbiter_store::{AccountStore, Grant, Role};
+use arbiter_store::{AccountStore, Role};
 use arbiter_store_sqlite::SqliteStore;
 use axum::Router;
-use axum::body::Body;
-use axum::http::{HeaderMap, Method, Request, StatusCode, header};
-use http_body_util::BodyExt;
+use axum::http::{Method, StatusCode, header};
+use common::{Answer, As, form_body, get_with_cookie, hidden, login_session, post_form, send};
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
 const PASSWORD: &str = "a-long-password";
-
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-}
 
 struct World {
     app: Router,
@@ -85,39 +69,16 @@ impl World {
         headers: &[(&str, String)],
         body: Option<Value>,
     ) -> Answer {
-        let mut request = Request::builder().method(method).uri(uri);
-        if !token.is_empty() {
-            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
-        }
-        for (k, v) in headers {
-            request = request.header(*k, v);
-        }
-        let request = match body {
-            Some(b) => request
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(serde_json::to_vec(&b).unwrap())),
-            None => request.body(Body::empty()),
-        }
-        .unwrap();
-        answer(self.app.clone().oneshot(request).await.unwrap()).await
+        let who = if token.is_empty() {
+            As::Nobody
+        } else {
+            As::Token(token)
+        };
+        send(&self.app, method, uri, who, headers, body.as_ref()).await
     }
 
     async fn version(&self, id: &str) -> u64 {
-        let a = self
-            .send(
-                Method::GET,
-                &format!("/api/competitions/{id}"),
-                "",
-                &[],
-                None,
-            )
-            .await;
-        assert_eq!(a.status, StatusCode::OK, "{}", a.text());
-        let tag = a.headers[header::ETAG].to_str().unwrap();
-        tag.trim_matches('"')
-            .trim_start_matches('v')
-            .parse()
-            .unwrap()
+        common::version(&self.app, id).await
     }
 
     async fn view(&self, id: &str) -> Value {
@@ -175,108 +136,35 @@ impl World {
             .await
     }
 
+    /// An XMadn league `xl` and a Challengers event `xc` of Ann, Ben and
+    /// Cat, and a Sunjang league `sj`, created by the organizer.
+    async fn create_xl_xc_sj(&self) {
+        for body in [
+            json!({"format": "xmadn-league", "id": "xl", "name": "XL", "players": ["Ann", "Ben", "Cat"]}),
+            json!({"format": "xmadn-challengers", "id": "xc", "name": "XC", "players": ["Ann", "Ben", "Cat"]}),
+            json!({"format": "sunjang-league", "id": "sj", "name": "SJ"}),
+        ] {
+            let a = self.create(&self.org, body).await;
+            assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+        }
+    }
+
     async fn grant(&self, id: &str, user: &str, role: Role, player: Option<&str>) {
-        self.state
-            .service
-            .store()
-            .grant(&Grant {
-                competition: id.into(),
-                username: user.into(),
-                role,
-                player: player.map(str::to_string),
-            })
-            .await
-            .unwrap();
+        common::grant(&self.state, id, user, role, player).await;
     }
 
     /// A session cookie for `user`, logged in through the login form.
     async fn session(&self, user: &str) -> String {
-        let page = self.send(Method::GET, "/login", "", &[], None).await;
-        let pre =
-            cookie_value(&page.headers, auth::PRE_CSRF_COOKIE).expect("a pre-login CSRF cookie");
-        let body = format!("username={user}&password={PASSWORD}&_csrf={pre}&next=%2Faccount");
-        let a = self
-            .form("/login", &format!("{}={pre}", auth::PRE_CSRF_COOKIE), body)
-            .await;
-        assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
-        let id = cookie_value(&a.headers, auth::SESSION_COOKIE).expect("a session cookie");
-        format!("{}={id}", auth::SESSION_COOKIE)
+        login_session(&self.app, user, PASSWORD).await
     }
 
     async fn form(&self, uri: &str, cookie: &str, body: String) -> Answer {
-        let request = Request::builder()
-            .method(Method::POST)
-            .uri(uri)
-            .header(header::COOKIE, cookie)
-            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-            .body(Body::from(body))
-            .unwrap();
-        answer(self.app.clone().oneshot(request).await.unwrap()).await
+        post_form(&self.app, uri, cookie, body).await
     }
 
     async fn page(&self, uri: &str, cookie: &str) -> Answer {
-        let request = Request::builder()
-            .uri(uri)
-            .header(header::COOKIE, cookie)
-            .body(Body::empty())
-            .unwrap();
-        answer(self.app.clone().oneshot(request).await.unwrap()).await
+        get_with_cookie(&self.app, uri, cookie).await
     }
-}
-
-async fn answer(response: axum::response::Response) -> Answer {
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .unwrap()
-        .to_bytes()
-        .to_vec();
-    Answer {
-        status,
-        headers,
-        body,
-    }
-}
-
-fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(header::SET_COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .filter_map(|v| v.split(';').next())
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.to_string())
-}
-
-/// Percent-encode a form value.
-fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-fn form_body(fields: &[(&str, &str)]) -> String {
-    fields
-        .iter()
-        .map(|(k, v)| format!("{k}={}", enc(v)))
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-/// The value of the first hidden input named `name` in `html`.
-fn hidden(html: &str, name: &str) -> String {
-    let at = html
-        .find(&format!("name=\"{name}\" value=\""))
-        .unwrap_or_else(|| panic!("no field {name} in {html}"));
-    let rest = &html[at + name.len() + 15..];
-    rest[..rest.find('"').unwrap()].to_string()
 }
 
 /// A desk page: 200, one h1, every visible input, select and textarea
@@ -644,14 +532,7 @@ async fn a_sunjang_league_over_the_api() {
 #[tokio::test]
 async fn the_desks_render_and_their_forms_work() {
     let w = world().await;
-    for body in [
-        json!({"format": "xmadn-league", "id": "xl", "name": "XL", "players": ["Ann", "Ben", "Cat"]}),
-        json!({"format": "xmadn-challengers", "id": "xc", "name": "XC", "players": ["Ann", "Ben", "Cat"]}),
-        json!({"format": "sunjang-league", "id": "sj", "name": "SJ"}),
-    ] {
-        let a = w.create(&w.org, body).await;
-        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
-    }
+    w.create_xl_xc_sj().await;
     let org = w.session("org").await;
     let otto = w.session("otto").await;
 
@@ -962,14 +843,7 @@ async fn a_moderator_does_not_record_a_game_he_plays_under_his_own_name() {
 #[tokio::test]
 async fn owners_add_and_remove_moderators_in_every_format() {
     let w = world().await;
-    for body in [
-        json!({"format": "xmadn-league", "id": "xl", "name": "XL", "players": ["Ann", "Ben", "Cat"]}),
-        json!({"format": "xmadn-challengers", "id": "xc", "name": "XC", "players": ["Ann", "Ben", "Cat"]}),
-        json!({"format": "sunjang-league", "id": "sj", "name": "SJ"}),
-    ] {
-        let a = w.create(&w.org, body).await;
-        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
-    }
+    w.create_xl_xc_sj().await;
     let first_moderated = [
         ("xl", json!({"action": "roll"})),
         (
@@ -1124,14 +998,7 @@ async fn owners_add_and_remove_moderators_in_every_format() {
 #[tokio::test]
 async fn the_owner_section_of_each_desk_adds_and_removes_moderators() {
     let w = world().await;
-    for body in [
-        json!({"format": "xmadn-league", "id": "xl", "name": "XL", "players": ["Ann", "Ben", "Cat"]}),
-        json!({"format": "xmadn-challengers", "id": "xc", "name": "XC", "players": ["Ann", "Ben", "Cat"]}),
-        json!({"format": "sunjang-league", "id": "sj", "name": "SJ"}),
-    ] {
-        let a = w.create(&w.org, body).await;
-        assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
-    }
+    w.create_xl_xc_sj().await;
     let org = w.session("org").await;
     let mona = w.session("mona").await;
     for id in ["xl", "xc", "sj"] {

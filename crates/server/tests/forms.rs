@@ -13,16 +13,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use arbiter_server::{AppState, Clock, auth};
 use arbiter_service::{SeedSource, Service};
-use arbiter_store::{AccountStore, EventStore, Grant, Role};
+use arbiter_store::{AccountStore, EventStore, Role};
 use arbiter_store_sqlite::SqliteStore;
 use axum::Router;
 use axum::body::Body;
-use axum::http::{HeaderMap, Method, Request, StatusCode, header};
-use http_body_util::BodyExt;
+use axum::http::{Method, Request, StatusCode, header};
+use common::{Answer, As, enc, form_body, get_with_cookie, now, oneshot, post_form, send};
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
 const PASSWORD: &str = "a-long-password";
 const EVIL_SCRIPT: &str = "<script>alert(1)</script>";
@@ -35,85 +36,6 @@ const SUNJANG: &str = "evil-sunjang";
 /// A Sunjang league with no season yet (its plan can be previewed).
 const SUNJANG2: &str = "evil-sunjang-two";
 const ALL: [&str; 5] = [LADDER, LEAGUE, CHALLENGERS, SUNJANG, SUNJANG2];
-
-fn now() -> arbiter_engine::model::Time {
-    "2026-03-02T12:00:00Z".parse().unwrap()
-}
-
-// ----- requests -----
-
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-
-    fn location(&self) -> &str {
-        self.headers
-            .get(header::LOCATION)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-    }
-
-    fn sets_cookie(&self, name: &str) -> Option<String> {
-        cookie_value(&self.headers, name)
-    }
-}
-
-async fn answer(response: axum::response::Response) -> Answer {
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .unwrap()
-        .to_bytes()
-        .to_vec();
-    Answer {
-        status,
-        headers,
-        body,
-    }
-}
-
-fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get_all(header::SET_COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .filter_map(|v| v.split(';').next())
-        .filter_map(|kv| kv.split_once('='))
-        .find(|(k, v)| *k == name && !v.is_empty())
-        .map(|(_, v)| v.to_string())
-}
-
-/// Percent-encode a form or path value.
-fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-fn form_body(fields: &[(&str, String)]) -> String {
-    fields
-        .iter()
-        .map(|(k, v)| format!("{k}={}", enc(v)))
-        .collect::<Vec<_>>()
-        .join("&")
-}
 
 /// A browser: the cookies it sends (`name=value; …`, or nothing).
 #[derive(Debug, Clone, Default)]
@@ -132,68 +54,43 @@ struct World {
 
 impl World {
     async fn send(&self, request: Request<Body>) -> Answer {
-        answer(self.app.clone().oneshot(request).await.unwrap()).await
+        oneshot(&self.app, request).await
     }
 
     async fn get(&self, uri: &str, b: &Browser) -> Answer {
-        let mut request = Request::builder().uri(uri);
-        if !b.cookie.is_empty() {
-            request = request.header(header::COOKIE, &b.cookie);
-        }
-        self.send(request.body(Body::empty()).unwrap()).await
+        get_with_cookie(&self.app, uri, &b.cookie).await
     }
 
     async fn post(&self, uri: &str, b: &Browser, fields: &[(&str, String)]) -> Answer {
-        let mut request = Request::builder()
-            .method(Method::POST)
-            .uri(uri)
-            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
-        if !b.cookie.is_empty() {
-            request = request.header(header::COOKIE, &b.cookie);
-        }
-        self.send(request.body(Body::from(form_body(fields))).unwrap())
-            .await
+        let fields: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        post_form(&self.app, uri, &b.cookie, form_body(&fields)).await
     }
 
     async fn api(&self, method: Method, uri: &str, token: &str, body: Option<&Value>) -> Answer {
-        let mut request = Request::builder().method(method).uri(uri);
-        if !token.is_empty() {
-            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
-        }
-        let request = match body {
-            Some(b) => request
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(serde_json::to_vec(b).unwrap())),
-            None => request.body(Body::empty()),
-        }
-        .unwrap();
-        self.send(request).await
+        let who = if token.is_empty() {
+            As::Nobody
+        } else {
+            As::Token(token)
+        };
+        send(&self.app, method, uri, who, &[], body).await
     }
 
     async fn version(&self, id: &str) -> u64 {
-        let a = self
-            .api(Method::GET, &format!("/api/competitions/{id}"), "", None)
-            .await;
-        assert_eq!(a.status, StatusCode::OK, "{id}: {}", a.text());
-        let tag = a.headers[header::ETAG].to_str().unwrap();
-        tag.trim_matches('"')
-            .trim_start_matches('v')
-            .parse()
-            .unwrap()
+        common::version(&self.app, id).await
     }
 
     /// An action over the API, as `token`, that must work.
     async fn ok(&self, id: &str, token: &str, body: Value) -> Value {
         let v = self.version(id).await;
-        let request = Request::builder()
-            .method(Method::POST)
-            .uri(format!("/api/competitions/{id}/actions"))
-            .header(header::AUTHORIZATION, format!("Bearer {token}"))
-            .header(header::IF_MATCH, format!("\"v{v}\""))
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(serde_json::to_vec(&body).unwrap()))
-            .unwrap();
-        let a = self.send(request).await;
+        let a = send(
+            &self.app,
+            Method::POST,
+            &format!("/api/competitions/{id}/actions"),
+            As::Token(token),
+            &[("if-match", format!("\"v{v}\""))],
+            Some(&body),
+        )
+        .await;
         assert_eq!(a.status, StatusCode::OK, "{body}: {}", a.text());
         a.json()
     }
@@ -211,17 +108,7 @@ impl World {
     }
 
     async fn grant(&self, id: &str, user: &str, role: Role, player: Option<&str>) {
-        self.state
-            .service
-            .store()
-            .grant(&Grant {
-                competition: id.into(),
-                username: user.into(),
-                role,
-                player: player.map(str::to_string),
-            })
-            .await
-            .unwrap();
+        common::grant(&self.state, id, user, role, player).await;
     }
 
     /// A fresh session of `username` (no password check: the login form
@@ -248,11 +135,7 @@ impl World {
     /// A logged-out browser that has shown the login page: its pre-login
     /// CSRF cookie.
     async fn pre_login(&self) -> Browser {
-        let page = self.get("/login", &Browser::default()).await;
-        assert_eq!(page.status, StatusCode::OK);
-        let pre = page
-            .sets_cookie(auth::PRE_CSRF_COOKIE)
-            .expect("a pre-login CSRF cookie");
+        let pre = common::pre_login_csrf(&self.app).await;
         Browser {
             cookie: format!("{}={pre}", auth::PRE_CSRF_COOKIE),
             csrf: pre,
@@ -279,21 +162,7 @@ impl World {
         let store = self.state.service.store();
         let mut out = Vec::new();
         for id in store.competitions().await.unwrap() {
-            let mut grants: Vec<String> = store
-                .grants_in(&id)
-                .await
-                .unwrap()
-                .into_iter()
-                .map(|g| {
-                    format!(
-                        "{}:{}:{}",
-                        g.username,
-                        g.role.as_str(),
-                        g.player.unwrap_or_default()
-                    )
-                })
-                .collect();
-            grants.sort();
+            let grants = common::grants_in(&self.state, &id).await;
             out.push(format!(
                 "{id} v{} [{}]",
                 store.version(&id).await.unwrap(),

@@ -11,6 +11,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::collections::{BTreeSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -27,8 +29,6 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode};
 use chrono::Duration;
-use http_body_util::BodyExt;
-use tower::ServiceExt;
 
 /// A name that would run a script if it were not escaped.
 const EVIL: &str = "<script>alert(1)</script>";
@@ -207,18 +207,11 @@ impl Answer {
 }
 
 async fn get(app: &Router, uri: &str) -> Answer {
-    let response = app
-        .clone()
-        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let a = common::oneshot(app, Request::get(uri).body(Body::empty()).unwrap()).await;
     Answer {
-        status,
-        headers,
-        body: String::from_utf8(body.to_vec()).unwrap(),
+        status: a.status,
+        headers: a.headers,
+        body: String::from_utf8(a.body).unwrap(),
     }
 }
 

@@ -15,110 +15,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
+mod common;
 
-use arbiter_server::{AppState, Clock, auth};
-use arbiter_service::Service;
-use arbiter_store::{Account, AccountStore};
-use arbiter_store_sqlite::SqliteStore;
+use arbiter_server::auth;
 use axum::Router;
-use axum::body::Body;
-use axum::http::{HeaderMap, Method, Request, StatusCode, header};
-use http_body_util::BodyExt;
+use axum::http::{Method, StatusCode, header};
+use common::ladder::{LADDER, World, result};
+use common::{Answer, As, PASSWORD, send};
 use serde_json::{Value, json};
-use tower::ServiceExt;
-
-const PASSWORD: &str = "correct horse battery staple";
-const LADDER: &str = "test-ladder";
-
-/// (username, name shown, organizer)
-const ACCOUNTS: &[(&str, &str, bool)] = &[
-    ("olga", "Olga Owens", true),
-    ("mona", "Mona Mills", false),
-    ("pete", "Pete Moder", false),
-    ("alice", "Alice Adams", false),
-    ("bob", "Bob Brown", false),
-    ("carol", "Carol Clark", false),
-    ("otto", "Otto Outis", false),
-    ("zed", "Zed Zane", false),
-];
-
-/// One argon2 hash for every account (hashing is slow on purpose).
-fn password_hash() -> &'static str {
-    static HASH: OnceLock<String> = OnceLock::new();
-    HASH.get_or_init(|| auth::hash_password(PASSWORD).unwrap())
-}
-
-fn now() -> arbiter_engine::model::Time {
-    "2026-03-02T12:00:00Z".parse().unwrap()
-}
-
-// ----- requests -----
-
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-}
-
-/// Who sends a request.
-#[derive(Debug, Clone, Copy)]
-enum As<'a> {
-    Nobody,
-    Token(&'a str),
-    /// A session cookie and the CSRF token sent with it.
-    Cookie(&'a str, &'a str),
-}
-
-async fn send(
-    app: &Router,
-    method: Method,
-    uri: &str,
-    who: As<'_>,
-    headers: &[(&str, String)],
-    body: Option<&Value>,
-) -> Answer {
-    let mut request = Request::builder().method(method).uri(uri);
-    match who {
-        As::Nobody => {}
-        As::Token(t) => request = request.header(header::AUTHORIZATION, format!("Bearer {t}")),
-        As::Cookie(id, csrf) => {
-            request = request
-                .header(header::COOKIE, format!("{}={id}", auth::SESSION_COOKIE))
-                .header(auth::CSRF_HEADER, csrf);
-        }
-    }
-    for (k, v) in headers {
-        request = request.header(*k, v);
-    }
-    let request = match body {
-        Some(b) => request
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(serde_json::to_vec(b).unwrap())),
-        None => request.body(Body::empty()),
-    }
-    .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    Answer {
-        status,
-        headers,
-        body: body.to_vec(),
-    }
-}
 
 // ----- the world -----
 
@@ -168,166 +72,12 @@ impl Role {
     }
 }
 
-struct World {
-    app: Router,
-    tokens: HashMap<&'static str, String>,
-    /// Game ids (`G1`) of games X, Y and M.
-    x: String,
-    y: String,
-    m: String,
-}
-
 impl World {
-    async fn new() -> World {
-        let store = SqliteStore::open_in_memory().await.unwrap();
-        let state = AppState::new(Service::new(store)).with_clock(Clock::Fixed(now()));
-        let mut tokens = HashMap::new();
-        for (username, name, organizer) in ACCOUNTS {
-            state
-                .service
-                .store()
-                .create_account(&Account {
-                    username: (*username).into(),
-                    display_name: (*name).into(),
-                    email: None,
-                    password_hash: password_hash().into(),
-                    organizer: *organizer,
-                    created_at: now().to_rfc3339(),
-                })
-                .await
-                .unwrap();
-            let token = auth::create_token(&state, username, "tests").await.unwrap();
-            tokens.insert(*username, token);
-        }
-        let app = arbiter_server::app(state);
-        let mut world = World {
-            app,
-            tokens,
-            x: String::new(),
-            y: String::new(),
-            m: String::new(),
-        };
-        let olga = world.tokens["olga"].clone();
-        let created = send(
-            &world.app,
-            Method::POST,
-            "/api/competitions",
-            As::Token(&olga),
-            &[],
-            Some(&json!({"format": "tws-ladder", "id": LADDER, "name": "Test Ladder"})),
-        )
-        .await;
-        assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
-        let setup = [
-            json!({"action": "add-moderator", "username": "mona"}),
-            json!({"action": "add-moderator", "username": "pete"}),
-            json!({"action": "add-player", "name": "Alice Adams", "account": "alice"}),
-            json!({"action": "add-player", "name": "Bob Brown", "account": "bob"}),
-            json!({"action": "add-player", "name": "Carol Clark", "account": "carol"}),
-            json!({"action": "add-player", "name": "Dan Dunn"}),
-            json!({"action": "add-player", "name": "Pete Moder", "account": "pete"}),
-            json!({"action": "add-player", "name": "Eve Evans"}),
-            json!({"action": "announce-round", "reason": "pairings set for the tests",
-            "pairs": [
-                {"a": "Alice Adams", "b": "Bob Brown"},
-                {"a": "Carol Clark", "b": "Dan Dunn"},
-                {"a": "Pete Moder", "b": "Eve Evans"},
-            ]}),
-        ];
-        for body in &setup {
-            world.act_ok(As::Token(&olga), body).await;
-        }
-        let zed = world.tokens["zed"].clone();
-        world
-            .act_ok(As::Token(&zed), &json!({"action": "join"}))
-            .await;
-        let round = send(
-            &world.app,
-            Method::GET,
-            &format!("/api/competitions/{LADDER}/rounds/1"),
-            As::Nobody,
-            &[],
-            None,
-        )
-        .await
-        .json();
-        let game_of = |name: &str| -> String {
-            round["games"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|g| g["ussr"] == name || g["us"] == name)
-                .unwrap_or_else(|| panic!("{name} has no game: {round}"))["id"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        };
-        world.x = game_of("Alice Adams");
-        world.y = game_of("Carol Clark");
-        world.m = game_of("Pete Moder");
-        let alice = world.tokens["alice"].clone();
-        let pete = world.tokens["pete"].clone();
-        let x = world.x.clone();
-        let m = world.m.clone();
-        world
-            .act_ok(
-                As::Token(&alice),
-                &json!({"action": "report-result", "game": x, "result": result("Alice Adams")}),
-            )
-            .await;
-        world
-            .act_ok(
-                As::Token(&pete),
-                &json!({"action": "report-result", "game": m, "result": result("Pete Moder")}),
-            )
-            .await;
-        world
-    }
-
-    fn token(&self, username: &str) -> &str {
-        &self.tokens[username]
-    }
-
     fn who(&self, role: Role) -> As<'_> {
         match role.username() {
             None => As::Nobody,
             Some(u) => As::Token(self.token(u)),
         }
-    }
-
-    /// The ladder's version, from its `ETag`.
-    async fn version(&self) -> String {
-        let a = send(
-            &self.app,
-            Method::GET,
-            &format!("/api/competitions/{LADDER}"),
-            As::Nobody,
-            &[],
-            None,
-        )
-        .await;
-        assert_eq!(a.status, StatusCode::OK, "{}", a.text());
-        a.headers[header::ETAG].to_str().unwrap().to_string()
-    }
-
-    /// An action with the current version as `If-Match`.
-    async fn act(&self, who: As<'_>, body: &Value) -> Answer {
-        let version = self.version().await;
-        send(
-            &self.app,
-            Method::POST,
-            &format!("/api/competitions/{LADDER}/actions"),
-            who,
-            &[("if-match", version)],
-            Some(body),
-        )
-        .await
-    }
-
-    async fn act_ok(&self, who: As<'_>, body: &Value) -> Value {
-        let a = self.act(who, body).await;
-        assert_eq!(a.status, StatusCode::OK, "{body}: {}", a.text());
-        a.json()
     }
 
     /// Send `act` as `who`.
@@ -359,11 +109,6 @@ impl World {
             _ => self.act(who, &act.body(self)).await,
         }
     }
-}
-
-/// A plausible result won by `winner` (final scoring on turn 10).
-fn result(winner: &str) -> Value {
-    json!({"winner": winner, "ended_by": "final-scoring", "turn": 10})
 }
 
 // ----- the matrix -----

@@ -21,21 +21,19 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
+mod common;
 
-use arbiter_server::{AppState, Clock, auth};
+use std::collections::HashMap;
+
+use arbiter_server::{AppState, Clock};
 use arbiter_service::Service;
-use arbiter_store::{Account, AccountStore, Grant, Role as GrantRole};
+use arbiter_store::{AccountStore, Role as GrantRole};
 use arbiter_store_sqlite::SqliteStore;
 use axum::Router;
-use axum::body::Body;
-use axum::http::{HeaderMap, Method, Request, StatusCode, header};
-use http_body_util::BodyExt;
+use axum::http::{Method, StatusCode};
+use common::{Answer, As, accounts_with_tokens, etag, grant, grants_in, now, send};
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
-const PASSWORD: &str = "correct horse battery staple";
 const XL: &str = "matrix-league";
 const XC: &str = "matrix-challengers";
 const SJ: &str = "matrix-sunjang";
@@ -60,67 +58,6 @@ const SUNJANG_PLAYERS: [(&str, &str, i32); 7] = [
     ("Min Moon", "12k", 1000),
     ("Pat Park", "15k", 800),
 ];
-
-/// One argon2 hash for every account (hashing is slow on purpose).
-fn password_hash() -> &'static str {
-    static HASH: OnceLock<String> = OnceLock::new();
-    HASH.get_or_init(|| auth::hash_password(PASSWORD).unwrap())
-}
-
-fn now() -> arbiter_engine::model::Time {
-    "2026-03-02T12:00:00Z".parse().unwrap()
-}
-
-// ----- requests -----
-
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.body).into_owned()
-    }
-}
-
-async fn send(
-    app: &Router,
-    method: Method,
-    uri: &str,
-    token: Option<&str>,
-    headers: &[(&str, String)],
-    body: Option<&Value>,
-) -> Answer {
-    let mut request = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        request = request.header(header::AUTHORIZATION, format!("Bearer {t}"));
-    }
-    for (k, v) in headers {
-        request = request.header(*k, v);
-    }
-    let request = match body {
-        Some(b) => request
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(serde_json::to_vec(b).unwrap())),
-        None => request.body(Body::empty()),
-    }
-    .unwrap();
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    Answer {
-        status,
-        headers,
-        body: body.to_vec(),
-    }
-}
 
 // ----- the world -----
 
@@ -177,24 +114,7 @@ impl World {
     async fn new() -> World {
         let store = SqliteStore::open_in_memory().await.unwrap();
         let state = AppState::new(Service::new(store)).with_clock(Clock::Fixed(now()));
-        let mut tokens = HashMap::new();
-        for (username, name, organizer) in ACCOUNTS {
-            state
-                .service
-                .store()
-                .create_account(&Account {
-                    username: (*username).into(),
-                    display_name: (*name).into(),
-                    email: None,
-                    password_hash: password_hash().into(),
-                    organizer: *organizer,
-                    created_at: now().to_rfc3339(),
-                })
-                .await
-                .unwrap();
-            let token = auth::create_token(&state, username, "tests").await.unwrap();
-            tokens.insert(*username, token);
-        }
+        let tokens = accounts_with_tokens(&state, ACCOUNTS).await;
         let mut world = World {
             app: arbiter_server::app(state.clone()),
             state: state.clone(),
@@ -212,14 +132,13 @@ impl World {
                 &world.app,
                 Method::POST,
                 "/api/competitions",
-                Some(&olga),
+                As::Token(&olga),
                 &[],
                 Some(&body),
             )
             .await;
             assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
         }
-        let store = state.service.store();
         for id in [XL, XC, SJ] {
             for (username, role, player) in [
                 ("mona", GrantRole::Moderator, None),
@@ -227,15 +146,7 @@ impl World {
                 ("pete", GrantRole::Player, Some("Pete Moder")),
                 ("alice", GrantRole::Player, Some("Alice Adams")),
             ] {
-                store
-                    .grant(&Grant {
-                        competition: id.into(),
-                        username: username.into(),
-                        role,
-                        player: player.map(str::to_string),
-                    })
-                    .await
-                    .unwrap();
+                grant(&state, id, username, role, player).await;
             }
         }
         world.act_ok(XL, &olga, &json!({"action": "roll"})).await;
@@ -277,55 +188,18 @@ impl World {
     }
 
     async fn view(&self, id: &str) -> Value {
-        let a = send(
-            &self.app,
-            Method::GET,
-            &format!("/api/competitions/{id}"),
-            None,
-            &[],
-            None,
-        )
-        .await;
-        assert_eq!(a.status, StatusCode::OK, "{}", a.text());
-        a.json()["view"].clone()
+        common::view(&self.app, id).await
     }
 
     /// A competition's version, from its `ETag`.
     async fn version(&self, id: &str) -> String {
-        let a = send(
-            &self.app,
-            Method::GET,
-            &format!("/api/competitions/{id}"),
-            None,
-            &[],
-            None,
-        )
-        .await;
-        assert_eq!(a.status, StatusCode::OK, "{}", a.text());
-        a.headers[header::ETAG].to_str().unwrap().to_string()
+        etag(&self.app, id).await
     }
 
     /// What a refused action must leave as it was: the version (`ETag`)
     /// and the grants (moderators are grants, outside the event log).
     async fn fingerprint(&self, id: &str) -> String {
-        let mut grants: Vec<String> = self
-            .state
-            .service
-            .store()
-            .grants_in(id)
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|g| {
-                format!(
-                    "{}:{}:{}",
-                    g.username,
-                    g.role.as_str(),
-                    g.player.unwrap_or_default()
-                )
-            })
-            .collect();
-        grants.sort();
+        let grants = grants_in(&self.state, id).await;
         format!("{} [{}]", self.version(id).await, grants.join(", "))
     }
 
@@ -336,7 +210,7 @@ impl World {
             &self.app,
             Method::POST,
             &format!("/api/competitions/{id}/actions"),
-            token,
+            As::token(token),
             &[("if-match", version)],
             Some(body),
         )
@@ -675,7 +549,7 @@ async fn the_matrix_covers_every_action_of_every_other_format() {
         &world.app,
         Method::GET,
         "/api/openapi.json",
-        None,
+        As::Nobody,
         &[],
         None,
     )

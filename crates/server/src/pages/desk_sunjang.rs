@@ -12,7 +12,7 @@ use axum::body::Bytes;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::desk_xmadn::{DeskHead, done_location, form_of, number, opt, text};
+use super::desk::{DeskHead, done_location, done_message, form_of, no_action, number, opt, text};
 use super::{Chrome, Kind, render};
 use crate::AppState;
 use crate::actions_sunjang::{self, SunjangAction};
@@ -69,7 +69,7 @@ pub(super) async fn desk(
     done: Option<&str>,
 ) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
-    let h = DeskHead::of(state, caller, id, version, done).await?;
+    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message)).await?;
     let mut v = sunjang_view(&l, id, version);
     let season = v.seasons.pop();
     let status = season.as_ref().map(|s| s.status);
@@ -237,12 +237,7 @@ impl SjForm {
             "remove-moderator" => SunjangAction::RemoveModerator {
                 username: text(&self.username),
             },
-            other => {
-                return Err(
-                    ApiError::bad_request(format!("there is no action {other:?}"))
-                        .with_field("action"),
-                );
-            }
+            other => return Err(no_action(other)),
         })
     }
 }

@@ -9,136 +9,17 @@ use arbiter_engine::xmadn::league::{League, Phase};
 use arbiter_service::xmadn::{
     ChallengersView, LeagueGameView, LeagueView, challengers_view, league_view,
 };
-use arbiter_store::{AccountStore, Role};
 use askama::Template;
-use axum::Form;
-use axum::body::{Body, Bytes};
-use axum::extract::FromRequest;
-use axum::http::{Request, header};
+use axum::body::Bytes;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 
+use super::desk::{DeskHead, done_location, done_message, form_of, no_action, number, opt, text};
 use super::{Chrome, Kind, render};
 use crate::AppState;
 use crate::actions_xmadn::{self, ChallengersAction, LeagueAction};
-use crate::auth::{self, Caller, Roles};
+use crate::auth::Caller;
 use crate::error::ApiError;
-
-/// Parse a posted form body as `T`; the error names the problem.
-pub(super) async fn form_of<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
-    let request = Request::builder()
-        .method("POST")
-        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-        .body(Body::from(body.clone()))
-        .map_err(ApiError::internal)?;
-    Form::<T>::from_request(request, &())
-        .await
-        .map(|Form(t)| t)
-        .map_err(|e| ApiError::bad_request(e.body_text()).with_field("form"))
-}
-
-/// What every desk shows: who the caller is, and the form's tokens.
-#[derive(Debug)]
-pub(super) struct DeskHead {
-    pub id: String,
-    pub csrf: String,
-    pub key: String,
-    pub version: u64,
-    pub roles: Roles,
-    pub username: String,
-    /// The account's own name: he plays under it even unlinked (ARB-R2).
-    pub display_name: String,
-    pub done: Option<String>,
-    /// For the owner: the accounts with a moderator grant here (these
-    /// formats keep their moderators as grants only).
-    pub moderator_accounts: Vec<String>,
-}
-
-impl DeskHead {
-    pub(super) async fn of(
-        state: &AppState,
-        caller: &Caller,
-        id: &str,
-        version: u64,
-        done: Option<&str>,
-    ) -> Result<Self, ApiError> {
-        let account = caller.account()?;
-        let roles = caller.roles(state, id).await?;
-        let moderator_accounts = if roles.owner {
-            state
-                .service
-                .store()
-                .grants_in(id)
-                .await
-                .map_err(ApiError::from_store)?
-                .into_iter()
-                .filter(|g| g.role == Role::Moderator)
-                .map(|g| g.username)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        Ok(Self {
-            id: id.to_string(),
-            csrf: caller.csrf_token().unwrap_or_default().to_string(),
-            key: auth::random_token()?,
-            version,
-            roles,
-            username: account.username.clone(),
-            display_name: account.display_name.clone(),
-            done: done.and_then(done_message).map(str::to_string),
-            moderator_accounts,
-        })
-    }
-
-    /// The caller plays under one of these names.
-    pub(super) fn plays(&self, names: &[String]) -> bool {
-        [
-            self.roles.player.as_deref(),
-            Some(self.display_name.as_str()),
-        ]
-        .into_iter()
-        .flatten()
-        .any(|me| {
-            names
-                .iter()
-                .any(|n| n.trim().eq_ignore_ascii_case(me.trim()))
-        })
-    }
-}
-
-/// The sentence after a form that worked (fixed texts: nothing from the
-/// address is echoed).
-pub(super) fn done_message(action: &str) -> Option<&'static str> {
-    Some(match action {
-        "roll" => "The dice were rolled.",
-        "record-result" => "The result was recorded.",
-        "correct-result" => "The result was corrected.",
-        "cancel-game" => "The game was cancelled.",
-        "cancel-drr" => "The double round-robin was cancelled.",
-        "start-playoff" => "The playoff round started.",
-        "record-playoff-game" => "The playoff game was recorded.",
-        "record-qualifier" => "Game 0 was recorded.",
-        "record-game" => "The game was recorded.",
-        "add-player" => "The player is registered.",
-        "update-player" => "The player's rank and rating were updated.",
-        "withdraw-player" => "The player was withdrawn.",
-        "return-player" => "The player returned.",
-        "change-restrictions" => "The restrictions were changed.",
-        "plan-season" => "The season was planned.",
-        "give-way" => "The tiebreak decision was recorded.",
-        "record-live-match" => "The live match was recorded.",
-        "close-season" => "The season was closed.",
-        "qualify-final" => "The final round was qualified.",
-        "record-final-game" => "The final game was recorded.",
-        "withdraw-from-final" => "The withdrawal from the final round was recorded.",
-        "add-moderator" => "The moderator was added.",
-        "remove-moderator" => "The moderator was removed.",
-        "remove-moderator-none" => "That account was not a moderator here: nothing changed.",
-        _ => return None,
-    })
-}
 
 /// A league game on the desk.
 #[derive(Debug, Clone)]
@@ -180,7 +61,7 @@ pub(super) async fn league_desk(
     done: Option<&str>,
 ) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
-    let h = DeskHead::of(state, caller, id, version, done).await?;
+    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message)).await?;
     let mut v = league_view(&l, id, version);
     v.phase = super::xmadn::phase_for_the_web(&v.phase);
     let games = desk_games(
@@ -249,7 +130,7 @@ pub(super) async fn challengers_desk(
     done: Option<&str>,
 ) -> Result<Response, ApiError> {
     let (c, version) = state.service.load_as::<Challengers>(id, None).await?;
-    let h = DeskHead::of(state, caller, id, version, done).await?;
+    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message)).await?;
     let v = challengers_view(&c, id, version);
     let at_board: Vec<String> = match &v.next {
         Some(n) => n.players.to_vec(),
@@ -296,30 +177,6 @@ pub(super) struct XmForm {
     username: Option<String>,
 }
 
-pub(super) fn text(v: &Option<String>) -> String {
-    v.as_deref().unwrap_or("").trim().to_string()
-}
-
-pub(super) fn opt(v: &Option<String>) -> Option<String> {
-    v.as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-}
-
-pub(super) fn number<T: std::str::FromStr>(
-    v: &Option<String>,
-    field: &str,
-) -> Result<Option<T>, ApiError> {
-    match opt(v) {
-        None => Ok(None),
-        Some(s) => s.parse::<T>().map(Some).map_err(|_| {
-            ApiError::bad_request(format!("{field} must be a whole number, not {s:?}"))
-                .with_field(field)
-        }),
-    }
-}
-
 impl XmForm {
     fn league(&self) -> Result<LeagueAction, ApiError> {
         let (a, b, pawns, time) = (
@@ -364,12 +221,7 @@ impl XmForm {
             "remove-moderator" => LeagueAction::RemoveModerator {
                 username: text(&self.username),
             },
-            other => {
-                return Err(
-                    ApiError::bad_request(format!("there is no action {other:?}"))
-                        .with_field("action"),
-                );
-            }
+            other => return Err(no_action(other)),
         })
     }
 
@@ -393,12 +245,7 @@ impl XmForm {
             "remove-moderator" => ChallengersAction::RemoveModerator {
                 username: text(&self.username),
             },
-            other => {
-                return Err(
-                    ApiError::bad_request(format!("there is no action {other:?}"))
-                        .with_field("action"),
-                );
-            }
+            other => return Err(no_action(other)),
         })
     }
 }
@@ -422,15 +269,4 @@ pub(super) async fn act(
             .await?
     };
     Ok(Redirect::to(&done_location(id, &done)).into_response())
-}
-
-/// Where a desk form that worked goes: the desk, with the fixed sentence
-/// of what was done.
-pub(super) fn done_location(id: &str, done: &actions_xmadn::FormatDone) -> String {
-    let what = if done.action == "remove-moderator" && !done.stored {
-        "remove-moderator-none"
-    } else {
-        done.action.as_str()
-    };
-    format!("/c/{id}/manage?done={what}#done")
 }

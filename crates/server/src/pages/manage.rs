@@ -24,6 +24,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
+use super::desk::{DeskHead, form_of, no_action, number, opt, text};
 use super::{Chrome, Kind, render};
 use crate::AppState;
 use crate::actions::{self, ActionDone, LadderAction, PairOverride, ResultForm};
@@ -577,13 +578,8 @@ struct DeskGame {
 #[template(path = "manage.html")]
 struct DeskPage {
     chrome: Chrome,
-    id: String,
+    h: DeskHead,
     v: LadderView,
-    csrf: String,
-    key: String,
-    version: u64,
-    roles: Roles,
-    username: String,
     round: Option<RoundView>,
     games: Vec<DeskGame>,
     mine: Vec<DeskGame>,
@@ -597,8 +593,6 @@ struct DeskPage {
     skipping: bool,
     forum: String,
     mail: bool,
-    done: Option<String>,
-    moderator_accounts: Vec<String>,
 }
 
 const ENDINGS: [(&str, &str); 7] = [
@@ -629,10 +623,10 @@ pub(crate) async fn desk(
         Ok(kind) => kind,
         Err(e) => return e.into_response(),
     };
+    if caller.account.is_none() {
+        return to_login(&here);
+    }
     if kind != Kind::Ladder {
-        if caller.account.is_none() {
-            return to_login(&here);
-        }
         let done = q.done.as_deref();
         let shown = match kind {
             Kind::League => super::desk_xmadn::league_desk(&state, &caller, &id, done).await,
@@ -643,22 +637,14 @@ pub(crate) async fn desk(
         };
         return shown.unwrap_or_else(|e| problem(e, &format!("/c/{id}")));
     }
-    let Some(account) = &caller.account else {
-        return to_login(&here);
-    };
     let result = async {
-        let roles = caller.roles(&state, &id).await?;
         let (ladder, version) = state.service.load(&id, None).await?;
-        let grants = state
-            .service
-            .store()
-            .grants_in(&id)
-            .await
-            .map_err(ApiError::from_store)?;
-        Ok::<_, ApiError>((roles, ladder, version, grants))
+        let done = q.done.as_deref().and_then(done_message);
+        let h = DeskHead::of(&state, &caller, &id, version, done).await?;
+        Ok::<_, ApiError>((h, ladder, version))
     }
     .await;
-    let (roles, ladder, version, grants) = match result {
+    let (h, ladder, version) = match result {
         Ok(x) => x,
         Err(e) => return problem(e, &format!("/c/{id}")),
     };
@@ -666,7 +652,8 @@ pub(crate) async fn desk(
     let round = ladder
         .open_round()
         .map(|r| views::round_view(&ladder, &id, r, now));
-    let me = roles
+    let me = h
+        .roles
         .player
         .as_deref()
         .and_then(|n| actions::player_id(&ladder, n).ok());
@@ -675,7 +662,7 @@ pub(crate) async fn desk(
         .map(|r| {
             r.games
                 .iter()
-                .map(|g| desk_game(&ladder, g, me, &roles))
+                .map(|g| desk_game(&ladder, g, me, &h.roles))
                 .collect()
         })
         .unwrap_or_default();
@@ -698,10 +685,6 @@ pub(crate) async fn desk(
             &here,
         ),
         v: views::ladder_view(&ladder, &id, version),
-        csrf: caller.csrf_token().unwrap_or_default().to_string(),
-        key: auth::random_token().unwrap_or_default(),
-        version,
-        username: account.username.clone(),
         round,
         games,
         mine,
@@ -727,14 +710,7 @@ pub(crate) async fn desk(
         }),
         forum,
         mail: state.mailer.is_some(),
-        done: q.done.as_deref().and_then(done_message).map(str::to_string),
-        moderator_accounts: grants
-            .iter()
-            .filter(|g| g.role == arbiter_store::Role::Moderator)
-            .map(|g| g.username.clone())
-            .collect(),
-        roles,
-        id,
+        h,
     };
     render(&page).into_response()
 }
@@ -847,27 +823,6 @@ pub(crate) struct ActionForm {
     rules: Option<String>,
     from_round: Option<String>,
     round: Option<String>,
-}
-
-fn text(v: &Option<String>) -> String {
-    v.as_deref().unwrap_or("").trim().to_string()
-}
-
-fn opt(v: &Option<String>) -> Option<String> {
-    v.as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-}
-
-fn number<T: std::str::FromStr>(v: &Option<String>, field: &str) -> Result<Option<T>, ApiError> {
-    match opt(v) {
-        None => Ok(None),
-        Some(s) => s.parse::<T>().map(Some).map_err(|_| {
-            ApiError::bad_request(format!("{field} must be a whole number, not {s:?}"))
-                .with_field(field)
-        }),
-    }
 }
 
 impl ActionForm {
@@ -995,12 +950,7 @@ impl ActionForm {
                 early_reason: opt(&self.early_reason),
                 preview: self.preview.as_deref() == Some("true"),
             },
-            other => {
-                return Err(
-                    ApiError::bad_request(format!("there is no action {other:?}"))
-                        .with_field("action"),
-                );
-            }
+            other => return Err(no_action(other)),
         })
     }
 }
@@ -1034,7 +984,7 @@ pub(crate) async fn act(
         Err(e) => return e.into_response(),
     };
     let form: ActionForm = match kind {
-        Kind::Ladder => match super::desk_xmadn::form_of(&body).await {
+        Kind::Ladder => match form_of(&body).await {
             Ok(form) => form,
             Err(e) => return problem(e, &back),
         },

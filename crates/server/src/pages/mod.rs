@@ -26,6 +26,7 @@ use axum::routing::{get, post};
 use crate::AppState;
 
 pub mod assets;
+mod desk;
 mod desk_sunjang;
 mod desk_xmadn;
 mod history;

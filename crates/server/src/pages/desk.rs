@@ -1,0 +1,179 @@
+//! What every desk shares: who the caller is and the form's tokens
+//! ([`DeskHead`]), the parsing of a posted form and its fields, and where a
+//! form that worked goes, with its fixed sentence.
+
+use arbiter_store::{AccountStore, Grant, Role};
+use axum::Form;
+use axum::body::{Body, Bytes};
+use axum::extract::FromRequest;
+use axum::http::{Request, header};
+use serde::de::DeserializeOwned;
+
+use crate::AppState;
+use crate::actions_xmadn::FormatDone;
+use crate::auth::{self, Caller, Roles};
+use crate::error::ApiError;
+
+/// Parse a posted form body as `T`; the error names the problem.
+pub(super) async fn form_of<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+    let request = Request::builder()
+        .method("POST")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(body.clone()))
+        .map_err(ApiError::internal)?;
+    Form::<T>::from_request(request, &())
+        .await
+        .map(|Form(t)| t)
+        .map_err(|e| ApiError::bad_request(e.body_text()).with_field("form"))
+}
+
+/// What every desk shows: who the caller is, and the form's tokens.
+#[derive(Debug)]
+pub(super) struct DeskHead {
+    pub id: String,
+    pub csrf: String,
+    pub key: String,
+    pub version: u64,
+    pub roles: Roles,
+    pub username: String,
+    /// The account's own name: he plays under it even unlinked (ARB-R2).
+    pub display_name: String,
+    /// The fixed sentence of what the last form did.
+    pub done: Option<String>,
+    /// For the owner: the accounts with a moderator grant here.
+    pub moderator_accounts: Vec<String>,
+}
+
+impl DeskHead {
+    /// The head of desk `id` at `version`, with the sentence `done`.
+    pub(super) async fn of(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        version: u64,
+        done: Option<&'static str>,
+    ) -> Result<Self, ApiError> {
+        let account = caller.account()?;
+        let roles = caller.roles(state, id).await?;
+        let moderator_accounts = if roles.owner {
+            moderator_accounts(
+                state
+                    .service
+                    .store()
+                    .grants_in(id)
+                    .await
+                    .map_err(ApiError::from_store)?,
+            )
+        } else {
+            Vec::new()
+        };
+        Ok(Self {
+            id: id.to_string(),
+            csrf: caller.csrf_token().unwrap_or_default().to_string(),
+            key: auth::random_token()?,
+            version,
+            roles,
+            username: account.username.clone(),
+            display_name: account.display_name.clone(),
+            done: done.map(str::to_string),
+            moderator_accounts,
+        })
+    }
+
+    /// The caller plays under one of these names.
+    pub(super) fn plays(&self, names: &[String]) -> bool {
+        [
+            self.roles.player.as_deref(),
+            Some(self.display_name.as_str()),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|me| {
+            names
+                .iter()
+                .any(|n| n.trim().eq_ignore_ascii_case(me.trim()))
+        })
+    }
+}
+
+/// The sentence after a form on the desk of an XMadn league or Challengers
+/// event or a Sunjang league that worked (fixed texts: nothing from the
+/// address is echoed).
+pub(super) fn done_message(action: &str) -> Option<&'static str> {
+    Some(match action {
+        "roll" => "The dice were rolled.",
+        "record-result" => "The result was recorded.",
+        "correct-result" => "The result was corrected.",
+        "cancel-game" => "The game was cancelled.",
+        "cancel-drr" => "The double round-robin was cancelled.",
+        "start-playoff" => "The playoff round started.",
+        "record-playoff-game" => "The playoff game was recorded.",
+        "record-qualifier" => "Game 0 was recorded.",
+        "record-game" => "The game was recorded.",
+        "add-player" => "The player is registered.",
+        "update-player" => "The player's rank and rating were updated.",
+        "withdraw-player" => "The player was withdrawn.",
+        "return-player" => "The player returned.",
+        "change-restrictions" => "The restrictions were changed.",
+        "plan-season" => "The season was planned.",
+        "give-way" => "The tiebreak decision was recorded.",
+        "record-live-match" => "The live match was recorded.",
+        "close-season" => "The season was closed.",
+        "qualify-final" => "The final round was qualified.",
+        "record-final-game" => "The final game was recorded.",
+        "withdraw-from-final" => "The withdrawal from the final round was recorded.",
+        "add-moderator" => "The moderator was added.",
+        "remove-moderator" => "The moderator was removed.",
+        "remove-moderator-none" => "That account was not a moderator here: nothing changed.",
+        _ => return None,
+    })
+}
+
+pub(super) fn text(v: &Option<String>) -> String {
+    v.as_deref().unwrap_or("").trim().to_string()
+}
+
+pub(super) fn opt(v: &Option<String>) -> Option<String> {
+    v.as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+pub(super) fn number<T: std::str::FromStr>(
+    v: &Option<String>,
+    field: &str,
+) -> Result<Option<T>, ApiError> {
+    match opt(v) {
+        None => Ok(None),
+        Some(s) => s.parse::<T>().map(Some).map_err(|_| {
+            ApiError::bad_request(format!("{field} must be a whole number, not {s:?}"))
+                .with_field(field)
+        }),
+    }
+}
+
+/// The refusal of a form's unknown `action`.
+pub(super) fn no_action(action: &str) -> ApiError {
+    ApiError::bad_request(format!("there is no action {action:?}")).with_field("action")
+}
+
+/// The accounts with a moderator grant among `grants`.
+pub(super) fn moderator_accounts(grants: impl IntoIterator<Item = Grant>) -> Vec<String> {
+    grants
+        .into_iter()
+        .filter(|g| g.role == Role::Moderator)
+        .map(|g| g.username)
+        .collect()
+}
+
+/// Where a desk form that worked goes: the desk, with the fixed sentence
+/// of what was done.
+pub(super) fn done_location(id: &str, done: &FormatDone) -> String {
+    let what = if done.action == "remove-moderator" && !done.stored {
+        "remove-moderator-none"
+    } else {
+        done.action.as_str()
+    };
+    format!("/c/{id}/manage?done={what}#done")
+}
