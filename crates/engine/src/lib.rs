@@ -14,10 +14,12 @@
 //! ruling and the figures that decided it.
 
 pub mod cascade;
+pub mod clinch;
 pub mod draw;
 pub mod error;
 pub mod explain;
 pub mod model;
+pub mod projection;
 pub mod ratings;
 pub mod sunjang;
 pub mod tws;

@@ -17,22 +17,27 @@
 //! that reaches them, or the die, counts as open. So "determined" is never
 //! wrong: it may only come later than a cleverer proof would allow.
 //!
-//! Two shortcuts keep this fast for long leagues (up to 20 DRR, 41^3
-//! distributions at the start) without changing any answer: a completion
-//! whose significant places are held by players whose win-loss record
-//! nobody shares is settled from the records alone (the cascade would
-//! order them by record and go no further), and the enumeration stops once
-//! the answer cannot change (open with every player a candidate for every
-//! place; or open at all, when only the verdict is wanted, as for the
-//! suggestion). `league_properties.rs` checks both against the plain
-//! enumeration.
+//! The enumeration is the clinch analysis's ([`super::clinch`], ARB-R47):
+//! each significant place is a zone of one place, determined when some
+//! player has clinched it (not even the die deciding), and its candidates
+//! are the players some completion puts in it or in a tie across it. Two
+//! shortcuts keep this fast for long leagues (up to 20 DRR, 41^3
+//! distributions at the start) without changing any answer: a player whose
+//! whole group of equal win-loss records lies inside or outside a place is
+//! settled from the records alone (the cascade would order the groups by
+//! record first), and the enumeration stops once the answer cannot change
+//! (open with every player a candidate for every place; or open at all,
+//! when only the verdict is wanted, as for the suggestion).
+//! `league_properties.rs` and `clinch_properties.rs` check both against the
+//! plain enumeration.
 
+use crate::clinch::{Evidence, Verdict, Zone, ZoneKind};
 use crate::explain::Explanation;
 use crate::model::{GameId, PlayerId};
 
 use super::league::{League, LeagueGame, PLAYERS, Phase};
 use super::rules::Playoff;
-use super::table::{Fact, Table, TieRoll};
+use super::table::{Fact, TieRoll};
 
 const CLAUSE: &str = "XMadn League: Double-round robins";
 
@@ -176,11 +181,6 @@ fn is_determined(
     enumerate(known, open, significant, rolls, true).determined
 }
 
-/// The index in [`PLAYERS`] of `p`.
-fn slot(p: PlayerId) -> Option<usize> {
-    PLAYERS.iter().position(|&x| x == p)
-}
-
 fn enumerate(
     known: &[Fact],
     open: &[[PlayerId; 2]],
@@ -188,134 +188,42 @@ fn enumerate(
     rolls: &[TieRoll],
     verdict_only: bool,
 ) -> Determination {
-    // Count the open games per unordered pair; a completion is how many of
-    // each pair's games the lower id wins.
-    const PAIRS: [[usize; 2]; 3] = [[0, 1], [0, 2], [1, 2]];
-    let pairs = PAIRS.map(|[x, y]| [PLAYERS[x], PLAYERS[y]]);
-    let counts: Vec<usize> = pairs
+    // Each significant place is a zone of one place (ARB-R47): it is
+    // determined when a player has clinched it, not even a die deciding.
+    let zones: Vec<Zone> = significant
         .iter()
-        .map(|pair| {
-            open.iter()
-                .filter(|o| {
-                    (o[0] == pair[0] && o[1] == pair[1]) || (o[0] == pair[1] && o[1] == pair[0])
-                })
-                .count()
+        .map(|&k| Zone::new(ZoneKind::Place(k), k, k))
+        .collect();
+    let z = zones.len();
+    let n = PLAYERS.len();
+    // Nobody can still clinch place `zi`: every player has been out of
+    // it, or in a tie across it.
+    let lost =
+        |ev: &[Evidence], zi: usize| (0..n).all(|i| ev[i * z + zi].outside || ev[i * z + zi].die);
+    let (ev, _) = super::clinch::evidence(known, open, rolls, &zones, |ev| {
+        // Open, and every place may go to anyone: no completion can tell
+        // more; or, when only the verdict is wanted, open at all.
+        let saturated = ev.iter().all(Evidence::possible);
+        let undetermined = (0..z).any(|zi| lost(ev, zi));
+        undetermined && (verdict_only || saturated)
+    });
+    let determined =
+        (0..z).all(|zi| (0..n).any(|i| ev[i * z + zi].verdict(true) == Verdict::Clinched));
+    let places = significant
+        .iter()
+        .enumerate()
+        .map(|(zi, &place)| {
+            let mut c: Vec<PlayerId> = (0..n)
+                .filter(|&i| ev[i * z + zi].possible())
+                .map(|i| PLAYERS[i])
+                .collect();
+            c.sort_unstable();
+            (place, c)
         })
         .collect();
-    // The overall win-loss records (wins minus losses, ARB-R24) of the known
-    // games. When a completion leaves the records at the significant places
-    // unshared, the cascade orders them by record alone and the table need
-    // not be built: most completions of a long league take this way.
-    let mut base = [0i64; 3];
-    let mut fast = true;
-    for f in known {
-        let w = f.winner.min(1);
-        match (slot(f.players[w]), slot(f.players[1 - w])) {
-            (Some(w), Some(l)) => {
-                base[w] += 1;
-                base[l] -= 1;
-            }
-            _ => fast = false,
-        }
-    }
-    let mut candidates: Vec<Vec<PlayerId>> = vec![Vec::new(); significant.len()];
-    let mut fixed = true;
-    let mut first: Option<Vec<PlayerId>> = None;
-    let mut facts: Vec<Fact> = Vec::with_capacity(known.len() + open.len());
-    'all: for a in 0..=counts[0] {
-        for b in 0..=counts[1] {
-            for c in 0..=counts[2] {
-                let wins = [a, b, c];
-                let mut record = base;
-                for (k, [lo, hi]) in PAIRS.iter().enumerate() {
-                    // Both counts are at most a few hundred games.
-                    let (n, w) = (counts[k] as i64, wins[k] as i64);
-                    record[*lo] += 2 * w - n;
-                    record[*hi] += n - 2 * w;
-                }
-                // For each significant place: who may hold it, and whether
-                // that player holds it alone and for certain. A place held
-                // by a player whose record nobody shares is his whatever
-                // the tiebreaking steps say about the others.
-                let mut order = [0usize, 1, 2];
-                order.sort_by_key(|&i| std::cmp::Reverse(record[i]));
-                let by_record: Option<Vec<(Vec<PlayerId>, bool)>> = if fast {
-                    significant
-                        .iter()
-                        .map(|&place| {
-                            let i = *order.get(place.checked_sub(1)?)?;
-                            let alone = record.iter().filter(|&&r| r == record[i]).count() == 1;
-                            alone.then(|| (vec![PLAYERS[i]], true))
-                        })
-                        .collect()
-                } else {
-                    None
-                };
-                let places: Vec<(Vec<PlayerId>, bool)> = if let Some(places) = by_record {
-                    places
-                } else {
-                    facts.clear();
-                    facts.extend_from_slice(known);
-                    for (k, &w) in wins.iter().enumerate() {
-                        for i in 0..counts[k] {
-                            facts.push(Fact {
-                                players: pairs[k],
-                                winner: usize::from(i >= w),
-                                score: None,
-                            });
-                        }
-                    }
-                    let table = Table::compute(facts.clone(), rolls.to_vec(), false);
-                    let r = &table.ranking;
-                    significant
-                        .iter()
-                        .map(|&place| {
-                            // Everyone who might end at `place`: the
-                            // players of a tied block spanning it.
-                            let holders: Vec<PlayerId> = (0..r.order.len())
-                                .filter(|&i| {
-                                    let block = r.tie_of(r.order[i]).map_or(1, |u| u.players.len());
-                                    r.places[i] <= place && place < r.places[i] + block
-                                })
-                                .map(|i| r.order[i])
-                                .collect();
-                            let decided = holders.len() == 1 && r.is_decided(place);
-                            (holders, decided)
-                        })
-                        .collect()
-                };
-                let mut here = Vec::with_capacity(significant.len());
-                for (k, (holders, decided)) in places.iter().enumerate() {
-                    for h in holders {
-                        if !candidates[k].contains(h) {
-                            candidates[k].push(*h);
-                        }
-                    }
-                    match holders.as_slice() {
-                        [one] if *decided => here.push(*one),
-                        _ => fixed = false,
-                    }
-                }
-                match &first {
-                    None if fixed => first = Some(here),
-                    Some(f) if *f != here => fixed = false,
-                    _ => {}
-                }
-                // Open, and every place may go to anyone: no completion can
-                // tell more.
-                let saturated = candidates.iter().all(|c| c.len() == PLAYERS.len());
-                if !fixed && (verdict_only || saturated) {
-                    break 'all;
-                }
-            }
-        }
-    }
-    for c in &mut candidates {
-        c.sort_unstable();
-    }
     Determination {
-        determined: fixed,
-        places: significant.iter().copied().zip(candidates).collect(),
+        determined,
+        places,
         remaining: open.len(),
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod analysis;
 pub mod challengers;
+pub mod clinch;
 pub mod league;
 pub mod rules;
 pub mod table;

@@ -1,0 +1,196 @@
+//! Benchmarks of the clinch analysis (ARB-R47).
+//!
+//! `cargo bench -p arbiter-engine --bench clinch`
+//!
+//! - `sunjang_half_left`: a 9-player Sunjang group (the only group of
+//!   division B, a division below it) with the first half of its round
+//!   robin played (18 of 36 games, seeded random results: wins, some jigos
+//!   and forfeits) and 18 games left; every player against every zone the
+//!   group decides (group win, the two direct promotions, the three
+//!   demotions). Target under 1 s.
+//! - `sunjang_three_quarters_left`: the same group with only its first 9
+//!   games played (27 left).
+//! - `sunjang_half_left_level`: the half-played group with every player of
+//!   the same rank and rating, so that ties D.2 cannot separate (left to
+//!   the organizer's record) are possible everywhere: the hardest case for
+//!   telling `Clinched` from `ClinchedUnlessDie`.
+//! - `sunjang_half_left_favourites`: the half-played group where the
+//!   better-ranked player wins 80% of the games played: leaders pull away,
+//!   so clinches and eliminations need proofs.
+//! - `sunjang_quarter_left_favourites`: the same with 27 games played (9
+//!   left).
+//! - `xmadn_league_20_drrs`: the XMadn clinch analysis of a 20-DRR league
+//!   after the top half of DRR 1.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use arbiter_engine::clinch::Analysis;
+use arbiter_engine::model::PlayerId;
+use arbiter_engine::sunjang::clinch::{Budget, GroupSetting, analyse, group_zones};
+use arbiter_engine::sunjang::group::{GroupGame, Outcome, round_robin};
+use arbiter_engine::sunjang::ranking::{RankingData, Tiebreaks};
+use arbiter_engine::sunjang::{PlayerInfo, Rank, SunjangRules};
+use arbiter_engine::xmadn::clinch as xclinch;
+use arbiter_engine::xmadn::league::PLAYERS;
+use arbiter_engine::xmadn::table::Fact;
+use arbiter_engine::xmadn::{Playoff, Series};
+
+// The allocator the `arbiter` binary uses (see crates/cli/src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() {
+    divan::main();
+}
+
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// A 9-player group with its first `played` games (in round order) played.
+/// With `favourite`, the better-ranked player of a game wins it 80% of the
+/// time; otherwise black and white win alike.
+pub fn group(
+    seed: u64,
+    played: usize,
+    level: bool,
+    favourite: bool,
+) -> (Vec<PlayerId>, Vec<GroupGame>, Vec<PlayerInfo>) {
+    let mut r = Lcg(seed);
+    let players: Vec<PlayerId> = (1..=9).map(PlayerId).collect();
+    let infos = (0..9u8)
+        .map(|i| PlayerInfo {
+            name: format!("P{}", i + 1),
+            rank: if level {
+                Rank::Kyu(5)
+            } else {
+                Rank::Kyu(1 + i / 2)
+            },
+            provisional: false,
+            rating: if level {
+                1600
+            } else {
+                1800 - 25 * i32::from(i)
+            },
+            corr_rank: None,
+            corr_rating: None,
+        })
+        .collect();
+    let games = round_robin(&players)
+        .into_iter()
+        .enumerate()
+        .map(|(i, pairing)| GroupGame {
+            pairing,
+            outcome: (i < played).then(|| {
+                let x = r.below(20);
+                if favourite {
+                    let black_better = pairing.black.0 < pairing.white.0;
+                    match (x, black_better) {
+                        (0..=15, true) | (16..=18, false) => Outcome::BlackWins,
+                        (0..=18, _) => Outcome::WhiteWins,
+                        _ => Outcome::Jigo,
+                    }
+                } else {
+                    match x {
+                        0..=8 => Outcome::BlackWins,
+                        9..=16 => Outcome::WhiteWins,
+                        17 | 18 => Outcome::Jigo,
+                        _ => Outcome::WhiteForfeits,
+                    }
+                }
+            }),
+        })
+        .collect();
+    (players, games, infos)
+}
+
+pub fn run(seed: u64, played: usize, level: bool, favourite: bool) -> Analysis<PlayerId> {
+    let rules = SunjangRules::default();
+    let (players, games, infos) = group(seed, played, level, favourite);
+    let tiebreaks = Tiebreaks::default();
+    let data = RankingData {
+        info: &infos,
+        performance: &[],
+        games: &[],
+        tiebreaks: &tiebreaks,
+        rules: &rules,
+    };
+    let zones = group_zones(
+        &GroupSetting {
+            size: 9,
+            division: 1,
+            groups: 1,
+            division_size: 9,
+            tens: 0,
+            below: Some((3, 21)),
+        },
+        &rules,
+    );
+    analyse(&players, &games, &data, &zones, Budget::default())
+}
+
+#[divan::bench(sample_count = 10)]
+fn sunjang_half_left() -> Analysis<PlayerId> {
+    run(7, divan::black_box(18), false, false)
+}
+
+#[divan::bench(sample_count = 10)]
+fn sunjang_three_quarters_left() -> Analysis<PlayerId> {
+    run(7, divan::black_box(9), false, false)
+}
+
+#[divan::bench(sample_count = 10)]
+fn sunjang_half_left_level() -> Analysis<PlayerId> {
+    run(7, divan::black_box(18), true, false)
+}
+
+#[divan::bench(sample_count = 10)]
+fn sunjang_half_left_favourites() -> Analysis<PlayerId> {
+    run(7, divan::black_box(18), false, true)
+}
+
+#[divan::bench(sample_count = 10)]
+fn sunjang_quarter_left_favourites() -> Analysis<PlayerId> {
+    run(7, divan::black_box(27), false, true)
+}
+
+#[divan::bench(sample_count = 10)]
+fn xmadn_league_20_drrs() -> Analysis<PlayerId> {
+    let known = vec![
+        Fact {
+            players: [PLAYERS[0], PLAYERS[1]],
+            winner: 0,
+            score: None,
+        },
+        Fact {
+            players: [PLAYERS[2], PLAYERS[0]],
+            winner: 1,
+            score: None,
+        },
+        Fact {
+            players: [PLAYERS[1], PLAYERS[2]],
+            winner: 0,
+            score: None,
+        },
+    ];
+    let mut open = Vec::new();
+    for _ in 0..(19 * 2 + 1) {
+        open.push([PLAYERS[0], PLAYERS[1]]);
+        open.push([PLAYERS[0], PLAYERS[2]]);
+        open.push([PLAYERS[1], PLAYERS[2]]);
+    }
+    let series = Series::FirstTo(3);
+    let zones = xclinch::zones(Playoff::AllThree {
+        qualifying: series,
+        final_round: series,
+    });
+    xclinch::analyse(divan::black_box(&known), &open, &[], &zones)
+}

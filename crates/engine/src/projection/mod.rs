@@ -1,0 +1,376 @@
+//! Monte-Carlo projections (ARB-R48): for each player, how often each
+//! outcome that matters happens over many simulated seasons, every one
+//! played out under the competition's full rules.
+//!
+//! - this module: the [`Projection`] (counts out of the number of simulated
+//!   seasons), the seeded random source [`SimRng`], the [`WinModel`] that
+//!   turns ratings ([`crate::ratings`]) into the odds of a game, and the
+//!   simulate-N-times loop [`run`];
+//! - [`sunjang`]: a Sunjang division (its groups, section B, the final
+//!   round for division A);
+//! - [`xmadn`]: an XMadn league (table places through the six-step cascade
+//!   with its die roll, the playoff, the title);
+//! - [`tws`]: a Twilight Struggle ladder (the champion and the rung bands
+//!   after the running round and `k` more).
+//!
+//! # Reproducible
+//!
+//! The engine has no randomness of its own: the caller gives a 32-byte
+//! seed. Simulated season `i` draws from ChaCha20 seeded with the seed on
+//! stream `i` ([`SimRng::season`]), so a season's draws do not depend on
+//! the others, and the same seed gives the same projection on any machine.
+//! Every decision compares integers: a probability is a whole number of
+//! parts per million ([`PPM`]) and a draw is a uniform integer below
+//! [`PPM`], drawn by rejection so that it has no bias. The probabilities
+//! come from ratings through `f64` formulas (the Elo and Glicko-2 expected
+//! scores) and are rounded to parts per million once, before any draw.
+
+pub mod sunjang;
+pub mod tws;
+pub mod xmadn;
+
+use std::collections::BTreeMap;
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+
+use crate::draw::Seed;
+use crate::model::PlayerId;
+use crate::ratings::{Glicko2Rating, PlayerKey, Rating, Ratings, System};
+
+/// The ruling that documents the model.
+pub const RULING: &str = "ARB-R48";
+
+/// Parts per million: the unit of every probability a decision reads.
+pub const PPM: u32 = 1_000_000;
+
+/// The outcome counts of a projection: for each player, in how many of the
+/// `seasons` simulated seasons each outcome happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Projection<O> {
+    /// Simulated seasons: the denominator of every count.
+    pub seasons: u32,
+    pub seed: Seed,
+    /// Player → outcome → seasons in which it happened. An outcome that
+    /// never happened is absent (its count is 0).
+    pub per_player: BTreeMap<PlayerId, BTreeMap<O, u32>>,
+}
+
+impl<O: Ord + Copy> Projection<O> {
+    /// Seasons in which `player` had `outcome`.
+    pub fn count(&self, player: PlayerId, outcome: O) -> u32 {
+        self.per_player
+            .get(&player)
+            .and_then(|m| m.get(&outcome))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The count as a fraction of the seasons: for display only (nothing
+    /// decides on it).
+    pub fn probability(&self, player: PlayerId, outcome: O) -> f64 {
+        if self.seasons == 0 {
+            return 0.0;
+        }
+        f64::from(self.count(player, outcome)) / f64::from(self.seasons)
+    }
+
+    /// Every player's count of `outcome`, summed: for an outcome exactly one
+    /// player has each season (a place, a title) it is `seasons`.
+    pub fn total(&self, outcome: O) -> u64 {
+        self.per_player
+            .values()
+            .filter_map(|m| m.get(&outcome))
+            .map(|&c| u64::from(c))
+            .sum()
+    }
+}
+
+/// What a simulated season reports: each player's outcomes.
+#[derive(Debug)]
+pub struct Tally<O> {
+    counts: BTreeMap<(PlayerId, O), u32>,
+}
+
+impl<O: Ord + Copy> Tally<O> {
+    fn new() -> Self {
+        Tally {
+            counts: BTreeMap::new(),
+        }
+    }
+
+    /// `player` had `outcome` in this season (report each outcome once a
+    /// season).
+    pub fn add(&mut self, player: PlayerId, outcome: O) {
+        *self.counts.entry((player, outcome)).or_insert(0) += 1;
+    }
+
+    fn finish(self, seasons: u32, seed: Seed, players: &[PlayerId]) -> Projection<O> {
+        let mut per_player: BTreeMap<PlayerId, BTreeMap<O, u32>> =
+            players.iter().map(|&p| (p, BTreeMap::new())).collect();
+        for ((p, o), c) in self.counts {
+            per_player.entry(p).or_default().insert(o, c);
+        }
+        Projection {
+            seasons,
+            seed,
+            per_player,
+        }
+    }
+}
+
+/// Simulate `seasons` seasons: season `i` gets [`SimRng::season`]`(seed,
+/// i)` and reports its outcomes to the tally. `players` are listed in the
+/// projection even when nothing happens to them.
+pub fn run<O: Ord + Copy>(
+    seasons: u32,
+    seed: Seed,
+    players: &[PlayerId],
+    mut season: impl FnMut(&mut SimRng, &mut Tally<O>),
+) -> Projection<O> {
+    let mut tally = Tally::new();
+    for i in 0..seasons {
+        let mut rng = SimRng::season(&seed, u64::from(i));
+        season(&mut rng, &mut tally);
+    }
+    tally.finish(seasons, seed, players)
+}
+
+/// The random source of a simulated season: ChaCha20 on the caller's seed.
+#[derive(Debug, Clone)]
+pub struct SimRng(ChaCha20Rng);
+
+impl SimRng {
+    /// The source of season `index`: ChaCha20 seeded with `seed`, stream
+    /// `index`.
+    pub fn season(seed: &Seed, index: u64) -> Self {
+        let mut rng = ChaCha20Rng::from_seed(*seed);
+        rng.set_stream(index);
+        SimRng(rng)
+    }
+
+    /// A uniform integer in `0..n` (`n` at least 1), without bias: words at
+    /// or above the largest multiple of `n` are drawn again.
+    pub fn below(&mut self, n: u32) -> u32 {
+        let n = n.max(1);
+        let limit = u32::MAX - u32::MAX % n;
+        loop {
+            let w = self.0.next_u32();
+            if w < limit {
+                return w % n;
+            }
+        }
+    }
+
+    /// True with probability `ppm` parts per million.
+    pub fn chance(&mut self, ppm: u32) -> bool {
+        self.below(PPM) < ppm
+    }
+
+    /// A uniform integer in `lo..=hi`.
+    pub fn between(&mut self, lo: u32, hi: u32) -> u32 {
+        if hi <= lo {
+            return lo;
+        }
+        lo + self.below(hi - lo + 1)
+    }
+
+    /// A 32-byte seed for a draw the simulated season makes through the
+    /// engine (a die roll, a round's draw).
+    pub fn seed(&mut self) -> Seed {
+        let mut s = [0u8; 32];
+        self.0.fill_bytes(&mut s);
+        s
+    }
+
+    /// Shuffle `v` uniformly (Fisher-Yates).
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.below(u32::try_from(i + 1).unwrap_or(u32::MAX)) as usize;
+            v.swap(i, j);
+        }
+    }
+}
+
+/// The result of a simulated game between a first and a second player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    FirstWins,
+    SecondWins,
+    Draw,
+}
+
+/// A player's strength as the model reads it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Strength {
+    Elo(f64),
+    Area(i32),
+    Glicko2(Glicko2Rating),
+}
+
+/// How strengths become the odds of a game (ARB-R48):
+///
+/// - a game is drawn (a Sunjang jigo, a TWS tie) with the fixed probability
+///   `draw_ppm`, whoever plays; XMadn games are never drawn;
+/// - otherwise the first player wins with his expected score against the
+///   second: Elo's `1 / (1 + 10^((Rb - Ra) / 400))`; Glicko-2's expected
+///   score with both deviations, `E = 1 / (1 + exp(-g(√(φa² + φb²)) (μa -
+///   μb)))`, `g(φ) = 1 / √(1 + 3φ²/π²)` (`skillratings`'
+///   `expected_score`); AREA's break-even score, the one at which a
+///   player's rating does not move on average: a win gains `100 - 5% d`
+///   and a loss costs `100 + 5% d` for a lead of `d` points, so `p = 1/2 +
+///   d / 4000` (with the published 100 and 5%), kept within 1% to 99%;
+/// - the probability is rounded to parts per million ([`PPM`]) before any
+///   draw compares with it.
+///
+/// A player the ratings do not know plays at the system's initial rating.
+#[derive(Debug, Clone)]
+pub struct WinModel {
+    /// By [`PlayerId::index`].
+    strengths: Vec<Option<Strength>>,
+    initial: Strength,
+    system: Option<System>,
+    draw_ppm: u32,
+}
+
+impl WinModel {
+    /// The model of `ratings` (a fold of [`crate::ratings::rate`] over the
+    /// format's games, keyed by [`PlayerKey::from`] the player's id) with a
+    /// draw rate of `draw_ppm`.
+    pub fn from_ratings(ratings: &Ratings, draw_ppm: u32) -> WinModel {
+        let initial = match ratings.system {
+            System::Area(s) => Strength::Area(s.initial),
+            System::Elo(s) => Strength::Elo(s.initial),
+            System::Glicko2(s) => Strength::Glicko2(s.initial()),
+        };
+        let mut m = WinModel {
+            strengths: Vec::new(),
+            initial,
+            system: Some(ratings.system),
+            draw_ppm: draw_ppm.min(PPM),
+        };
+        for r in ratings.players() {
+            let s = match r.rating {
+                Rating::Area(x) => Strength::Area(x),
+                Rating::Elo(x) => Strength::Elo(x),
+                Rating::Glicko2(x) => Strength::Glicko2(x),
+            };
+            m.set(PlayerId(r.player.0), s);
+        }
+        m
+    }
+
+    /// An Elo model from ratings given directly (a player not listed plays
+    /// at 1500).
+    pub fn elo(ratings: impl IntoIterator<Item = (PlayerId, f64)>, draw_ppm: u32) -> WinModel {
+        let mut m = WinModel {
+            strengths: Vec::new(),
+            initial: Strength::Elo(1500.0),
+            system: None,
+            draw_ppm: draw_ppm.min(PPM),
+        };
+        for (p, r) in ratings {
+            m.set(p, Strength::Elo(r));
+        }
+        m
+    }
+
+    /// Every game even (each player wins half of the games not drawn).
+    pub fn even(draw_ppm: u32) -> WinModel {
+        WinModel::elo([], draw_ppm)
+    }
+
+    fn set(&mut self, p: PlayerId, s: Strength) {
+        let Some(i) = p.0.checked_sub(1).map(|i| i as usize) else {
+            return;
+        };
+        if self.strengths.len() <= i {
+            self.strengths.resize(i + 1, None);
+        }
+        self.strengths[i] = Some(s);
+    }
+
+    fn strength(&self, p: PlayerId) -> Strength {
+        p.0.checked_sub(1)
+            .and_then(|i| self.strengths.get(i as usize).copied().flatten())
+            .unwrap_or(self.initial)
+    }
+
+    /// The draw rate, parts per million.
+    pub fn draw_ppm(&self) -> u32 {
+        self.draw_ppm
+    }
+
+    /// The probability that `a` beats `b` in a game that is not drawn,
+    /// parts per million.
+    pub fn win_ppm(&self, a: PlayerId, b: PlayerId) -> u32 {
+        let p = match (self.strength(a), self.strength(b)) {
+            (Strength::Elo(x), Strength::Elo(y)) => {
+                skillratings::elo::expected_score(
+                    &skillratings::elo::EloRating { rating: x },
+                    &skillratings::elo::EloRating { rating: y },
+                )
+                .0
+            }
+            (Strength::Glicko2(x), Strength::Glicko2(y)) => {
+                skillratings::glicko2::expected_score(&x.into(), &y.into()).0
+            }
+            (Strength::Area(x), Strength::Area(y)) => {
+                let (base, percent) = match self.system {
+                    Some(System::Area(s)) => (s.base, s.percent),
+                    _ => (100, 5),
+                };
+                // p = 1/2 + percent·d / (2·100·base), in ppm, integers.
+                let d = i64::from(x) - i64::from(y);
+                let num = i64::from(percent) * d * i64::from(PPM);
+                let den = 200 * i64::from(base.max(1));
+                let p = i64::from(PPM / 2) + num / den;
+                return u32::try_from(p.clamp(10_000, 990_000)).unwrap_or(PPM / 2);
+            }
+            _ => 0.5,
+        };
+        to_ppm(p)
+    }
+
+    /// Play a game between `first` and `second`.
+    pub fn play(&self, rng: &mut SimRng, first: PlayerId, second: PlayerId) -> GameResult {
+        if self.draw_ppm > 0 && rng.chance(self.draw_ppm) {
+            return GameResult::Draw;
+        }
+        if self.decisive(rng, first, second) {
+            GameResult::FirstWins
+        } else {
+            GameResult::SecondWins
+        }
+    }
+
+    /// Play a game that cannot be drawn: whether `first` wins.
+    pub fn decisive(&self, rng: &mut SimRng, first: PlayerId, second: PlayerId) -> bool {
+        rng.chance(self.win_ppm(first, second))
+    }
+}
+
+/// A probability in parts per million, rounded, within 0 to [`PPM`].
+pub fn to_ppm(p: f64) -> u32 {
+    if p.is_nan() {
+        return PPM / 2;
+    }
+    let x = (p.clamp(0.0, 1.0) * f64::from(PPM)).round();
+    // In 0..=PPM after the clamp.
+    x as u32
+}
+
+/// A draw rate from a competition's history: `draws` of `games` decided
+/// games, parts per million (0 without games).
+pub fn draw_rate(draws: u64, games: u64) -> u32 {
+    if games == 0 {
+        return 0;
+    }
+    let r = draws.min(games) * u64::from(PPM) / games;
+    u32::try_from(r).unwrap_or(PPM)
+}
+
+/// The rating key of a player id, for [`Ratings::get`].
+pub fn key(p: PlayerId) -> PlayerKey {
+    PlayerKey::from(p)
+}
