@@ -119,6 +119,12 @@ pub enum Noun {
     /// Sunjang leagues: seasons of divisions and groups, promotion and demotion, the final round.
     #[command(subcommand)]
     Sunjang(SunjangCmd),
+    /// Ratings of a Twilight Struggle ladder: AREA, Elo or Glicko-2, with each player's history (ARB-R46).
+    Ratings(RatingsArgs),
+    /// Monte-Carlo projection of the competition: each player's chances (ARB-R48).
+    Project(ProjectArgs),
+    /// The ladder after its running round closes with hypothetical results; nothing is stored.
+    WhatIf(WhatIfArgs),
     /// Run a file of arbiter commands, one per line.
     Script(ScriptArgs),
     /// Build a realistic demo ladder and show it.
@@ -888,4 +894,50 @@ pub enum FinalCmd {
     Withdraw { name: String },
     /// The final round.
     Show,
+}
+
+#[derive(Debug, Args)]
+pub struct RatingsArgs {
+    /// The rating system: area, elo or glicko2.
+    #[arg(long, global = true, default_value = "area", value_name = "SYSTEM")]
+    pub system: String,
+    /// Rate the games of every Twilight Struggle ladder of the database together, players matched by name.
+    #[arg(long, global = true)]
+    pub all: bool,
+    #[command(subcommand)]
+    pub cmd: Option<RatingsCmd>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RatingsCmd {
+    /// One player's rating after each rated game.
+    History { player: String },
+    /// The AREA report of a round: its rated games, as the AREA keeper asks for them.
+    AreaReport {
+        #[arg(long)]
+        round: u32,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct ProjectArgs {
+    /// Simulated seasons (1 to 100000).
+    #[arg(long, default_value_t = 10_000)]
+    pub seasons: u32,
+    /// The seed: 64 hexadecimal digits, or any text (its SHA-256) [default: from the competition and its version].
+    #[arg(long)]
+    pub seed: Option<String>,
+    /// Ladder rounds to play after the running one.
+    #[arg(long, default_value_t = 1)]
+    pub rounds: u32,
+    /// The ladder's rating system for the odds: area, elo or glicko2.
+    #[arg(long, default_value = "area", value_name = "SYSTEM")]
+    pub system: String,
+}
+
+#[derive(Debug, Args)]
+pub struct WhatIfArgs {
+    /// A hypothetical result, GAME=WINNER: the winner's name, ussr, us or tie (repeatable).
+    #[arg(long = "result", value_name = "GAME=WINNER")]
+    pub results: Vec<String>,
 }

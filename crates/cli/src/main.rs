@@ -8,6 +8,7 @@ mod out;
 mod account;
 mod args;
 mod demo;
+mod insight;
 mod render;
 mod run;
 mod script;

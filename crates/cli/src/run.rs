@@ -444,6 +444,9 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
         Noun::Challengers(cmd) => crate::xmadn::challengers(svc, g, cmd).await,
         Noun::Roll(cmd) => crate::xmadn::roll(svc, g, cmd).await,
         Noun::Sunjang(cmd) => crate::sunjang::run(svc, g, cmd).await,
+        Noun::Ratings(a) => crate::insight::ratings(svc, g, a).await,
+        Noun::Project(a) => crate::insight::project(svc, g, a).await,
+        Noun::WhatIf(a) => crate::insight::what_if(svc, g, a).await,
         Noun::Competition(CompetitionCmd::List) => {
             let ids = svc.competitions().await?;
             let mut rows = Vec::new();
@@ -954,9 +957,13 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
             }
         }
         Noun::Script(_) | Noun::Demo(_) | Noun::Serve(_) | Noun::Account(_) => unreachable_noun()?,
-        Noun::League(_) | Noun::Challengers(_) | Noun::Roll(_) | Noun::Sunjang(_) => {
-            unreachable_noun()?
-        }
+        Noun::League(_)
+        | Noun::Challengers(_)
+        | Noun::Roll(_)
+        | Noun::Sunjang(_)
+        | Noun::Ratings(_)
+        | Noun::Project(_)
+        | Noun::WhatIf(_) => unreachable_noun()?,
     }
     Ok(())
 }

@@ -55,6 +55,12 @@ pub struct Config {
     pub timeout: Duration,
     /// A larger request body is refused with 413 (`payload-too-large`).
     pub body_limit: usize,
+    /// Simulated seasons of a projection page that asks for none (the API's
+    /// default is the service's, 10,000).
+    pub page_seasons: u32,
+    /// The most simulated seasons one request may ask for: a projection is
+    /// open to everyone and costs CPU (the CLI may ask for more).
+    pub max_seasons: u32,
 }
 
 impl Default for Config {
@@ -62,6 +68,8 @@ impl Default for Config {
         Self {
             timeout: Duration::from_secs(10),
             body_limit: 1024 * 1024,
+            page_seasons: 2_000,
+            max_seasons: 20_000,
         }
     }
 }
@@ -74,6 +82,8 @@ pub struct AppState {
     pub config: Config,
     /// Serialized competition views at the version they were built at.
     pub views: Arc<api::competitions::ViewCache>,
+    /// Projections already run, by competition version and request.
+    pub projections: Arc<api::insight::ProjectionCache>,
     pub auth: auth::AuthConfig,
     /// Failed logins, per username and per address.
     pub throttle: Arc<auth::Throttle>,
@@ -90,6 +100,7 @@ impl AppState {
             clock: Clock::System,
             config: Config::default(),
             views: Arc::default(),
+            projections: Arc::default(),
             auth: auth::AuthConfig::default(),
             throttle: Arc::default(),
             mailer: None,

@@ -255,9 +255,13 @@ async fn the_openapi_document_is_served_and_describes_every_route() {
             "/api/competitions",
             "/api/competitions/{id}",
             "/api/competitions/{id}/actions",
+            "/api/competitions/{id}/area-report",
             "/api/competitions/{id}/history",
+            "/api/competitions/{id}/projection",
+            "/api/competitions/{id}/ratings",
             "/api/competitions/{id}/rounds/{n}",
             "/api/competitions/{id}/seasons/{n}",
+            "/api/competitions/{id}/what-if",
             "/api/health",
             "/api/me",
             "/api/openapi.json",
@@ -286,6 +290,66 @@ async fn the_openapi_document_is_served_and_describes_every_route() {
 }
 
 // ----- the routes -----
+
+#[tokio::test]
+async fn ratings_area_reports_and_projections_fit_their_schemas() {
+    let app = app().await;
+    for system in ["area", "elo", "glicko2"] {
+        for scope in ["competition", "installation"] {
+            let a = get_ok(
+                &app,
+                &format!("/api/competitions/tws-demo/ratings?system={system}&scope={scope}"),
+                "/api/competitions/{id}/ratings",
+            )
+            .await;
+            let v = a.strict_json();
+            assert_eq!(v["system"], system);
+            assert!(!v["players"].as_array().unwrap().is_empty());
+        }
+    }
+    get_ok(
+        &app,
+        "/api/competitions/tws-demo/area-report?round=2",
+        "/api/competitions/{id}/area-report",
+    )
+    .await;
+    for id in ["tws-demo", "xmadn-league-demo", "sunjang-demo"] {
+        let a = get_ok(
+            &app,
+            &format!("/api/competitions/{id}/projection?seasons=200&seed=7"),
+            "/api/competitions/{id}/projection",
+        )
+        .await;
+        assert_eq!(a.strict_json()["seasons"], 200);
+        assert!(a.header("etag").starts_with("\"v"));
+    }
+}
+
+#[tokio::test]
+async fn ratings_and_projections_refuse_what_they_cannot_answer() {
+    let app = app().await;
+    get(&app, "/api/competitions/tws-demo/ratings?system=chess")
+        .await
+        .error(StatusCode::BAD_REQUEST, "bad-request");
+    get(&app, "/api/competitions/sunjang-demo/ratings")
+        .await
+        .error(StatusCode::BAD_REQUEST, "bad-request");
+    get(&app, "/api/competitions/tws-demo/area-report?round=99")
+        .await
+        .error(StatusCode::BAD_REQUEST, "bad-request");
+    get(&app, "/api/competitions/tws-demo/projection?seasons=0")
+        .await
+        .error(StatusCode::BAD_REQUEST, "bad-request");
+    get(&app, "/api/competitions/tws-demo/projection?seasons=100001")
+        .await
+        .error(StatusCode::BAD_REQUEST, "bad-request");
+    get(&app, "/api/competitions/xmadn-challengers-demo/projection")
+        .await
+        .error(StatusCode::BAD_REQUEST, "bad-request");
+    get(&app, "/api/competitions/nobody/projection")
+        .await
+        .error(StatusCode::NOT_FOUND, "not-found");
+}
 
 #[tokio::test]
 async fn health_answers_with_the_database() {

@@ -9,6 +9,7 @@
 
 pub mod format;
 pub mod forum;
+pub mod insight;
 pub mod summary;
 pub mod sunjang;
 pub mod views;

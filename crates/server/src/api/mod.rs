@@ -2,6 +2,7 @@
 //! compile time by utoipa from the handlers and the view types).
 
 pub mod competitions;
+pub mod insight;
 pub mod write;
 
 use axum::extract::{FromRequestParts, Path, Query, State};
@@ -41,6 +42,16 @@ pub fn routes() -> Router<AppState> {
             "/api/competitions/{id}/seasons/{n}",
             get(competitions::season),
         )
+        .route("/api/competitions/{id}/ratings", get(insight::ratings))
+        .route(
+            "/api/competitions/{id}/area-report",
+            get(insight::area_report),
+        )
+        .route(
+            "/api/competitions/{id}/projection",
+            get(insight::projection),
+        )
+        .route("/api/competitions/{id}/what-if", post(insight::what_if))
         .route("/api", any(not_found))
         .route("/api/", any(not_found))
         .route("/api/{*rest}", any(not_found))
@@ -71,6 +82,10 @@ A competition's responses carry its version as `ETag` (`\"v42\"`), to send back 
         competitions::history,
         competitions::round,
         competitions::season,
+        insight::ratings,
+        insight::area_report,
+        insight::projection,
+        insight::what_if,
         write::create,
         write::act,
         write::login,

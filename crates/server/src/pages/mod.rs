@@ -9,6 +9,8 @@
 //! - `/c/{id}/rounds/{n}`, `/c/{id}/players/{name}`, `/c/{id}/stats` for a
 //!   TWS ladder;
 //! - `/c/{id}/seasons/{n}` for a Sunjang league;
+//! - `/c/{id}/ratings` for a TWS ladder (ARB-R46) and `/c/{id}/projection`
+//!   for a ladder, an XMadn league or a Sunjang league (ARB-R48);
 //! - `/assets/{file}` the stylesheet and the vendored htmx.
 //!
 //! Every decision shown carries its explanation one click away, in a
@@ -30,6 +32,7 @@ mod desk;
 mod desk_sunjang;
 mod desk_xmadn;
 mod history;
+mod insight;
 mod ladder;
 mod list;
 mod manage;
@@ -46,6 +49,8 @@ pub fn routes() -> Router<AppState> {
         .route("/c/{id}/rounds/{n}", get(ladder::round))
         .route("/c/{id}/players/{name}", get(ladder::player))
         .route("/c/{id}/stats", get(ladder::stats))
+        .route("/c/{id}/ratings", get(insight::ratings))
+        .route("/c/{id}/projection", get(insight::projection))
         .route("/c/{id}/seasons/{n}", get(sunjang::season))
         .route("/assets/{file}", get(assets::asset))
         .route("/login", get(manage::login_page).post(manage::login))
@@ -249,6 +254,10 @@ impl CompNav {
         let mut links = vec![(format!("/c/{id}"), "Overview")];
         if kind == Kind::Ladder {
             links.push((format!("/c/{id}/stats"), "Statistics"));
+            links.push((format!("/c/{id}/ratings"), "Ratings"));
+        }
+        if kind != Kind::Challengers {
+            links.push((format!("/c/{id}/projection"), "Projection"));
         }
         links.push((format!("/c/{id}/history"), "History"));
         links.push((format!("/c/{id}/manage"), "Desk"));

@@ -1,0 +1,250 @@
+//! Ratings (ARB-R46) and Monte-Carlo projections (ARB-R48) of a
+//! competition, read side. A projection runs on a blocking thread and is
+//! kept per competition version and request ([`ProjectionCache`]): a view
+//! has no clock, so the same request at the same version has the same
+//! answer.
+
+use std::sync::{Arc, Mutex};
+
+use arbiter_service::insight::{
+    AreaReportView, ProjectionRequest, ProjectionView, RatingScope, RatingSystem, RatingsView,
+    WhatIfView,
+};
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::State;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::{ApiPath, ApiQuery, Versioned};
+use crate::AppState;
+use crate::error::{ApiError, ErrorBody};
+
+/// How many projections are kept; the oldest half goes when it is full.
+const KEPT: usize = 64;
+
+/// Projections already run, by competition, version and request.
+#[derive(Default)]
+pub struct ProjectionCache(Mutex<Vec<(String, Arc<ProjectionView>)>>);
+
+impl std::fmt::Debug for ProjectionCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProjectionCache")
+    }
+}
+
+impl ProjectionCache {
+    fn get(&self, key: &str) -> Option<Arc<ProjectionView>> {
+        let kept = self.0.lock().ok()?;
+        kept.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+    }
+
+    fn put(&self, key: String, view: Arc<ProjectionView>) {
+        if let Ok(mut kept) = self.0.lock() {
+            if kept.len() >= KEPT {
+                kept.drain(..KEPT / 2);
+            }
+            kept.push((key, view));
+        }
+    }
+}
+
+/// Run (or find) the projection of competition `id`. The service's
+/// defaults apply to what `request` leaves out.
+pub async fn projection_of(
+    state: &AppState,
+    id: &str,
+    request: ProjectionRequest,
+) -> Result<Arc<ProjectionView>, arbiter_service::ServiceError> {
+    let loaded = state.service.projection_input(id).await?;
+    let key = format!(
+        "{id}\0{}\0{:?}\0{:?}\0{:?}\0{:?}",
+        loaded.version, request.seasons, request.seed, request.rounds, request.system
+    );
+    if let Some(v) = state.projections.get(&key) {
+        return Ok(v);
+    }
+    let view = tokio::task::spawn_blocking(move || loaded.project(&request))
+        .await
+        .map_err(|e| {
+            arbiter_service::ServiceError::Input(format!("the projection failed: {e}"))
+        })??;
+    let view = Arc::new(view);
+    state.projections.put(key, view.clone());
+    Ok(view)
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RatingsQuery {
+    /// `area` (default), `elo` or `glicko2`.
+    pub system: Option<RatingSystem>,
+    /// `competition` (default): this ladder's games; `installation`: every
+    /// TWS ladder of the server rated together, players matched by name.
+    pub scope: Option<RatingScope>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/competitions/{id}/ratings",
+    tag = "competitions",
+    params(
+        ("id" = String, Path, description = "The competition's id (a TWS ladder)"),
+        ("system" = Option<RatingSystem>, Query, description = "`area` (default), `elo` or `glicko2`"),
+        ("scope" = Option<RatingScope>, Query, description = "`competition` (default): this ladder's games; `installation`: every TWS ladder of the server rated together, players matched by name"),
+    ),
+    responses(
+        (status = 200, description = "Every rated player, highest first, with his rating history (ARB-R46)", body = RatingsView,
+            headers(("ETag" = String, description = "The competition's version, `\"v42\"`"))),
+        (status = 400, description = "An unknown system or scope, or a competition without ratings", body = ErrorBody),
+        (status = 404, description = "No such competition", body = ErrorBody),
+        (status = 500, description = "The database failed", body = ErrorBody),
+    )
+)]
+pub async fn ratings(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<RatingsQuery>,
+) -> Result<Versioned<RatingsView>, ApiError> {
+    let v = state
+        .service
+        .ratings(
+            &id,
+            q.system.unwrap_or_default(),
+            q.scope.unwrap_or_default(),
+        )
+        .await?;
+    Ok(Versioned(v.version, v))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct AreaReportQuery {
+    /// The round.
+    pub round: u32,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/competitions/{id}/area-report",
+    tag = "competitions",
+    params(
+        ("id" = String, Path, description = "The competition's id (a TWS ladder)"),
+        ("round" = u32, Query, description = "The round"),
+    ),
+    responses(
+        (status = 200, description = "The AREA report of the round (RATING OF GAMES)", body = AreaReportView,
+            headers(("ETag" = String, description = "The competition's version, `\"v42\"`"))),
+        (status = 400, description = "No such round, or a competition without ratings", body = ErrorBody),
+        (status = 404, description = "No such competition", body = ErrorBody),
+        (status = 500, description = "The database failed", body = ErrorBody),
+    )
+)]
+pub async fn area_report(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<AreaReportQuery>,
+) -> Result<Versioned<AreaReportView>, ApiError> {
+    let v = state.service.area_report(&id, q.round).await?;
+    Ok(Versioned(v.version, v))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ProjectionQuery {
+    /// Simulated seasons, 1 to 20000 on this server by default (default 10000).
+    pub seasons: Option<u32>,
+    /// The seed: 64 hexadecimal digits, or any text (its SHA-256). Default:
+    /// derived from the competition's id and version.
+    pub seed: Option<String>,
+    /// A ladder's rounds after the running one (default 1, at most 20).
+    pub rounds: Option<u32>,
+    /// A ladder's rating system for the odds (default `area`).
+    pub system: Option<RatingSystem>,
+}
+
+impl From<ProjectionQuery> for ProjectionRequest {
+    fn from(q: ProjectionQuery) -> Self {
+        ProjectionRequest {
+            seasons: q.seasons,
+            seed: q.seed,
+            rounds: q.rounds,
+            system: q.system,
+        }
+    }
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/competitions/{id}/projection",
+    tag = "competitions",
+    params(
+        ("id" = String, Path, description = "The competition's id (a TWS ladder, an XMadn league or a Sunjang league)"),
+        ("seasons" = Option<u32>, Query, description = "Simulated seasons, 1 to the server's limit (20000 by default; default 10000)"),
+        ("seed" = Option<String>, Query, description = "64 hexadecimal digits, or any text (its SHA-256); default: derived from the competition's id and version"),
+        ("rounds" = Option<u32>, Query, description = "A ladder's rounds after the running one (default 1, at most 20)"),
+        ("system" = Option<RatingSystem>, Query, description = "A ladder's rating system for the odds (default `area`)"),
+    ),
+    responses(
+        (status = 200, description = "Each player's outcomes counted over the simulated seasons (ARB-R48); the same seed gives the same counts", body = ProjectionView,
+            headers(("ETag" = String, description = "The competition's version, `\"v42\"`"))),
+        (status = 400, description = "Seasons or rounds out of bounds, or a format without projections", body = ErrorBody),
+        (status = 404, description = "No such competition", body = ErrorBody),
+        (status = 422, description = "The rules cannot play the competition out (not created, no running season)", body = ErrorBody),
+        (status = 500, description = "The database failed", body = ErrorBody),
+    )
+)]
+pub async fn projection(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<ProjectionQuery>,
+) -> Result<Versioned<ProjectionView>, ApiError> {
+    check_seasons(&state, q.seasons)?;
+    let v = projection_of(&state, &id, q.into()).await?;
+    Ok(Versioned(v.version, (*v).clone()))
+}
+
+/// Refuse more simulated seasons than the server allows one request.
+pub(crate) fn check_seasons(state: &AppState, seasons: Option<u32>) -> Result<(), ApiError> {
+    let max = state.config.max_seasons;
+    match seasons {
+        Some(n) if n > max => Err(ApiError::bad_request(format!(
+            "this server simulates at most {max} seasons per request, not {n} (the CLI's `arbiter project` has no such limit below 100000)"
+        ))
+        .with_field("seasons")),
+        _ => Ok(()),
+    }
+}
+
+/// Hypothetical results of the running round's games.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WhatIfRequest {
+    /// Game label → winner: the winner's name, `ussr`, `us` or `tie`, e.g.
+    /// `{"G49": "ussr", "G50": "tie", "G52": "Bianca Costa"}`.
+    pub results: BTreeMap<String, String>,
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/competitions/{id}/what-if",
+    tag = "competitions",
+    params(("id" = String, Path, description = "The competition's id (a TWS ladder)")),
+    request_body = WhatIfRequest,
+    responses(
+        (status = 200, description = "The ladder after its running round closes with these results, computed on a copy: nothing is stored", body = WhatIfView,
+            headers(("ETag" = String, description = "The version the copy was taken at, `\"v42\"`"))),
+        (status = 400, description = "An unknown game or winner, no running round, or not a ladder", body = ErrorBody),
+        (status = 404, description = "No such competition", body = ErrorBody),
+        (status = 422, description = "The rules refuse a result or the close (e.g. games past their deadline left without a result)", body = ErrorBody),
+        (status = 500, description = "The database failed", body = ErrorBody),
+    )
+)]
+pub async fn what_if(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    body: Result<Json<WhatIfRequest>, axum::extract::rejection::JsonRejection>,
+) -> Result<Versioned<WhatIfView>, ApiError> {
+    let Json(request) = body.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let results: Vec<(String, String)> = request.results.into_iter().collect();
+    let v = state.service.what_if(&id, &results, state.now()).await?;
+    Ok(Versioned(v.version, v))
+}

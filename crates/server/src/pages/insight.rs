@@ -1,0 +1,237 @@
+//! A ladder's ratings with each player's history drawn as a line chart
+//! (ARB-R46), and any competition's Monte-Carlo projection (ARB-R48).
+
+use arbiter_service::insight::{
+    ProjectionRequest, ProjectionView, RatingScope, RatingSystem, RatingsView,
+};
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use serde::Deserialize;
+
+use super::svg::{self, Point, Svg};
+use super::{Chrome, Kind, PageError, not_found_page, render};
+use crate::AppState;
+
+#[derive(Debug, Deserialize)]
+pub(super) struct RatingsQuery {
+    system: Option<String>,
+}
+
+/// A player's history chart.
+#[derive(Debug)]
+struct HistoryChart {
+    player: String,
+    anchor: String,
+    chart: Svg,
+}
+
+#[derive(Debug, Template)]
+#[template(path = "ratings.html")]
+struct RatingsPage {
+    chrome: Chrome,
+    id: String,
+    name: String,
+    v: RatingsView,
+    systems: Vec<(&'static str, &'static str, bool)>,
+    glicko: bool,
+    charts: Vec<HistoryChart>,
+}
+
+fn shown(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// `GET /c/{id}/ratings[?system=area|elo|glicko2]`: a ladder's ratings.
+pub(super) async fn ratings(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<RatingsQuery>,
+) -> Result<Response, PageError> {
+    if Kind::of(&state, &id).await? != Kind::Ladder {
+        return Err(not_found_page());
+    }
+    let system = match q.system.as_deref() {
+        None => RatingSystem::Area,
+        Some(s) => s.parse().map_err(|_| {
+            PageError::NotFound(format!(
+                "There is no rating system “{s}”: area, elo or glicko2."
+            ))
+        })?,
+    };
+    let name = state.service.summary(&id).await?.name;
+    let v = state
+        .service
+        .ratings(&id, system, RatingScope::Competition)
+        .await?;
+    let charts = v
+        .players
+        .iter()
+        .filter(|p| !p.history.is_empty())
+        .map(|p| {
+            let anchor = format!("h{}", p.rank);
+            let points: Vec<Point> = p
+                .history
+                .iter()
+                .map(|h| Point {
+                    label: h.game.clone().unwrap_or_else(|| format!("R{}", h.period)),
+                    y: h.rating.round() as i64,
+                    colour: svg::WON,
+                    tip: format!(
+                        "{} round {}: {}",
+                        h.game.as_deref().unwrap_or("period"),
+                        h.period,
+                        shown(h.rating)
+                    ),
+                })
+                .collect();
+            let chart = svg::line_chart(
+                &anchor,
+                &format!("{} rating of {}", v.system_name, p.player),
+                &format!(
+                    "{}'s {} rating after each of {} rated games; now {}.",
+                    p.player,
+                    v.system_name,
+                    p.games,
+                    shown(p.rating)
+                ),
+                "rating",
+                &points,
+                false,
+            );
+            HistoryChart {
+                player: p.player.clone(),
+                anchor,
+                chart,
+            }
+        })
+        .collect();
+    let systems = [("area", "AREA"), ("elo", "Elo"), ("glicko2", "Glicko-2")]
+        .into_iter()
+        .map(|(k, l)| (k, l, k == system.key()))
+        .collect();
+    render(&RatingsPage {
+        chrome: Chrome::competition(
+            format!("Ratings of {name}"),
+            &id,
+            &name,
+            Kind::Ladder,
+            &format!("/c/{id}/ratings"),
+        ),
+        id,
+        name,
+        glicko: system == RatingSystem::Glicko2,
+        v,
+        systems,
+        charts,
+    })
+}
+
+#[derive(Debug, Deserialize)]
+pub(super) struct ProjectionQuery {
+    seasons: Option<String>,
+    seed: Option<String>,
+    rounds: Option<String>,
+}
+
+/// A table cell: the probability as a percentage.
+fn percent(count: u32, seasons: u32) -> String {
+    if count == 0 {
+        return "–".into();
+    }
+    let p = f64::from(count) * 100.0 / f64::from(seasons.max(1));
+    if p < 0.05 {
+        "<0.1%".into()
+    } else {
+        format!("{p:.1}%")
+    }
+}
+
+#[derive(Debug, Template)]
+#[template(path = "projection.html")]
+struct ProjectionPage {
+    chrome: Chrome,
+    id: String,
+    name: String,
+    ladder: bool,
+    seasons: u32,
+    seed: String,
+    rounds: u32,
+    v: Option<ProjectionView>,
+    refused: Option<String>,
+}
+
+impl ProjectionPage {
+    fn cell(&self, count: &u32) -> String {
+        percent(*count, self.v.as_ref().map_or(1, |v| v.seasons))
+    }
+}
+
+fn number_or(text: Option<&str>, default: u32) -> Result<u32, PageError> {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        None => Ok(default),
+        Some(t) => t.parse().map_err(|_| {
+            PageError::NotFound(format!("“{t}” is not a number of seasons or rounds."))
+        }),
+    }
+}
+
+/// `GET /c/{id}/projection[?seasons=&seed=&rounds=]`: each player's
+/// chances, played out under the competition's rules.
+pub(super) async fn projection(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<ProjectionQuery>,
+) -> Result<Response, PageError> {
+    let kind = Kind::of(&state, &id).await?;
+    if kind == Kind::Challengers {
+        return Err(not_found_page());
+    }
+    let seasons = number_or(q.seasons.as_deref(), state.config.page_seasons)?;
+    if seasons > state.config.max_seasons {
+        return Err(PageError::NotFound(format!(
+            "This server simulates at most {} seasons per page.",
+            state.config.max_seasons
+        )));
+    }
+    let rounds = number_or(
+        q.rounds.as_deref(),
+        arbiter_service::insight::DEFAULT_ROUNDS,
+    )?;
+    let seed = q.seed.clone().filter(|s| !s.trim().is_empty());
+    let name = state.service.summary(&id).await?.name;
+    let request = ProjectionRequest {
+        seasons: Some(seasons),
+        seed: seed.clone(),
+        rounds: Some(rounds),
+        system: None,
+    };
+    let (v, refused) = match crate::api::insight::projection_of(&state, &id, request).await {
+        Ok(v) => (Some((*v).clone()), None),
+        Err(
+            e @ (arbiter_service::ServiceError::Rule(_) | arbiter_service::ServiceError::Input(_)),
+        ) => (None, Some(e.to_string())),
+        Err(e) => return Err(e.into()),
+    };
+    render(&ProjectionPage {
+        chrome: Chrome::competition(
+            format!("Projection of {name}"),
+            &id,
+            &name,
+            kind,
+            &format!("/c/{id}/projection"),
+        ),
+        id,
+        name,
+        ladder: kind == Kind::Ladder,
+        seasons,
+        seed: seed.unwrap_or_default(),
+        rounds,
+        v,
+        refused,
+    })
+}
