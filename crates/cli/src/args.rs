@@ -98,7 +98,7 @@ pub enum Noun {
     /// The ladder: standings and why each player is where he is.
     #[command(subcommand)]
     Ladder(LadderCmd),
-    /// Statistics: outcomes by side, bid and ending; per-player records.
+    /// Statistics: outcomes by side, bid, ending and game length; per-player records (`--all`: every ladder).
     Stats(StatsArgs),
     /// The event history of a competition (event, actor, time).
     History(HistoryArgs),
@@ -123,8 +123,10 @@ pub enum Noun {
     Ratings(RatingsArgs),
     /// Monte-Carlo projection of the competition: each player's chances (ARB-R48).
     Project(ProjectArgs),
-    /// The ladder after its running round closes with hypothetical results; nothing is stored.
+    /// Hypothetical results: a ladder after its round closes, an XMadn league's table, a Sunjang season and its next plan; nothing is stored.
     WhatIf(WhatIfArgs),
+    /// What is still possible: clinched, eliminated or open, per player and zone (ARB-R47).
+    Clinch(ClinchArgs),
     /// Run a file of arbiter commands, one per line.
     Script(ScriptArgs),
     /// Build a realistic demo ladder and show it.
@@ -520,6 +522,10 @@ pub struct StatsArgs {
     /// One player's statistics.
     #[arg(long)]
     pub player: Option<String>,
+    /// Every TWS ladder of the installation together, players matched by
+    /// name (case and surrounding spaces ignored); no competition needed.
+    #[arg(long)]
+    pub all: bool,
 }
 
 #[derive(Debug, Args)]
@@ -937,7 +943,18 @@ pub struct ProjectArgs {
 
 #[derive(Debug, Args)]
 pub struct WhatIfArgs {
-    /// A hypothetical result, GAME=WINNER: the winner's name, ussr, us or tie (repeatable).
-    #[arg(long = "result", value_name = "GAME=WINNER")]
+    /// A hypothetical result, KEY=VALUE (repeatable, recorded in order). A TWS ladder:
+    /// GAME=WINNER, the winner's name, ussr, us or tie (G12=Tanaka). An XMadn league:
+    /// A-B=PAWNS@TIME, each player's counted pawns in the key's order and the game's time
+    /// (Ames-Baker=4-2@20:10). A Sunjang league: BLACK-WHITE=OUTCOME, black, white, jigo,
+    /// black-forfeits, white-forfeits or both-forfeit (Kim-Lee=black); when every group game
+    /// then has a result, the next season's plan is shown too.
+    #[arg(long = "result", value_name = "KEY=VALUE")]
     pub results: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ClinchArgs {
+    /// A Sunjang group ("B2") [default: every group with games left].
+    pub group: Option<String>,
 }

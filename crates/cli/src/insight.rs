@@ -132,23 +132,27 @@ pub async fn project(svc: &Svc, g: &Globals, a: &ProjectArgs) -> Result<()> {
         rounds: Some(a.rounds),
         system: Some(system(&a.system)?),
     };
-    // The engine reports no progress: a spinner with the elapsed time, on a
-    // terminal only (indicatif draws nothing when stderr is not one).
-    let spinner = if std::io::stderr().is_terminal() {
-        let s = indicatif::ProgressBar::new_spinner();
-        s.set_message(format!("simulating {} seasons", a.seasons));
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})") {
-            s.set_style(style);
+    // A progress bar of the simulated seasons, on a terminal only (nothing
+    // is drawn when stderr is not one).
+    let loaded = svc.projection_input(&id).await?;
+    let v = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(u64::from(a.seasons));
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{msg} {wide_bar} {pos}/{len} seasons ({elapsed}, {eta} left)",
+        ) {
+            bar.set_style(style);
         }
-        s.enable_steady_tick(Duration::from_millis(100));
-        Some(s)
+        bar.set_message("simulating");
+        bar.enable_steady_tick(Duration::from_millis(200));
+        let v = loaded.project_with_progress(&request, &mut |done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        });
+        bar.finish_and_clear();
+        v
     } else {
-        None
+        loaded.project(&request)
     };
-    let v = svc.projection(&id, &request).await;
-    if let Some(s) = spinner {
-        s.finish_and_clear();
-    }
     let v = v?;
     if g.json {
         return print_json(&v);

@@ -7,13 +7,16 @@ mod out;
 
 mod account;
 mod args;
+mod clinch;
 mod demo;
 mod insight;
+mod installation;
 mod render;
 mod run;
 mod script;
 mod serve;
 mod sunjang;
+mod what_if;
 mod xmadn;
 
 use std::process::ExitCode;

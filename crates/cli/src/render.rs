@@ -21,7 +21,7 @@ pub(crate) fn right(v: impl ToString) -> Cell {
     Cell::new(v.to_string()).set_alignment(CellAlignment::Right)
 }
 
-fn wlt(w: u32, l: u32, t: u32) -> String {
+pub(crate) fn wlt(w: u32, l: u32, t: u32) -> String {
     format!("{w}-{l}-{t}")
 }
 
@@ -438,7 +438,7 @@ pub fn moves_of(p: &PlayerView) -> String {
     out
 }
 
-fn tally_row(t: &mut Table, label: &str, v: &TallyView) {
+pub(crate) fn tally_row(t: &mut Table, label: &str, v: &TallyView) {
     let pct = |x: u32| {
         if v.games == 0 {
             "-".to_string()
@@ -475,6 +475,16 @@ pub fn stats(s: &StatsView) -> String {
         tally_row(&mut t, &b.label, &b.tally);
     }
     let _ = writeln!(out, "By how the game ended\n{t}");
+    if !s.by_turn.is_empty() {
+        let mut t = table(&["length", "played", "USSR wins", "US wins", "ties"]);
+        for b in &s.by_turn {
+            tally_row(&mut t, &b.label, &b.tally);
+        }
+        let _ = writeln!(
+            out,
+            "By game length (the turn it ended in, when given)\n{t}"
+        );
+    }
     let mut t = table(&[
         "player",
         "status",

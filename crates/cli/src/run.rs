@@ -446,7 +446,9 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
         Noun::Sunjang(cmd) => crate::sunjang::run(svc, g, cmd).await,
         Noun::Ratings(a) => crate::insight::ratings(svc, g, a).await,
         Noun::Project(a) => crate::insight::project(svc, g, a).await,
-        Noun::WhatIf(a) => crate::insight::what_if(svc, g, a).await,
+        Noun::WhatIf(a) => crate::what_if::run(svc, g, a).await,
+        Noun::Clinch(a) => crate::clinch::clinch(svc, g, a).await,
+        Noun::Stats(a) if a.all => crate::installation::stats(svc, g, a).await,
         Noun::Competition(CompetitionCmd::List) => {
             let ids = svc.competitions().await?;
             let mut rows = Vec::new();
@@ -963,7 +965,8 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
         | Noun::Sunjang(_)
         | Noun::Ratings(_)
         | Noun::Project(_)
-        | Noun::WhatIf(_) => unreachable_noun()?,
+        | Noun::WhatIf(_)
+        | Noun::Clinch(_) => unreachable_noun()?,
     }
     Ok(())
 }

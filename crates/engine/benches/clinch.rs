@@ -19,6 +19,11 @@
 //!   so clinches and eliminations need proofs.
 //! - `sunjang_quarter_left_favourites`: the same with 27 games played (9
 //!   left).
+//! - `sunjang_half_left_favourites_hard`: seed 17 of the favourites case,
+//!   the slowest of the 100 seeded groups of `examples/clinch_scan.rs` (a
+//!   player at the bottom who can only tie for first). Target under 1 s.
+//! - `sunjang_two_thirds_left_favourites`: 12 games played (24 left),
+//!   favourites winning 80%.
 //! - `xmadn_league_20_drrs`: the XMadn clinch analysis of a 20-DRR league
 //!   after the top half of DRR 1.
 
@@ -155,6 +160,16 @@ fn sunjang_half_left_level() -> Analysis<PlayerId> {
 #[divan::bench(sample_count = 10)]
 fn sunjang_half_left_favourites() -> Analysis<PlayerId> {
     run(7, divan::black_box(18), false, true)
+}
+
+#[divan::bench(sample_count = 10)]
+fn sunjang_half_left_favourites_hard() -> Analysis<PlayerId> {
+    run(17, divan::black_box(18), false, true)
+}
+
+#[divan::bench(sample_count = 10)]
+fn sunjang_two_thirds_left_favourites() -> Analysis<PlayerId> {
+    run(7, divan::black_box(12), false, true)
 }
 
 #[divan::bench(sample_count = 10)]

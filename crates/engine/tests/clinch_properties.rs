@@ -324,6 +324,23 @@ fn sunjang_larger_left_counts() {
     }
 }
 
+/// Deeper and larger than the proptest, for development (slow in debug):
+/// `cargo test -p arbiter-engine --release --test clinch_properties -- --ignored`.
+/// `CLINCH_DEEP_SEEDS` sets how many seeded groups per size (default 40).
+#[test]
+#[ignore]
+fn sunjang_deep_against_brute_force() {
+    let seeds: u64 = std::env::var("CLINCH_DEEP_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40);
+    for seed in 0..seeds {
+        for (n, left) in [(6, 7), (7, 6), (8, 6)] {
+            check_sunjang(seed * 104_729 + n as u64, n, left).unwrap();
+        }
+    }
+}
+
 #[test]
 fn membership_is_exhaustive() {
     let z = Zone::new(ZoneKind::Demotion, 5, 6);

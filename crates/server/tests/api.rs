@@ -256,6 +256,7 @@ async fn the_openapi_document_is_served_and_describes_every_route() {
             "/api/competitions/{id}",
             "/api/competitions/{id}/actions",
             "/api/competitions/{id}/area-report",
+            "/api/competitions/{id}/clinch",
             "/api/competitions/{id}/history",
             "/api/competitions/{id}/projection",
             "/api/competitions/{id}/ratings",
@@ -266,6 +267,7 @@ async fn the_openapi_document_is_served_and_describes_every_route() {
             "/api/me",
             "/api/openapi.json",
             "/api/session",
+            "/api/stats",
             "/api/tokens",
         ]
     );

@@ -562,12 +562,18 @@ fn group<O: Ord + Copy>(
     }
 }
 
+/// What a projection reports as it runs: simulated seasons done, out of
+/// how many in all (every division's seasons for a Sunjang league). It is
+/// called every [`projection::PROGRESS_EVERY`] seasons and at the end.
+pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
+
 /// The projection of a ladder.
 pub fn ladder_projection(
     ladder: &Ladder,
     competition: &str,
     version: u64,
     request: &ProjectionRequest,
+    progress: Progress<'_>,
 ) -> Result<ProjectionView> {
     let seasons = seasons_of(request.seasons)?;
     let rounds = request.rounds.unwrap_or(DEFAULT_ROUNDS);
@@ -581,7 +587,15 @@ pub fn ladder_projection(
     let draw = tie_rate(ladder);
     let rated = ratings::rate(&tws::ratings::rated_games(ladder), &system.system());
     let model = WinModel::from_ratings(&rated, draw);
-    let p = projection::tws::project_ladder(ladder, rounds, &model, seasons, seed)?;
+    let total = u64::from(seasons);
+    let p = projection::tws::project_ladder_with_progress(
+        ladder,
+        rounds,
+        &model,
+        seasons,
+        seed,
+        &mut |done| progress(u64::from(done), total),
+    )?;
     use LadderOutcome as L;
     let columns: Vec<(L, String, String)> = [
         (L::Champion, "champion", "Champion"),
@@ -627,11 +641,19 @@ pub fn league_projection(
     competition: &str,
     version: u64,
     request: &ProjectionRequest,
+    progress: Progress<'_>,
 ) -> Result<ProjectionView> {
     let seasons = seasons_of(request.seasons)?;
     let seed = seed_of(request.seed.as_deref(), competition, version);
     let model = WinModel::even(0);
-    let p = projection::xmadn::project_league(league, &model, seasons, seed)?;
+    let total = u64::from(seasons);
+    let p = projection::xmadn::project_league_with_progress(
+        league,
+        &model,
+        seasons,
+        seed,
+        &mut |done| progress(u64::from(done), total),
+    )?;
     use XmadnOutcome as X;
     let columns: Vec<(X, String, String)> = vec![
         (X::Place(1), "place-1".into(), "1st place".into()),
@@ -675,6 +697,7 @@ pub fn sunjang_projection(
     competition: &str,
     version: u64,
     request: &ProjectionRequest,
+    progress: Progress<'_>,
 ) -> Result<ProjectionView> {
     let seasons = seasons_of(request.seasons)?;
     let seed = seed_of(request.seed.as_deref(), competition, version);
@@ -692,7 +715,18 @@ pub fn sunjang_projection(
     let mut groups = Vec::new();
     for (d, division) in season.divisions.iter().enumerate() {
         let d32 = u32::try_from(d).unwrap_or(u32::MAX);
-        let p = projection::sunjang::project_division(league, d32, &model, seasons, seed)?;
+        let (before, total) = (
+            u64::from(seasons) * d as u64,
+            u64::from(seasons) * season.divisions.len() as u64,
+        );
+        let p = projection::sunjang::project_division_with_progress(
+            league,
+            d32,
+            &model,
+            seasons,
+            seed,
+            &mut |done| progress(before + u64::from(done), total),
+        )?;
         use SunjangOutcome as J;
         let largest = division.iter().map(|g| g.players.len()).max().unwrap_or(0);
         let mut wanted: BTreeSet<J> = (1..=u32::try_from(largest).unwrap_or(0))
@@ -772,11 +806,21 @@ pub struct Loaded {
 impl Loaded {
     /// Run the projection (CPU-bound: many simulated seasons).
     pub fn project(&self, request: &ProjectionRequest) -> Result<ProjectionView> {
+        self.project_with_progress(request, &mut |_, _| {})
+    }
+
+    /// [`Loaded::project`], reporting the seasons simulated so far to
+    /// `progress` (for a progress bar); the same figures.
+    pub fn project_with_progress(
+        &self,
+        request: &ProjectionRequest,
+        progress: Progress<'_>,
+    ) -> Result<ProjectionView> {
         let (c, v) = (self.competition.as_str(), self.version);
         match &self.state {
-            ProjectionInput::Ladder(l) => ladder_projection(l, c, v, request),
-            ProjectionInput::League(l) => league_projection(l, c, v, request),
-            ProjectionInput::Sunjang(l) => sunjang_projection(l, c, v, request),
+            ProjectionInput::Ladder(l) => ladder_projection(l, c, v, request, progress),
+            ProjectionInput::League(l) => league_projection(l, c, v, request, progress),
+            ProjectionInput::Sunjang(l) => sunjang_projection(l, c, v, request, progress),
         }
     }
 }

@@ -7,12 +7,15 @@
 //! Also here: the serializable views of a ladder (for `--json` and the API)
 //! and the forum texts (BBCode, Markdown).
 
+pub mod clinch;
 pub mod format;
 pub mod forum;
 pub mod insight;
+pub mod installation;
 pub mod summary;
 pub mod sunjang;
 pub mod views;
+pub mod what_if;
 pub mod xmadn;
 
 use std::any::Any;

@@ -685,7 +685,23 @@ pub struct StatsView {
     pub all_games: TallyView,
     pub by_bid: Vec<LabelledTally>,
     pub by_end: Vec<LabelledTally>,
+    /// Game lengths: played-out games whose result gives the turn they
+    /// ended in, by that turn (`turn 7`).
+    pub by_turn: Vec<LabelledTally>,
     pub players: Vec<PlayerStatsView>,
+}
+
+/// Game lengths as labelled tallies, shortest first.
+pub fn turn_tallies(
+    by_turn: &std::collections::BTreeMap<u8, arbiter_engine::tws::stats::SideTally>,
+) -> Vec<LabelledTally> {
+    by_turn
+        .iter()
+        .map(|(turn, t)| LabelledTally {
+            label: format!("turn {turn}"),
+            tally: (*t).into(),
+        })
+        .collect()
 }
 
 pub fn stats_view(ladder: &Ladder) -> StatsView {
@@ -714,6 +730,7 @@ pub fn stats_view(ladder: &Ladder) -> StatsView {
                 tally: (*t).into(),
             })
             .collect(),
+        by_turn: turn_tallies(&s.by_turn),
         players: s
             .players
             .iter()

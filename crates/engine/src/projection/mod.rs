@@ -5,7 +5,8 @@
 //! - this module: the [`Projection`] (counts out of the number of simulated
 //!   seasons), the seeded random source [`SimRng`], the [`WinModel`] that
 //!   turns ratings ([`crate::ratings`]) into the odds of a game, and the
-//!   simulate-N-times loop [`run`];
+//!   simulate-N-times loop [`run`] (and [`run_with_progress`], which reports
+//!   the seasons done to a caller's callback);
 //! - [`sunjang`]: a Sunjang division (its groups, section B, the final
 //!   round for division A);
 //! - [`xmadn`]: an XMadn league (table places through the six-step cascade
@@ -126,13 +127,34 @@ pub fn run<O: Ord + Copy>(
     seasons: u32,
     seed: Seed,
     players: &[PlayerId],
+    season: impl FnMut(&mut SimRng, &mut Tally<O>),
+) -> Projection<O> {
+    run_with_progress(seasons, seed, players, season, &mut |_| {})
+}
+
+/// Seasons between two calls of a progress callback.
+pub const PROGRESS_EVERY: u32 = 64;
+
+/// [`run`], calling `progress` with the number of seasons simulated so far
+/// every [`PROGRESS_EVERY`] seasons and once at the end. The callback sees
+/// nothing of the seasons: the counts are those of [`run`].
+pub fn run_with_progress<O: Ord + Copy>(
+    seasons: u32,
+    seed: Seed,
+    players: &[PlayerId],
     mut season: impl FnMut(&mut SimRng, &mut Tally<O>),
+    progress: &mut dyn FnMut(u32),
 ) -> Projection<O> {
     let mut tally = Tally::new();
     for i in 0..seasons {
         let mut rng = SimRng::season(&seed, u64::from(i));
         season(&mut rng, &mut tally);
+        let done = i + 1;
+        if done % PROGRESS_EVERY == 0 && done < seasons {
+            progress(done);
+        }
     }
+    progress(seasons);
     tally.finish(seasons, seed, players)
 }
 
@@ -373,4 +395,23 @@ pub fn draw_rate(draws: u64, games: u64) -> u32 {
 /// The rating key of a player id, for [`Ratings::get`].
 pub fn key(p: PlayerId) -> PlayerKey {
     PlayerKey::from(p)
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::*;
+
+    #[test]
+    fn progress_is_reported_without_changing_the_counts() {
+        let players = [PlayerId(1), PlayerId(2)];
+        let season = |rng: &mut SimRng, tally: &mut Tally<u8>| {
+            let p = players[rng.below(2) as usize];
+            tally.add(p, 0);
+        };
+        let plain = run(200, [7; 32], &players, season);
+        let mut seen = Vec::new();
+        let with = run_with_progress(200, [7; 32], &players, season, &mut |d| seen.push(d));
+        assert_eq!(plain, with);
+        assert_eq!(seen, [64, 128, 192, 200]);
+    }
 }

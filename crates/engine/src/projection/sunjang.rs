@@ -50,7 +50,7 @@ use crate::sunjang::ranking::RankingData;
 use crate::sunjang::season::{League, Season};
 use crate::sunjang::{Division, PlayerId, SunjangRules};
 
-use super::{GameResult, Projection, SimRng, Tally, WinModel, run};
+use super::{GameResult, Projection, SimRng, Tally, WinModel, run_with_progress};
 
 const CLAUSE: &str = "Sunjang projection";
 
@@ -107,12 +107,31 @@ pub fn project_division(
     seasons: u32,
     seed: Seed,
 ) -> Result<Projection<SunjangOutcome>, RuleError> {
+    project_division_with_progress(league, division, model, seasons, seed, &mut |_| {})
+}
+
+/// [`project_division`], reporting the seasons simulated so far to
+/// `progress` (see [`super::run_with_progress`]); the same counts.
+pub fn project_division_with_progress(
+    league: &League,
+    division: Division,
+    model: &WinModel,
+    seasons: u32,
+    seed: Seed,
+    progress: &mut dyn FnMut(u32),
+) -> Result<Projection<SunjangOutcome>, RuleError> {
     let setup = Setup::new(league, division)?;
     let players = setup.players.clone();
     let mut work = Work::new(&setup);
-    Ok(run(seasons, seed, &players, |rng, tally| {
-        work.season(&setup, model, rng, tally);
-    }))
+    Ok(run_with_progress(
+        seasons,
+        seed,
+        &players,
+        |rng, tally| {
+            work.season(&setup, model, rng, tally);
+        },
+        progress,
+    ))
 }
 
 fn refuse(message: String) -> RuleError {

@@ -34,7 +34,7 @@ use crate::draw::{self, Seed};
 use crate::model::{EndTag, GameStatus, Outcome, PlayerId, Side, Time};
 use crate::tws::{Command, Ladder, PairingPlan, ResultInput};
 
-use super::{GameResult, Projection, SimRng, Tally, WinModel, run};
+use super::{GameResult, Projection, SimRng, Tally, WinModel, run_with_progress};
 
 const CLAUSE: &str = "TWS ladder projection";
 
@@ -66,21 +66,40 @@ pub fn project_ladder(
     seasons: u32,
     seed: Seed,
 ) -> Result<Projection<LadderOutcome>, RuleError> {
+    project_ladder_with_progress(ladder, rounds, model, seasons, seed, &mut |_| {})
+}
+
+/// [`project_ladder`], reporting the seasons simulated so far to
+/// `progress` (see [`super::run_with_progress`]); the same counts.
+pub fn project_ladder_with_progress(
+    ladder: &Ladder,
+    rounds: u32,
+    model: &WinModel,
+    seasons: u32,
+    seed: Seed,
+    progress: &mut dyn FnMut(u32),
+) -> Result<Projection<LadderOutcome>, RuleError> {
     if !ladder.created {
         return Err(RuleError::new(CLAUSE, "the ladder has not been created"));
     }
     let start = latest_time(ladder);
     let before: Vec<PlayerId> = ladder.order.clone();
     let mut failure: Option<RuleError> = None;
-    let projection = run(seasons, seed, &before, |rng, tally| {
-        if failure.is_some() {
-            return;
-        }
-        match season(ladder, rounds, start, model, rng) {
-            Ok(l) => report(&before, &l, tally),
-            Err(e) => failure = Some(e),
-        }
-    });
+    let projection = run_with_progress(
+        seasons,
+        seed,
+        &before,
+        |rng, tally| {
+            if failure.is_some() {
+                return;
+            }
+            match season(ladder, rounds, start, model, rng) {
+                Ok(l) => report(&before, &l, tally),
+                Err(e) => failure = Some(e),
+            }
+        },
+        progress,
+    );
     match failure {
         Some(e) => Err(e),
         None => Ok(projection),

@@ -32,7 +32,7 @@ use crate::xmadn::league::{Command, League, PLAYERS, Phase, PlayoffStage};
 use crate::xmadn::table::Table;
 use crate::xmadn::{Colours, Playoff};
 
-use super::{Projection, SimRng, Tally, WinModel, run};
+use super::{Projection, SimRng, Tally, WinModel, run_with_progress};
 
 /// What can happen to a player of the league.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -63,6 +63,18 @@ pub fn project_league(
     seasons: u32,
     seed: Seed,
 ) -> Result<Projection<XmadnOutcome>, RuleError> {
+    project_league_with_progress(league, model, seasons, seed, &mut |_| {})
+}
+
+/// [`project_league`], reporting the seasons simulated so far to
+/// `progress` (see [`super::run_with_progress`]); the same counts.
+pub fn project_league_with_progress(
+    league: &League,
+    model: &WinModel,
+    seasons: u32,
+    seed: Seed,
+    progress: &mut dyn FnMut(u32),
+) -> Result<Projection<XmadnOutcome>, RuleError> {
     if !league.created {
         return Err(RuleError::new(
             "XMadn League",
@@ -75,13 +87,19 @@ pub fn project_league(
         .filter_map(|g| g.score().map(|s| s.seconds))
         .collect();
     let mut failure: Option<RuleError> = None;
-    let projection = run(seasons, seed, &PLAYERS, |rng, tally| {
-        if failure.is_none()
-            && let Err(e) = season(league, &times, model, rng, tally)
-        {
-            failure = Some(e);
-        }
-    });
+    let projection = run_with_progress(
+        seasons,
+        seed,
+        &PLAYERS,
+        |rng, tally| {
+            if failure.is_none()
+                && let Err(e) = season(league, &times, model, rng, tally)
+            {
+                failure = Some(e);
+            }
+        },
+        progress,
+    );
     match failure {
         Some(e) => Err(e),
         None => Ok(projection),

@@ -51,17 +51,40 @@
 //!   separate (checked for every subset of the group beforehand) with a
 //!   common gamepoint total still reachable.
 //!
+//! - when the gamepoints of two players can meet only so, the SODOS
+//!   difference is also bounded game by game (it is linear in the final
+//!   gamepoints, each game left adds to it on its own, and the cap on
+//!   everyone's gamepoints enters through a Lagrangian multiplier); with
+//!   SODOS never lower, a better head-to-head row against everyone and
+//!   a better score between them ranks above at criterion 2 whoever else
+//!   shares the tie.
+//!
+//! Each kind of evidence a player lacks for a zone is searched on its own.
+//! For a zone that begins at 1st or ends last, the kind fixes a direction:
+//! a better result for him (more gamepoints for him, no more for his
+//! opponent) can only move his block up (his new block ends no lower than
+//! his old one began: everyone at or above his new gamepoints was strictly
+//! above his old ones), so a search for a completion that puts him in the
+//! top zone (out of the bottom one) keeps only his results no other
+//! betters (a win), and one for the reverse only those no other worsens
+//! (a loss, both forfeiting). The other games are then tried in the order
+//! likeliest to give the witness: going up, the fewest gamepoints to the
+//! others first (both forfeiting), going down the most, to the players
+//! below him.
+//!
 //! The games of the player searched about come first, then his rivals'.
 //! A search that finishes has therefore seen a witness of every kind that
-//! exists: the verdict is exact. A search that exceeds its budget of nodes
+//! exists: the verdict is exact. A search that exceeds its [`Budget`]
 //! answers [`Verdict::Undetermined`] (unless completions on both sides were
 //! found: then it is open, which is proven). Measured on 9-player groups
-//! (`benches/clinch.rs`, and 100 seeded groups per case): with half the
-//! games left and random results every verdict is exact (mean 25 ms, worst
-//! 0.7 s); when the favourites win 80% of the games (worst 2.5 s), 2% keep
-//! an `Undetermined` (a player at the bottom who could only tie for first
-//! with several others on SODOS), and with two thirds left 30% do; with
-//! 14 games left or fewer all are exact within 0.1 s.
+//! (`examples/clinch_scan.rs`, 100 seeded groups per case, release build,
+//! 2 cores): with half the games left every verdict is exact, random
+//! results (mean 20 ms, worst 0.71 s) and the favourites winning 80% (mean
+//! 42 ms, worst 0.74 s); with two thirds left (favourites) all are exact
+//! within 1 ms. Over 400 groups per case 8 of the 800 with half left still
+//! keep an `Undetermined` (a search out of its budget, about 0.8 s): a
+//! player at the bottom who could only reach a top place through a tie
+//! with several others, where SODOS and head-to-head are equal in turn.
 
 use std::collections::HashMap;
 
@@ -73,21 +96,29 @@ use super::ranking::RankingData;
 use super::season::{League, Season};
 use super::{Division, GroupId, PlayerId, SunjangRules};
 
-/// How much search an analysis may use: nodes of the search tree per
-/// player and zone, and in all (past it, what is not proven yet is
-/// [`Verdict::Undetermined`]). The defaults keep a 9-player group about a
-/// second at worst (a few hundred nanoseconds a node).
+/// How much search an analysis may use, per player and zone (`nodes`) and
+/// in all (`total`); past it, what is not proven yet is
+/// [`Verdict::Undetermined`]. The engine has no clock, so the budget counts
+/// work in units shaped like time: a node of the search 5, a pair bound
+/// that needs the SODOS bounds 4 more, a completion ranked with the
+/// cascade 35 more, a max-flow check 60 (a unit is some 15 to 20 ns on
+/// the 2-core machine of the measurements). The default, 47 million units,
+/// keeps a 9-player group under a second at worst: about 0.8 s when a
+/// search runs out of it (`examples/clinch_scan.rs`); a caller wanting
+/// less time or more certainty scales it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
+    /// Units per player and zone.
     pub nodes: u64,
+    /// Units in all.
     pub total: u64,
 }
 
 impl Default for Budget {
     fn default() -> Self {
         Budget {
-            nodes: 3_000_000,
-            total: 3_000_000,
+            nodes: 47_000_000,
+            total: 47_000_000,
         }
     }
 }
@@ -234,17 +265,39 @@ pub fn analyse(
             if search.evidence[p * z + zi].settled() {
                 continue;
             }
-            let spent = used;
-            if spent >= budget.total {
-                continue;
-            }
             problem.order_for(Some(p));
-            search.nodes = 0;
-            search.limit = budget.nodes.min(budget.total - spent);
-            search.aborted = false;
-            search.dfs(&mut problem, 0, p, zi);
-            used += search.nodes;
-            *done = !search.aborted;
+            let zone = problem.zones[zi];
+            let mut spent = 0u64;
+            let mut finished = true;
+            // One search per kind of evidence he lacks, each with its own
+            // direction (see `Goal`).
+            for kind in [Kind::Inside, Kind::Outside, Kind::Die] {
+                let e = search.evidence[p * z + zi];
+                if e.settled() || e.has(kind) {
+                    continue;
+                }
+                let room = budget.nodes.saturating_sub(spent);
+                let left = budget.total.saturating_sub(used);
+                if room == 0 || left == 0 {
+                    finished = false;
+                    break;
+                }
+                search.goal = Goal::new(kind, zone, n);
+                search.nodes = 0;
+                search.flows.set(0);
+                search.bounds.set(0);
+                search.limit = room.min(left);
+                search.aborted = false;
+                search.dfs(&mut problem, 0, p, zi);
+                let work = search.work();
+                spent += work;
+                used += work;
+                if search.aborted {
+                    finished = false;
+                    break;
+                }
+            }
+            *done = finished;
         }
     }
     let mut verdicts = Vec::with_capacity(n);
@@ -320,6 +373,25 @@ struct Problem<'a> {
 
 /// The largest group analysed (subsets are 64-bit masks).
 pub const MAX_PLAYERS: usize = 63;
+
+/// Budget units (see [`Budget`]) of a node of the search: its move and
+/// the quick bounds of `promising`. Calibrated on the slowest groups of
+/// `examples/clinch_scan.rs` (a unit some 15 to 20 ns on the 2-core
+/// machine of the measurements).
+const NODE_COST: u64 = 5;
+
+/// Budget units of a pair bound that needs the SODOS bounds (the slow path
+/// of [`Search::surely_above`]).
+const BOUND_COST: u64 = 4;
+
+/// Budget units of ranking a completion with the cascade.
+const LEAF_COST: u64 = 35;
+
+/// Budget units of one max-flow check.
+const FLOW_COST: u64 = 60;
+
+/// The largest group whose SODOS bounds use fixed-size arrays.
+const MAX_SMALL: usize = 16;
 
 /// The largest group whose subsets are all checked for D.2 ties.
 const SUBSET_LIMIT: usize = 14;
@@ -675,13 +747,110 @@ struct Leaf<'s> {
     sodos: &'s [i64],
 }
 
+/// A kind of evidence (see [`Evidence`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Inside,
+    Outside,
+    Die,
+}
+
+trait Has {
+    fn has(&self, kind: Kind) -> bool;
+}
+
+impl Has for Evidence {
+    fn has(&self, kind: Kind) -> bool {
+        match kind {
+            Kind::Inside => self.inside,
+            Kind::Outside => self.outside,
+            Kind::Die => self.die,
+        }
+    }
+}
+
+/// Which way the player searched about must go for the evidence sought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// Up the table: into a zone that starts at 1st, out of one that ends
+    /// last.
+    Up,
+    /// Down the table: the reverse.
+    Down,
+}
+
+/// What one search looks for: one kind of evidence, and the direction it
+/// lies in when the zone touches the top or the bottom of the table.
+///
+/// The direction is what makes the searches short. A better result for
+/// the player searched about (more gamepoints for him, no more for his
+/// opponent) moves his block weakly up: his new block ends no lower than
+/// his old one began, since everyone at or above his new gamepoints was
+/// strictly above his old ones. So a completion that puts him in a zone
+/// beginning at 1st (or out of one ending last) still does after any such
+/// change, and one that puts him out of it (in it) still does after the
+/// reverse change: a search in a direction needs only his results that no
+/// other result betters (worsens) that way, which [`Search::dfs`] keeps.
+/// Results of the other games come in the order likeliest to give the
+/// witness: the fewest gamepoints to the others first when he goes up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Goal {
+    /// `None`: every kind lacking.
+    kind: Option<Kind>,
+    direction: Option<Direction>,
+}
+
+impl Goal {
+    fn new(kind: Kind, zone: Zone, n: usize) -> Goal {
+        let top = zone.first <= 1;
+        let bottom = zone.last >= n;
+        let direction = match (kind, top, bottom) {
+            (_, true, true) | (Kind::Die, _, _) => None,
+            (Kind::Inside, true, false) | (Kind::Outside, false, true) => Some(Direction::Up),
+            (Kind::Outside, true, false) | (Kind::Inside, false, true) => Some(Direction::Down),
+            _ => None,
+        };
+        Goal {
+            kind: Some(kind),
+            direction,
+        }
+    }
+
+    /// Every kind, no direction: a search for all the evidence lacking.
+    fn any() -> Goal {
+        Goal {
+            kind: None,
+            direction: None,
+        }
+    }
+
+    /// Whether this search looks for evidence of `kind`.
+    fn wants(&self, kind: Kind) -> bool {
+        self.kind.is_none_or(|k| k == kind)
+    }
+
+    /// Whether `e` holds all this search looks for.
+    fn met(&self, e: &Evidence) -> bool {
+        e.settled() || self.kind.is_some_and(|k| e.has(k))
+    }
+}
+
 struct Search {
+    goal: Goal,
     n: usize,
     z: usize,
     pts: Vec<u32>,
     h2h: Vec<u32>,
     evidence: Vec<Evidence>,
+    /// Work done in the current query, in units (see [`Budget`]): a node
+    /// [`NODE_COST`], a completion ranked [`LEAF_COST`] more.
     nodes: u64,
+    /// Pair bounds that needed [`Search::surely_above`] in the current
+    /// query, [`BOUND_COST`] units each.
+    bounds: std::cell::Cell<u64>,
+    /// Transports (max-flow checks) tried in the current query, each
+    /// [`FLOW_COST`] units.
+    flows: std::cell::Cell<u64>,
     limit: u64,
     aborted: bool,
     completions: u64,
@@ -692,18 +861,28 @@ struct Search {
 impl Search {
     fn new(p: &Problem) -> Search {
         Search {
+            goal: Goal::any(),
             n: p.n,
             z: p.zones.len(),
             pts: p.base.clone(),
             h2h: p.base_h2h.clone(),
             evidence: vec![Evidence::default(); p.n * p.zones.len()],
             nodes: 0,
+            flows: std::cell::Cell::new(0),
+            bounds: std::cell::Cell::new(0),
             limit: u64::MAX,
             aborted: false,
             completions: 0,
             max_win: p.max_points(),
             sodos: vec![0; p.n],
         }
+    }
+
+    /// The work of the current query, in budget units.
+    fn work(&self) -> u64 {
+        self.nodes
+            .saturating_add(self.bounds.get().saturating_mul(BOUND_COST))
+            .saturating_add(self.flows.get().saturating_mul(FLOW_COST))
     }
 
     fn apply(&mut self, p: &Problem, d: usize, o: usize, sign: bool) {
@@ -726,6 +905,7 @@ impl Search {
     /// Rank the current (complete) assignment and record its evidence.
     fn leaf(&mut self, p: &mut Problem) {
         self.completions += 1;
+        self.nodes += LEAF_COST;
         let n = self.n;
         let z = self.z;
         for i in 0..n {
@@ -760,7 +940,24 @@ impl Search {
             let needed = group
                 .iter()
                 .any(|&i| (0..z).any(|zi| !self.evidence[i * z + zi].settled()));
-            if needed {
+            let sodos_tol = p.tolerance.get(1).copied().unwrap_or(0);
+            if needed && group.len() == 1 {
+                at += 1;
+                placed.push((group[0], at, at));
+            } else if needed
+                && group.len() == 2
+                && self.sodos[group[0]].abs_diff(self.sodos[group[1]]) > sodos_tol.unsigned_abs()
+            {
+                // What `rank_into` does with two players SODOS separates.
+                let (u, l) = if self.sodos[group[0]] > self.sodos[group[1]] {
+                    (group[0], group[1])
+                } else {
+                    (group[1], group[0])
+                };
+                placed.push((u, at + 1, at + 1));
+                placed.push((l, at + 2, at + 2));
+                at += 2;
+            } else if needed {
                 blocks.clear();
                 p.rank_into(&leaf, group.to_vec(), 1, &mut blocks);
                 for block in &blocks {
@@ -831,6 +1028,7 @@ impl Search {
     /// gamepoints are considered (a search for `lower` alone at the top
     /// needs no other: anyone above his total is above him).
     fn surely_above(&self, prob: &Problem, d: usize, upper: usize, lower: usize, cap: u32) -> bool {
+        self.bounds.set(self.bounds.get() + 1);
         let n = self.n;
         let left = &prob.left[d * n..(d + 1) * n];
         let w = self.max_win;
@@ -883,6 +1081,33 @@ impl Search {
         if exact_quarters && diff_min > 0 {
             return true;
         }
+        let gap = if exact_quarters && diff_min <= 0 {
+            diff_min.max(self.sodos_gap_min(prob, d, upper, lower, cap))
+        } else {
+            diff_min
+        };
+        if exact_quarters && gap > 0 {
+            return true;
+        }
+        // SODOS never lower (tolerance 0: equal SODOS keep them in one
+        // block, a higher one puts `upper` in a block above), and then a
+        // head-to-head row at least as good against everyone else and a
+        // better score between them: in whatever block of the tie they
+        // share at head-to-head (criterion 2, tolerance 0), `upper` counts
+        // strictly more, so a block above; the SJ-R9 restart only ranks
+        // again inside blocks.
+        let exact = |k: usize| prob.tolerance.get(k).is_some_and(|&t| t == 0);
+        if exact_quarters
+            && gap >= 0
+            && exact(1)
+            && exact(2)
+            && self.h2h[upper * n + lower] > final_l(upper)
+            && (0..n)
+                .filter(|&j| j != upper && j != lower)
+                .all(|j| self.h2h[upper * n + j] >= final_l(j))
+        {
+            return true;
+        }
         // The same results against everyone else and an even score between
         // them: SODOS and every head-to-head count are equal in whatever
         // tie they share, so D.2 decides between them alone.
@@ -892,6 +1117,81 @@ impl Search {
             && same_profile
             && self.h2h[upper * n + lower] == final_l(upper)
             && prob.static_above[upper * n + lower]
+    }
+
+    /// A lower bound of SODOS(upper) - SODOS(lower) (both times a win's
+    /// points) over the completions below depth `d` where `upper` takes
+    /// nothing more, `lower` wins every game he has left, and nobody ends
+    /// above `cap` gamepoints. In that case both head-to-head rows are
+    /// fixed and the difference is `const + sum of c[j] * P[j]`, linear in
+    /// the final gamepoints `P` of the others. For any `l[j] >= 0`, adding
+    /// `l[j] * (P[j] - cap)` (never positive under the cap) only lowers it,
+    /// and the sum then splits game by game: each game left adds the least
+    /// over its allowed results (`upper` taking nothing, `lower` winning)
+    /// of `(c + l)` times the points it gives. That is a lower bound for
+    /// every `l`: tried with `l = 0` and with `l[j] = -c[j]` for those who
+    /// could pass the cap and count against `upper`.
+    fn sodos_gap_min(&self, prob: &Problem, d: usize, upper: usize, lower: usize, cap: u32) -> i64 {
+        let n = self.n;
+        let w = self.max_win;
+        let pairs = &prob.pair_left[d * n * n..(d + 1) * n * n];
+        let left = &prob.left[d * n..(d + 1) * n];
+        let hu = |j: usize| i64::from(self.h2h[upper * n + j]);
+        let hl = |j: usize| i64::from(self.h2h[lower * n + j] + w * pairs[lower * n + j]);
+        let p_u = i64::from(self.pts[upper]);
+        let p_l = i64::from(self.pts[lower] + w * left[lower]);
+        let mut coef = [0i64; MAX_SMALL];
+        let mut mult = [0i64; MAX_SMALL];
+        if n > MAX_SMALL {
+            return 0;
+        }
+        for j in (0..n).filter(|&j| j != upper && j != lower) {
+            coef[j] = hu(j) - hl(j);
+            let hi = self.pts[j] + w * left[j];
+            if cap != u32::MAX && coef[j] < 0 && hi > cap {
+                mult[j] = -coef[j];
+            }
+        }
+        let mut best_bound = i64::MIN;
+        for use_cap in [false, true] {
+            if use_cap && mult.iter().all(|&m| m == 0) {
+                continue;
+            }
+            let l = |j: usize| if use_cap { mult[j] } else { 0 };
+            let eff = |j: usize| coef[j] + l(j);
+            let mut gap = hu(lower) * p_l - hl(upper) * p_u;
+            for j in (0..n).filter(|&j| j != upper && j != lower) {
+                gap += eff(j) * i64::from(self.pts[j]) - l(j) * i64::from(cap);
+            }
+            for &(a, b) in &prob.rem[d..] {
+                let mut best: Option<i64> = None;
+                for &(x, y) in &prob.outcomes {
+                    let allowed = |i: usize, mine: u32| {
+                        (i != upper || mine == 0) && (i != lower || mine == w)
+                    };
+                    if !allowed(a, x) || !allowed(b, y) {
+                        continue;
+                    }
+                    let part = |i: usize, got: u32| {
+                        if i == upper || i == lower {
+                            0
+                        } else {
+                            eff(i) * i64::from(got)
+                        }
+                    };
+                    let v = part(a, x) + part(b, y);
+                    best = Some(best.map_or(v, |m: i64| m.min(v)));
+                }
+                match best {
+                    Some(v) => gap += v,
+                    // No allowed result: that case cannot happen here;
+                    // claim nothing.
+                    None => return 0,
+                }
+            }
+            best_bound = best_bound.max(gap);
+        }
+        best_bound
     }
 
     /// Whether at least `m` players other than `q` can end with at least
@@ -921,6 +1221,7 @@ impl Search {
         let mut chosen: Vec<usize> = (0..want).collect();
         loop {
             let demand: Vec<(usize, u32)> = chosen.iter().map(|&k| needy[k]).collect();
+            self.flows.set(self.flows.get() + 1);
             if transport(games, &demand, w, prob.game_total, n) {
                 return true;
             }
@@ -947,47 +1248,65 @@ impl Search {
     /// he still lacks for zone `zi`.
     fn promising(&self, prob: &Problem, d: usize, q: usize, zi: usize) -> bool {
         let e = self.evidence[q * self.z + zi];
-        if e.settled() {
+        if self.goal.met(&e) {
             return false;
         }
+        let goal = self.goal;
         let n = self.n;
         let left = &prob.left[d * n..(d + 1) * n];
         let lo_pts = |i: usize| self.pts[i];
         let hi_pts = |i: usize| self.pts[i] + self.max_win * left[i];
+        let zone = prob.zones[zi];
+        // `surely_above` with its first test done here: the bounds on
+        // SODOS are needed only when the gamepoints can just meet.
+        let above = |u: usize, l: usize, cap: u32| {
+            let (min_u, max_l) = (lo_pts(u), hi_pts(l));
+            if min_u != max_l || !prob.max_only_by_winning {
+                min_u > max_l
+            } else {
+                self.surely_above(prob, d, u, l, cap)
+            }
+        };
+        // Alone at the top: nobody may end above his most, and anyone who
+        // must then rank above him rules it out.
+        let first_possible = || {
+            let cap = hi_pts(q);
+            (0..n).all(|i| lo_pts(i) <= cap) && (0..n).all(|i| i == q || !above(i, q, cap))
+        };
+        if goal.kind == Some(Kind::Inside) && zone.last == 1 {
+            // What the general test below comes to for a zone of 1st
+            // alone: nobody surely above him, which `first_possible`
+            // implies (its bounds are narrower).
+            return !e.inside && first_possible();
+        }
         let (mut ca, mut pa, mut cb) = (0usize, 0usize, 0usize);
         for i in (0..n).filter(|&i| i != q) {
-            if self.surely_above(prob, d, i, q, u32::MAX) {
+            if above(i, q, u32::MAX) {
                 ca += 1;
             }
-            if self.surely_above(prob, d, q, i, u32::MAX) {
+            if above(q, i, u32::MAX) {
                 cb += 1;
             } else {
                 pa += 1;
             }
         }
-        let zone = prob.zones[zi];
         let (a, b) = (zone.first, zone.last);
         let (lo_min, lo_max, hi_max) = (ca + 1, pa + 1, n - cb);
         // At least `m` others at or above his gamepoints.
         let deep = d < prob.rem.len();
         let reach = |m: usize| m == 0 || !deep || self.can_reach(prob, d, q, m);
-        // Alone at the top: nobody may end above his most, and anyone who
-        // must then rank above him rules it out.
-        let first_possible = || {
-            let cap = hi_pts(q);
-            (0..n).all(|i| i == q || (lo_pts(i) <= cap && !self.surely_above(prob, d, i, q, cap)))
-        };
         if !e.inside
+            && goal.wants(Kind::Inside)
             && a.max(lo_min) <= b.min(lo_max)
             && reach(a - 1)
             && (b > 1 || first_possible())
         {
             return true;
         }
-        if !e.outside && ((lo_max > b && reach(b)) || lo_min < a) {
+        if !e.outside && goal.wants(Kind::Outside) && ((lo_max > b && reach(b)) || lo_min < a) {
             return true;
         }
-        if !e.die {
+        if !e.die && goal.wants(Kind::Die) {
             let at_a = a > 1 && lo_min < a && hi_max >= a && reach(a - 1);
             let at_b = lo_min <= b && hi_max > b && reach(b);
             if at_a || at_b {
@@ -1011,14 +1330,15 @@ impl Search {
         false
     }
 
-    /// Search for the evidence player `q` lacks for zone `zi`. Returns
-    /// whether to stop (found all of it, or out of budget).
+    /// Search for the evidence player `q` lacks for zone `zi` (what the
+    /// goal asks of it). Returns whether to stop (found all of it, or out
+    /// of budget).
     fn dfs(&mut self, p: &mut Problem, d: usize, q: usize, zi: usize) -> bool {
-        if self.evidence[q * self.z + zi].settled() {
+        if self.goal.met(&self.evidence[q * self.z + zi]) {
             return true;
         }
-        self.nodes += 1;
-        if self.nodes > self.limit {
+        self.nodes += NODE_COST;
+        if self.work() > self.limit {
             self.aborted = true;
             return true;
         }
@@ -1027,21 +1347,73 @@ impl Search {
         }
         if d == p.rem.len() {
             self.leaf(p);
-            return self.evidence[q * self.z + zi].settled();
+            return self.goal.met(&self.evidence[q * self.z + zi]);
         }
         let (a, b) = p.rem[d];
-        let k = p.outcomes.len();
-        // With `q` in the game, try first the result that helps the
-        // evidence he lacks: a win to get into a zone at the top or out of
-        // one lower down, a loss otherwise.
-        let e = self.evidence[q * self.z + zi];
-        let zone = p.zones[zi];
-        let up = (!e.inside && zone.first == 1) || (e.inside && zone.first > 1);
-        let mut order: [usize; 4] = [0, 1, 2, 3];
-        if (a == q || b == q) && ((a == q) != up) {
-            order.swap(0, 1);
+        let k = p.outcomes.len().min(4);
+        let mut order = [0usize, 1, 2, 3];
+        let mut count = k;
+        match self.goal.direction {
+            Some(dir) if a == q || b == q => {
+                // Only his results that no other betters (`Up`) or worsens
+                // (`Down`): see `Goal`.
+                let mine = |o: usize| {
+                    let (x, y) = p.outcomes[o];
+                    if a == q { (x, y) } else { (y, x) }
+                };
+                count = 0;
+                for o in 0..k {
+                    let (m, t) = mine(o);
+                    let beaten = (0..k).any(|o2| {
+                        let (m2, t2) = mine(o2);
+                        match dir {
+                            Direction::Up => m2 > m && t2 <= t,
+                            Direction::Down => m2 < m && t2 >= t,
+                        }
+                    });
+                    if !beaten {
+                        order[count] = o;
+                        count += 1;
+                    }
+                }
+            }
+            Some(dir) => {
+                // The others' games: going up, the fewest gamepoints first,
+                // and then to the weaker of the two; going down, the most
+                // first, and then to the one who needs them to pass him
+                // (below him, and the nearer).
+                let (pa, pb, pq) = (self.pts[a], self.pts[b], self.pts[q]);
+                let a_first = match dir {
+                    Direction::Up => pa <= pb,
+                    Direction::Down => match (pa <= pq, pb <= pq) {
+                        (true, false) => true,
+                        (false, true) => false,
+                        _ => pa >= pb,
+                    },
+                };
+                let key = |o: usize| {
+                    let (x, y) = p.outcomes[o];
+                    let (to_first, to_other) = if a_first { (x, y) } else { (y, x) };
+                    match dir {
+                        Direction::Up => (x + y, to_other),
+                        Direction::Down => (u32::MAX - (x + y), u32::MAX - to_first),
+                    }
+                };
+                order[..k].sort_by_key(|&o| key(o));
+            }
+            None => {
+                // With `q` in the game, try first the result that helps
+                // the evidence he lacks: a win to get into a zone at the
+                // top or out of one lower down, a loss otherwise.
+                let e = self.evidence[q * self.z + zi];
+                let zone = p.zones[zi];
+                let up = (!e.inside && zone.first == 1) || (e.inside && zone.first > 1);
+                if (a == q || b == q) && ((a == q) != up) {
+                    order.swap(0, 1);
+                }
+            }
         }
-        for &o in order.iter().filter(|&&o| o < k) {
+        for &o in &order[..count] {
             self.apply(p, d, o, true);
             let stop = self.dfs(p, d + 1, q, zi);
             self.apply(p, d, o, false);

@@ -1,6 +1,6 @@
-//! STATISTICS (tws-ladder.txt): outcomes by side, by bid and by how games
-//! ended, for ladder games, quick rounds and both; per-player records and
-//! side balance; the quick-round leaderboard.
+//! STATISTICS (tws-ladder.txt): outcomes by side, by bid, by how games
+//! ended and by game length (turns), for ladder games, quick rounds and
+//! both; per-player records and side balance; the quick-round leaderboard.
 
 use std::collections::BTreeMap;
 
@@ -69,6 +69,9 @@ pub struct Statistics {
     pub all: SideTally,
     pub by_bid: BTreeMap<(u32, &'static str), SideTally>,
     pub by_end: BTreeMap<EndTag, SideTally>,
+    /// Game lengths: played-out games (not forfeits) whose result gives
+    /// the turn they ended in, by that turn.
+    pub by_turn: BTreeMap<u8, SideTally>,
     pub players: Vec<PlayerStats>,
 }
 
@@ -115,6 +118,9 @@ impl Ladder {
                 }
                 s.all.add(outcome);
                 s.by_bid.entry(bid_key(g.bid)).or_default().add(outcome);
+                if let Some(turn) = g.result.as_ref().and_then(|r| r.turn) {
+                    s.by_turn.entry(turn).or_default().add(outcome);
+                }
             }
             if let Some(r) = &g.result {
                 s.by_end.entry(r.ended_by.clone()).or_default().add(outcome);

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use arbiter_service::insight::{
     AreaReportView, ProjectionRequest, ProjectionView, RatingScope, RatingSystem, RatingsView,
-    WhatIfView,
 };
+use arbiter_service::what_if::AnyWhatIfView;
 use std::collections::BTreeMap;
 
 use axum::Json;
@@ -214,25 +214,61 @@ pub(crate) fn check_seasons(state: &AppState, seasons: Option<u32>) -> Result<()
     }
 }
 
-/// Hypothetical results of the running round's games.
+/// Hypothetical results, by the competition's format (nothing is stored).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WhatIfRequest {
-    /// Game label → winner: the winner's name, `ussr`, `us` or `tie`, e.g.
-    /// `{"G49": "ussr", "G50": "tie", "G52": "Bianca Costa"}`.
-    pub results: BTreeMap<String, String>,
+    /// Key → value, by the competition's format:
+    /// a TWS ladder, game label → winner (the winner's name, `ussr`, `us`
+    /// or `tie`): `{"G49": "ussr", "G52": "Bianca Costa"}`;
+    /// an XMadn league, `A-B` → `PAWNS@TIME` (each player's counted pawns
+    /// in the key's order and the game's time): `{"Ames-Baker": "4-2@20:10"}`;
+    /// a Sunjang league, `BLACK-WHITE` → `black`, `white`, `jigo`,
+    /// `black-forfeits`, `white-forfeits` or `both-forfeit`:
+    /// `{"Kim-Lee": "black"}`. Or a list of `KEY=VALUE` texts, as the CLI's
+    /// `--result` takes them, where a key may repeat (two players who meet
+    /// twice): `["Ames-Baker=4-2@20:10", "Ames-Baker=1-3@25:00"]`.
+    pub results: WhatIfResults,
+}
+
+/// The hypothetical results: a map, or a list of `KEY=VALUE` texts.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum WhatIfResults {
+    /// Key → value.
+    Map(BTreeMap<String, String>),
+    /// `KEY=VALUE` texts, in the order to record them.
+    List(Vec<String>),
+}
+
+impl WhatIfResults {
+    fn pairs(self) -> Result<Vec<(String, String)>, ApiError> {
+        match self {
+            WhatIfResults::Map(m) => Ok(m.into_iter().collect()),
+            WhatIfResults::List(l) => l
+                .into_iter()
+                .map(|r| {
+                    r.split_once('=')
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .ok_or_else(|| {
+                            ApiError::bad_request(format!("results: {r:?} is not KEY=VALUE"))
+                        })
+                })
+                .collect(),
+        }
+    }
 }
 
 #[utoipa::path(
     post,
     path = "/api/competitions/{id}/what-if",
     tag = "competitions",
-    params(("id" = String, Path, description = "The competition's id (a TWS ladder)")),
+    params(("id" = String, Path, description = "The competition's id (a TWS ladder, an XMadn league or a Sunjang league)")),
     request_body = WhatIfRequest,
     responses(
-        (status = 200, description = "The ladder after its running round closes with these results, computed on a copy: nothing is stored", body = WhatIfView,
+        (status = 200, description = "Computed on a copy, nothing stored. One of: a TWS ladder after its running round closes with these results (`close`, `ladder`); an XMadn league's table with its cascade explanations after them (`format`: `xmadn-league`, `league`); a Sunjang league's running season after them and, when every group game has a result, the next season's plan after its close (`format`: `sunjang-league`, `season`, `next_season` or `no_plan`)", body = AnyWhatIfView,
             headers(("ETag" = String, description = "The version the copy was taken at, `\"v42\"`"))),
-        (status = 400, description = "An unknown game or winner, no running round, or not a ladder", body = ErrorBody),
+        (status = 400, description = "An unknown game, player or result, no running round or season, or a format without what-if (XMadn Challengers)", body = ErrorBody),
         (status = 404, description = "No such competition", body = ErrorBody),
         (status = 422, description = "The rules refuse a result or the close (e.g. games past their deadline left without a result)", body = ErrorBody),
         (status = 500, description = "The database failed", body = ErrorBody),
@@ -242,9 +278,12 @@ pub async fn what_if(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
     body: Result<Json<WhatIfRequest>, axum::extract::rejection::JsonRejection>,
-) -> Result<Versioned<WhatIfView>, ApiError> {
+) -> Result<Versioned<AnyWhatIfView>, ApiError> {
     let Json(request) = body.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let results: Vec<(String, String)> = request.results.into_iter().collect();
-    let v = state.service.what_if(&id, &results, state.now()).await?;
-    Ok(Versioned(v.version, v))
+    let results = request.results.pairs()?;
+    let v = state
+        .service
+        .what_if_any(&id, &results, state.now())
+        .await?;
+    Ok(Versioned(v.version(), v))
 }

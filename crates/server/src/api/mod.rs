@@ -1,8 +1,10 @@
 //! The JSON API under `/api`, and its OpenAPI document (generated at
 //! compile time by utoipa from the handlers and the view types).
 
+pub mod clinch;
 pub mod competitions;
 pub mod insight;
+pub mod installation;
 pub mod write;
 
 use axum::extract::{FromRequestParts, Path, Query, State};
@@ -52,6 +54,8 @@ pub fn routes() -> Router<AppState> {
             get(insight::projection),
         )
         .route("/api/competitions/{id}/what-if", post(insight::what_if))
+        .route("/api/competitions/{id}/clinch", get(clinch::clinch))
+        .route("/api/stats", get(installation::stats))
         .route("/api", any(not_found))
         .route("/api/", any(not_found))
         .route("/api/{*rest}", any(not_found))
@@ -86,6 +90,8 @@ A competition's responses carry its version as `ETag` (`\"v42\"`), to send back 
         insight::area_report,
         insight::projection,
         insight::what_if,
+        clinch::clinch,
+        installation::stats,
         write::create,
         write::act,
         write::login,

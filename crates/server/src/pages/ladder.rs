@@ -354,6 +354,7 @@ struct StatsPage {
     sides_chart: Svg,
     bid_chart: Svg,
     end_chart: Svg,
+    turn_chart: Svg,
 }
 
 fn tally_bar(label: &str, t: &TallyView) -> Bar {
@@ -424,6 +425,15 @@ pub(super) async fn stats(
             .map(|l| tally_bar(&l.label, &l.tally))
             .collect::<Vec<_>>(),
     );
+    let turn_chart = svg::bar_chart(
+        "by-turn",
+        "Game lengths",
+        "Wins of each side and ties by the turn a game ended in, for the games whose result gives it.",
+        &s.by_turn
+            .iter()
+            .map(|l| tally_bar(&l.label, &l.tally))
+            .collect::<Vec<_>>(),
+    );
     render(&StatsPage {
         chrome: Chrome::competition(
             format!("Statistics of {name}"),
@@ -440,5 +450,6 @@ pub(super) async fn stats(
         sides_chart,
         bid_chart,
         end_chart,
+        turn_chart,
     })
 }

@@ -2,7 +2,7 @@
 //! `crates/server/templates`), readable without JavaScript, one layout for
 //! every page. Read-only: every route here is a GET that changes nothing.
 //!
-//! - `/` the competitions;
+//! - `/` the competitions; `/stats` the statistics of every TWS ladder;
 //! - `/c/{id}` a competition by its format (TWS ladder, XMadn league or
 //!   Challengers, Sunjang league);
 //! - `/c/{id}/history` its events;
@@ -11,6 +11,8 @@
 //! - `/c/{id}/seasons/{n}` for a Sunjang league;
 //! - `/c/{id}/ratings` for a TWS ladder (ARB-R46) and `/c/{id}/projection`
 //!   for a ladder, an XMadn league or a Sunjang league (ARB-R48);
+//! - `/c/{id}/clinch` for an XMadn league or a Sunjang league: what is
+//!   still possible (ARB-R47);
 //! - `/assets/{file}` the stylesheet and the vendored htmx.
 //!
 //! Every decision shown carries its explanation one click away, in a
@@ -28,11 +30,13 @@ use axum::routing::{get, post};
 use crate::AppState;
 
 pub mod assets;
+mod clinch;
 mod desk;
 mod desk_sunjang;
 mod desk_xmadn;
 mod history;
 mod insight;
+mod installation;
 mod ladder;
 mod list;
 mod manage;
@@ -49,8 +53,10 @@ pub fn routes() -> Router<AppState> {
         .route("/c/{id}/rounds/{n}", get(ladder::round))
         .route("/c/{id}/players/{name}", get(ladder::player))
         .route("/c/{id}/stats", get(ladder::stats))
+        .route("/stats", get(installation::stats))
         .route("/c/{id}/ratings", get(insight::ratings))
         .route("/c/{id}/projection", get(insight::projection))
+        .route("/c/{id}/clinch", get(clinch::page))
         .route("/c/{id}/seasons/{n}", get(sunjang::season))
         .route("/assets/{file}", get(assets::asset))
         .route("/login", get(manage::login_page).post(manage::login))
@@ -258,6 +264,9 @@ impl CompNav {
         }
         if kind != Kind::Challengers {
             links.push((format!("/c/{id}/projection"), "Projection"));
+        }
+        if matches!(kind, Kind::League | Kind::Sunjang) {
+            links.push((format!("/c/{id}/clinch"), "What is still possible"));
         }
         links.push((format!("/c/{id}/history"), "History"));
         links.push((format!("/c/{id}/manage"), "Desk"));

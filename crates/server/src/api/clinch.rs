@@ -1,0 +1,56 @@
+//! What is still possible (ARB-R47): clinch and elimination of an XMadn
+//! league or of each group with games left of a Sunjang league's running
+//! season. The analysis runs on a blocking thread (a Sunjang group's
+//! search may take a second).
+
+use arbiter_service::clinch::ClinchView;
+use axum::extract::State;
+use serde::Deserialize;
+
+use super::{ApiPath, ApiQuery, Versioned};
+use crate::AppState;
+use crate::error::{ApiError, ErrorBody};
+
+/// Analyse competition `id` (every table with games left, or one Sunjang
+/// group) off the async runtime.
+pub async fn clinch_of(
+    state: &AppState,
+    id: &str,
+    group: Option<String>,
+) -> Result<ClinchView, arbiter_service::ServiceError> {
+    let input = state.service.clinch_input(id).await?;
+    tokio::task::spawn_blocking(move || input.analyse(group.as_deref()))
+        .await
+        .map_err(|e| arbiter_service::ServiceError::Input(format!("the analysis failed: {e}")))?
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ClinchQuery {
+    /// A Sunjang group ("B2"); default: every group with games left.
+    pub group: Option<String>,
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/competitions/{id}/clinch",
+    tag = "competitions",
+    params(
+        ("id" = String, Path, description = "The competition's id (an XMadn league or a Sunjang league)"),
+        ("group" = Option<String>, Query, description = "A Sunjang group (`B2`); default: every group of the running season with games left"),
+    ),
+    responses(
+        (status = 200, description = "For each player and zone: clinched, clinched unless the die, eliminated (likewise), open or undetermined, with the reason (ARB-R47)", body = ClinchView,
+            headers(("ETag" = String, description = "The competition's version, `\"v42\"`"))),
+        (status = 400, description = "No such group, or a format without a table to judge (a TWS ladder, XMadn Challengers)", body = ErrorBody),
+        (status = 404, description = "No such competition", body = ErrorBody),
+        (status = 500, description = "The database failed", body = ErrorBody),
+    )
+)]
+pub async fn clinch(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<String>,
+    ApiQuery(q): ApiQuery<ClinchQuery>,
+) -> Result<Versioned<ClinchView>, ApiError> {
+    let v = clinch_of(&state, &id, q.group).await?;
+    Ok(Versioned(v.version, v))
+}

@@ -1,0 +1,58 @@
+//! "What is still possible" (ARB-R47): for an XMadn league or each group
+//! with games left of a Sunjang league's running season, every player
+//! against every zone (title or group win, playoff places, promotion,
+//! demotion, final round), each verdict explained one click away with its
+//! ruling and the zone's clause.
+
+use arbiter_service::ServiceError;
+use arbiter_service::clinch::ClinchView;
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use serde::Deserialize;
+
+use super::{Chrome, Kind, PageError, not_found_page, render};
+use crate::AppState;
+
+#[derive(Debug, Deserialize)]
+pub(super) struct ClinchQuery {
+    group: Option<String>,
+}
+
+#[derive(Debug, Template)]
+#[template(path = "clinch.html")]
+struct ClinchPage {
+    chrome: Chrome,
+    name: String,
+    v: ClinchView,
+}
+
+/// `GET /c/{id}/clinch[?group=B2]`: what is still possible.
+pub(super) async fn page(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<ClinchQuery>,
+) -> Result<Response, PageError> {
+    let kind = Kind::of(&state, &id).await?;
+    if !matches!(kind, Kind::League | Kind::Sunjang) {
+        return Err(not_found_page());
+    }
+    let group = q.group.filter(|g| !g.trim().is_empty());
+    let name = state.service.summary(&id).await?.name;
+    let v = match crate::api::clinch::clinch_of(&state, &id, group).await {
+        Ok(v) => v,
+        Err(ServiceError::Input(m)) => return Err(PageError::NotFound(format!("{m}."))),
+        Err(e) => return Err(e.into()),
+    };
+    render(&ClinchPage {
+        chrome: Chrome::competition(
+            format!("What is still possible in {name}"),
+            &id,
+            &name,
+            kind,
+            &format!("/c/{id}/clinch"),
+        ),
+        name,
+        v,
+    })
+}
