@@ -84,6 +84,8 @@ pub struct AppState {
     pub views: Arc<api::competitions::ViewCache>,
     /// Projections already run, by competition version and request.
     pub projections: Arc<api::insight::ProjectionCache>,
+    /// Clinch analyses already made, by competition, version and group.
+    pub clinches: Arc<api::insight::Kept<arbiter_service::clinch::ClinchView>>,
     pub auth: auth::AuthConfig,
     /// Failed logins, per username and per address.
     pub throttle: Arc<auth::Throttle>,
@@ -101,6 +103,7 @@ impl AppState {
             config: Config::default(),
             views: Arc::default(),
             projections: Arc::default(),
+            clinches: Arc::default(),
             auth: auth::AuthConfig::default(),
             throttle: Arc::default(),
             mailer: None,

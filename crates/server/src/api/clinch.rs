@@ -3,6 +3,8 @@
 //! season. The analysis runs on a blocking thread (a Sunjang group's
 //! search may take a second).
 
+use std::sync::Arc;
+
 use arbiter_service::clinch::ClinchView;
 use axum::extract::State;
 use serde::Deserialize;
@@ -12,16 +14,24 @@ use crate::AppState;
 use crate::error::{ApiError, ErrorBody};
 
 /// Analyse competition `id` (every table with games left, or one Sunjang
-/// group) off the async runtime.
+/// group) off the async runtime, or find the analysis already made at its
+/// version.
 pub async fn clinch_of(
     state: &AppState,
     id: &str,
     group: Option<String>,
-) -> Result<ClinchView, arbiter_service::ServiceError> {
+) -> Result<Arc<ClinchView>, arbiter_service::ServiceError> {
     let input = state.service.clinch_input(id).await?;
-    tokio::task::spawn_blocking(move || input.analyse(group.as_deref()))
+    let key = format!("{id}\0{}\0{group:?}", input.version);
+    if let Some(v) = state.clinches.get(&key) {
+        return Ok(v);
+    }
+    let view = tokio::task::spawn_blocking(move || input.analyse(group.as_deref()))
         .await
-        .map_err(|e| arbiter_service::ServiceError::Input(format!("the analysis failed: {e}")))?
+        .map_err(|e| arbiter_service::ServiceError::Input(format!("the analysis failed: {e}")))??;
+    let view = Arc::new(view);
+    state.clinches.put(key, view.clone());
+    Ok(view)
 }
 
 #[derive(Debug, Deserialize)]
@@ -52,5 +62,5 @@ pub async fn clinch(
     ApiQuery(q): ApiQuery<ClinchQuery>,
 ) -> Result<Versioned<ClinchView>, ApiError> {
     let v = clinch_of(&state, &id, q.group).await?;
-    Ok(Versioned(v.version, v))
+    Ok(Versioned(v.version, (*v).clone()))
 }

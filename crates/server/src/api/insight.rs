@@ -21,26 +21,33 @@ use super::{ApiPath, ApiQuery, Versioned};
 use crate::AppState;
 use crate::error::{ApiError, ErrorBody};
 
-/// How many projections are kept; the oldest half goes when it is full.
+/// How many views a [`Kept`] holds; the oldest half goes when it is full.
 const KEPT: usize = 64;
 
-/// Projections already run, by competition, version and request.
-#[derive(Default)]
-pub struct ProjectionCache(Mutex<Vec<(String, Arc<ProjectionView>)>>);
+/// Views that cost CPU to make (projections, clinch analyses), kept by
+/// competition, version and request: a competition's events are only
+/// appended, so a view made at a version stays true for it.
+pub struct Kept<T>(Mutex<Vec<(String, Arc<T>)>>);
 
-impl std::fmt::Debug for ProjectionCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ProjectionCache")
+impl<T> Default for Kept<T> {
+    fn default() -> Self {
+        Self(Mutex::new(Vec::new()))
     }
 }
 
-impl ProjectionCache {
-    fn get(&self, key: &str) -> Option<Arc<ProjectionView>> {
+impl<T> std::fmt::Debug for Kept<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Kept")
+    }
+}
+
+impl<T> Kept<T> {
+    pub(crate) fn get(&self, key: &str) -> Option<Arc<T>> {
         let kept = self.0.lock().ok()?;
         kept.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
     }
 
-    fn put(&self, key: String, view: Arc<ProjectionView>) {
+    pub(crate) fn put(&self, key: String, view: Arc<T>) {
         if let Ok(mut kept) = self.0.lock() {
             if kept.len() >= KEPT {
                 kept.drain(..KEPT / 2);
@@ -49,6 +56,9 @@ impl ProjectionCache {
         }
     }
 }
+
+/// Projections already run.
+pub type ProjectionCache = Kept<ProjectionView>;
 
 /// Run (or find) the projection of competition `id`. The service's
 /// defaults apply to what `request` leaves out.
@@ -286,4 +296,29 @@ pub async fn what_if(
         .what_if_any(&id, &results, state.now())
         .await?;
     Ok(Versioned(v.version(), v))
+}
+
+#[cfg(test)]
+mod kept_tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    #[test]
+    fn kept_views_are_found_by_key_and_the_oldest_half_goes_when_full() {
+        let kept: Kept<u32> = Kept::default();
+        for i in 0..KEPT as u32 {
+            kept.put(format!("k{i}"), Arc::new(i));
+        }
+        assert_eq!(kept.get("k0").as_deref(), Some(&0));
+        kept.put("new".into(), Arc::new(99));
+        assert!(kept.get("k0").is_none(), "the oldest half went");
+        assert!(kept.get(&format!("k{}", KEPT / 2 - 1)).is_none());
+        assert_eq!(
+            kept.get(&format!("k{}", KEPT / 2)).as_deref(),
+            Some(&(KEPT as u32 / 2))
+        );
+        assert_eq!(kept.get("new").as_deref(), Some(&99));
+        assert!(kept.get("missing").is_none());
+    }
 }

@@ -53,6 +53,6 @@ pub(super) async fn page(
             &format!("/c/{id}/clinch"),
         ),
         name,
-        v,
+        v: (*v).clone(),
     })
 }
