@@ -40,3 +40,15 @@ impl fmt::Display for Explanation {
         write!(f, "{} [{}]", self.text, self.reference())
     }
 }
+
+/// "1st", "2nd", "3rd", "11th", "22nd": a place in words.
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}

@@ -22,6 +22,7 @@
 //! can run it on a blocking thread.
 
 use arbiter_engine::clinch::{Analysis, Verdict, Zone, ZoneKind};
+use arbiter_engine::explain::ordinal;
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::clinch::{Budget, analyse_group};
 use arbiter_engine::sunjang::group::{gamepoints_text, points};
@@ -219,17 +220,6 @@ fn zone_clause(zone: &Zone, sunjang: bool) -> String {
         ZoneKind::FinalRound => "Sunjang Final Round",
     }
     .into()
-}
-
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 fn others(n: usize) -> String {

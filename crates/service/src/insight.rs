@@ -681,14 +681,7 @@ pub fn league_projection(
 }
 
 fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
+    arbiter_engine::explain::ordinal(n as usize)
 }
 
 /// The projection of every division of a Sunjang league's running season.

@@ -176,13 +176,6 @@ pub fn jigo_rate(league: &League) -> u32 {
     super::draw_rate(jigo, games)
 }
 
-/// The direct promotions of a division of `size` players in `groups`
-/// groups: its group leaders, at least `min_direct_promotions` (B.1, B.3),
-/// as the planner counts them.
-fn promotions_of(groups: usize, size: usize, rules: &SunjangRules) -> usize {
-    groups.max(rules.min_direct_promotions as usize).min(size)
-}
-
 impl<'a> Setup<'a> {
     fn new(league: &'a League, division: Division) -> Result<Setup<'a>, RuleError> {
         let s = league
@@ -219,13 +212,15 @@ impl<'a> Setup<'a> {
                 .map_or(0, |gs| gs.iter().map(|g| g.players.len()).sum::<usize>())
         };
         let groups_of = |k: usize| s.divisions.get(k).map_or(0, Vec::len);
-        let promotions = promotions_of(groups_of(d), size_of(d), rules);
+        let promotions =
+            crate::sunjang::planner::direct_promotions(groups_of(d), size_of(d), rules);
         let tens = s.divisions[d]
             .iter()
             .filter(|g| g.players.len() == 10)
             .count();
         let wanted = if d + 1 < s.divisions.len() {
-            promotions_of(groups_of(d + 1), size_of(d + 1), rules) + tens
+            crate::sunjang::planner::direct_promotions(groups_of(d + 1), size_of(d + 1), rules)
+                + tens
         } else {
             0
         };

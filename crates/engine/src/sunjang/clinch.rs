@@ -86,6 +86,7 @@
 //! player at the bottom who could only reach a top place through a tie
 //! with several others, where SODOS and head-to-head are equal in turn.
 
+use crate::sunjang::planner::direct_promotions;
 use std::collections::HashMap;
 
 use crate::cascade::{Cascade, Restart};
@@ -154,10 +155,7 @@ pub fn group_zones(s: &GroupSetting, rules: &SunjangRules) -> Vec<Zone> {
         return zones;
     }
     zones.push(Zone::new(ZoneKind::Title, 1, 1));
-    let promotions = s
-        .groups
-        .max(rules.min_direct_promotions as usize)
-        .min(s.division_size);
+    let promotions = direct_promotions(s.groups, s.division_size, rules);
     let single = s.groups == 1;
     if s.division > 0 {
         let last = if single { promotions.min(s.size) } else { 1 };
@@ -168,9 +166,7 @@ pub fn group_zones(s: &GroupSetting, rules: &SunjangRules) -> Vec<Zone> {
         zones.push(Zone::new(ZoneKind::FinalRound, 1, 1));
     }
     if single && let Some((groups_below, size_below)) = s.below {
-        let promotions_below = groups_below
-            .max(rules.min_direct_promotions as usize)
-            .min(size_below);
+        let promotions_below = direct_promotions(groups_below, size_below, rules);
         let room = s.size.saturating_sub(promotions.min(s.size));
         let demotions = (promotions_below + s.tens).min(room);
         if demotions > 0 {

@@ -16,6 +16,7 @@
 //!   ARB-R41 for jigo and forfeits).
 
 use crate::explain::Explanation;
+use crate::explain::ordinal;
 
 use super::group::{DivisionRanking, Outcome, gamepoints_text, points, round_robin};
 use super::ranking::Performance;
@@ -91,16 +92,6 @@ impl FinalQualification {
 
 fn slot(p: PlayerId) -> Option<usize> {
     p.0.checked_sub(1).map(|i| i as usize)
-}
-
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, x) if x != 11 => "st",
-        (2, x) if x != 12 => "nd",
-        (3, x) if x != 13 => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 /// At most three of a list of players passed over, then how many more.

@@ -37,6 +37,7 @@
 //! every split, so that a division of tens of thousands of players sorts in
 //! milliseconds.
 
+use crate::explain::ordinal;
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -527,19 +528,16 @@ struct Planner<'a> {
     over_limit: Vec<(Division, String)>,
 }
 
-fn letter(d: Division) -> String {
-    division_letter(d)
+/// How many players of a division of `size` players in `groups` groups are
+/// promoted directly: its group leaders, and at least
+/// `min_direct_promotions` (B.1, B.3). The planner, the projections and the
+/// clinch analysis all count with this.
+pub fn direct_promotions(groups: usize, size: usize, rules: &SunjangRules) -> usize {
+    groups.max(rules.min_direct_promotions as usize).min(size)
 }
 
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
+fn letter(d: Division) -> String {
+    division_letter(d)
 }
 
 fn number_word(n: u32) -> String {
@@ -703,12 +701,7 @@ impl<'a> Planner<'a> {
         // Section B, division by division, on the season as played.
         let promotions: Vec<usize> = prev_divs
             .iter()
-            .map(|div| {
-                div.groups
-                    .len()
-                    .max(rules.min_direct_promotions as usize)
-                    .min(div.ranking.len())
-            })
+            .map(|div| direct_promotions(div.groups.len(), div.ranking.len(), rules))
             .collect();
         for (d, div) in prev_divs.iter().enumerate() {
             let dd = d as Division;

@@ -435,12 +435,5 @@ fn kept(from: u32, to: u32) -> String {
 }
 
 fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
+    crate::explain::ordinal(n as usize)
 }

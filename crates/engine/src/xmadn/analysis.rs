@@ -115,17 +115,7 @@ impl Determination {
     }
 }
 
-/// "1st", "2nd", "3rd".
-pub fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, 11) | (2, 12) | (3, 13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
+pub use crate::explain::ordinal;
 
 /// The pairs of the remaining round-robin games: unplayed games of rolled
 /// double round-robins, and six games (each pair twice) for each one to come.
