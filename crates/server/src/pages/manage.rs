@@ -780,8 +780,6 @@ fn done_message(action: &str) -> Option<&'static str> {
         "request-skip" => "The skip was recorded.",
         "cancel-skip" => "The skip was cancelled.",
         "close-round" => "The round was closed.",
-        "mail-announcement" => "The announcement was sent by e-mail.",
-        "mail-reminders" => "The deadline reminders were sent by e-mail.",
         _ => return None,
     })
 }
