@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every test Arbiter has: formatting, lints, then the whole workspace's tests.
-# It installs what the tests need when it is missing: rustfmt and clippy, and
-# Debian's chromium and chromium-driver for the end-to-end browser tests.
+# It installs what the tests need when it is missing: rustfmt and clippy,
+# Debian's chromium and chromium-driver for the end-to-end browser tests, and
+# Debian's postgresql for the PostgreSQL tests (scripts/pg.sh, which starts a
+# throwaway cluster unless ARBITER_TEST_PG_URL names a server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,7 +43,25 @@ echo "== cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 echo "== cargo test"
 log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+pg_dir=""
+cleanup() {
+    rm -f "$log"
+    if [ -n "$pg_dir" ]; then
+        bash scripts/pg.sh stop "$pg_dir" || true
+    fi
+}
+trap cleanup EXIT
+# The PostgreSQL tests (the store's conformance on PostgreSQL, and every test
+# that reads ARBITER_TEST_PG_URL) need a server: unless one is given, a
+# throwaway cluster (scripts/pg.sh: initdb in a temporary folder, a free
+# loopback port), stopped on exit, failure included.
+if [ -z "${ARBITER_TEST_PG_URL:-}" ]; then
+    echo "== starting a throwaway PostgreSQL (scripts/pg.sh)"
+    pg_env="$(bash scripts/pg.sh start)"
+    eval "$pg_env"
+    pg_dir="$ARBITER_TEST_PG_DIR"
+    export ARBITER_TEST_PG_URL ARBITER_TEST_PG_DIR
+fi
 cargo test --workspace 2>&1 | tee "$log"
 # One closing line for the whole workspace (cargo prints one per test binary).
 passed=$(grep -Eo '^test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s += $4} END {print s + 0}')

@@ -12,15 +12,17 @@ use clap::{Args, Parser, Subcommand};
     after_help = "Start with `arbiter demo`. Every read command takes --json."
 )]
 pub struct Cli {
-    /// The SQLite database file [default: the user's data directory, arbiter/arbiter.db].
+    /// The database: a SQLite file, or a postgres:// URL (e.g.
+    /// postgres://user:password@host:5432/arbiter) [default: the user's data
+    /// directory, arbiter/arbiter.db].
     #[arg(
         long,
         global = true,
         env = "ARBITER_DB",
-        value_name = "PATH",
+        value_name = "PATH|URL",
         help_heading = "Global options"
     )]
-    pub db: Option<PathBuf>,
+    pub db: Option<String>,
     /// The competition to work on (not needed when there is only one).
     #[arg(
         short = 'c',
@@ -127,6 +129,10 @@ pub enum Noun {
     WhatIf(WhatIfArgs),
     /// What is still possible: clinched, eliminated or open, per player and zone (ARB-R47).
     Clinch(ClinchArgs),
+    /// The standings of any format, one row per player (--csv for a spreadsheet).
+    Standings(TableArgs),
+    /// Every game and its result, any format (--csv for a spreadsheet).
+    Results(TableArgs),
     /// Run a file of arbiter commands, one per line.
     Script(ScriptArgs),
     /// Build a realistic demo ladder and show it.
@@ -136,6 +142,52 @@ pub enum Noun {
     /// Accounts that log in to `arbiter serve`, and their roles.
     #[command(subcommand)]
     Account(AccountCmd),
+    /// Write competitions (--all: the whole installation) to a JSON Lines file; it holds secrets.
+    #[command(long_about = EXPORT_HELP)]
+    Export(ExportArgs),
+    /// Add the competitions (and accounts) of an export file, all or nothing.
+    #[command(long_about = IMPORT_FILE_HELP)]
+    Import(ImportArgs),
+}
+
+const EXPORT_HELP: &str = "Write competitions to a JSON Lines file (docs/export-format.md): \
+every event as stored, the idempotency keys and the secrets. Deterministic: the same database \
+exports to the same bytes, and an import exports back byte for byte.\n\n\
+Without -c or --all: the only competition. With --all: every competition, and the accounts \
+(with their password hashes), their roles and API token hashes; sessions are never exported. \
+Move an installation with `arbiter --db old.db export --all -o x.jsonl` then \
+`arbiter --db NEW import x.jsonl`.\n\n\
+The export holds secrets: the unrevealed draw seeds a competition committed to (whoever reads \
+them can predict its next draws) and, with --all, password and token hashes. Keep it private, \
+or leave the seeds out with --without-secrets (the imported competitions then cannot draw \
+their next round).";
+
+const IMPORT_FILE_HELP: &str = "Add the competitions, accounts, grants and API tokens of an \
+export file (or - for standard input). The whole file is read and checked first, every event \
+decoded and folded by its format's rules; a refusal names the line and field, and nothing is \
+imported. Refused too, storing nothing, when one of its competitions or usernames exists \
+already. UTF-8; a byte-order mark and CRLF line ends are accepted.";
+
+/// `arbiter export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Every competition, with the accounts, their roles and API tokens (takes precedence over -c).
+    #[arg(long)]
+    pub all: bool,
+    /// Write to FILE (replaced whole, never left half-written) instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Leave out the secrets (unrevealed committed draw seeds), which the export otherwise holds.
+    #[arg(long)]
+    pub without_secrets: bool,
+}
+
+/// `arbiter import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The export file, or - for standard input.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
 }
 
 #[derive(Debug, Subcommand)]
@@ -290,6 +342,31 @@ pub enum PlayerCmd {
     List,
     /// A player's record, side balance, games and moves with reasons.
     Show { name: String },
+    /// Add every player of a CSV file, all or nothing (any format that registers players).
+    #[command(long_about = IMPORT_HELP)]
+    Import {
+        /// The CSV file: a header row naming the columns, then one player a row.
+        file: PathBuf,
+    },
+}
+
+const IMPORT_HELP: &str = "Add every player of a CSV file, all or nothing: every row is checked \
+and decided by the rules first; a refused row stores nothing.\n\n\
+The first row names the columns (any order). A TWS ladder: name, surname (optional). A Sunjang \
+league: name, rank (30k..1k, 1d..9d; a trailing ? marks it provisional), rating, and optionally \
+provisional (yes/no), corr_rank, corr_rating. XMadn events name their players at creation.\n\n\
+UTF-8 only (a byte-order mark and CRLF line ends are fine); at most 8 MiB and 20,000 rows. \
+A name cannot start with = + - @ (a spreadsheet would run it as a formula). Errors name the \
+line and column.";
+
+/// `arbiter standings` / `arbiter results`.
+#[derive(Debug, Args)]
+pub struct TableArgs {
+    /// Print CSV (RFC 4180). A text cell that starts with =, +, -, @, a tab or a carriage
+    /// return gets a leading ' so that a spreadsheet never runs it as a formula (OWASP CSV
+    /// injection).
+    #[arg(long)]
+    pub csv: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -8,14 +8,18 @@ mod out;
 mod account;
 mod args;
 mod clinch;
+mod csv;
 mod demo;
 mod insight;
 mod installation;
 mod render;
 mod run;
 mod script;
+#[cfg(test)]
+mod script_proptest;
 mod serve;
 mod sunjang;
+mod transfer;
 mod what_if;
 mod xmadn;
 

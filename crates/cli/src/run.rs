@@ -10,13 +10,14 @@ use arbiter_service::forum::{self, Markup};
 use arbiter_service::views;
 use arbiter_service::{Context, Service, ServiceError};
 use arbiter_store::StoreError;
-use arbiter_store_sqlite::SqliteStore;
+use arbiter_store_any::{AnyStore, StoreSpec};
 use chrono::{NaiveDate, NaiveDateTime, TimeZone, Utc};
 
 use crate::args::*;
 use crate::render;
 
-pub type Svc = Service<SqliteStore>;
+/// The service over the database `--db` names: a SQLite file or PostgreSQL.
+pub type Svc = Service<AnyStore>;
 
 /// A mistake on the command line or in a script line, found before
 /// anything runs (exit code 2, like clap's own usage errors).
@@ -55,43 +56,52 @@ pub fn default_db() -> Result<PathBuf> {
     Ok(dir.join("arbiter").join("arbiter.db"))
 }
 
-/// The database file: `--db`, `ARBITER_DB`, or the default.
-pub fn db_path(db: Option<&PathBuf>) -> Result<PathBuf> {
+/// The database: `--db`, `ARBITER_DB` (a SQLite file or a `postgres://`
+/// URL), or the default file.
+pub fn db_spec(db: Option<&str>) -> Result<StoreSpec> {
     match db {
-        Some(p) => Ok(p.clone()),
-        None => default_db(),
+        Some(spec) if !spec.is_empty() => Ok(StoreSpec::parse(spec)),
+        _ => Ok(StoreSpec::Sqlite(default_db()?)),
     }
 }
 
-pub async fn open(path: &std::path::Path) -> Result<Svc> {
-    let store = SqliteStore::open(path)
+/// Open the database `spec` names and the service over it.
+pub async fn open(spec: &StoreSpec) -> Result<Svc> {
+    let store = AnyStore::open_spec(spec)
         .await
-        .with_context(|| format!("cannot open the database {}", path.display()))?;
+        .with_context(|| format!("cannot open the database {spec}"))?;
+    Ok(service(store))
+}
+
+/// The service over `store`.
+pub fn service(store: AnyStore) -> Svc {
     let svc = Service::new(store);
     // Reproducible draws for tests and examples only: anyone who knows the
     // base can predict every draw.
-    Ok(match std::env::var("ARBITER_DETERMINISTIC_SEEDS") {
+    match std::env::var("ARBITER_DETERMINISTIC_SEEDS") {
         Ok(base) if !base.is_empty() => {
             svc.with_seeds(arbiter_service::SeedSource::Deterministic(base))
         }
         _ => svc,
-    })
+    }
 }
 
 pub async fn main(cli: Cli) -> Result<()> {
     if let Noun::Serve(s) = &cli.command {
         // Chooses its own database with --demo.
-        return crate::serve::run(cli.db.as_ref(), s).await;
+        return crate::serve::run(cli.db.as_deref(), s).await;
     }
-    let path = db_path(cli.db.as_ref())?;
-    let svc = open(&path).await?;
+    let spec = db_spec(cli.db.as_deref())?;
+    let svc = open(&spec).await?;
     let globals = Globals::from_cli(&cli)?;
     match &cli.command {
         Noun::Script(s) => {
-            crate::script::run_file(&svc, &globals, &s.file, &path, !s.no_rehearsal).await
+            crate::script::run_file(&svc, &globals, &s.file, &spec, !s.no_rehearsal).await
         }
         Noun::Demo(d) => crate::demo::run(&svc, &globals, &d.id).await,
         Noun::Account(a) => crate::account::run(&svc, &globals, a).await,
+        Noun::Export(a) => crate::transfer::export(&svc, &globals, a).await,
+        Noun::Import(a) => crate::transfer::import(&svc, &globals, a).await,
         other => execute(&svc, &globals, other).await,
     }
 }
@@ -449,6 +459,9 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
         Noun::WhatIf(a) => crate::what_if::run(svc, g, a).await,
         Noun::Clinch(a) => crate::clinch::clinch(svc, g, a).await,
         Noun::Stats(a) if a.all => crate::installation::stats(svc, g, a).await,
+        Noun::Player(PlayerCmd::Import { file }) => crate::csv::import(svc, g, file).await,
+        Noun::Standings(a) => crate::csv::export(svc, g, crate::csv::Export::Standings, a).await,
+        Noun::Results(a) => crate::csv::export(svc, g, crate::csv::Export::Results, a).await,
         Noun::Competition(CompetitionCmd::List) => {
             let ids = svc.competitions().await?;
             let mut rows = Vec::new();
@@ -682,6 +695,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 }
                 out!("{}", render::players(&rows));
             }
+            PlayerCmd::Import { .. } => unreachable_noun()?,
             PlayerCmd::Show { name } => {
                 let p = player(&ladder, name)?;
                 let view = views::player_view(&ladder, p, now)
@@ -959,6 +973,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
             }
         }
         Noun::Script(_) | Noun::Demo(_) | Noun::Serve(_) | Noun::Account(_) => unreachable_noun()?,
+        Noun::Export(_) | Noun::Import(_) => unreachable_noun()?,
         Noun::League(_)
         | Noun::Challengers(_)
         | Noun::Roll(_)
@@ -966,6 +981,8 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
         | Noun::Ratings(_)
         | Noun::Project(_)
         | Noun::WhatIf(_)
+        | Noun::Standings(_)
+        | Noun::Results(_)
         | Noun::Clinch(_) => unreachable_noun()?,
     }
     Ok(())

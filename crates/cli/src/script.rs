@@ -5,6 +5,8 @@
 use std::path::Path;
 
 use anyhow::{Context as _, Result};
+use arbiter_store::{AccountStore, CompetitionDump, EventStore, StoreError};
+use arbiter_store_any::{AnyStore, StoreSpec};
 use clap::Parser;
 
 use crate::args::{Cli, Noun};
@@ -100,26 +102,45 @@ async fn run_lines(svc: &Svc, g: &Globals, name: &str, lines: &[Line]) -> Result
 
 /// Try the script on a copy of the database, quietly: if a rule refuses a
 /// line there, the real database is never touched.
+///
+/// A SQLite database is copied as files (with its write-ahead log). A
+/// PostgreSQL database is copied into a private in-memory SQLite store
+/// through the store's own export and import (`read`, `keys`, `secrets`,
+/// then `import`, and the accounts with their grants and tokens): every
+/// competition, since a line may read any of them; the database itself is
+/// only read. (A transaction on the real database could not be used: the
+/// service commits each append on its own.)
 async fn rehearse(
-    db: &Path,
+    db: &StoreSpec,
+    real: &AnyStore,
     seeds: &arbiter_service::SeedSource,
     g: &Globals,
     name: &str,
     lines: &[Line],
 ) -> Result<()> {
     let dir = tempfile::tempdir().context("no temporary directory for the script's rehearsal")?;
-    let copy = dir.path().join("rehearsal.db");
-    // The database with its write-ahead log: nothing writes while we copy.
-    for suffix in ["", "-wal", "-shm"] {
-        let from = std::path::PathBuf::from(format!("{}{suffix}", db.display()));
-        if from.exists() {
-            let to = std::path::PathBuf::from(format!("{}{suffix}", copy.display()));
-            std::fs::copy(&from, &to).with_context(|| {
-                format!("cannot copy {} for the script's rehearsal", from.display())
-            })?;
+    let store = match db {
+        StoreSpec::Sqlite(db) => {
+            let copy = dir.path().join("rehearsal.db");
+            // The database with its write-ahead log: nothing writes while we copy.
+            for suffix in ["", "-wal", "-shm"] {
+                let from = std::path::PathBuf::from(format!("{}{suffix}", db.display()));
+                if from.exists() {
+                    let to = std::path::PathBuf::from(format!("{}{suffix}", copy.display()));
+                    std::fs::copy(&from, &to).with_context(|| {
+                        format!("cannot copy {} for the script's rehearsal", from.display())
+                    })?;
+                }
+            }
+            AnyStore::open_sqlite(&copy)
+                .await
+                .context("cannot open the copy of the database for the script's rehearsal")?
         }
-    }
-    let svc = crate::run::open(&copy).await?.with_seeds(seeds.clone());
+        StoreSpec::Postgres(_) => copy_in_memory(real)
+            .await
+            .context("cannot copy the database for the script's rehearsal")?,
+    };
+    let svc = crate::run::service(store).with_seeds(seeds.clone());
     crate::out::quiet(true);
     let tried = run_lines(&svc, g, name, lines).await;
     crate::out::quiet(false);
@@ -129,11 +150,36 @@ async fn rehearse(
     )
 }
 
+/// Everything `store` keeps (competitions with their keys and secrets,
+/// accounts with their grants and tokens; not sessions) in a new in-memory
+/// SQLite store.
+async fn copy_in_memory(store: &AnyStore) -> Result<AnyStore, StoreError> {
+    let mut dumps = Vec::new();
+    for id in store.competitions().await? {
+        dumps.push(CompetitionDump {
+            events: store.read(&id, 1, None).await?,
+            keys: store.keys(&id).await?,
+            secrets: store.secrets(&id).await?,
+            id,
+        });
+    }
+    let accounts = store.accounts().await?;
+    let (mut grants, mut tokens) = (Vec::new(), Vec::new());
+    for account in &accounts {
+        grants.extend(store.grants_of(&account.username).await?);
+        tokens.extend(store.tokens_of(&account.username).await?);
+    }
+    let copy = AnyStore::open_in_memory().await?;
+    copy.import(&dumps).await?;
+    copy.import_accounts(&accounts, &grants, &tokens).await?;
+    Ok(copy)
+}
+
 pub async fn run_file(
     svc: &Svc,
     g: &Globals,
     path: &Path,
-    db: &Path,
+    db: &StoreSpec,
     rehearsal: bool,
 ) -> Result<()> {
     let text = std::fs::read_to_string(path)
@@ -156,7 +202,7 @@ pub async fn run_file(
         }
         other => other.clone(),
     };
-    rehearse(db, &seeds, g, &name, &lines).await?;
+    rehearse(db, svc.store(), &seeds, g, &name, &lines).await?;
     let real = arbiter_service::Service::new(svc.store().clone()).with_seeds(seeds);
     run_lines(&real, g, &name, &lines).await
 }

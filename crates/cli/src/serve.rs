@@ -3,14 +3,13 @@
 //! the database meanwhile: the server reads the competition's version on
 //! every request.
 
-use std::path::PathBuf;
-
 use anyhow::{Context as _, Result, bail};
+use arbiter_store_any::StoreSpec;
 
 use crate::args::ServeArgs;
-use crate::run::{db_path, open};
+use crate::run::{db_spec, open};
 
-pub async fn run(db: Option<&PathBuf>, args: &ServeArgs) -> Result<()> {
+pub async fn run(db: Option<&str>, args: &ServeArgs) -> Result<()> {
     // With --demo and no --db, a temporary database that lives as long as
     // the server.
     let temporary = if args.demo && db.is_none() {
@@ -19,8 +18,8 @@ pub async fn run(db: Option<&PathBuf>, args: &ServeArgs) -> Result<()> {
         None
     };
     let path = match &temporary {
-        Some(dir) => dir.path().join("arbiter-demo.db"),
-        None => db_path(db)?,
+        Some(dir) => StoreSpec::Sqlite(dir.path().join("arbiter-demo.db")),
+        None => db_spec(db)?,
     };
     let svc = open(&path).await?;
     let mut demo_accounts = None;
@@ -29,7 +28,7 @@ pub async fn run(db: Option<&PathBuf>, args: &ServeArgs) -> Result<()> {
         if !existing.is_empty() {
             bail!(
                 "--demo needs a fresh database, but {} holds {} competition(s); leave out --db (and ARBITER_DB) for a temporary one",
-                path.display(),
+                path,
                 existing.len()
             );
         }
@@ -78,10 +77,10 @@ pub async fn run(db: Option<&PathBuf>, args: &ServeArgs) -> Result<()> {
     if temporary.is_some() {
         outln!(
             "Database: {} (temporary: deleted when the server stops)",
-            path.display()
+            path
         );
     } else {
-        outln!("Database: {}", path.display());
+        outln!("Database: {}", path);
     }
     outln!(
         "The JSON API is under http://{addr}/api/ (described by /api/openapi.json). Ctrl-C stops."

@@ -177,6 +177,12 @@ impl From<ServiceError> for ApiError {
                 Self::new(StatusCode::CONFLICT, ErrorCode::Conflict, e.to_string())
                     .with_field("username")
             }
+            // An import refused as a whole (the server does not import
+            // today; kept exhaustive so a new route cannot map it to 500).
+            ServiceError::Store(e @ StoreError::Exists(_)) => {
+                Self::new(StatusCode::CONFLICT, ErrorCode::Conflict, e.to_string())
+            }
+            ServiceError::Store(e @ StoreError::Invalid(_)) => Self::bad_request(e.to_string()),
             ServiceError::Store(e @ StoreError::Backend(_)) => Self::storage(&e),
             e @ ServiceError::Record { .. } => Self::storage(&e),
             ServiceError::NotFound(id) => {

@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use arbiter_engine::model::Time;
 use arbiter_service::Service;
+use arbiter_store_any::AnyStore;
+use arbiter_store_postgres::PostgresStore;
 use arbiter_store_sqlite::SqliteStore;
 
 pub mod actions;
@@ -25,10 +27,35 @@ pub mod pages;
 pub use app::{CONTENT_SECURITY_POLICY, app};
 pub use error::{ApiError, ErrorCode};
 
-/// The service every handler shares: the CLI's, over the same SQLite file.
-/// It checks the store's version on each read, so another process (the
-/// CLI) may write to the database while the server runs.
-pub type Svc = Service<SqliteStore>;
+/// The service every handler shares: the CLI's, over the same database (a
+/// SQLite file or PostgreSQL, [`AnyStore`]). It checks the store's version
+/// on each read, so another process (the CLI, another server) may write to
+/// the database while the server runs.
+pub type Svc = Service<AnyStore>;
+
+/// A service over any store the server can run on, made a [`Svc`] (the same
+/// store and seeds; the cache of folded states starts empty).
+pub trait IntoSvc {
+    fn into_svc(self) -> Svc;
+}
+
+impl IntoSvc for Svc {
+    fn into_svc(self) -> Svc {
+        self
+    }
+}
+
+impl IntoSvc for Service<SqliteStore> {
+    fn into_svc(self) -> Svc {
+        Service::new(AnyStore::Sqlite(self.store().clone())).with_seeds(self.seeds().clone())
+    }
+}
+
+impl IntoSvc for Service<PostgresStore> {
+    fn into_svc(self) -> Svc {
+        Service::new(AnyStore::Postgres(self.store().clone())).with_seeds(self.seeds().clone())
+    }
+}
 
 /// Where "now" comes from: the system clock, or a fixed time for tests and
 /// examples (overdue games and deadlines depend on it).
@@ -96,9 +123,9 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(service: Svc) -> Self {
+    pub fn new(service: impl IntoSvc) -> Self {
         Self {
-            service: Arc::new(service),
+            service: Arc::new(service.into_svc()),
             clock: Clock::System,
             config: Config::default(),
             views: Arc::default(),

@@ -4,8 +4,10 @@
 //! # Ratings (ARB-R46)
 //!
 //! Ratings are a fold over the rated games of the Twilight Struggle ladder
-//! ([`arbiter_engine::tws::ratings`]); only the ladder has rated games. Two
-//! scopes:
+//! ([`arbiter_engine::tws::ratings`]) or of an XMadn league
+//! ([`arbiter_engine::xmadn::ratings`], ARB-R49: each game a win and a loss
+//! between its two players; over the league's own games only). Two scopes
+//! for a ladder:
 //!
 //! - [`RatingScope::Competition`]: the games of one ladder, its players as
 //!   they are registered there;
@@ -25,8 +27,8 @@
 //! - a TWS ladder: the running round finished and `rounds` more; odds from
 //!   the ladder's own ratings (the system asked for, AREA by default, as
 //!   RATING OF GAMES names it) and its tie rate so far;
-//! - an XMadn league: every game even (the engine has no rating fold for
-//!   XMadn yet), never drawn;
+//! - an XMadn league: odds from the league's own ratings (ARB-R49; the
+//!   system asked for, AREA by default, as for a ladder), never drawn;
 //! - a Sunjang league: every division of the running season; odds from the
 //!   overall ratings the league lists for its players, read as Elo, and
 //!   the league's jigo rate so far;
@@ -53,7 +55,10 @@ use arbiter_engine::projection::{self, Projection, WinModel};
 use arbiter_engine::ratings::{self, PlayerKey, RatedGame, Rating, System};
 use arbiter_engine::sunjang::division_letter;
 use arbiter_engine::tws::{self, Ladder};
-use arbiter_engine::xmadn::league::{League, PLAYERS};
+use arbiter_engine::xmadn::{
+    self,
+    league::{League, PLAYERS},
+};
 use arbiter_store::EventStore;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -350,6 +355,64 @@ pub fn ladder_ratings(
     )
 }
 
+/// The ratings of an XMadn league over its own games (ARB-R49): each game
+/// a win and a loss between its two players.
+pub fn league_ratings(
+    league: &League,
+    competition: &str,
+    version: u64,
+    system: RatingSystem,
+) -> RatingsView {
+    let games = xmadn::ratings::rated_games(league);
+    let labels: Vec<String> = league
+        .games
+        .iter()
+        .filter(|g| xmadn::ratings::rated_game(league, g).is_some())
+        .map(|g| g.id.to_string())
+        .collect();
+    let rated = ratings::rate(&games, &system.system());
+    let players = rated
+        .by_rating()
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let (deviation, volatility) = match p.rating {
+                Rating::Glicko2(g) => (Some(round1(g.deviation)), Some(g.volatility)),
+                _ => (None, None),
+            };
+            PlayerRatingView {
+                rank: i + 1,
+                player: league.name_of(PlayerId(p.player.0)),
+                rating: value(p.rating),
+                games: p.games,
+                deviation,
+                volatility,
+                history: p
+                    .history
+                    .iter()
+                    .map(|h| RatingPointView {
+                        period: h.period,
+                        game: h.game.and_then(|i| labels.get(i as usize).cloned()),
+                        competition: None,
+                        rating: value(h.rating),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    RatingsView {
+        competition: competition.to_string(),
+        version,
+        system,
+        system_name: system.system().name().to_string(),
+        scope: RatingScope::Competition,
+        competitions: vec![competition.to_string()],
+        games: games.len(),
+        players,
+        ruling: "ARB-R49".to_string(),
+    }
+}
+
 /// The AREA report of round `round` of a ladder.
 pub fn area_report_view(
     ladder: &Ladder,
@@ -372,7 +435,14 @@ pub fn area_report_view(
 
 fn no_ratings(format: CompetitionFormat) -> ServiceError {
     ServiceError::Input(format!(
-        "ratings are kept for Twilight Struggle ladders only (ARB-R46); this competition is {}",
+        "ratings are kept for Twilight Struggle ladders (ARB-R46) and XMadn leagues (ARB-R49); this competition is {}",
+        format.words()
+    ))
+}
+
+fn no_area_report(format: CompetitionFormat) -> ServiceError {
+    ServiceError::Input(format!(
+        "the AREA report is of a Twilight Struggle ladder's round (ARB-R46); this competition is {}",
         format.words()
     ))
 }
@@ -387,6 +457,19 @@ impl<S: EventStore> Service<S> {
         scope: RatingScope,
     ) -> Result<RatingsView> {
         let format = self.format_of(competition).await?;
+        if format == CompetitionFormat::XmadnLeague {
+            if scope == RatingScope::Installation {
+                return Err(ServiceError::Input(
+                    "the installation's ratings are those of its Twilight Struggle ladders; an XMadn league is rated over its own games (ARB-R49)"
+                        .to_string(),
+                ));
+            }
+            return self
+                .read_as::<League, _>(competition, |l, v| {
+                    league_ratings(l, competition, v, system)
+                })
+                .await;
+        }
         if format != CompetitionFormat::TwsLadder {
             return Err(no_ratings(format));
         }
@@ -412,7 +495,7 @@ impl<S: EventStore> Service<S> {
     pub async fn area_report(&self, competition: &str, round: u32) -> Result<AreaReportView> {
         let format = self.format_of(competition).await?;
         if format != CompetitionFormat::TwsLadder {
-            return Err(no_ratings(format));
+            return Err(no_area_report(format));
         }
         self.read(competition, |l, v| {
             area_report_view(l, competition, v, round)
@@ -645,7 +728,11 @@ pub fn league_projection(
 ) -> Result<ProjectionView> {
     let seasons = seasons_of(request.seasons)?;
     let seed = seed_of(request.seed.as_deref(), competition, version);
-    let model = WinModel::even(0);
+    // ARB-R49: the league's own games rated as a ladder's are (the system
+    // asked for, AREA by default); never drawn.
+    let system = request.system.unwrap_or_default();
+    let rated = ratings::rate(&xmadn::ratings::rated_games(league), &system.system());
+    let model = WinModel::from_ratings(&rated, 0);
     let total = u64::from(seasons);
     let p = projection::xmadn::project_league_with_progress(
         league,
@@ -671,7 +758,10 @@ pub fn league_projection(
         seasons,
         seed: hex::encode(seed),
         rounds: None,
-        model: "every game even (no ratings are kept for XMadn); no draws".to_string(),
+        model: format!(
+            "{} ratings of the league's games (ARB-R49); no draws",
+            rated.system.name()
+        ),
         draw_ppm: 0,
         ruling: projection::RULING.to_string(),
         groups: vec![group("League".to_string(), &columns, &p, &PLAYERS, |id| {

@@ -8,12 +8,14 @@
 //! and the forum texts (BBCode, Markdown).
 
 pub mod clinch;
+pub mod csv;
 pub mod format;
 pub mod forum;
 pub mod insight;
 pub mod installation;
 pub mod summary;
 pub mod sunjang;
+pub mod transfer;
 pub mod views;
 pub mod what_if;
 pub mod xmadn;
@@ -471,6 +473,14 @@ impl<S: EventStore> Service<S> {
         let slot = self.slot(competition);
         let mut guard = slot.lock().await;
         let current = self.store.version(competition).await?;
+        // Behind another process: apply only what it appended.
+        if let Some(cached) = guard.as_mut()
+            && cached.version < current
+            && cached.state::<F>().is_some()
+            && self.catch_up::<F>(competition, cached).await.is_err()
+        {
+            *guard = None;
+        }
         if guard
             .as_ref()
             .is_none_or(|c| c.version != current || c.state::<F>().is_none())
@@ -728,10 +738,14 @@ impl<S: EventStore> Service<S> {
             if let Some(expected) = ctx.expected
                 && expected != cached.version
             {
-                // The cache may be behind another process: look again
-                // before refusing.
+                // The cache may be behind another process: catch up (only
+                // the events appended since) before refusing.
                 if !reloaded {
-                    *guard = None;
+                    if let Err(e) = self.catch_up::<F>(competition, cached).await {
+                        *guard = None;
+                        return Err(e);
+                    }
+                    reloaded = true;
                     continue;
                 }
                 check_expected(ctx, competition, cached.version)?;
@@ -783,6 +797,12 @@ impl<S: EventStore> Service<S> {
                     self.catch_up::<F>(competition, cached).await?;
                     reloaded = true;
                     backoff(attempt).await;
+                }
+                Err(e @ ServiceError::Store(StoreError::Conflict { .. })) => {
+                    // Nothing was written: the cache is still the state at
+                    // its version, and the next command catches up from
+                    // there instead of folding the whole log again.
+                    return Err(e);
                 }
                 Err(e) => {
                     // Whatever happened, the next command reads the store.

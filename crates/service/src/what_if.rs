@@ -6,7 +6,9 @@
 //!   running round closed;
 //! - an XMadn league: `A-B` → `PAWNS@TIME` (`Ames-Baker` → `4-2@20:10`),
 //!   as `league result` takes them: the counted pawns of each player in the
-//!   order of the key, and the game's time; the league's table with its
+//!   order of the key, and the game's time (or a game's label, `G5` →
+//!   `PAWNS@TIME` in the order of its players, for that very game, as the
+//!   web page sends them); the league's table with its
 //!   cascade explanations after those results (the next game of the
 //!   schedule between the two is recorded, as the real command does);
 //! - a Sunjang league: `BLACK-WHITE` → an outcome (`black`, `white`,
@@ -141,10 +143,22 @@ pub fn league_what_if(
     let mut copy = l.clone();
     let mut done = Vec::new();
     for (key, value) in results {
-        let (a, b) = pair(key, |n| copy.find(n))?;
+        // A game's label (`G5`) names that game, its players in the
+        // schedule's order; otherwise `A-B` names their next game.
+        let game = copy
+            .games
+            .iter()
+            .find(|g| g.id.to_string().eq_ignore_ascii_case(key.trim()));
+        let (game, [a, b]) = match game {
+            Some(g) => (Some(g.id), g.players),
+            None => {
+                let (a, b) = pair(key, |n| copy.find(n))?;
+                (None, [a, b])
+            }
+        };
         let (pawns, seconds) = score(value)?;
         let command = league::Command::RecordResult {
-            game: None,
+            game,
             players: [a, b],
             pawns,
             seconds,

@@ -6,8 +6,9 @@
 
 use arbiter_store::{Account, AccountStore, ApiToken, Grant, Role, Session, StoreError};
 use async_trait::async_trait;
+use std::sync::Arc;
 
-use crate::{SqliteStore, backend};
+use crate::{SqliteStore, WriterGuard, backend};
 
 /// username, display_name, email, password_hash, organizer, created_at.
 type AccountRow = (String, String, Option<String>, String, bool, String);
@@ -331,5 +332,24 @@ impl AccountStore for SqliteStore {
             .await
             .map_err(backend("cannot delete the API token"))?;
         Ok(done.rows_affected() > 0)
+    }
+
+    async fn import_accounts(
+        &self,
+        accounts: &[Account],
+        grants: &[Grant],
+        tokens: &[ApiToken],
+    ) -> Result<(), StoreError> {
+        arbiter_store::check_account_import(accounts, grants, tokens)?;
+        if accounts.is_empty() && grants.is_empty() && tokens.is_empty() {
+            return Ok(());
+        }
+        let mut slot = WriterGuard(Arc::clone(&self.inner.writer).lock_owned().await);
+        let result =
+            crate::import::accounts(&mut slot.0, &self.inner.name, accounts, grants, tokens).await;
+        if result.is_err() {
+            slot.0.settle().await;
+        }
+        result
     }
 }

@@ -26,6 +26,7 @@
 //! which pings every connection it takes back.
 
 mod accounts;
+mod import;
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -34,7 +35,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use arbiter_store::{
-    Appended, EventStore, Idempotency, KeyUse, NewEvent, Seq, StoreError, StoredEvent,
+    Appended, CompetitionDump, EventStore, Idempotency, KeyRecord, KeyUse, NewEvent, Seq,
+    StoreError, StoredEvent,
 };
 use async_trait::async_trait;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqliteSynchronous};
@@ -53,6 +55,8 @@ const READERS: usize = 4;
 /// Most events inserted by one statement. An append of more events takes one
 /// more round trip per chunk, inside the same transaction.
 pub const CHUNK: usize = 64;
+
+pub use import::IMPORT_CHUNK;
 
 /// Prepared statements kept per connection: the `2 * CHUNK + 2` batch
 /// shapes of the writer and the few other statements.
@@ -675,6 +679,60 @@ impl EventStore for SqliteStore {
             .fetch_optional(conn)
             .await
             .map_err(backend("cannot read the secret"))
+    }
+
+    async fn keys(&self, competition: &str) -> Result<Vec<KeyRecord>, StoreError> {
+        let mut slot = self.reader().await;
+        let conn = slot.conn(&self.inner.name).await?;
+        // `idempotency` is keyed by key alone: the competition's keys are
+        // found through its events (a range of the primary key), each then
+        // one seek. BINARY collation: the byte order of Rust's `String`.
+        let rows: Vec<(String, i64, i64, String)> = sqlx::query_as(
+            "SELECT i.key, i.first_seq, i.last_seq, i.fingerprint FROM idempotency AS i \
+             WHERE i.competition = ?1 AND i.key IN \
+             (SELECT idempotency_key FROM events \
+              WHERE competition = ?1 AND idempotency_key IS NOT NULL) \
+             ORDER BY i.key",
+        )
+        .bind(competition)
+        .fetch_all(conn)
+        .await
+        .map_err(backend("cannot read the idempotency keys"))?;
+        drop(slot);
+        rows.into_iter()
+            .map(|(key, first, last, fingerprint)| {
+                Ok(KeyRecord {
+                    key,
+                    first: seq_from_db(first)?,
+                    last: seq_from_db(last)?,
+                    fingerprint,
+                })
+            })
+            .collect()
+    }
+
+    async fn secrets(&self, competition: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let mut slot = self.reader().await;
+        let conn = slot.conn(&self.inner.name).await?;
+        sqlx::query_as("SELECT name, value FROM secrets WHERE competition = ?1 ORDER BY name")
+            .bind(competition)
+            .fetch_all(conn)
+            .await
+            .map_err(backend("cannot read the secrets"))
+    }
+
+    async fn import(&self, competitions: &[CompetitionDump]) -> Result<(), StoreError> {
+        arbiter_store::check_import(competitions)?;
+        if competitions.is_empty() {
+            return Ok(());
+        }
+        let mut slot = WriterGuard(Arc::clone(&self.inner.writer).lock_owned().await);
+        let result = import::competitions(&mut slot.0, &self.inner.name, competitions).await;
+        if result.is_err() {
+            // Roll back now rather than at the next use.
+            slot.0.settle().await;
+        }
+        result
     }
 }
 

@@ -94,6 +94,66 @@ pub struct ApiToken {
     pub created_at: String,
 }
 
+/// The checks of [`AccountStore::import_accounts`] that need no store:
+/// every backend calls it first, so that they refuse the same imports with
+/// the same messages ([`StoreError::Invalid`], nothing written). Consistent
+/// when no username appears twice and none is empty, every grant and token
+/// belongs to one of the imported accounts, no grant appears twice for one
+/// (competition, username, role), and no token hash appears twice.
+pub fn check_account_import(
+    accounts: &[Account],
+    grants: &[Grant],
+    tokens: &[ApiToken],
+) -> Result<(), StoreError> {
+    use std::collections::HashSet;
+    let invalid = |message: String| Err(StoreError::Invalid(message));
+    let mut usernames = HashSet::new();
+    for account in accounts {
+        if account.username.is_empty() {
+            return invalid("an account has an empty username".to_owned());
+        }
+        if !usernames.insert(account.username.as_str()) {
+            return invalid(format!("account {:?} appears twice", account.username));
+        }
+    }
+    let mut seen = HashSet::new();
+    for grant in grants {
+        if !usernames.contains(grant.username.as_str()) {
+            return invalid(format!(
+                "the {} grant in competition {:?} is for {:?}, which is not one of the imported accounts",
+                grant.role.as_str(),
+                grant.competition,
+                grant.username
+            ));
+        }
+        if !seen.insert((
+            grant.competition.as_str(),
+            grant.username.as_str(),
+            grant.role,
+        )) {
+            return invalid(format!(
+                "the {} grant of {:?} in competition {:?} appears twice",
+                grant.role.as_str(),
+                grant.username,
+                grant.competition
+            ));
+        }
+    }
+    let mut hashes = HashSet::new();
+    for token in tokens {
+        if !usernames.contains(token.username.as_str()) {
+            return invalid(format!(
+                "the API token {:?} is for {:?}, which is not one of the imported accounts",
+                token.label, token.username
+            ));
+        }
+        if !hashes.insert(token.hash.as_str()) {
+            return invalid(format!("the API token hash {:?} appears twice", token.hash));
+        }
+    }
+    Ok(())
+}
+
 /// Storage of accounts, grants, sessions and tokens. Every backend
 /// implements it beside [`crate::EventStore`] and runs
 /// [`crate::conformance::accounts`].
@@ -139,4 +199,30 @@ pub trait AccountStore: Send + Sync {
     /// An account's tokens, sorted by creation then label.
     async fn tokens_of(&self, username: &str) -> Result<Vec<ApiToken>, StoreError>;
     async fn delete_token(&self, hash: &str) -> Result<bool, StoreError>;
+
+    /// Write accounts with their grants and API tokens (an export of this or
+    /// another store; sessions are never exported), in one transaction: all
+    /// or nothing. Refused, with nothing written:
+    /// - [`StoreError::Invalid`] when [`check_account_import`] refuses them
+    ///   (called first, before the store is looked at);
+    /// - [`StoreError::AccountExists`] naming the first of `accounts` (in
+    ///   the order given) whose username is taken;
+    /// - [`StoreError::Exists`] when a token's hash is already kept
+    ///   (`API token "label" of "username"`).
+    ///
+    /// The grants' competitions need not exist (as with [`Self::grant`]).
+    /// Empty slices write nothing and succeed.
+    async fn import_accounts(
+        &self,
+        accounts: &[Account],
+        grants: &[Grant],
+        tokens: &[ApiToken],
+    ) -> Result<(), StoreError> {
+        // Every backend implements it (the conformance suite checks it);
+        // the default is for test doubles.
+        let _ = (accounts, grants, tokens);
+        Err(StoreError::Backend(
+            "this store does not implement `import_accounts`".to_owned(),
+        ))
+    }
 }

@@ -19,7 +19,10 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::{Appended, EventStore, Idempotency, KeyUse, NewEvent, Seq, StoreError, StoredEvent};
+use crate::{
+    Appended, CompetitionDump, EventStore, Idempotency, KeyRecord, KeyUse, NewEvent, Seq,
+    StoreError, StoredEvent,
+};
 
 /// Run every check, each on a fresh empty store made by `make`.
 pub async fn run_all<S, F, Fut>(make: F)
@@ -56,6 +59,12 @@ where
     check!(concurrent_appenders);
     check!(concurrent_retries_of_one_command);
     check!(concurrent_requests_with_one_key);
+    check!(keys_and_secrets_listed);
+    check!(import_round_trips);
+    check!(import_refuses_what_exists);
+    check!(import_refuses_inconsistent_dumps);
+    check!(import_many_events);
+    check!(import_races_an_append);
 }
 
 // ---------------------------------------------------------------- helpers
@@ -1118,6 +1127,416 @@ pub async fn concurrent_requests_with_one_key<S: EventStore + 'static>(store: S)
     );
 }
 
+// ------------------------------------------------------ export and import
+
+fn key_record(key: &str, first: Seq, last: Seq, fingerprint: &str) -> KeyRecord {
+    KeyRecord {
+        key: key.to_owned(),
+        first,
+        last,
+        fingerprint: fingerprint.to_owned(),
+    }
+}
+
+fn secrets_of(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
+/// Everything a store keeps of `competition`, as an export would read it.
+async fn dump_of<S: EventStore + ?Sized>(store: &S, competition: &str) -> CompetitionDump {
+    CompetitionDump {
+        id: competition.to_owned(),
+        events: read_all(store, competition).await,
+        keys: ok(
+            &format!("keys of {competition:?}"),
+            store.keys(competition).await,
+        ),
+        secrets: ok(
+            &format!("secrets of {competition:?}"),
+            store.secrets(competition).await,
+        ),
+    }
+}
+
+/// A consistent dump of `n` events (n ≥ 4): events 2..=3 under key
+/// `{id}-k2`, event `n` under `{id}-kn` with an unknown fingerprint, the
+/// others keyless; two secrets.
+fn sample_dump(id: &str, n: usize) -> CompetitionDump {
+    let k2 = format!("{id}-k2");
+    let kn = format!("{id}-kn");
+    let n_seq = n as Seq;
+    let events = stored(id, 1, &events(&format!("{id}-"), n), None)
+        .into_iter()
+        .map(|mut e| {
+            e.idempotency_key = match e.seq {
+                2 | 3 => Some(k2.clone()),
+                s if s == n_seq => Some(kn.clone()),
+                _ => None,
+            };
+            e
+        })
+        .collect();
+    let mut keys = vec![key_record(&k2, 2, 3, FP), key_record(&kn, n_seq, n_seq, "")];
+    keys.sort_by(|a, b| a.key.cmp(&b.key));
+    CompetitionDump {
+        id: id.to_owned(),
+        events,
+        keys,
+        secrets: secrets_of(&[("round-1", "s1 ünïcödé"), ("seed", "s0")]),
+    }
+}
+
+/// `keys` lists a competition's idempotency keys sorted by key, with their
+/// ranges and fingerprints, and `secrets` its secrets sorted by name; other
+/// competitions' are not listed, an unknown competition has none.
+pub async fn keys_and_secrets_listed<S: EventStore>(store: S) {
+    let c = "listed";
+    assert!(ok("keys", store.keys(c).await).is_empty(), "no keys yet");
+    assert!(ok("secrets", store.secrets(c).await).is_empty());
+    append_ok(&store, c, 0, &events("a", 2), keyed("zeta")).await;
+    append_ok(&store, c, 2, &events("b", 1), None).await;
+    append_ok(&store, c, 3, &events("c", 3), with("Alpha", FP_OTHER)).await;
+    append_ok(&store, c, 6, &events("d", 1), keyed("beta")).await;
+    append_ok(&store, "other", 0, &events("o", 1), keyed("gamma")).await;
+    // A replay and a refused append record nothing.
+    append_ok(&store, c, 0, &events("a", 2), keyed("zeta")).await;
+    let _ = store.append(c, 0, &events("x", 1), keyed("delta")).await;
+    for (name, value) in [("seed", "s"), ("Round", "r"), ("b-seed", "b")] {
+        ok("put_secret", store.put_secret(c, name, value).await);
+    }
+    ok("put_secret", store.put_secret("other", "x", "y").await);
+    ok("put_secret", store.put_secret(c, "seed", "s2").await);
+
+    assert_eq!(
+        ok("keys", store.keys(c).await),
+        vec![
+            key_record("Alpha", 4, 6, FP_OTHER),
+            key_record("beta", 7, 7, FP),
+            key_record("zeta", 1, 2, FP),
+        ],
+        "sorted by key (byte order), each with its range and fingerprint"
+    );
+    assert_eq!(
+        ok("keys", store.keys("other").await),
+        vec![key_record("gamma", 1, 1, FP)]
+    );
+    assert!(ok("keys", store.keys("nowhere").await).is_empty());
+    assert_eq!(
+        ok("secrets", store.secrets(c).await),
+        secrets_of(&[("Round", "r"), ("b-seed", "b"), ("seed", "s2")]),
+        "sorted by name (byte order), the latest value"
+    );
+    assert!(ok("secrets", store.secrets("nowhere").await).is_empty());
+}
+
+/// Imported competitions read back exactly as given (events with their
+/// keys, keys, secrets), and behave as if appended there: versions, the
+/// list of competitions, replays of their keys, refusal of their keys
+/// elsewhere, appends continuing at n + 1.
+pub async fn import_round_trips<S: EventStore>(store: S) {
+    ok("empty import", store.import(&[]).await);
+    assert!(ok("competitions", store.competitions().await).is_empty());
+
+    append_ok(&store, "already", 0, &events("x", 1), None).await;
+    let a = sample_dump("a", 5);
+    let b = sample_dump("b", 4);
+    ok("import", store.import(&[b.clone(), a.clone()]).await);
+
+    for dump in [&a, &b] {
+        assert_eq!(
+            &dump_of(&store, &dump.id).await,
+            dump,
+            "competition {:?} reads back as imported",
+            dump.id
+        );
+        assert_eq!(version(&store, &dump.id).await, dump.events.len() as Seq);
+    }
+    assert_eq!(
+        ok("competitions", store.competitions().await),
+        vec!["a".to_owned(), "already".to_owned(), "b".to_owned()]
+    );
+    assert_eq!(
+        ok("secret", store.secret("a", "seed").await).as_deref(),
+        Some("s0")
+    );
+    assert_eq!(lookup(&store, "a", "a-k2").await, Some(key_use(2, 3, FP)));
+    assert_eq!(lookup(&store, "a", "a-kn").await, Some(key_use(5, 5, "")));
+    // Replays of imported keys, the same request or (unknown fingerprint) any.
+    let got = append_ok(&store, "a", 0, &events("r", 2), keyed("a-k2")).await;
+    assert_eq!(got, appended(2, 3, true), "an imported key replays");
+    let got = append_ok(&store, "a", 0, &events("r", 1), with("a-kn", FP_OTHER)).await;
+    assert_eq!(got, appended(5, 5, true), "an unknown fingerprint replays");
+    assert_key_reused(
+        "an imported key for another request",
+        store
+            .append("a", 5, &events("r", 1), with("a-k2", FP_OTHER))
+            .await,
+        "a-k2",
+    );
+    assert_key_reused(
+        "an imported key in another competition",
+        store.append("b", 4, &events("r", 1), keyed("a-k2")).await,
+        "a-k2",
+    );
+    assert_conflict(
+        "an append at the imported version - 1",
+        store.append("a", 4, &events("r", 1), None).await,
+        "a",
+        4,
+        5,
+    );
+    let got = append_ok(&store, "a", 5, &events("next", 1), keyed("new")).await;
+    assert_eq!(got, appended(6, 6, false), "appends go on after an import");
+    // An imported dump of an imported competition is the same dump.
+    let mut a_after = a.clone();
+    a_after
+        .events
+        .extend(stored("a", 6, &events("next", 1), Some("new")));
+    a_after.keys.push(key_record("new", 6, 6, FP));
+    a_after.keys.sort_by(|x, y| x.key.cmp(&y.key));
+    assert_eq!(dump_of(&store, "a").await, a_after);
+}
+
+/// An import of a competition that has events, or of a key used anywhere,
+/// is refused with [`StoreError::Exists`], and nothing of it is written,
+/// not even its other competitions. Secrets of a competition without events
+/// are replaced.
+pub async fn import_refuses_what_exists<S: EventStore>(store: S) {
+    append_ok(&store, "taken", 0, &events("t", 3), keyed("used-key")).await;
+    ok(
+        "put_secret",
+        store.put_secret("orphan", "seed", "old").await,
+    );
+    let before = dump_of(&store, "taken").await;
+
+    let fresh = sample_dump("fresh", 4);
+    let mut clash = sample_dump("taken", 4);
+    clash.keys.clear();
+    for e in &mut clash.events {
+        e.idempotency_key = None;
+    }
+    match store.import(&[fresh.clone(), clash]).await {
+        Err(StoreError::Exists(what)) => assert!(
+            what.contains("taken"),
+            "Exists must name the competition: {what}"
+        ),
+        other => panic!("an import of an existing competition: expected Exists, got {other:?}"),
+    }
+
+    let mut key_clash = sample_dump("fresh", 4);
+    key_clash.keys[0].key = "used-key".to_owned();
+    let first = key_clash.keys[0].first;
+    let last = key_clash.keys[0].last;
+    for e in &mut key_clash.events {
+        if (first..=last).contains(&e.seq) {
+            e.idempotency_key = Some("used-key".to_owned());
+        }
+    }
+    ok(
+        "check_import",
+        crate::check_import(std::slice::from_ref(&key_clash)),
+    );
+    match store.import(&[key_clash]).await {
+        Err(StoreError::Exists(what)) => assert!(
+            what.contains("used-key"),
+            "Exists must name the key: {what}"
+        ),
+        other => panic!("an import of a used key: expected Exists, got {other:?}"),
+    }
+
+    for c in ["fresh", "orphan"] {
+        assert_eq!(version(&store, c).await, 0, "nothing of {c:?} was written");
+        assert!(ok("keys", store.keys(c).await).is_empty());
+    }
+    assert!(ok("secrets", store.secrets("fresh").await).is_empty());
+    assert_eq!(lookup(&store, "fresh", "fresh-k2").await, None);
+    assert_eq!(
+        dump_of(&store, "taken").await,
+        before,
+        "the existing one is unchanged"
+    );
+    assert_eq!(
+        ok("competitions", store.competitions().await),
+        vec!["taken".to_owned()]
+    );
+
+    // A competition with secrets but no events is not "existing".
+    let orphan = sample_dump("orphan", 4);
+    ok(
+        "import over an orphan secret",
+        store.import(&[orphan.clone()]).await,
+    );
+    assert_eq!(
+        dump_of(&store, "orphan").await,
+        orphan,
+        "its secret replaced"
+    );
+    // The whole import again: refused, nothing changed.
+    assert!(
+        matches!(
+            store.import(&[orphan.clone()]).await,
+            Err(StoreError::Exists(_))
+        ),
+        "a second import of the same competition is refused"
+    );
+    assert_eq!(dump_of(&store, "orphan").await, orphan);
+}
+
+/// Inconsistent dumps are refused with [`StoreError::Invalid`] naming what is
+/// wrong, and nothing is written.
+pub async fn import_refuses_inconsistent_dumps<S: EventStore>(store: S) {
+    let good = sample_dump("good", 5);
+    let mut cases: Vec<(&str, Vec<CompetitionDump>, &str)> = Vec::new();
+    let mut d = sample_dump("c", 5);
+    d.events.swap(0, 1);
+    cases.push(("events out of order", vec![good.clone(), d], "\"c\""));
+    let mut d = sample_dump("c", 5);
+    d.events.remove(0);
+    cases.push(("events not starting at 1", vec![d], "\"c\""));
+    let mut d = sample_dump("c", 5);
+    d.events[3].seq = 9;
+    cases.push(("a gap", vec![d], "9"));
+    let mut d = sample_dump("c", 5);
+    d.events[1].competition = "elsewhere".to_owned();
+    cases.push(("an event of another competition", vec![d], "elsewhere"));
+    let mut d = sample_dump("c", 5);
+    d.keys.push(key_record("outside", 5, 6, FP));
+    cases.push(("a key past the events", vec![d], "outside"));
+    let mut d = sample_dump("c", 5);
+    d.keys.push(key_record("empty-range", 4, 3, FP));
+    cases.push(("a key with an empty range", vec![d], "empty-range"));
+    let mut d = sample_dump("c", 5);
+    d.keys.push(key_record("zero", 0, 1, FP));
+    cases.push(("a key from 0", vec![d], "zero"));
+    let mut d = sample_dump("c", 5);
+    d.events[0].idempotency_key = Some("unlisted".to_owned());
+    cases.push(("an event with an unlisted key", vec![d], "unlisted"));
+    let mut d = sample_dump("c", 5);
+    d.events[2].idempotency_key = None;
+    cases.push(("a key's event without it", vec![d], "c-k2"));
+    let mut d = sample_dump("c", 5);
+    d.keys[0].key = "good-k2".to_owned();
+    cases.push((
+        "a key twice in one import",
+        vec![good.clone(), d],
+        "good-k2",
+    ));
+    cases.push((
+        "a competition twice",
+        vec![good.clone(), good.clone()],
+        "good",
+    ));
+    let mut d = sample_dump("c", 5);
+    d.events.clear();
+    d.keys.clear();
+    cases.push(("no events", vec![d], "\"c\""));
+    let mut d = sample_dump("c", 5);
+    d.secrets.push(("seed".to_owned(), "again".to_owned()));
+    cases.push(("a secret twice", vec![d], "seed"));
+
+    for (what, dumps, named) in cases {
+        match store.import(&dumps).await {
+            Err(StoreError::Invalid(message)) => assert!(
+                message.contains(named),
+                "{what}: the refusal must name {named}: {message}"
+            ),
+            other => panic!("{what}: expected Invalid, got {other:?}"),
+        }
+        assert!(
+            ok("competitions", store.competitions().await).is_empty(),
+            "{what}: nothing written"
+        );
+        for c in ["good", "c"] {
+            assert!(ok("keys", store.keys(c).await).is_empty(), "{what}");
+            assert!(ok("secrets", store.secrets(c).await).is_empty(), "{what}");
+        }
+    }
+}
+
+/// 10,000 events and 2,000 keys of one competition, and 50 small ones, in
+/// one import.
+pub async fn import_many_events<S: EventStore>(store: S) {
+    const N: usize = 10_000;
+    let c = "big";
+    let mut events = stored(c, 1, &events("big", N), None);
+    let mut keys = Vec::new();
+    for (i, chunk) in events.chunks_mut(5).enumerate() {
+        let key = format!("key-{i:05}");
+        for e in chunk.iter_mut() {
+            e.idempotency_key = Some(key.clone());
+        }
+        keys.push(key_record(
+            &key,
+            chunk[0].seq,
+            chunk[chunk.len() - 1].seq,
+            FP,
+        ));
+    }
+    let big = CompetitionDump {
+        id: c.to_owned(),
+        events,
+        keys,
+        secrets: secrets_of(&[("seed", "s")]),
+    };
+    let mut dumps = vec![big.clone()];
+    dumps.extend((0..50).map(|i| sample_dump(&format!("small-{i:02}"), 4 + i % 3)));
+    ok("import of 10,000 events", store.import(&dumps).await);
+    assert_eq!(version(&store, c).await, N as Seq);
+    assert_eq!(dump_of(&store, c).await, big);
+    assert_eq!(ok("competitions", store.competitions().await).len(), 51);
+    assert_eq!(
+        lookup(&store, c, "key-01234").await,
+        Some(key_use(6171, 6175, FP))
+    );
+}
+
+/// An import and an append to the same new competition, racing: exactly one
+/// wins, and the loser is told (the append a conflict at the imported
+/// version, the import that the competition exists); the log is the
+/// winner's, whole.
+pub async fn import_races_an_append<S: EventStore + 'static>(store: S) {
+    let store = Arc::new(store);
+    for round in 0..10 {
+        let c = format!("race-{round}");
+        let dump = sample_dump(&c, 600);
+        let importer = {
+            let store = Arc::clone(&store);
+            let dump = dump.clone();
+            tokio::spawn(async move { store.import(std::slice::from_ref(&dump)).await })
+        };
+        let appender = {
+            let store = Arc::clone(&store);
+            let c = c.clone();
+            tokio::spawn(async move { store.append(&c, 0, &events("app", 3), None).await })
+        };
+        let imported = importer.await.unwrap();
+        let appended_ = appender.await.unwrap();
+        match (imported, appended_) {
+            (Ok(()), Err(StoreError::Conflict { actual, .. })) => {
+                assert_eq!(
+                    actual, 600,
+                    "round {round}: the conflict names the imported version"
+                );
+                assert_eq!(dump_of(&*store, &c).await, dump, "round {round}");
+            }
+            (Err(StoreError::Exists(what)), Ok(got)) => {
+                assert!(what.contains(&c), "round {round}: {what}");
+                assert_eq!(got, appended(1, 3, false), "round {round}");
+                assert_eq!(
+                    read_all(&*store, &c).await,
+                    stored(&c, 1, &events("app", 3), None),
+                    "round {round}: nothing of the import"
+                );
+                assert!(ok("secrets", store.secrets(&c).await).is_empty());
+            }
+            other => panic!("round {round}: exactly one must win, got {other:?}"),
+        }
+    }
+}
+
 /// The conformance suite every [`AccountStore`](crate::AccountStore) backend
 /// must pass: call [`accounts::run_all`] with a closure that makes a fresh,
 /// empty store. The checks need no particular runtime.
@@ -1152,6 +1571,9 @@ pub mod accounts {
         check!(delete_sessions_of);
         check!(purge_sessions);
         check!(tokens);
+        check!(import_accounts_round_trips);
+        check!(import_accounts_refuses_taken_usernames);
+        check!(import_accounts_refuses_inconsistent_sets);
     }
 
     // ------------------------------------------------------------ helpers
@@ -1767,5 +2189,150 @@ pub mod accounts {
             "only the deleted token is gone"
         );
         assert_eq!(tokens_of(&store, "bob").await, vec![bobs]);
+    }
+    /// Imported accounts, grants and tokens read back as given.
+    pub async fn import_accounts_round_trips<S: AccountStore>(store: S) {
+        ok("empty import", store.import_accounts(&[], &[], &[]).await);
+        create(&store, &account("existing")).await;
+        let alice = Account {
+            organizer: true,
+            ..account("alice")
+        };
+        let bob = Account {
+            email: None,
+            ..account("bob")
+        };
+        let grants = vec![
+            grant("c1", "alice", Role::Owner, None),
+            grant("c1", "bob", Role::Player, Some("Bob B.")),
+            grant("c2", "bob", Role::Moderator, None),
+        ];
+        let tokens = vec![
+            token("h1", "alice", "ci", "2024-05-01T00:00:00Z"),
+            token("h2", "alice", "laptop", "2024-05-02T00:00:00Z"),
+        ];
+        ok(
+            "import_accounts",
+            store
+                .import_accounts(&[bob.clone(), alice.clone()], &grants, &tokens)
+                .await,
+        );
+        assert_eq!(
+            all(&store).await,
+            vec![alice.clone(), bob.clone(), account("existing")]
+        );
+        assert_eq!(
+            grants_in(&store, "c1").await,
+            vec![grants[0].clone(), grants[1].clone()]
+        );
+        assert_eq!(
+            grants_of(&store, "bob").await,
+            vec![grants[1].clone(), grants[2].clone()]
+        );
+        assert_eq!(tokens_of(&store, "alice").await, tokens);
+        assert_eq!(
+            ok("token", store.token("h2").await),
+            Some(tokens[1].clone())
+        );
+    }
+
+    /// An import with a taken username is refused with
+    /// [`StoreError::AccountExists`] naming it, a token hash already kept
+    /// with [`StoreError::Exists`]; nothing of either import is written.
+    pub async fn import_accounts_refuses_taken_usernames<S: AccountStore>(store: S) {
+        create(&store, &account("bob")).await;
+        put_token(
+            &store,
+            &token("kept", "bob", "bob's", "2024-01-01T00:00:00Z"),
+        )
+        .await;
+        let new_alice = account("alice");
+        let other_bob = Account {
+            display_name: "Another Bob".to_owned(),
+            ..account("bob")
+        };
+        let grants = [grant("c1", "alice", Role::Owner, None)];
+        let tokens = [token("h1", "alice", "ci", "2024-05-01T00:00:00Z")];
+        match store
+            .import_accounts(&[new_alice.clone(), other_bob], &grants, &tokens)
+            .await
+        {
+            Err(StoreError::AccountExists(name)) => assert_eq!(name, "bob"),
+            other => panic!("a taken username: expected AccountExists, got {other:?}"),
+        }
+        let clash = [token("kept", "alice", "ci", "2024-05-01T00:00:00Z")];
+        match store
+            .import_accounts(std::slice::from_ref(&new_alice), &grants, &clash)
+            .await
+        {
+            Err(StoreError::Exists(what)) => assert!(what.contains("alice"), "{what}"),
+            other => panic!("a kept token hash: expected Exists, got {other:?}"),
+        }
+        assert_eq!(all(&store).await, vec![account("bob")], "nothing written");
+        assert!(grants_in(&store, "c1").await.is_empty());
+        assert_eq!(ok("token", store.token("h1").await), None);
+        assert_eq!(
+            ok("token", store.token("kept").await).map(|t| t.username),
+            Some("bob".to_owned())
+        );
+    }
+
+    /// Inconsistent sets are refused with [`StoreError::Invalid`], nothing
+    /// written.
+    pub async fn import_accounts_refuses_inconsistent_sets<S: AccountStore>(store: S) {
+        let a = account("alice");
+        let g = grant("c1", "alice", Role::Owner, None);
+        let t = token("h1", "alice", "ci", "2024-05-01T00:00:00Z");
+        let cases: Vec<(&str, Vec<Account>, Vec<Grant>, Vec<ApiToken>, &str)> = vec![
+            (
+                "a username twice",
+                vec![a.clone(), a.clone()],
+                vec![],
+                vec![],
+                "alice",
+            ),
+            (
+                "a grant of an account not imported",
+                vec![a.clone()],
+                vec![grant("c1", "zed", Role::Player, Some("Zed"))],
+                vec![],
+                "zed",
+            ),
+            (
+                "a grant twice",
+                vec![a.clone()],
+                vec![g.clone(), g.clone()],
+                vec![],
+                "alice",
+            ),
+            (
+                "a token of an account not imported",
+                vec![a.clone()],
+                vec![],
+                vec![token("h9", "zed", "ci", "2024-05-01T00:00:00Z")],
+                "zed",
+            ),
+            (
+                "a token twice",
+                vec![a.clone()],
+                vec![],
+                vec![t.clone(), t.clone()],
+                "h1",
+            ),
+        ];
+        for (what, accounts, grants, tokens, named) in cases {
+            match store.import_accounts(&accounts, &grants, &tokens).await {
+                Err(StoreError::Invalid(message)) => {
+                    assert!(
+                        message.contains(named),
+                        "{what}: must name {named}: {message}"
+                    )
+                }
+                other => panic!("{what}: expected Invalid, got {other:?}"),
+            }
+            assert!(all(&store).await.is_empty(), "{what}: nothing written");
+            assert!(grants_in(&store, "c1").await.is_empty(), "{what}");
+            assert_eq!(ok("token", store.token("h1").await), None, "{what}");
+        }
     }
 }

@@ -8,7 +8,7 @@
 pub mod accounts;
 pub mod conformance;
 
-pub use accounts::{Account, AccountStore, ApiToken, Grant, Role, Session};
+pub use accounts::{Account, AccountStore, ApiToken, Grant, Role, Session, check_account_import};
 
 use async_trait::async_trait;
 
@@ -107,8 +107,148 @@ pub enum StoreError {
     /// An account with this username exists. Nothing was written.
     #[error("the username {0:?} is taken")]
     AccountExists(String),
+    /// An import would overwrite something the store already has: the
+    /// string says what, e.g. `competition "ladder" (it has 12 events)`,
+    /// `idempotency key "k1" (used in competition "ladder")`,
+    /// `API token "ab12…"`. Nothing was written.
+    #[error("cannot import: {0} already exists; nothing was imported")]
+    Exists(String),
+    /// An import that is not a consistent set of competitions (see
+    /// [`check_import`] and [`check_account_import`]): the string names the
+    /// competition, key, sequence or account at fault. Nothing was written.
+    #[error("cannot import: {0}; nothing was imported")]
+    Invalid(String),
     #[error("storage failure: {0}")]
     Backend(String),
+}
+
+/// An idempotency key as the store keeps it: the command that used it
+/// appended `first..=last` (never empty: an append of no events records no
+/// key) and its request had `fingerprint` (empty when unknown, see
+/// [`Idempotency::fingerprint`]). The events of that range carry the key in
+/// [`StoredEvent::idempotency_key`], and no other event does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRecord {
+    pub key: String,
+    pub first: Seq,
+    pub last: Seq,
+    pub fingerprint: String,
+}
+
+/// Everything the store keeps of one competition, for export and import:
+/// its events (all of them, in order), its idempotency keys (sorted by key)
+/// and its secrets (name, value; sorted by name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompetitionDump {
+    pub id: String,
+    pub events: Vec<StoredEvent>,
+    pub keys: Vec<KeyRecord>,
+    pub secrets: Vec<(String, String)>,
+}
+
+/// The checks of [`EventStore::import`] that need no store: every backend
+/// calls it first, so that they refuse the same imports with the same
+/// messages ([`StoreError::Invalid`], nothing written). An import is
+/// consistent when:
+/// - no competition id appears twice, and none is empty;
+/// - each competition has at least one event (a competition is its log),
+///   numbered 1, 2, 3 … n in order, each naming that competition;
+/// - each key's range `first..=last` is non-empty and inside `1..=n`, the
+///   events of that range carry the key, and every event that carries a key
+///   lies in that key's range of the same competition;
+/// - no key appears twice in the import (in one competition or two), and no
+///   secret name twice in one competition.
+pub fn check_import(competitions: &[CompetitionDump]) -> Result<(), StoreError> {
+    use std::collections::{HashMap, HashSet};
+    let invalid = |message: String| Err(StoreError::Invalid(message));
+    let mut ids = HashSet::new();
+    let mut all_keys: HashMap<&str, &str> = HashMap::new();
+    for dump in competitions {
+        let id = dump.id.as_str();
+        if id.is_empty() {
+            return invalid("a competition has an empty id".to_owned());
+        }
+        if !ids.insert(id) {
+            return invalid(format!("competition {id:?} appears twice"));
+        }
+        if dump.events.is_empty() {
+            return invalid(format!("competition {id:?} has no events"));
+        }
+        for (event, expected) in dump.events.iter().zip(1..) {
+            if event.competition != id {
+                return invalid(format!(
+                    "event {} of competition {id:?} names competition {:?}",
+                    event.seq, event.competition
+                ));
+            }
+            if event.seq != expected {
+                return invalid(format!(
+                    "competition {id:?}: event {expected} has sequence number {} (events are numbered 1, 2, 3 … in order)",
+                    event.seq
+                ));
+            }
+        }
+        let n = dump.events.len() as Seq;
+        let mut ranges: HashMap<&str, (Seq, Seq)> = HashMap::new();
+        for key in &dump.keys {
+            if let Some(other) = all_keys.insert(&key.key, id) {
+                return invalid(format!(
+                    "idempotency key {:?} appears twice (in competition {other:?} and {id:?})",
+                    key.key
+                ));
+            }
+            if key.first == 0 || key.first > key.last || key.last > n {
+                return invalid(format!(
+                    "idempotency key {:?} of competition {id:?} covers events {}..={}, outside its events 1..={n}",
+                    key.key, key.first, key.last
+                ));
+            }
+            ranges.insert(&key.key, (key.first, key.last));
+        }
+        for event in &dump.events {
+            let in_range = event.idempotency_key.as_deref().and_then(|k| {
+                ranges
+                    .get(k)
+                    .map(|&(first, last)| (first..=last).contains(&event.seq))
+            });
+            match (&event.idempotency_key, in_range) {
+                (None, _) | (Some(_), Some(true)) => {}
+                (Some(k), None) => {
+                    return invalid(format!(
+                        "event {} of competition {id:?} carries the idempotency key {k:?}, which the competition's keys do not list",
+                        event.seq
+                    ));
+                }
+                (Some(k), Some(false)) => {
+                    return invalid(format!(
+                        "event {} of competition {id:?} carries the idempotency key {k:?} but lies outside its range",
+                        event.seq
+                    ));
+                }
+            }
+        }
+        for key in &dump.keys {
+            // In range (checked above), so the index is valid.
+            for seq in key.first..=key.last {
+                let event = dump.events.get((seq - 1) as usize);
+                if event.and_then(|e| e.idempotency_key.as_deref()) != Some(key.key.as_str()) {
+                    return invalid(format!(
+                        "event {seq} of competition {id:?} lies in the range of the idempotency key {:?} but does not carry it",
+                        key.key
+                    ));
+                }
+            }
+        }
+        let mut names = HashSet::new();
+        for (name, _) in &dump.secrets {
+            if !names.insert(name.as_str()) {
+                return invalid(format!(
+                    "secret {name:?} of competition {id:?} appears twice"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The storage of competitions' event logs.
@@ -184,4 +324,55 @@ pub trait EventStore: Send + Sync {
 
     /// Read a secret, if kept.
     async fn secret(&self, competition: &str, name: &str) -> Result<Option<String>, StoreError>;
+
+    /// Every idempotency key used in `competition`, sorted by key (byte
+    /// order of the UTF-8, Rust's `String` order). An unknown competition
+    /// has none.
+    ///
+    /// Every backend implements it (the conformance suite checks it); the
+    /// default, for test doubles, refuses with [`StoreError::Backend`].
+    async fn keys(&self, competition: &str) -> Result<Vec<KeyRecord>, StoreError> {
+        let _ = competition;
+        Err(unsupported("keys"))
+    }
+
+    /// Every secret kept for `competition` as (name, value), sorted by name
+    /// (byte order). An unknown competition has none.
+    /// The default, for test doubles, refuses like [`Self::keys`].
+    async fn secrets(&self, competition: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let _ = competition;
+        Err(unsupported("secrets"))
+    }
+
+    /// Write whole competitions, as [`CompetitionDump`]s (an export of this
+    /// or another store): their events exactly as given (sequence, kind,
+    /// payload, actor, time, key), their idempotency keys and their secrets.
+    ///
+    /// All of them in one transaction: all or nothing, durable when it
+    /// returns `Ok`. Refused, with nothing written:
+    /// - [`StoreError::Invalid`] when [`check_import`] refuses them (called
+    ///   first, before the store is looked at);
+    /// - [`StoreError::Exists`] when one of the competitions already has
+    ///   events (`competition "x" (it has n events)`), or one of the keys
+    ///   is already used, in any competition (`idempotency key "k" (used in
+    ///   competition "y")`).
+    ///
+    /// Secrets kept for a competition that has no events (left by a creation
+    /// that failed) are replaced by the imported ones of the same name.
+    /// Appends to other competitions may run meanwhile; an append to an
+    /// imported competition either precedes the import (which is then
+    /// refused) or follows it (and sees the imported version).
+    /// An empty slice writes nothing and succeeds.
+    /// The default, for test doubles, refuses like [`Self::keys`].
+    async fn import(&self, competitions: &[CompetitionDump]) -> Result<(), StoreError> {
+        let _ = competitions;
+        Err(unsupported("import"))
+    }
+}
+
+/// What the default methods of the export and import answer.
+fn unsupported(method: &str) -> StoreError {
+    StoreError::Backend(format!(
+        "this store does not implement `{method}` (export and import)"
+    ))
 }

@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod challengers;
 pub mod clinch;
 pub mod league;
+pub mod ratings;
 pub mod rules;
 pub mod table;
 

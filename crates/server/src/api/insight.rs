@@ -12,7 +12,6 @@ use arbiter_service::insight::{
 use arbiter_service::what_if::AnyWhatIfView;
 use std::collections::BTreeMap;
 
-use axum::Json;
 use axum::extract::State;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -287,9 +286,10 @@ impl WhatIfResults {
 pub async fn what_if(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
-    body: Result<Json<WhatIfRequest>, axum::extract::rejection::JsonRejection>,
+    // The API's JSON extractor: a malformed body is a 400 naming `body`, an
+    // oversized one 413.
+    crate::api::write::ApiJson(request): crate::api::write::ApiJson<WhatIfRequest>,
 ) -> Result<Versioned<AnyWhatIfView>, ApiError> {
-    let Json(request) = body.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let results = request.results.pairs()?;
     let v = state
         .service

@@ -33,6 +33,14 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> axum::extract::FromRequest<
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(t)) => Ok(Self(t)),
+            // A body over the limit whose length was not announced (chunked,
+            // or a lying Content-Length) is found while it is read: 413,
+            // like the one the body limit layer answers, not 400.
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                ErrorCode::PayloadTooLarge,
+                "the request body is larger than the server accepts",
+            )),
             Err(e) => Err(ApiError::bad_request(e.body_text()).with_field("body")),
         }
     }

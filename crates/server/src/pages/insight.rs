@@ -1,5 +1,6 @@
-//! A ladder's ratings with each player's history drawn as a line chart
-//! (ARB-R46), and any competition's Monte-Carlo projection (ARB-R48).
+//! A ladder's or an XMadn league's ratings with each player's history
+//! drawn as a line chart (ARB-R46, ARB-R49), and any competition's
+//! Monte-Carlo projection (ARB-R48).
 
 use arbiter_service::insight::{
     ProjectionRequest, ProjectionView, RatingScope, RatingSystem, RatingsView,
@@ -34,6 +35,8 @@ struct RatingsPage {
     name: String,
     v: RatingsView,
     systems: Vec<(&'static str, &'static str, bool)>,
+    /// Which games are rated, in words, with the ruling.
+    rated: &'static str,
     glicko: bool,
     charts: Vec<HistoryChart>,
 }
@@ -46,13 +49,15 @@ fn shown(x: f64) -> String {
     }
 }
 
-/// `GET /c/{id}/ratings[?system=area|elo|glicko2]`: a ladder's ratings.
+/// `GET /c/{id}/ratings[?system=area|elo|glicko2]`: a ladder's or an
+/// XMadn league's ratings.
 pub(super) async fn ratings(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(q): Query<RatingsQuery>,
 ) -> Result<Response, PageError> {
-    if Kind::of(&state, &id).await? != Kind::Ladder {
+    let kind = Kind::of(&state, &id).await?;
+    if !matches!(kind, Kind::Ladder | Kind::League) {
         return Err(not_found_page());
     }
     let system = match q.system.as_deref() {
@@ -68,6 +73,13 @@ pub(super) async fn ratings(
         .service
         .ratings(&id, system, RatingScope::Competition)
         .await?;
+    // A ladder's rating period is its round; a league's, its double
+    // round-robin or playoff round (ARB-R49).
+    let period = if kind == Kind::League {
+        "period"
+    } else {
+        "round"
+    };
     let charts = v
         .players
         .iter()
@@ -82,7 +94,7 @@ pub(super) async fn ratings(
                     y: h.rating.round() as i64,
                     colour: svg::WON,
                     tip: format!(
-                        "{} round {}: {}",
+                        "{} {period} {}: {}",
                         h.game.as_deref().unwrap_or("period"),
                         h.period,
                         shown(h.rating)
@@ -114,14 +126,20 @@ pub(super) async fn ratings(
         .into_iter()
         .map(|(k, l)| (k, l, k == system.key()))
         .collect();
+    let rated = if kind == Kind::League {
+        "the league's games played to a result, round robin and playoff; each a win and a loss between its two players, margins and times not rated (ARB-R49)"
+    } else {
+        "ladder, eliminator and quick-round games with a result; forfeits are not rated and a tie is a tie (ARB-R46)"
+    };
     render(&RatingsPage {
         chrome: Chrome::competition(
             format!("Ratings of {name}"),
             &id,
             &name,
-            Kind::Ladder,
+            kind,
             &format!("/c/{id}/ratings"),
         ),
+        rated,
         id,
         name,
         glicko: system == RatingSystem::Glicko2,

@@ -9,10 +9,14 @@
 //! - `/c/{id}/rounds/{n}`, `/c/{id}/players/{name}`, `/c/{id}/stats` for a
 //!   TWS ladder;
 //! - `/c/{id}/seasons/{n}` for a Sunjang league;
-//! - `/c/{id}/ratings` for a TWS ladder (ARB-R46) and `/c/{id}/projection`
+//! - `/c/{id}/ratings` for a TWS ladder (ARB-R46) or an XMadn league
+//!   (ARB-R49) and `/c/{id}/projection`
 //!   for a ladder, an XMadn league or a Sunjang league (ARB-R48);
 //! - `/c/{id}/clinch` for an XMadn league or a Sunjang league: what is
 //!   still possible (ARB-R47);
+//! - `/c/{id}/what-if` for a ladder, an XMadn league or a Sunjang league:
+//!   hypothetical results and what would follow, computed on a copy (a GET
+//!   form that stores nothing);
 //! - `/assets/{file}` the stylesheet and the vendored htmx.
 //!
 //! Every decision shown carries its explanation one click away, in a
@@ -42,6 +46,7 @@ mod list;
 mod manage;
 mod sunjang;
 pub mod svg;
+mod what_if;
 mod xmadn;
 
 /// The page routes, merged into the app beside the API.
@@ -57,6 +62,7 @@ pub fn routes() -> Router<AppState> {
         .route("/c/{id}/ratings", get(insight::ratings))
         .route("/c/{id}/projection", get(insight::projection))
         .route("/c/{id}/clinch", get(clinch::page))
+        .route("/c/{id}/what-if", get(what_if::page))
         .route("/c/{id}/seasons/{n}", get(sunjang::season))
         .route("/assets/{file}", get(assets::asset))
         .route("/login", get(manage::login_page).post(manage::login))
@@ -260,6 +266,8 @@ impl CompNav {
         let mut links = vec![(format!("/c/{id}"), "Overview")];
         if kind == Kind::Ladder {
             links.push((format!("/c/{id}/stats"), "Statistics"));
+        }
+        if matches!(kind, Kind::Ladder | Kind::League) {
             links.push((format!("/c/{id}/ratings"), "Ratings"));
         }
         if kind != Kind::Challengers {
@@ -267,6 +275,9 @@ impl CompNav {
         }
         if matches!(kind, Kind::League | Kind::Sunjang) {
             links.push((format!("/c/{id}/clinch"), "What is still possible"));
+        }
+        if kind != Kind::Challengers {
+            links.push((format!("/c/{id}/what-if"), "What if"));
         }
         links.push((format!("/c/{id}/history"), "History"));
         links.push((format!("/c/{id}/manage"), "Desk"));

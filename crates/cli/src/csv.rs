@@ -1,0 +1,104 @@
+//! CSV in and out: `arbiter player import FILE.csv` (all or nothing, every
+//! error naming the line and column) and `arbiter standings|results
+//! [--csv]`. The reading, checking and writing are
+//! `arbiter_service::csv`'s; this is the terminal's glue.
+
+use std::io::Read as _;
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+use arbiter_service::csv::{MAX_BYTES, Table};
+
+pub use arbiter_service::csv::Export;
+
+use crate::args::TableArgs;
+use crate::run::{Globals, Svc, competition, print_json};
+
+/// Read at most one byte more than the service takes: a huge file is
+/// refused without being read whole.
+fn read_limited(path: &Path) -> Result<Vec<u8>> {
+    let f = std::fs::File::open(path)
+        .with_context(|| format!("cannot read the CSV file {}", path.display()))?;
+    let mut bytes = Vec::new();
+    f.take(MAX_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read the CSV file {}", path.display()))?;
+    Ok(bytes)
+}
+
+pub async fn import(svc: &Svc, g: &Globals, path: &Path) -> Result<()> {
+    let comp = competition(svc, g).await?;
+    let bytes = read_limited(path)?;
+    let name = path.display().to_string();
+    let done = svc
+        .import_players_csv(&comp, &name, &bytes, &g.ctx())
+        .await?;
+    if g.json {
+        return print_json(&serde_json::json!({
+            "players": done.players,
+            "first": done.first,
+            "last": done.last,
+            "replayed": done.replayed,
+        }));
+    }
+    if done.replayed {
+        outln!(
+            "Already done (same idempotency key): events {}..{}.",
+            done.first,
+            done.last
+        );
+        return Ok(());
+    }
+    outln!(
+        "Imported {} player{} from {name} (events {}..{}).",
+        done.players.len(),
+        if done.players.len() == 1 { "" } else { "s" },
+        done.first,
+        done.last
+    );
+    Ok(())
+}
+
+pub async fn export(svc: &Svc, g: &Globals, what: Export, a: &TableArgs) -> Result<()> {
+    let comp = competition(svc, g).await?;
+    let table = svc.export_table(&comp, what, g.now()).await?;
+    if a.csv {
+        out!("{}", table.to_csv()?);
+        return Ok(());
+    }
+    if g.json {
+        return print_json(&as_objects(&table));
+    }
+    if table.rows.is_empty() {
+        outln!(
+            "{}",
+            match what {
+                Export::Standings => "No standings yet.",
+                Export::Results => "No games yet.",
+            }
+        );
+        return Ok(());
+    }
+    let mut t = crate::render::table(&table.header);
+    for r in &table.rows {
+        t.add_row(r.clone());
+    }
+    outln!("{t}");
+    Ok(())
+}
+
+/// The rows as JSON objects keyed by the header.
+fn as_objects(t: &Table) -> Vec<serde_json::Value> {
+    t.rows
+        .iter()
+        .map(|r| {
+            serde_json::Value::Object(
+                t.header
+                    .iter()
+                    .zip(r)
+                    .map(|(h, c)| ((*h).to_string(), serde_json::Value::String(c.clone())))
+                    .collect(),
+            )
+        })
+        .collect()
+}

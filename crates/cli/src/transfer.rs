@@ -1,0 +1,135 @@
+//! `arbiter export` and `arbiter import`: competitions (and, with `--all`,
+//! accounts, grants and API tokens) as one JSON Lines file, read and written
+//! by `arbiter_service::transfer` (format: docs/export-format.md).
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use arbiter_service::ServiceError;
+use arbiter_service::transfer::{self, ExportOptions};
+
+use crate::args::{ExportArgs, ImportArgs};
+use crate::run::{Globals, Svc, print_json};
+
+pub async fn export(svc: &Svc, g: &Globals, a: &ExportArgs) -> Result<()> {
+    let competition = if a.all {
+        None
+    } else {
+        match &g.competition {
+            Some(id) => Some(id.clone()),
+            None => {
+                let ids = svc.competitions().await?;
+                match ids.as_slice() {
+                    [only] => Some(only.clone()),
+                    [] => bail!("there is no competition to export"),
+                    _ => bail!(
+                        "there are {} competitions: give -c ID for one, or --all for the whole installation",
+                        ids.len()
+                    ),
+                }
+            }
+        }
+    };
+    let options = ExportOptions {
+        competition,
+        accounts: a.all,
+        secrets: !a.without_secrets,
+    };
+    let export = transfer::export(svc.store(), &options).await?;
+    match &a.output {
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            let written = transfer::write(&export, &mut out).and_then(|()| out.flush());
+            if let Err(e) = written {
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    return Ok(());
+                }
+                return Err(anyhow!(e).context("cannot write the export to standard output"));
+            }
+        }
+        Some(path) => {
+            write_file(path, &export)?;
+            let counts = export.counts();
+            if g.json {
+                print_json(&serde_json::json!({
+                    "file": path.display().to_string(),
+                    "counts": counts,
+                    "secrets_included": export.secrets_included,
+                }))?;
+            } else {
+                outln!("Exported {counts} to {}.", path.display());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Write the export beside `path` and rename it into place, so that a
+/// failure never leaves half a file under the name asked for.
+fn write_file(path: &Path, export: &transfer::Export) -> Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| anyhow!("-o {}: not a file name", path.display()))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = (|| -> std::io::Result<()> {
+        let file = std::fs::File::create(&tmp)?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        transfer::write(export, &mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(anyhow!(e).context(format!("cannot write the export to {}", path.display())));
+    }
+    Ok(())
+}
+
+pub async fn import(svc: &Svc, g: &Globals, a: &ImportArgs) -> Result<()> {
+    let (name, bytes) = read_input(&a.file)?;
+    let export =
+        transfer::parse(&bytes).map_err(|e| anyhow!("{name}: {e}; nothing was imported"))?;
+    let imported = match transfer::import(svc.store(), &export).await {
+        Ok(imported) => imported,
+        // Only a refusal of the accounts after the competitions went in
+        // (a username registered meanwhile) is partial, and says so.
+        Err(e @ ServiceError::Input(_)) => return Err(e.into()),
+        Err(e) => {
+            return Err(anyhow!(e).context(format!("cannot import {name}: nothing was imported")));
+        }
+    };
+    if g.json {
+        return print_json(&imported);
+    }
+    outln!("Imported {} from {name}.", imported.counts);
+    if !imported.competitions.is_empty() {
+        outln!("Competitions: {}.", imported.competitions.join(", "));
+    }
+    if !imported.secrets_included {
+        eprintln!(
+            "warning: the export was made --without-secrets: the imported competitions cannot draw or roll with the seeds they committed to"
+        );
+    }
+    Ok(())
+}
+
+/// The file's name for messages, and its bytes (`-`: standard input).
+fn read_input(file: &PathBuf) -> Result<(String, Vec<u8>)> {
+    let mut bytes = Vec::new();
+    if file.as_os_str() == "-" {
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .context("cannot read the export from standard input")?;
+        return Ok(("standard input".to_owned(), bytes));
+    }
+    let bytes = std::fs::read(file)
+        .with_context(|| format!("cannot read the export file {}", file.display()))?;
+    Ok((file.display().to_string(), bytes))
+}

@@ -1,0 +1,1005 @@
+//! CSV: players in, standings and results out.
+//!
+//! **Import** (`arbiter player import FILE.csv`): a header row names the
+//! columns, in any order (case and surrounding spaces ignored). A TWS ladder
+//! takes `name` and an optional `surname`; a Sunjang league `name`, `rank`
+//! (30k..1k, 1d..9d, a trailing `?` marks it provisional), `rating`, and the
+//! optional `provisional` (yes/no), `corr_rank` and `corr_rating`. An XMadn
+//! league or Challengers event names its three players when it is created,
+//! so it takes no import. Every row is read and checked, then every row is
+//! decided by the rules one after the other on a copy of the competition,
+//! and only then are all their events appended in one append: a refused row
+//! stores nothing (all or nothing). Errors name the file, the line and the
+//! column: `players.csv line 7, column `rank`: "12x" is not a rank ...`.
+//!
+//! The file must be UTF-8 (a byte-order mark is skipped; CRLF and LF line
+//! ends both work); a cell in another encoding (Latin-1 from an old
+//! spreadsheet) is refused with its line and column. At most
+//! [`MAX_BYTES`] bytes and [`MAX_ROWS`] rows: a larger file is refused with
+//! the line where the limit was passed (split it).
+//!
+//! **Export** (`arbiter standings --csv`, `arbiter results --csv`): one
+//! header row, then one row per player or game, RFC 4180 with CRLF line
+//! ends. Protection from formula injection (OWASP "CSV Injection"): a text
+//! cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return
+//! gets a leading single quote (`'`), so a spreadsheet shows it as text and
+//! never runs it as a formula. Numbers we compute are written as numbers.
+
+use std::collections::HashMap;
+
+use arbiter_engine::sunjang::season::{self, League as Sunjang};
+use arbiter_engine::sunjang::{PlayerInfo, Rank};
+use arbiter_engine::tws::{self, Ladder};
+use arbiter_engine::xmadn::challengers::Challengers;
+use arbiter_engine::xmadn::league::League;
+use arbiter_store::{EventStore, Seq, StoreError};
+
+use crate::format::CompetitionFormat;
+use crate::{Context, Executed, Format, RETRIES, Service, ServiceError, check_expected, sha256_hex};
+
+/// The largest CSV file imported: 8 MiB (a player list is a few kilobytes;
+/// anything bigger is a mistake or an attack).
+pub const MAX_BYTES: usize = 8 * 1024 * 1024;
+/// The most rows (players) one import takes.
+pub const MAX_ROWS: usize = 20_000;
+/// The longest cell, in characters.
+pub const MAX_CELL: usize = 200;
+
+/// A CSV file that cannot be imported: the file, the line (1 is the
+/// header) and, when one is at fault, the column.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file} line {line}{}: {message}", column.as_ref().map(|c| format!(", column `{c}`")).unwrap_or_default())]
+pub struct CsvError {
+    pub file: String,
+    pub line: u64,
+    pub column: Option<String>,
+    pub message: String,
+}
+
+impl CsvError {
+    fn at(file: &str, line: u64, column: Option<&str>, message: impl Into<String>) -> Self {
+        Self {
+            file: file.to_string(),
+            line,
+            column: column.map(str::to_string),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<CsvError> for ServiceError {
+    fn from(e: CsvError) -> Self {
+        ServiceError::Input(e.to_string())
+    }
+}
+
+/// A row read: its line in the file and its cells by column.
+#[derive(Debug, Clone)]
+struct Row {
+    line: u64,
+    cells: HashMap<&'static str, String>,
+}
+
+impl Row {
+    fn get(&self, column: &str) -> Option<&str> {
+        self.cells
+            .get(column)
+            .map(String::as_str)
+            .filter(|s| !s.is_empty())
+    }
+}
+
+/// Read the rows of `bytes` with the columns `known` (of which `required`
+/// must be there), checking encoding, size, shape and text cells.
+fn rows(
+    file: &str,
+    bytes: &[u8],
+    known: &[&'static str],
+    required: &[&'static str],
+) -> Result<Vec<Row>, CsvError> {
+    if bytes.len() > MAX_BYTES {
+        let line = bytes[..MAX_BYTES].iter().filter(|b| **b == b'\n').count() as u64 + 1;
+        return Err(CsvError::at(
+            file,
+            line,
+            None,
+            format!(
+                "the file is larger than {} MiB, the limit for a CSV import (it passes it on this line); split it",
+                MAX_BYTES / (1024 * 1024)
+            ),
+        ));
+    }
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let columns = known.join(", ");
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(CsvError::at(
+            file,
+            1,
+            None,
+            format!("the file is empty: its first line must name the columns ({columns})"),
+        ));
+    }
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(bytes);
+    let mut header: Vec<Option<&'static str>> = Vec::new();
+    let mut out = Vec::new();
+    let mut record = csv::ByteRecord::new();
+    let mut first = true;
+    let mut lines = Lines::new(bytes);
+    loop {
+        let more = match reader.read_byte_record(&mut record) {
+            Ok(more) => more,
+            Err(e) => {
+                let line = lines.line_at(e.position().map_or(0, csv::Position::byte));
+                return Err(CsvError::at(file, line, None, format!("not readable as CSV: {e}")));
+            }
+        };
+        if !more {
+            break;
+        }
+        let line = lines.line_at(record.position().map_or(0, csv::Position::byte));
+        if first {
+            first = false;
+            header = read_header(file, line, &record, known, required)?;
+            continue;
+        }
+        if record.iter().all(|c| c.iter().all(u8::is_ascii_whitespace)) {
+            // A blank line (or one of empty cells) is skipped.
+            continue;
+        }
+        if out.len() >= MAX_ROWS {
+            return Err(CsvError::at(
+                file,
+                line,
+                None,
+                format!("more than {MAX_ROWS} rows, the limit for one import; split the file"),
+            ));
+        }
+        if record.len() != header.len() {
+            return Err(CsvError::at(
+                file,
+                line,
+                None,
+                format!(
+                    "{} cells, but the header names {} columns ({})",
+                    record.len(),
+                    header.len(),
+                    header.iter().flatten().copied().collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+        let mut cells = HashMap::new();
+        for (column, raw) in header.iter().zip(record.iter()) {
+            let Some(column) = column else { continue };
+            cells.insert(*column, text_cell(file, line, column, raw)?);
+        }
+        out.push(Row { line, cells });
+    }
+    if header.is_empty() {
+        return Err(CsvError::at(
+            file,
+            1,
+            None,
+            format!("the file is empty: its first line must name the columns ({columns})"),
+        ));
+    }
+    if out.is_empty() {
+        return Err(CsvError::at(
+            file,
+            2,
+            None,
+            "no rows after the header: nothing to import",
+        ));
+    }
+    Ok(out)
+}
+
+/// The line of a byte offset, counted forward (the reader's offsets only
+/// grow): LF, CRLF and a lone CR each end a line, as they end a record.
+/// (The csv crate's own line numbers do not count the blank lines it skips.)
+#[derive(Debug)]
+struct Lines<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    line: u64,
+}
+
+impl<'a> Lines<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Self {
+            bytes,
+            at: 0,
+            line: 1,
+        }
+    }
+
+    fn line_at(&mut self, offset: u64) -> u64 {
+        let mut offset = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.bytes.len());
+        // The reader's offset is where the previous record ended: the line
+        // ends and blank lines it skipped come first.
+        while matches!(self.bytes.get(offset), Some(b'\r' | b'\n')) {
+            offset += 1;
+        }
+        while self.at < offset {
+            match self.bytes[self.at] {
+                b'\n' => self.line += 1,
+                b'\r' if self.bytes.get(self.at + 1) != Some(&b'\n') => self.line += 1,
+                _ => {}
+            }
+            self.at += 1;
+        }
+        self.line
+    }
+}
+
+fn read_header(
+    file: &str,
+    line: u64,
+    record: &csv::ByteRecord,
+    known: &[&'static str],
+    required: &[&'static str],
+) -> Result<Vec<Option<&'static str>>, CsvError> {
+    let columns = known.join(", ");
+    let mut header = Vec::new();
+    for (i, raw) in record.iter().enumerate() {
+        let name = std::str::from_utf8(raw).map_err(|_| {
+            CsvError::at(
+                file,
+                line,
+                None,
+                format!(
+                    "header cell {} is not UTF-8; save the file as UTF-8 (CSV UTF-8 in a spreadsheet)",
+                    i + 1
+                ),
+            )
+        })?;
+        let name = name.trim().to_ascii_lowercase().replace([' ', '-'], "_");
+        let Some(column) = known.iter().copied().find(|k| *k == name) else {
+            if name.is_empty() {
+                return Err(CsvError::at(
+                    file,
+                    line,
+                    None,
+                    format!("header cell {} is empty; the columns are {columns}", i + 1),
+                ));
+            }
+            return Err(CsvError::at(
+                file,
+                line,
+                Some(&shorten(&name)),
+                format!("unknown column; the columns are {columns}"),
+            ));
+        };
+        if header.contains(&Some(column)) {
+            return Err(CsvError::at(
+                file,
+                line,
+                Some(column),
+                "the column is named twice",
+            ));
+        }
+        header.push(Some(column));
+    }
+    for r in required {
+        if !header.contains(&Some(*r)) {
+            return Err(CsvError::at(
+                file,
+                line,
+                Some(r),
+                format!("missing column (the header names {})", {
+                    let named: Vec<&str> = header.iter().flatten().copied().collect();
+                    if named.is_empty() {
+                        "none".to_string()
+                    } else {
+                        named.join(", ")
+                    }
+                }),
+            ));
+        }
+    }
+    Ok(header)
+}
+
+/// A cell as trimmed text: UTF-8, no control characters, not too long.
+fn text_cell(file: &str, line: u64, column: &str, raw: &[u8]) -> Result<String, CsvError> {
+    let text = std::str::from_utf8(raw).map_err(|e| {
+        CsvError::at(
+            file,
+            line,
+            Some(column),
+            format!(
+                "not UTF-8 (byte 0x{:02X}; Latin-1 or Windows-1252?): save the file as UTF-8",
+                raw.get(e.valid_up_to()).copied().unwrap_or(0)
+            ),
+        )
+    })?;
+    let text = text.trim();
+    if let Some(c) = text.chars().find(|c| c.is_control()) {
+        return Err(CsvError::at(
+            file,
+            line,
+            Some(column),
+            format!("contains the control character U+{:04X}", u32::from(c)),
+        ));
+    }
+    if text.chars().count() > MAX_CELL {
+        return Err(CsvError::at(
+            file,
+            line,
+            Some(column),
+            format!("longer than {MAX_CELL} characters"),
+        ));
+    }
+    Ok(text.to_string())
+}
+
+fn shorten(s: &str) -> String {
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// A name: not empty, and not something a spreadsheet would run.
+fn name_cell(file: &str, row: &Row) -> Result<String, CsvError> {
+    let name = row
+        .get("name")
+        .ok_or_else(|| CsvError::at(file, row.line, Some("name"), "empty: every player needs a name"))?;
+    if let Some(c) = name.chars().next().filter(|c| FORMULA_STARTS.contains(c)) {
+        return Err(CsvError::at(
+            file,
+            row.line,
+            Some("name"),
+            format!(
+                "{:?} starts with `{c}`, which a spreadsheet would run as a formula; a name cannot",
+                shorten(name)
+            ),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+/// Names repeated in the file (case and spaces ignored), naming both lines.
+fn check_duplicates<'a>(
+    file: &str,
+    names: impl Iterator<Item = (u64, &'a str)>,
+) -> Result<(), CsvError> {
+    let mut seen: HashMap<String, u64> = HashMap::new();
+    for (line, name) in names {
+        let key = name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+        if let Some(first) = seen.insert(key, line) {
+            return Err(CsvError::at(
+                file,
+                line,
+                Some("name"),
+                format!("{name:?} is already on line {first}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A ladder player to add: `name`, `surname`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LadderPlayer {
+    pub line: u64,
+    pub name: String,
+    pub surname: Option<String>,
+}
+
+/// The columns of a ladder's player file.
+pub const LADDER_COLUMNS: &[&str] = &["name", "surname"];
+/// The columns of a Sunjang league's player file.
+pub const SUNJANG_COLUMNS: &[&str] = &[
+    "name",
+    "rank",
+    "provisional",
+    "rating",
+    "corr_rank",
+    "corr_rating",
+];
+
+/// Read a ladder's player file (see the module's documentation).
+pub fn parse_ladder_players(file: &str, bytes: &[u8]) -> Result<Vec<LadderPlayer>, CsvError> {
+    let rows = rows(file, bytes, LADDER_COLUMNS, &["name"])?;
+    let players = rows
+        .iter()
+        .map(|r| {
+            let name = name_cell(file, r)?;
+            let surname = r.get("surname").map(str::to_string);
+            if let Some(s) = &surname
+                && s.starts_with(FORMULA_STARTS)
+            {
+                return Err(CsvError::at(
+                    file,
+                    r.line,
+                    Some("surname"),
+                    format!("{s:?} starts with a formula character"),
+                ));
+            }
+            Ok(LadderPlayer {
+                line: r.line,
+                name,
+                surname,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    check_duplicates(file, players.iter().map(|p| (p.line, p.name.as_str())))?;
+    Ok(players)
+}
+
+/// A Sunjang player to register, with the line it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SunjangPlayer {
+    pub line: u64,
+    pub info: PlayerInfo,
+}
+
+fn rank_cell(file: &str, row: &Row, column: &str) -> Result<Option<(Rank, bool)>, CsvError> {
+    row.get(column)
+        .map(|s| {
+            Rank::parse(s).map_err(|_| {
+                CsvError::at(
+                    file,
+                    row.line,
+                    Some(column),
+                    format!(
+                        "{:?} is not a rank (30k..1k, 1d..9d; a trailing ? marks it provisional)",
+                        shorten(s)
+                    ),
+                )
+            })
+        })
+        .transpose()
+}
+
+fn rating_cell(file: &str, row: &Row, column: &str) -> Result<Option<i32>, CsvError> {
+    row.get(column)
+        .map(|s| {
+            s.parse::<i32>()
+                .ok()
+                .filter(|r| (-10_000..=10_000).contains(r))
+                .ok_or_else(|| {
+                    CsvError::at(
+                        file,
+                        row.line,
+                        Some(column),
+                        format!("{:?} is not a rating (a whole number)", shorten(s)),
+                    )
+                })
+        })
+        .transpose()
+}
+
+/// Read a Sunjang league's player file (see the module's documentation).
+pub fn parse_sunjang_players(file: &str, bytes: &[u8]) -> Result<Vec<SunjangPlayer>, CsvError> {
+    let rows = rows(file, bytes, SUNJANG_COLUMNS, &["name", "rank", "rating"])?;
+    let players = rows
+        .iter()
+        .map(|r| {
+            let name = name_cell(file, r)?;
+            let (rank, marked) = rank_cell(file, r, "rank")?.ok_or_else(|| {
+                CsvError::at(file, r.line, Some("rank"), "empty: every player needs a rank")
+            })?;
+            let rating = rating_cell(file, r, "rating")?.ok_or_else(|| {
+                CsvError::at(file, r.line, Some("rating"), "empty: every player needs a rating")
+            })?;
+            let provisional = match r.get("provisional").map(str::to_ascii_lowercase).as_deref() {
+                None | Some("no" | "false" | "0" | "n") => false,
+                Some("yes" | "true" | "1" | "y") => true,
+                Some(other) => {
+                    return Err(CsvError::at(
+                        file,
+                        r.line,
+                        Some("provisional"),
+                        format!("{:?} is not yes or no", shorten(other)),
+                    ));
+                }
+            };
+            Ok(SunjangPlayer {
+                line: r.line,
+                info: PlayerInfo {
+                    name,
+                    rank,
+                    provisional: provisional || marked,
+                    rating,
+                    corr_rank: rank_cell(file, r, "corr_rank")?.map(|x| x.0),
+                    corr_rating: rating_cell(file, r, "corr_rating")?,
+                },
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    check_duplicates(file, players.iter().map(|p| (p.line, p.info.name.as_str())))?;
+    Ok(players)
+}
+
+/// What an import stored.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The players added, in the file's order.
+    pub players: Vec<String>,
+    pub first: Seq,
+    pub last: Seq,
+    /// True when the idempotency key had been used: nothing new was stored.
+    pub replayed: bool,
+}
+
+impl<S: EventStore> Service<S> {
+    /// Import the players of a CSV file into a competition, all or nothing
+    /// (see the module's documentation). `file` names the file in errors.
+    pub async fn import_players_csv(
+        &self,
+        competition: &str,
+        file: &str,
+        bytes: &[u8],
+        ctx: &Context,
+    ) -> crate::Result<Imported> {
+        match self.format_of(competition).await? {
+            CompetitionFormat::TwsLadder => {
+                let players = parse_ladder_players(file, bytes)?;
+                let names = players.iter().map(|p| p.name.clone()).collect();
+                let commands = players
+                    .into_iter()
+                    .map(|p| {
+                        (
+                            p.line,
+                            tws::Command::Join {
+                                name: p.name,
+                                surname: p.surname,
+                            },
+                        )
+                    })
+                    .collect();
+                let done = self
+                    .execute_all::<Ladder>(competition, file, commands, ctx)
+                    .await?;
+                Ok(imported(names, &done))
+            }
+            CompetitionFormat::SunjangLeague => {
+                let players = parse_sunjang_players(file, bytes)?;
+                let names = players.iter().map(|p| p.info.name.clone()).collect();
+                let commands = players
+                    .into_iter()
+                    .map(|p| (p.line, season::Command::Register { info: p.info }))
+                    .collect();
+                let done = self
+                    .execute_all::<Sunjang>(competition, file, commands, ctx)
+                    .await?;
+                Ok(imported(names, &done))
+            }
+            f @ (CompetitionFormat::XmadnLeague | CompetitionFormat::XmadnChallengers) => {
+                Err(ServiceError::Input(format!(
+                    "{competition} is {}: its three players are named when it is created (--player), so it takes no player import",
+                    f.words()
+                )))
+            }
+        }
+    }
+
+    /// Decide every command in order on a copy of the state (a refusal
+    /// names the file's line and stores nothing), then append all their
+    /// events in one append.
+    async fn execute_all<F: Format>(
+        &self,
+        competition: &str,
+        file: &str,
+        commands: Vec<(u64, F::Command)>,
+        ctx: &Context,
+    ) -> crate::Result<Executed<F::Event>> {
+        let request: Vec<String> = commands.iter().map(|(_, c)| F::request(c)).collect();
+        let fingerprint = sha256_hex(&format!("import {}", request.join("\n")));
+        if let Some(done) = self.replay(competition, ctx, &fingerprint).await? {
+            return Ok(done);
+        }
+        for attempt in 0..RETRIES {
+            let (mut state, version) = self.load_as::<F>(competition, None).await?;
+            check_expected(ctx, competition, version)?;
+            let mut events = Vec::new();
+            for (line, command) in &commands {
+                let more = state.decide(command.clone()).map_err(|e| {
+                    ServiceError::Input(format!("{file} line {line}: {e}; nothing was imported"))
+                })?;
+                for e in &more {
+                    state.apply(e);
+                }
+                events.extend(more);
+            }
+            match self
+                .append::<F>(competition, version, events, ctx, &fingerprint, state)
+                .await
+            {
+                Err(ServiceError::Store(StoreError::Conflict { .. }))
+                    if ctx.expected.is_none() && attempt + 1 < RETRIES => {}
+                other => return other,
+            }
+        }
+        Err(ServiceError::Input(
+            "too many concurrent writers; try again".into(),
+        ))
+    }
+}
+
+fn imported<E>(players: Vec<String>, done: &Executed<E>) -> Imported {
+    Imported {
+        players,
+        first: done.first,
+        last: done.last,
+        replayed: done.replayed,
+    }
+}
+
+// ---------------------------------------------------------------- export
+
+/// The characters that make a spreadsheet read a cell as a formula (OWASP
+/// CSV Injection): such a text cell is written with a leading `'`.
+pub const FORMULA_STARTS: &[char] = &['=', '+', '-', '@', '\t', '\r'];
+
+/// A text cell made safe from formula injection: a leading `'` when it
+/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return.
+pub fn safe_cell(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.starts_with(FORMULA_STARTS) {
+        std::borrow::Cow::Owned(format!("'{text}"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// A cell of an exported row: text (made safe) or a number we computed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cell {
+    Text(String),
+    Number(i64),
+    Empty,
+}
+
+impl From<&str> for Cell {
+    fn from(s: &str) -> Self {
+        Cell::Text(s.to_string())
+    }
+}
+impl From<String> for Cell {
+    fn from(s: String) -> Self {
+        Cell::Text(s)
+    }
+}
+impl From<&String> for Cell {
+    fn from(s: &String) -> Self {
+        Cell::Text(s.clone())
+    }
+}
+impl<T: Into<Cell>> From<Option<T>> for Cell {
+    fn from(v: Option<T>) -> Self {
+        v.map_or(Cell::Empty, Into::into)
+    }
+}
+macro_rules! number_cell {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Cell {
+            fn from(n: $t) -> Self {
+                i64::try_from(n).map_or_else(|_| Cell::Text(n.to_string()), Cell::Number)
+            }
+        }
+    )*};
+}
+number_cell!(u8, u32, u64, usize, i32, i64);
+impl From<bool> for Cell {
+    fn from(b: bool) -> Self {
+        Cell::Text(if b { "yes" } else { "no" }.into())
+    }
+}
+
+/// A table to export: a header and rows of cells.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Table {
+    pub header: Vec<&'static str>,
+    /// The rows as they are written (text cells already made safe).
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    fn new(header: &[&'static str]) -> Self {
+        Self {
+            header: header.to_vec(),
+            rows: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, cells: Vec<Cell>) {
+        self.rows.push(
+            cells
+                .into_iter()
+                .map(|c| match c {
+                    Cell::Text(t) => safe_cell(&t).into_owned(),
+                    Cell::Number(n) => n.to_string(),
+                    Cell::Empty => String::new(),
+                })
+                .collect(),
+        );
+    }
+
+    /// The table as CSV text (RFC 4180, CRLF line ends).
+    pub fn to_csv(&self) -> crate::Result<String> {
+        let mut w = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::CRLF)
+            .from_writer(Vec::new());
+        let fail = |e: csv::Error| ServiceError::Input(format!("cannot write CSV: {e}"));
+        w.write_record(&self.header).map_err(fail)?;
+        for r in &self.rows {
+            w.write_record(r).map_err(fail)?;
+        }
+        let bytes = w
+            .into_inner()
+            .map_err(|e| ServiceError::Input(format!("cannot write CSV: {e}")))?;
+        String::from_utf8(bytes)
+            .map_err(|e| ServiceError::Input(format!("cannot write CSV: {e}")))
+    }
+}
+
+/// A ladder's standings: one row per rung.
+pub fn ladder_standings(ladder: &Ladder, competition: &str, version: u64) -> Table {
+    let v = crate::views::ladder_view(ladder, competition, version);
+    let mut t = Table::new(&[
+        "rung", "player", "wins", "losses", "ties", "ussr", "us", "last_move", "round_status",
+    ]);
+    for r in &v.rungs {
+        t.push(vec![
+            r.rung.into(),
+            (&r.name).into(),
+            r.ladder.wins.into(),
+            r.ladder.losses.into(),
+            r.ladder.ties.into(),
+            r.ussr.into(),
+            r.us.into(),
+            (&r.last_move).into(),
+            (&r.round_status).into(),
+        ]);
+    }
+    t
+}
+
+/// A ladder's games with their results.
+pub fn ladder_results(ladder: &Ladder, now: arbiter_engine::model::Time) -> Table {
+    let mut t = Table::new(&[
+        "game", "round", "ussr", "us", "status", "outcome", "winner", "ended_by", "vp", "turn",
+        "note",
+    ]);
+    for g in &ladder.games {
+        let v = crate::views::game_view(ladder, g, now);
+        let r = v.result.as_ref();
+        t.push(vec![
+            (&v.id).into(),
+            v.round.into(),
+            (&v.ussr).into(),
+            (&v.us).into(),
+            (&v.status).into(),
+            r.map(|r| r.outcome.clone()).into(),
+            r.and_then(|r| r.winner.clone()).into(),
+            r.map(|r| r.ended_by.clone()).into(),
+            r.and_then(|r| r.vp).into(),
+            r.and_then(|r| r.turn).into(),
+            r.and_then(|r| r.note.clone()).into(),
+        ]);
+    }
+    t
+}
+
+/// An XMadn league's table.
+pub fn league_standings(l: &League, competition: &str, version: u64) -> Table {
+    let v = crate::xmadn::league_view(l, competition, version);
+    let mut t = Table::new(&[
+        "place",
+        "player",
+        "played",
+        "wins",
+        "losses",
+        "pawns_for",
+        "pawns_against",
+        "pawn_difference",
+        "win_minutes",
+    ]);
+    for r in &v.table {
+        t.push(vec![
+            r.place.into(),
+            (&r.player).into(),
+            r.played.into(),
+            r.wins.into(),
+            r.losses.into(),
+            r.pawns_for.into(),
+            r.pawns_against.into(),
+            r.pawn_difference.into(),
+            r.win_minutes.into(),
+        ]);
+    }
+    t
+}
+
+/// An XMadn league's games: the double round-robins, then the playoffs.
+pub fn league_results(l: &League, competition: &str, version: u64) -> Table {
+    let v = crate::xmadn::league_view(l, competition, version);
+    let mut t = Table::new(&[
+        "game", "stage", "player_a", "player_b", "status", "score", "winner", "time", "note",
+    ]);
+    let games = v
+        .drrs
+        .iter()
+        .flat_map(|d| d.games.iter())
+        .chain(v.playoffs.iter().flat_map(|p| p.games.iter()));
+    for g in games {
+        t.push(vec![
+            (&g.label).into(),
+            (&g.stage).into(),
+            (&g.players[0]).into(),
+            (&g.players[1]).into(),
+            g.status.into(),
+            g.score.clone().into(),
+            g.winner.clone().into(),
+            g.time.clone().into(),
+            g.note.clone().into(),
+        ]);
+    }
+    t
+}
+
+/// A Challengers event's standings.
+pub fn challengers_standings(c: &Challengers, competition: &str, version: u64) -> Table {
+    let v = crate::xmadn::challengers_view(c, competition, version);
+    let mut t = Table::new(&[
+        "place",
+        "player",
+        "wins",
+        "losses",
+        "at_boards",
+        "sat_out",
+        "pawns_for",
+        "pawns_against",
+        "champion",
+    ]);
+    for r in &v.standings {
+        t.push(vec![
+            r.place.into(),
+            (&r.player).into(),
+            r.wins.into(),
+            r.losses.into(),
+            r.at_boards.into(),
+            r.sat_out.into(),
+            r.pawns_for.into(),
+            r.pawns_against.into(),
+            r.champion.into(),
+        ]);
+    }
+    t
+}
+
+/// A Challengers event's counted games.
+pub fn challengers_results(c: &Challengers, competition: &str, version: u64) -> Table {
+    let v = crate::xmadn::challengers_view(c, competition, version);
+    let mut t = Table::new(&[
+        "game", "player_a", "player_b", "colours_a", "colours_b", "score", "winner", "time",
+        "sat_out",
+    ]);
+    for g in &v.games {
+        t.push(vec![
+            g.number.into(),
+            (&g.players[0]).into(),
+            (&g.players[1]).into(),
+            (&g.colours[0]).into(),
+            (&g.colours[1]).into(),
+            (&g.score).into(),
+            (&g.winner).into(),
+            (&g.time).into(),
+            (&g.sat_out).into(),
+        ]);
+    }
+    t
+}
+
+/// A Sunjang league's group tables, every season.
+pub fn sunjang_standings(l: &Sunjang) -> Table {
+    let mut t = Table::new(&[
+        "season", "division", "group", "place", "player", "rank", "rating", "played", "wins",
+        "jigo", "losses", "gamepoints", "total", "sodos",
+    ]);
+    for s in &l.seasons {
+        let v = crate::sunjang::season_view(l, s);
+        for d in &v.divisions {
+            for g in &d.groups {
+                for p in &g.players {
+                    t.push(vec![
+                        v.number.into(),
+                        (&d.letter).into(),
+                        (&g.id).into(),
+                        p.place.into(),
+                        (&p.player).into(),
+                        (&p.rank).into(),
+                        p.rating.into(),
+                        p.played.into(),
+                        p.wins.into(),
+                        p.jigo.into(),
+                        p.losses.into(),
+                        (&p.gamepoints).into(),
+                        (&p.total).into(),
+                        (&p.sodos).into(),
+                    ]);
+                }
+            }
+        }
+    }
+    t
+}
+
+/// A Sunjang league's group games, every season.
+pub fn sunjang_results(l: &Sunjang) -> Table {
+    let mut t = Table::new(&["season", "group", "round", "black", "white", "result"]);
+    for s in &l.seasons {
+        let v = crate::sunjang::season_view(l, s);
+        for d in &v.divisions {
+            for g in &d.groups {
+                for p in &g.pairings {
+                    t.push(vec![
+                        v.number.into(),
+                        (&g.id).into(),
+                        p.round.into(),
+                        (&p.black).into(),
+                        (&p.white).into(),
+                        p.result.into(),
+                    ]);
+                }
+            }
+        }
+    }
+    t
+}
+
+/// Which table to export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Export {
+    Standings,
+    Results,
+}
+
+impl<S: EventStore> Service<S> {
+    /// A competition's standings or results as a table, whatever its format.
+    pub async fn export_table(
+        &self,
+        competition: &str,
+        what: Export,
+        now: arbiter_engine::model::Time,
+    ) -> crate::Result<Table> {
+        let c = competition;
+        Ok(match self.format_of(c).await? {
+            CompetitionFormat::TwsLadder => {
+                self.read_as::<Ladder, _>(c, |l, v| match what {
+                    Export::Standings => ladder_standings(l, c, v),
+                    Export::Results => ladder_results(l, now),
+                })
+                .await?
+            }
+            CompetitionFormat::XmadnLeague => {
+                self.read_as::<League, _>(c, |l, v| match what {
+                    Export::Standings => league_standings(l, c, v),
+                    Export::Results => league_results(l, c, v),
+                })
+                .await?
+            }
+            CompetitionFormat::XmadnChallengers => {
+                self.read_as::<Challengers, _>(c, |l, v| match what {
+                    Export::Standings => challengers_standings(l, c, v),
+                    Export::Results => challengers_results(l, c, v),
+                })
+                .await?
+            }
+            CompetitionFormat::SunjangLeague => {
+                self.read_as::<Sunjang, _>(c, |l, _| match what {
+                    Export::Standings => sunjang_standings(l),
+                    Export::Results => sunjang_results(l),
+                })
+                .await?
+            }
+        })
+    }
+}

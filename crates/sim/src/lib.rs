@@ -1,0 +1,19 @@
+//! Arbiter's reliability harness.
+//!
+//! - [`MemoryStore`]: the event store (and account store) in memory, which
+//!   passes the conformance suites: the store of the simulation.
+//! - [`FaultyStore`]: a wrapper around any store that fails the k-th storage
+//!   call, once, persistently, or after the inner store committed it
+//!   (the tests in `tests/faults.rs` run it on memory and on SQLite).
+//! - [`sim`]: the deterministic simulation: from a seed, organizers and
+//!   players send commands to services over one store with a fault model
+//!   (crashes before and after commit, conflicts between services,
+//!   duplicated and reordered requests), and every invariant is checked
+//!   after every step.
+
+pub mod faulty;
+pub mod memory;
+pub mod sim;
+
+pub use faulty::{Call, FaultyStore, Injected, Mode, Plan};
+pub use memory::MemoryStore;

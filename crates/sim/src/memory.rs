@@ -1,0 +1,453 @@
+//! [`MemoryStore`]: the event store (and account store) kept in memory, for
+//! the simulation and for tests that need a store without a database. It
+//! keeps every promise of the traits and passes the conformance suites.
+//!
+//! Everything is behind one mutex, taken and released inside each call
+//! (never across an await): an append is atomic, and clones share the data
+//! (several services on one store, as several processes on one database).
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use arbiter_store::{
+    Account, AccountStore, ApiToken, Appended, CompetitionDump, EventStore, Grant, Idempotency,
+    KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError, StoredEvent,
+    check_account_import, check_import,
+};
+use async_trait::async_trait;
+
+/// An in-memory [`EventStore`] and [`AccountStore`]. Cheap to clone: clones
+/// share the data. Nothing survives the last clone.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryStore {
+    data: Arc<Mutex<Data>>,
+}
+
+#[derive(Debug, Default)]
+struct Data {
+    /// Each competition's log, seq `i + 1` at index `i`. Only competitions
+    /// with at least one event are present.
+    events: BTreeMap<String, Vec<StoredEvent>>,
+    /// Idempotency keys (unique across competitions): key → (competition,
+    /// record).
+    keys: BTreeMap<String, (String, KeyRecord)>,
+    /// competition → name → value.
+    secrets: BTreeMap<String, BTreeMap<String, String>>,
+    accounts: BTreeMap<String, Account>,
+    /// (competition, username, role) → grant.
+    grants: BTreeMap<(String, String, Role), Grant>,
+    sessions: BTreeMap<String, Session>,
+    tokens: BTreeMap<String, ApiToken>,
+}
+
+impl Data {
+    fn version(&self, competition: &str) -> Seq {
+        self.events.get(competition).map_or(0, |e| e.len() as Seq)
+    }
+
+    /// The idempotency checks of an append: `Some` answers it (a replay or
+    /// a refusal), `None` lets it go on.
+    fn check_key(
+        &self,
+        competition: &str,
+        idempotency: Option<Idempotency<'_>>,
+    ) -> Option<Result<Appended, StoreError>> {
+        let idem = idempotency?;
+        let (used_in, record) = self.keys.get(idem.key)?;
+        let matches = record.fingerprint.is_empty() || record.fingerprint == idem.fingerprint;
+        Some(if used_in == competition && matches {
+            Ok(Appended {
+                first: record.first,
+                last: record.last,
+                replayed: true,
+            })
+        } else {
+            Err(StoreError::KeyReused {
+                key: idem.key.to_owned(),
+            })
+        })
+    }
+}
+
+impl MemoryStore {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn data(&self) -> Result<MutexGuard<'_, Data>, StoreError> {
+        self.data.lock().map_err(|_| {
+            StoreError::Backend("the memory store was poisoned by a panic".to_owned())
+        })
+    }
+}
+
+#[async_trait]
+impl EventStore for MemoryStore {
+    async fn append(
+        &self,
+        competition: &str,
+        expected: Seq,
+        events: &[NewEvent],
+        idempotency: Option<Idempotency<'_>>,
+    ) -> Result<Appended, StoreError> {
+        let mut data = self.data()?;
+        if let Some(answer) = data.check_key(competition, idempotency) {
+            return answer;
+        }
+        let actual = data.version(competition);
+        if actual != expected {
+            return Err(StoreError::Conflict {
+                competition: competition.to_owned(),
+                expected,
+                actual,
+            });
+        }
+        let Some(last) = expected.checked_add(events.len() as Seq) else {
+            return Err(StoreError::Backend(
+                "too many events: sequence numbers would overflow".to_owned(),
+            ));
+        };
+        let first = expected + 1;
+        if events.is_empty() {
+            return Ok(Appended {
+                first,
+                last,
+                replayed: false,
+            });
+        }
+        let key = idempotency.map(|i| i.key.to_owned());
+        let log = data.events.entry(competition.to_owned()).or_default();
+        log.extend(events.iter().zip(first..).map(|(e, seq)| StoredEvent {
+            competition: competition.to_owned(),
+            seq,
+            kind: e.kind.clone(),
+            payload: e.payload.clone(),
+            actor: e.actor.clone(),
+            recorded_at: e.recorded_at.clone(),
+            idempotency_key: key.clone(),
+        }));
+        if let Some(idem) = idempotency {
+            data.keys.insert(
+                idem.key.to_owned(),
+                (
+                    competition.to_owned(),
+                    KeyRecord {
+                        key: idem.key.to_owned(),
+                        first,
+                        last,
+                        fingerprint: idem.fingerprint.to_owned(),
+                    },
+                ),
+            );
+        }
+        Ok(Appended {
+            first,
+            last,
+            replayed: false,
+        })
+    }
+
+    async fn read(
+        &self,
+        competition: &str,
+        from: Seq,
+        to: Option<Seq>,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let data = self.data()?;
+        let Some(log) = data.events.get(competition) else {
+            return Ok(Vec::new());
+        };
+        let len = log.len() as Seq;
+        let start = from.max(1) - 1;
+        let end = to.map_or(len, |to| to.min(len));
+        if start >= end {
+            return Ok(Vec::new());
+        }
+        Ok(log[start as usize..end as usize].to_vec())
+    }
+
+    async fn version(&self, competition: &str) -> Result<Seq, StoreError> {
+        Ok(self.data()?.version(competition))
+    }
+
+    async fn competitions(&self) -> Result<Vec<String>, StoreError> {
+        Ok(self.data()?.events.keys().cloned().collect())
+    }
+
+    async fn idempotent(&self, competition: &str, key: &str) -> Result<Option<KeyUse>, StoreError> {
+        let data = self.data()?;
+        Ok(data
+            .keys
+            .get(key)
+            .filter(|(used_in, _)| used_in == competition)
+            .map(|(_, record)| KeyUse {
+                appended: Appended {
+                    first: record.first,
+                    last: record.last,
+                    replayed: true,
+                },
+                fingerprint: record.fingerprint.clone(),
+            }))
+    }
+
+    async fn put_secret(
+        &self,
+        competition: &str,
+        name: &str,
+        value: &str,
+    ) -> Result<(), StoreError> {
+        self.data()?
+            .secrets
+            .entry(competition.to_owned())
+            .or_default()
+            .insert(name.to_owned(), value.to_owned());
+        Ok(())
+    }
+
+    async fn secret(&self, competition: &str, name: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .data()?
+            .secrets
+            .get(competition)
+            .and_then(|s| s.get(name))
+            .cloned())
+    }
+
+    async fn keys(&self, competition: &str) -> Result<Vec<KeyRecord>, StoreError> {
+        // The map is sorted by key.
+        Ok(self
+            .data()?
+            .keys
+            .values()
+            .filter(|(used_in, _)| used_in == competition)
+            .map(|(_, record)| record.clone())
+            .collect())
+    }
+
+    async fn secrets(&self, competition: &str) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(self
+            .data()?
+            .secrets
+            .get(competition)
+            .map(|s| s.iter().map(|(n, v)| (n.clone(), v.clone())).collect())
+            .unwrap_or_default())
+    }
+
+    async fn import(&self, competitions: &[CompetitionDump]) -> Result<(), StoreError> {
+        check_import(competitions)?;
+        let mut data = self.data()?;
+        for dump in competitions {
+            let n = data.version(&dump.id);
+            if n > 0 {
+                return Err(StoreError::Exists(format!(
+                    "competition {:?} (it has {n} events)",
+                    dump.id
+                )));
+            }
+        }
+        for dump in competitions {
+            for key in &dump.keys {
+                if let Some((used_in, _)) = data.keys.get(&key.key) {
+                    return Err(StoreError::Exists(format!(
+                        "idempotency key {:?} (used in competition {used_in:?})",
+                        key.key
+                    )));
+                }
+            }
+        }
+        for dump in competitions {
+            data.events.insert(dump.id.clone(), dump.events.clone());
+            for key in &dump.keys {
+                data.keys
+                    .insert(key.key.clone(), (dump.id.clone(), key.clone()));
+            }
+            let secrets = data.secrets.entry(dump.id.clone()).or_default();
+            for (name, value) in &dump.secrets {
+                secrets.insert(name.clone(), value.clone());
+            }
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl AccountStore for MemoryStore {
+    async fn create_account(&self, account: &Account) -> Result<(), StoreError> {
+        let mut data = self.data()?;
+        if data.accounts.contains_key(&account.username) {
+            return Err(StoreError::AccountExists(account.username.clone()));
+        }
+        data.accounts
+            .insert(account.username.clone(), account.clone());
+        Ok(())
+    }
+
+    async fn account(&self, username: &str) -> Result<Option<Account>, StoreError> {
+        Ok(self.data()?.accounts.get(username).cloned())
+    }
+
+    async fn accounts(&self) -> Result<Vec<Account>, StoreError> {
+        Ok(self.data()?.accounts.values().cloned().collect())
+    }
+
+    async fn set_password(&self, username: &str, password_hash: &str) -> Result<bool, StoreError> {
+        Ok(match self.data()?.accounts.get_mut(username) {
+            Some(account) => {
+                password_hash.clone_into(&mut account.password_hash);
+                true
+            }
+            None => false,
+        })
+    }
+
+    async fn grant(&self, grant: &Grant) -> Result<(), StoreError> {
+        self.data()?.grants.insert(
+            (
+                grant.competition.clone(),
+                grant.username.clone(),
+                grant.role,
+            ),
+            grant.clone(),
+        );
+        Ok(())
+    }
+
+    async fn revoke(
+        &self,
+        competition: &str,
+        username: &str,
+        role: Role,
+    ) -> Result<bool, StoreError> {
+        Ok(self
+            .data()?
+            .grants
+            .remove(&(competition.to_owned(), username.to_owned(), role))
+            .is_some())
+    }
+
+    async fn grants_in(&self, competition: &str) -> Result<Vec<Grant>, StoreError> {
+        // Keyed by (competition, username, role): already in order.
+        Ok(self
+            .data()?
+            .grants
+            .values()
+            .filter(|g| g.competition == competition)
+            .cloned()
+            .collect())
+    }
+
+    async fn grants_of(&self, username: &str) -> Result<Vec<Grant>, StoreError> {
+        // (competition, role) order among one username's grants.
+        Ok(self
+            .data()?
+            .grants
+            .values()
+            .filter(|g| g.username == username)
+            .cloned()
+            .collect())
+    }
+
+    async fn put_session(&self, session: &Session) -> Result<(), StoreError> {
+        self.data()?
+            .sessions
+            .insert(session.id_hash.clone(), session.clone());
+        Ok(())
+    }
+
+    async fn session(&self, id_hash: &str, now: i64) -> Result<Option<Session>, StoreError> {
+        Ok(self
+            .data()?
+            .sessions
+            .get(id_hash)
+            .filter(|s| now < s.expires_at)
+            .cloned())
+    }
+
+    async fn delete_session(&self, id_hash: &str) -> Result<bool, StoreError> {
+        Ok(self.data()?.sessions.remove(id_hash).is_some())
+    }
+
+    async fn delete_sessions_of(&self, username: &str) -> Result<u64, StoreError> {
+        let mut data = self.data()?;
+        let before = data.sessions.len();
+        data.sessions.retain(|_, s| s.username != username);
+        Ok((before - data.sessions.len()) as u64)
+    }
+
+    async fn purge_sessions(&self, now: i64) -> Result<u64, StoreError> {
+        let mut data = self.data()?;
+        let before = data.sessions.len();
+        data.sessions.retain(|_, s| s.expires_at > now);
+        Ok((before - data.sessions.len()) as u64)
+    }
+
+    async fn put_token(&self, token: &ApiToken) -> Result<(), StoreError> {
+        self.data()?
+            .tokens
+            .insert(token.hash.clone(), token.clone());
+        Ok(())
+    }
+
+    async fn token(&self, hash: &str) -> Result<Option<ApiToken>, StoreError> {
+        Ok(self.data()?.tokens.get(hash).cloned())
+    }
+
+    async fn tokens_of(&self, username: &str) -> Result<Vec<ApiToken>, StoreError> {
+        let mut tokens: Vec<ApiToken> = self
+            .data()?
+            .tokens
+            .values()
+            .filter(|t| t.username == username)
+            .cloned()
+            .collect();
+        tokens.sort_by(|a, b| {
+            (&a.created_at, &a.label, &a.hash).cmp(&(&b.created_at, &b.label, &b.hash))
+        });
+        Ok(tokens)
+    }
+
+    async fn delete_token(&self, hash: &str) -> Result<bool, StoreError> {
+        Ok(self.data()?.tokens.remove(hash).is_some())
+    }
+
+    async fn import_accounts(
+        &self,
+        accounts: &[Account],
+        grants: &[Grant],
+        tokens: &[ApiToken],
+    ) -> Result<(), StoreError> {
+        check_account_import(accounts, grants, tokens)?;
+        let mut data = self.data()?;
+        for account in accounts {
+            if data.accounts.contains_key(&account.username) {
+                return Err(StoreError::AccountExists(account.username.clone()));
+            }
+        }
+        for token in tokens {
+            if data.tokens.contains_key(&token.hash) {
+                return Err(StoreError::Exists(format!(
+                    "API token {:?} of {:?}",
+                    token.label, token.username
+                )));
+            }
+        }
+        for account in accounts {
+            data.accounts
+                .insert(account.username.clone(), account.clone());
+        }
+        for grant in grants {
+            data.grants.insert(
+                (
+                    grant.competition.clone(),
+                    grant.username.clone(),
+                    grant.role,
+                ),
+                grant.clone(),
+            );
+        }
+        for token in tokens {
+            data.tokens.insert(token.hash.clone(), token.clone());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,121 @@
+//! The deterministic simulation (see `arbiter_sim::sim`): many seeds, each
+//! a ladder run by simulated organizers and players through services over
+//! one in-memory store with faults, every invariant checked after every
+//! step.
+//!
+//! - `SIM_SEEDS=<n>` sets how many seeds `many_seeds` runs (default 10,000),
+//!   `SIM_FIRST=<n>` the first seed (default 0), `SIM_STEPS=<n>` the steps
+//!   of each run.
+//! - `SIM_SEED=<n> cargo test -p arbiter-sim --test simulation replay --
+//!   --nocapture` replays one seed exactly (what a failure prints).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use arbiter_sim::sim::{Config, Stats, current_step, run_seed};
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
+}
+
+fn config() -> Config {
+    let mut config = Config::default();
+    if let Some(steps) = env_u64("SIM_STEPS") {
+        config.steps = steps as usize;
+    }
+    config
+}
+
+/// One seed; a panic inside (the engine's, the service's) is reported with
+/// the seed and step like a broken invariant.
+fn one(seed: u64, config: Config) -> Result<Stats, String> {
+    match catch_unwind(AssertUnwindSafe(|| run_seed(seed, config))) {
+        Ok(Ok(stats)) => Ok(stats),
+        Ok(Err(failure)) => Err(failure.to_string()),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            Err(format!(
+                "simulation seed {seed} panicked at step {}: {what}\n  replay it: SIM_SEED={seed} cargo test -p arbiter-sim --test simulation replay -- --nocapture",
+                current_step()
+            ))
+        }
+    }
+}
+
+#[test]
+fn many_seeds() {
+    let seeds = env_u64("SIM_SEEDS").unwrap_or(10_000);
+    let first = env_u64("SIM_FIRST").unwrap_or(0);
+    let config = config();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
+    let next = AtomicU64::new(first);
+    let total = Mutex::new(Stats::default());
+    let failures = Mutex::new(Vec::new());
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut mine = Stats::default();
+                loop {
+                    let seed = next.fetch_add(1, Ordering::Relaxed);
+                    if seed >= first + seeds || !failures.lock().unwrap().is_empty() {
+                        break;
+                    }
+                    match one(seed, config) {
+                        Ok(stats) => mine.add(&stats),
+                        Err(message) => failures.lock().unwrap().push((seed, message)),
+                    }
+                }
+                total.lock().unwrap().add(&mine);
+            });
+        }
+    });
+    let total = total.into_inner().unwrap();
+    eprintln!(
+        "simulation: {} seeds ({first}..) in {:.1?} on {threads} threads: {total:?}",
+        total.seeds,
+        started.elapsed()
+    );
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
+    if let Some((_, message)) = failures.first() {
+        panic!("{message}");
+    }
+    assert_eq!(total.seeds, seeds, "every seed ran");
+}
+
+/// `SIM_SEED=<n>`: run that one seed (seed 0 without it), twice, and check
+/// the two runs agree: the simulation is deterministic.
+#[test]
+fn replay() {
+    let seed = env_u64("SIM_SEED").unwrap_or(0);
+    let config = config();
+    let first = one(seed, config).unwrap_or_else(|m| panic!("{m}"));
+    let second = one(seed, config).unwrap_or_else(|m| panic!("{m}"));
+    eprintln!("simulation seed {seed}: {first:?}");
+    assert_eq!(first, second, "seed {seed} ran differently twice");
+}
+
+/// The engine drafts as eliminator a volunteer whose game was carried over
+/// into the round (ARB-R21 says the players of a carried game are not
+/// paired again in that round): seed 13, step 32, player 1 plays game 6
+/// (round 4, carried into round 5) and game 11 (round 5, as eliminator).
+/// Ignored until the engine is fixed: `cargo test -p arbiter-sim --test
+/// simulation known_bug -- --ignored`.
+#[test]
+#[ignore = "engine bug: an eliminator with a carried-over game (ARB-R21)"]
+fn known_bug_eliminator_with_carried_game() {
+    let config = Config {
+        tolerate_eliminator_bug: false,
+        ..config()
+    };
+    one(13, config).unwrap_or_else(|m| panic!("{m}"));
+}

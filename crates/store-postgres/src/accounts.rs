@@ -1,0 +1,309 @@
+//! [`AccountStore`] on PostgreSQL: the accounts tables of
+//! `migrations/0001_schema.sql`, one statement per call on the pool.
+
+use arbiter_store::{Account, AccountStore, ApiToken, Grant, Role, Session, StoreError};
+use async_trait::async_trait;
+
+use crate::PostgresStore;
+
+/// username, display_name, email, password_hash, organizer, created_at.
+type AccountRow = (String, String, Option<String>, String, bool, String);
+
+/// competition, username, role, player.
+type GrantRow = (String, String, String, Option<String>);
+
+/// id_hash, username, csrf, created_at, expires_at.
+type SessionRow = (String, String, String, i64, i64);
+
+/// hash, username, label, created_at.
+type TokenRow = (String, String, String, String);
+
+fn account_from_row(
+    (username, display_name, email, password_hash, organizer, created_at): AccountRow,
+) -> Account {
+    Account {
+        username,
+        display_name,
+        email,
+        password_hash,
+        organizer,
+        created_at,
+    }
+}
+
+fn grant_from_row((competition, username, role, player): GrantRow) -> Result<Grant, StoreError> {
+    let role = Role::parse(&role).ok_or_else(|| {
+        StoreError::Backend(format!(
+            "unknown role {role:?} granted to {username:?} in {competition:?}"
+        ))
+    })?;
+    Ok(Grant {
+        competition,
+        username,
+        role,
+        player,
+    })
+}
+
+fn session_from_row((id_hash, username, csrf, created_at, expires_at): SessionRow) -> Session {
+    Session {
+        id_hash,
+        username,
+        csrf,
+        created_at,
+        expires_at,
+    }
+}
+
+fn token_from_row((hash, username, label, created_at): TokenRow) -> ApiToken {
+    ApiToken {
+        hash,
+        username,
+        label,
+        created_at,
+    }
+}
+
+#[async_trait]
+impl AccountStore for PostgresStore {
+    async fn create_account(&self, account: &Account) -> Result<(), StoreError> {
+        let result = sqlx::query(
+            "INSERT INTO accounts \
+             (username, display_name, email, password_hash, organizer, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&account.username)
+        .bind(&account.display_name)
+        .bind(&account.email)
+        .bind(&account.password_hash)
+        .bind(account.organizer)
+        .bind(&account.created_at)
+        .execute(&self.pool)
+        .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                Err(StoreError::AccountExists(account.username.clone()))
+            }
+            Err(e) => Err(self.backend("cannot create the account")(e)),
+        }
+    }
+
+    async fn account(&self, username: &str) -> Result<Option<Account>, StoreError> {
+        let row: Option<AccountRow> = sqlx::query_as(
+            "SELECT username, display_name, email, password_hash, organizer, created_at \
+             FROM accounts WHERE username = $1",
+        )
+        .bind(username)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(self.backend("cannot read the account"))?;
+        Ok(row.map(account_from_row))
+    }
+
+    async fn accounts(&self) -> Result<Vec<Account>, StoreError> {
+        // COLLATE "C" compares UTF-8 bytes: the order of Rust's `String`.
+        let rows: Vec<AccountRow> = sqlx::query_as(
+            "SELECT username, display_name, email, password_hash, organizer, created_at \
+             FROM accounts ORDER BY username",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(self.backend("cannot list the accounts"))?;
+        Ok(rows.into_iter().map(account_from_row).collect())
+    }
+
+    async fn set_password(&self, username: &str, password_hash: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE accounts SET password_hash = $2 WHERE username = $1")
+            .bind(username)
+            .bind(password_hash)
+            .execute(&self.pool)
+            .await
+            .map_err(self.backend("cannot change the password"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn grant(&self, grant: &Grant) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO grants (competition, username, role, player) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (competition, username, role) DO UPDATE SET player = excluded.player",
+        )
+        .bind(&grant.competition)
+        .bind(&grant.username)
+        .bind(grant.role.as_str())
+        .bind(&grant.player)
+        .execute(&self.pool)
+        .await
+        .map_err(self.backend("cannot grant the role"))?;
+        Ok(())
+    }
+
+    async fn revoke(
+        &self,
+        competition: &str,
+        username: &str,
+        role: Role,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "DELETE FROM grants WHERE competition = $1 AND username = $2 AND role = $3",
+        )
+        .bind(competition)
+        .bind(username)
+        .bind(role.as_str())
+        .execute(&self.pool)
+        .await
+        .map_err(self.backend("cannot revoke the role"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn grants_in(&self, competition: &str) -> Result<Vec<Grant>, StoreError> {
+        // Roles in the order of `Role` (owner, moderator, player), which is
+        // not the alphabetical order of their names.
+        let rows: Vec<GrantRow> = sqlx::query_as(
+            "SELECT competition, username, role, player FROM grants \
+             WHERE competition = $1 ORDER BY username, \
+             CASE role WHEN 'owner' THEN 0 WHEN 'moderator' THEN 1 ELSE 2 END",
+        )
+        .bind(competition)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(self.backend("cannot list the grants of the competition"))?;
+        rows.into_iter().map(grant_from_row).collect()
+    }
+
+    async fn grants_of(&self, username: &str) -> Result<Vec<Grant>, StoreError> {
+        let rows: Vec<GrantRow> = sqlx::query_as(
+            "SELECT competition, username, role, player FROM grants \
+             WHERE username = $1 ORDER BY competition, \
+             CASE role WHEN 'owner' THEN 0 WHEN 'moderator' THEN 1 ELSE 2 END",
+        )
+        .bind(username)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(self.backend("cannot list the grants of the account"))?;
+        rows.into_iter().map(grant_from_row).collect()
+    }
+
+    async fn put_session(&self, session: &Session) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO sessions (id_hash, username, csrf, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5) \
+             ON CONFLICT (id_hash) DO UPDATE SET username = excluded.username, \
+             csrf = excluded.csrf, created_at = excluded.created_at, \
+             expires_at = excluded.expires_at",
+        )
+        .bind(&session.id_hash)
+        .bind(&session.username)
+        .bind(&session.csrf)
+        .bind(session.created_at)
+        .bind(session.expires_at)
+        .execute(&self.pool)
+        .await
+        .map_err(self.backend("cannot keep the session"))?;
+        Ok(())
+    }
+
+    async fn session(&self, id_hash: &str, now: i64) -> Result<Option<Session>, StoreError> {
+        let row: Option<SessionRow> = sqlx::query_as(
+            "SELECT id_hash, username, csrf, created_at, expires_at FROM sessions \
+             WHERE id_hash = $1 AND $2 < expires_at",
+        )
+        .bind(id_hash)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(self.backend("cannot read the session"))?;
+        Ok(row.map(session_from_row))
+    }
+
+    async fn delete_session(&self, id_hash: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE id_hash = $1")
+            .bind(id_hash)
+            .execute(&self.pool)
+            .await
+            .map_err(self.backend("cannot delete the session"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn delete_sessions_of(&self, username: &str) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM sessions WHERE username = $1")
+            .bind(username)
+            .execute(&self.pool)
+            .await
+            .map_err(self.backend("cannot delete the sessions of the account"))?;
+        Ok(done.rows_affected())
+    }
+
+    async fn purge_sessions(&self, now: i64) -> Result<u64, StoreError> {
+        // Expired at `now`: exactly those `session` no longer returns.
+        let done = sqlx::query("DELETE FROM sessions WHERE expires_at <= $1")
+            .bind(now)
+            .execute(&self.pool)
+            .await
+            .map_err(self.backend("cannot purge the expired sessions"))?;
+        Ok(done.rows_affected())
+    }
+
+    async fn put_token(&self, token: &ApiToken) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO api_tokens (hash, username, label, created_at) \
+             VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (hash) DO UPDATE SET username = excluded.username, \
+             label = excluded.label, created_at = excluded.created_at",
+        )
+        .bind(&token.hash)
+        .bind(&token.username)
+        .bind(&token.label)
+        .bind(&token.created_at)
+        .execute(&self.pool)
+        .await
+        .map_err(self.backend("cannot keep the API token"))?;
+        Ok(())
+    }
+
+    async fn token(&self, hash: &str) -> Result<Option<ApiToken>, StoreError> {
+        let row: Option<TokenRow> = sqlx::query_as(
+            "SELECT hash, username, label, created_at FROM api_tokens WHERE hash = $1",
+        )
+        .bind(hash)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(self.backend("cannot read the API token"))?;
+        Ok(row.map(token_from_row))
+    }
+
+    async fn tokens_of(&self, username: &str) -> Result<Vec<ApiToken>, StoreError> {
+        // The hash last only makes the order total.
+        let rows: Vec<TokenRow> = sqlx::query_as(
+            "SELECT hash, username, label, created_at FROM api_tokens \
+             WHERE username = $1 ORDER BY created_at, label, hash",
+        )
+        .bind(username)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(self.backend("cannot list the API tokens"))?;
+        Ok(rows.into_iter().map(token_from_row).collect())
+    }
+
+    async fn delete_token(&self, hash: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("DELETE FROM api_tokens WHERE hash = $1")
+            .bind(hash)
+            .execute(&self.pool)
+            .await
+            .map_err(self.backend("cannot delete the API token"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn import_accounts(
+        &self,
+        accounts: &[Account],
+        grants: &[Grant],
+        tokens: &[ApiToken],
+    ) -> Result<(), StoreError> {
+        arbiter_store::check_account_import(accounts, grants, tokens)?;
+        if accounts.is_empty() && grants.is_empty() && tokens.is_empty() {
+            return Ok(());
+        }
+        crate::import::accounts(self, accounts, grants, tokens).await
+    }
+}
