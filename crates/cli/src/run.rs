@@ -390,9 +390,8 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     Ok(())
 }
 
-fn read_rules_file(path: &PathBuf) -> Result<arbiter_engine::tws::LadderRules> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the rules file {}", path.display()))?;
+fn read_rules_file(path: &std::path::Path) -> Result<arbiter_engine::tws::LadderRules> {
+    let text = crate::csv::read_utf8(path, "the rules file")?;
     arbiter_record::parse_rules(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
 }
 

@@ -20,6 +20,17 @@ pub struct Line {
     pub cli: Cli,
 }
 
+/// A line as errors quote it: at most 200 characters (a hostile script's
+/// megabyte line must not flood the terminal).
+fn shown(line: &str) -> std::borrow::Cow<'_, str> {
+    if line.chars().count() > 200 {
+        let cut: String = line.chars().take(200).collect();
+        format!("{cut}… ({} characters)", line.chars().count()).into()
+    } else {
+        line.into()
+    }
+}
+
 /// Parse a script; the error names the line.
 pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
     let mut out = Vec::new();
@@ -31,7 +42,8 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
         }
         let words = shlex::split(line).ok_or_else(|| {
             anyhow::Error::new(crate::run::Usage(format!(
-                "{name}, line {number}: unbalanced quotes in `{line}`"
+                "{name}, line {number}: unbalanced quotes in `{}`",
+                shown(line)
             )))
         })?;
         let words: Vec<String> = match words.first().map(String::as_str) {
@@ -50,7 +62,8 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
                 .trim_start_matches("error: ")
                 .to_string();
             anyhow::Error::new(crate::run::Usage(format!(
-                "{name}, line {number}: {first}\n  in: {line}"
+                "{name}, line {number}: {first}\n  in: {}",
+                shown(line)
             )))
         })?;
         if matches!(
@@ -64,7 +77,8 @@ pub fn parse(name: &str, text: &str) -> Result<Vec<Line>> {
         }
         crate::run::precheck(&cli).map_err(|e| {
             anyhow::Error::new(crate::run::Usage(format!(
-                "{name}, line {number}: {e}\n  in: {line}"
+                "{name}, line {number}: {e}\n  in: {}",
+                shown(line)
             )))
         })?;
         // `--db` on the line itself (ARBITER_DB in the environment also fills
@@ -182,8 +196,7 @@ pub async fn run_file(
     db: &StoreSpec,
     rehearsal: bool,
 ) -> Result<()> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the script {}", path.display()))?;
+    let text = crate::csv::read_utf8(path, "the script")?;
     let name = path.display().to_string();
     let lines = parse(&name, &text)?;
     if !rehearsal {

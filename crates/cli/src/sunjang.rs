@@ -89,8 +89,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
     } = cmd
     {
         let text = match rules {
-            Some(path) => std::fs::read_to_string(path)
-                .map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?,
+            Some(path) => crate::csv::read_utf8(path, "the rules file")?,
             None => arbiter_record::preset(preset)
                 .filter(|_| preset == "sunjang-league")
                 .ok_or_else(|| {
@@ -99,7 +98,8 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                 .to_string(),
         };
         let (rules, restrictions) =
-            arbiter_record::parse_sunjang_rules(&text).map_err(|e| anyhow!("rules: {e}"))?;
+            arbiter_record::parse_sunjang_rules(&text)
+                .map_err(|e| anyhow!("{}: {e}", crate::csv::source(rules.as_deref(), preset)))?;
         let done = svc
             .create_sunjang(id, name, rules, restrictions, &g.ctx())
             .await?;
@@ -183,8 +183,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
             }
         },
         SunjangCmd::Restrictions { file, reason } => {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| anyhow!("cannot read {}: {e}", file.display()))?;
+            let text = crate::csv::read_utf8(file, "the rules file")?;
             let (_, restrictions) = arbiter_record::parse_sunjang_rules(&text)
                 .map_err(|e| anyhow!("{}: {e}", file.display()))?;
             exec!(season::Command::ChangeRestrictions {

@@ -3,7 +3,7 @@
 //! by `arbiter_service::transfer` (format: docs/export-format.md).
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use arbiter_service::ServiceError;
@@ -120,7 +120,7 @@ pub async fn import(svc: &Svc, g: &Globals, a: &ImportArgs) -> Result<()> {
 }
 
 /// The file's name for messages, and its bytes (`-`: standard input).
-fn read_input(file: &PathBuf) -> Result<(String, Vec<u8>)> {
+fn read_input(file: &Path) -> Result<(String, Vec<u8>)> {
     let mut bytes = Vec::new();
     if file.as_os_str() == "-" {
         std::io::stdin()

@@ -148,7 +148,7 @@ fn game_id(s: &str) -> Result<GameId> {
 }
 
 fn read_text(path: &std::path::Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read {}: {e}", path.display()))
+    crate::csv::read_utf8(path, "the rules file")
 }
 
 /// What the moderator should know after a write: the significant outcomes
@@ -229,7 +229,8 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
                 })?
                 .to_string(),
         };
-        let rules = arbiter_record::parse_league_rules(&text).map_err(|e| anyhow!("rules: {e}"))?;
+        let rules = arbiter_record::parse_league_rules(&text)
+            .map_err(|e| anyhow!("{}: {e}", crate::csv::source(rules.as_deref(), preset)))?;
         let done = svc
             .create_league(id, name, rules, players, &g.ctx())
             .await?;
@@ -390,7 +391,8 @@ pub async fn challengers(svc: &Svc, g: &Globals, cmd: &ChallengersCmd) -> Result
                 .to_string(),
         };
         let mut rules =
-            arbiter_record::parse_challengers_rules(&text).map_err(|e| anyhow!("rules: {e}"))?;
+            arbiter_record::parse_challengers_rules(&text)
+                .map_err(|e| anyhow!("{}: {e}", crate::csv::source(rules.as_deref(), preset)))?;
         if let Some(x) = first_to {
             rules.first_to = *x;
         }

@@ -259,5 +259,37 @@ async fn visit(b: &Browser) -> Vec<PathBuf> {
     );
     shots.push(b.screenshot("sunjang-season").await);
 
+    // What if: a hypothetical result for a game of the running season,
+    // sent with the page's GET form; the group's table after it.
+    b.goto("/c/sunjang-demo").await;
+    b.wait_for_h1("Sunjang Baduk League (demo)").await;
+    b.follow("What if", "What if, in Sunjang Baduk League (demo)")
+        .await;
+    assert_eq!(b.path().await, "/c/sunjang-demo/what-if");
+    let select = b.find("main form select").await;
+    within("choose a result", select.select_by_value("black")).await;
+    b.click_button(None, "Show what would follow").await;
+    b.wait_for_h1("What if, in Sunjang Baduk League (demo)")
+        .await;
+    assert!(
+        b.path_and_query()
+            .await
+            .starts_with("/c/sunjang-demo/what-if?"),
+        "the form is a GET"
+    );
+    let headings = b.texts("main h2").await;
+    assert!(
+        headings.iter().any(|h| h == "What would follow"),
+        "the what-if's headings: {headings:?}"
+    );
+    let captions = b.captions().await;
+    assert!(
+        captions
+            .iter()
+            .any(|c| c.starts_with("Table of group") && c.contains("after these results")),
+        "the what-if's tables: {captions:?}"
+    );
+    shots.push(b.screenshot("what-if").await);
+
     shots
 }

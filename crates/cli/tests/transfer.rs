@@ -98,7 +98,8 @@ fn the_demo_moves_to_a_fresh_database_exactly() {
     assert_eq!(views(&b), views(&a), "the same standings and histories");
 
     // The imported ladder goes on like the original: the same keyed command
-    // is a replay, the next draws use the committed seeds.
+    // is a replay in both (the service tests check that the next draws,
+    // from the imported seeds, are the original's).
     for db in [&a, &b] {
         db.ok(&[
             "-c",

@@ -128,6 +128,7 @@ fn rows(
     let mut record = csv::ByteRecord::new();
     let mut first = true;
     let mut lines = Lines::new(bytes);
+    let mut last_line = 1;
     loop {
         let more = match reader.read_byte_record(&mut record) {
             Ok(more) => more,
@@ -140,6 +141,7 @@ fn rows(
             break;
         }
         let line = lines.line_at(record.position().map_or(0, csv::Position::byte));
+        last_line = line;
         if first {
             first = false;
             header = read_header(file, line, &record, known, required)?;
@@ -176,6 +178,18 @@ fn rows(
             cells.insert(*column, text_cell(file, line, column, raw)?);
         }
         out.push(Row { line, cells });
+    }
+    // A quote never closed (a file cut short) runs to the end of the file,
+    // which the reader takes as the last cell: refuse it, at the line where
+    // the last record began. Quotes inside a quoted cell are doubled, so a
+    // file whose quotes balance has an even number of them.
+    if bytes.iter().filter(|b| **b == b'"').count() % 2 == 1 {
+        return Err(CsvError::at(
+            file,
+            last_line,
+            None,
+            "a quote opened on this line is never closed (is the file cut short?)",
+        ));
     }
     if header.is_empty() {
         return Err(CsvError::at(
@@ -318,6 +332,14 @@ fn text_cell(file: &str, line: u64, column: &str, raw: &[u8]) -> Result<String, 
         )
     })?;
     let text = text.trim();
+    if text.contains(['\n', '\r']) {
+        return Err(CsvError::at(
+            file,
+            line,
+            Some(column),
+            "a line break inside the cell: a quote opened here is not closed where it should be",
+        ));
+    }
     if let Some(c) = text.chars().find(|c| c.is_control()) {
         return Err(CsvError::at(
             file,

@@ -449,7 +449,8 @@ fn no_area_report(format: CompetitionFormat) -> ServiceError {
 
 impl<S: EventStore> Service<S> {
     /// The ratings of a TWS ladder in `system`, over its own games or over
-    /// every TWS ladder of the installation (see the module's text).
+    /// every TWS ladder of the installation (see the module's text); of an
+    /// XMadn league, over its own games (ARB-R49).
     pub async fn ratings(
         &self,
         competition: &str,

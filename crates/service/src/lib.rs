@@ -833,6 +833,9 @@ impl<S: EventStore> Service<S> {
     ) -> Result<(Executed<F::Event>, HistoryEntry<F::Event>)> {
         let history = self.history_of::<F>(competition, None).await?;
         if let Some(done) = self.replay(competition, ctx, UNDO_FINGERPRINT).await? {
+            // The history above may predate the first try's append (a retry
+            // running beside it): read it again.
+            let history = self.history_of::<F>(competition, None).await?;
             // The event the first try undid.
             let undone = history
                 .iter()

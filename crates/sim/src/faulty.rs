@@ -418,7 +418,9 @@ impl<S: EventStore> EventStore for FaultyStore<S> {
             Decision::AfterCommit(k) => {
                 let result = self.inner.import(competitions).await;
                 let imported = result.is_ok() && !competitions.is_empty();
-                let text = result.map(|()| "imported".to_owned()).map_err(|e| e.to_string());
+                let text = result
+                    .map(|()| "imported".to_owned())
+                    .map_err(|e| e.to_string());
                 self.record_after_commit(k, Call::Import, text, None, imported);
                 Err(fault(k))
             }

@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use arbiter_store::{
     Account, AccountStore, ApiToken, Appended, CompetitionDump, EventStore, Grant, Idempotency,
-    KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError, StoredEvent,
-    check_account_import, check_import,
+    KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError, StoredEvent, check_account_import,
+    check_import,
 };
 use async_trait::async_trait;
 
@@ -74,10 +74,24 @@ impl MemoryStore {
         Self::default()
     }
 
+    /// Look at a competition's log in place, without copying it (for the
+    /// checks of the simulation); empty for an unknown competition.
+    pub fn inspect<T>(
+        &self,
+        competition: &str,
+        f: impl FnOnce(&[StoredEvent]) -> T,
+    ) -> Result<T, StoreError> {
+        let data = self.data()?;
+        Ok(f(data
+            .events
+            .get(competition)
+            .map_or(&[][..], Vec::as_slice)))
+    }
+
     fn data(&self) -> Result<MutexGuard<'_, Data>, StoreError> {
-        self.data.lock().map_err(|_| {
-            StoreError::Backend("the memory store was poisoned by a panic".to_owned())
-        })
+        self.data
+            .lock()
+            .map_err(|_| StoreError::Backend("the memory store was poisoned by a panic".to_owned()))
     }
 }
 

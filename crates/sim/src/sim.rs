@@ -72,11 +72,6 @@ pub struct Config {
     /// A fresh service folds the whole log every this many steps (and at
     /// the end).
     pub fresh_every: usize,
-    /// Accept the engine's known bug of drafting as eliminator a player
-    /// whose game was carried over into the round (see
-    /// `eliminator_with_carried_game`), so that the other invariants keep
-    /// being checked on every seed until it is fixed.
-    pub tolerate_eliminator_bug: bool,
 }
 
 impl Default for Config {
@@ -85,7 +80,6 @@ impl Default for Config {
             steps: 48,
             services: 3,
             fresh_every: 8,
-            tolerate_eliminator_bug: true,
         }
     }
 }
@@ -231,6 +225,9 @@ struct World {
     retry: Vec<Request>,
     next_key: u64,
     next_name: u32,
+    /// Days the clock jumped ahead (deadlines pass: agreed results,
+    /// adjudications, refusals of late results).
+    skipped_days: i64,
     stats: Stats,
 }
 
@@ -293,6 +290,27 @@ fn result_input(outcome: Outcome) -> ResultInput {
     }
 }
 
+/// A delivery (or a group) as a failure names it, formatted only then.
+enum Shown<'a> {
+    One(&'a Request, &'a Result<Executed, ServiceError>),
+    AtOnce(&'a [Delivered]),
+}
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Shown::One(request, result) => write!(f, "{request:?} → {}", describe(result)),
+            Shown::AtOnce(delivered) => {
+                write!(f, "at once:")?;
+                for d in *delivered {
+                    write!(f, " {:?} → {};", d.request, describe(&d.result))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 fn describe(result: &Result<Executed, ServiceError>) -> String {
     match result {
         Ok(e) => format!(
@@ -337,26 +355,8 @@ fn ladder_diff(got: &Ladder, want: &Ladder) -> String {
     "a private field differs (names, entries or side histories)".to_owned()
 }
 
-/// Whether `player` plays `a` and `b` in round `round` because a volunteer
-/// eliminator with a game carried over into the round was drafted as the
-/// eliminator of its odd last player: the engine's `first_free_eliminator`
-/// leaves out the players paired in the round, but not those of carried
-/// games (nor skippers), although ARB-R21 says the players of a carried
-/// game "are not paired again in that round". Seed 13 shows it (see
-/// [`Config::tolerate_eliminator_bug`]).
-fn eliminator_with_carried_game(player: PlayerId, round: u32, a: &tws::Game, b: &tws::Game) -> bool {
-    let eliminator = |g: &tws::Game| {
-        g.participants()
-            .iter()
-            .any(|p| p.player == player && p.counts == arbiter_engine::model::Counts::QuickRound)
-            && matches!(g.pairing, tws::PairingReason::Eliminator { .. })
-    };
-    let carried = |g: &tws::Game| g.round != Some(round);
-    (eliminator(a) && carried(b)) || (eliminator(b) && carried(a))
-}
-
 /// The ladder's own invariants.
-fn check_ladder(l: &Ladder, tolerate_eliminator_bug: bool) -> Result<(), String> {
+fn check_ladder(l: &Ladder) -> Result<(), String> {
     let status = |p: PlayerId| l.player(p).map(|r| r.status);
     let mut on_ladder = BTreeSet::new();
     for p in &l.order {
@@ -390,7 +390,9 @@ fn check_ladder(l: &Ladder, tolerate_eliminator_bug: bool) -> Result<(), String>
             return Err(format!("player {} is at index {i}", rec.player.id.0));
         }
         if rec.status == Membership::Member && !on_ladder.contains(&id) {
-            return Err(format!("member {id} is not on the ladder: not a permutation"));
+            return Err(format!(
+                "member {id} is not on the ladder: not a permutation"
+            ));
         }
         if rec.status == Membership::Inactive && !inactive.contains(&id) {
             return Err(format!("inactive player {id} is not on the inactive list"));
@@ -401,11 +403,17 @@ fn check_ladder(l: &Ladder, tolerate_eliminator_bug: bool) -> Result<(), String>
             return Err(format!("game {} is at index {i}", g.id.0));
         }
         if g.ussr.player == g.us.player {
-            return Err(format!("game {} pairs player {} with himself", g.id.0, g.us.player.0));
+            return Err(format!(
+                "game {} pairs player {} with himself",
+                g.id.0, g.us.player.0
+            ));
         }
         for p in g.participants() {
             if l.player(p.player).is_none() {
-                return Err(format!("game {} names unknown player {}", g.id.0, p.player.0));
+                return Err(format!(
+                    "game {} names unknown player {}",
+                    g.id.0, p.player.0
+                ));
             }
         }
         let decided = matches!(
@@ -422,7 +430,10 @@ fn check_ladder(l: &Ladder, tolerate_eliminator_bug: bool) -> Result<(), String>
             ));
         }
         if g.report.is_some() && g.status != GameStatus::Scheduled {
-            return Err(format!("game {} is {:?} with a pending report", g.id.0, g.status));
+            return Err(format!(
+                "game {} is {:?} with a pending report",
+                g.id.0, g.status
+            ));
         }
     }
     for (i, r) in l.rounds.iter().enumerate() {
@@ -439,19 +450,22 @@ fn check_ladder(l: &Ladder, tolerate_eliminator_bug: bool) -> Result<(), String>
             };
             // A game carried over from a round closed early is listed in
             // the rounds it was carried into (ARB-R21), once or again.
-            if !g.round.is_some_and(|own| own <= r.number) {
+            if g.round.is_none_or(|own| own > r.number) {
                 return Err(format!(
                     "round {} lists game {} of round {:?}",
                     r.number, id.0, g.round
                 ));
             }
+            // Nobody plays two games that count for him on the ladder in
+            // one round (a volunteer eliminator may serve in several: they
+            // count as quick-round games for him).
             for p in g.participants() {
+                if p.counts != arbiter_engine::model::Counts::Ladder {
+                    continue;
+                }
                 if let Some(other) = playing.insert(p.player.0, g) {
-                    if tolerate_eliminator_bug && eliminator_with_carried_game(p.player, r.number, g, other) {
-                        continue;
-                    }
                     return Err(format!(
-                        "player {} plays two games in round {}: {other:?} and {g:?}",
+                        "player {} plays two ladder games in round {}: {other:?} and {g:?}",
                         p.player.0, r.number
                     ));
                 }
@@ -498,6 +512,7 @@ impl World {
             retry: Vec::new(),
             next_key: 0,
             next_name: 1,
+            skipped_days: 0,
             stats: Stats {
                 seeds: 1,
                 ..Stats::default()
@@ -535,7 +550,8 @@ impl World {
             .with_ymd_and_hms(2026, 1, 1, 0, 0, 0)
             .single()
             .unwrap_or_default()
-            + Duration::hours(step as i64);
+            + Duration::hours(step as i64)
+            + Duration::days(self.skipped_days);
     }
 
     fn fail(&self, message: String) -> Failure {
@@ -575,6 +591,9 @@ impl World {
             self.check_all(false).await?;
         }
         for s in 0..self.config.steps {
+            if self.chance(5) {
+                self.skipped_days += 20 + self.below(31) as i64;
+            }
             self.set_step(step + s);
             self.stats.steps += 1;
             self.one_step().await?;
@@ -800,6 +819,7 @@ impl World {
             (13, 1),
             (14, 2),
             (15, if members.len() >= 2 { 1 } else { 0 }),
+            (16, if scheduled.is_empty() { 0 } else { 2 }),
         ];
         weights.retain(|(_, w)| *w > 0);
         let total: u32 = weights.iter().map(|(_, w)| w).sum();
@@ -947,13 +967,49 @@ impl World {
                     1 | 2 => Outcome::Win(Side::Ussr),
                     _ => Outcome::Win(Side::Us),
                 };
+                // After the deadline, the players' agreement (now and then
+                // forgotten, to be refused).
+                let late = self
+                    .truth
+                    .game(g)
+                    .and_then(|game| game.deadline)
+                    .is_some_and(|d| d < now);
+                let agreed = late != self.chance(10);
                 let m = self.moderator();
                 vec![moderator(
                     m,
                     Command::RecordResult {
                         game: g,
                         result: result_input(outcome),
-                        agreed: false,
+                        agreed,
+                        at: now,
+                    },
+                )]
+            }
+            // A moderator adjudicates an overdue game (refused before its
+            // deadline).
+            16 => {
+                let g = self.pick(&scheduled).unwrap_or(GameId(1));
+                let outcome = if self.chance(50) {
+                    Outcome::Win(Side::Us)
+                } else {
+                    Outcome::Tie
+                };
+                let m = self.moderator();
+                vec![moderator(
+                    m,
+                    Command::Adjudicate {
+                        game: g,
+                        outcome,
+                        vp: None,
+                        turn: Some(7),
+                        record: arbiter_engine::model::Adjudication {
+                            final_state: "turn 7, US ahead on VP".into(),
+                            ussr_statement: None,
+                            us_statement: Some("I was winning".into()),
+                            third_party: None,
+                            decision: "the US was ahead".into(),
+                        },
                         at: now,
                     },
                 )]
@@ -1150,7 +1206,7 @@ impl World {
         self.stats.deliveries += 1;
         self.stats.faults += faults.len() as u64;
         let after = self.version().await?;
-        let what = format!("{request:?} → {}", describe(&result));
+        let what = Shown::One(&request, &result);
         let growth = after
             .checked_sub(before)
             .ok_or_else(|| format!("{what}: the log shrank from {before} to {after}"))?;
@@ -1290,7 +1346,9 @@ impl World {
                         }
                         self.stats.refused += 1;
                     }
-                    ServiceError::Input(_) | ServiceError::NotFound(_) | ServiceError::Exists(_) => {
+                    ServiceError::Input(_)
+                    | ServiceError::NotFound(_)
+                    | ServiceError::Exists(_) => {
                         if let Some(Ok(_)) = &oracle {
                             return Err(format!(
                                 "{what}: refused, but the engine accepts it on the fold of the log"
@@ -1306,7 +1364,7 @@ impl World {
 
     /// Keys of appends that landed before a crash are now in the store.
     /// Returns how many events landed.
-    fn take_landed(&mut self, faults: &[Injected], what: &str) -> Result<Seq, String> {
+    fn take_landed(&mut self, faults: &[Injected], what: &Shown<'_>) -> Result<Seq, String> {
         let mut landed = 0;
         for f in faults {
             let Some(a) = &f.landed else { continue };
@@ -1314,11 +1372,17 @@ impl World {
             self.stats.landed_after_commit += 1;
             // The key of the landed append: read from the events.
             let key = self
-                .store_events_now(a.first, a.last)
-                .first()
-                .and_then(|e| e.idempotency_key.clone());
+                .store
+                .inspect(COMPETITION, |log| {
+                    log.get(a.first as usize - 1)
+                        .and_then(|e| e.idempotency_key.clone())
+                })
+                .map_err(|e| format!("the memory store failed: {e}"))?;
             if let Some(key) = key
-                && self.stored_keys.insert(key.clone(), (a.first, a.last)).is_some()
+                && self
+                    .stored_keys
+                    .insert(key.clone(), (a.first, a.last))
+                    .is_some()
             {
                 return Err(format!(
                     "{what}: key {key} was stored twice (again at {}..={})",
@@ -1329,21 +1393,15 @@ impl World {
         Ok(landed)
     }
 
-    /// The stored events `first..=last`, read synchronously from the
-    /// memory store.
-    fn store_events_now(&self, first: Seq, last: Seq) -> Vec<StoredEvent> {
-        // The memory store answers at once: poll it without a runtime hop.
-        let fut = self.store.read(COMPETITION, first, Some(last));
-        futures_now(fut).and_then(Result::ok).unwrap_or_default()
-    }
-
     fn acknowledge(&mut self, request: &Request, done: &Executed) -> Result<(), String> {
         self.stats.acknowledged += 1;
         if done.events.is_empty() {
             return Ok(());
         }
         if let Some(key) = &request.key
-            && let Some(range) = self.stored_keys.insert(key.clone(), (done.first, done.last))
+            && let Some(range) = self
+                .stored_keys
+                .insert(key.clone(), (done.first, done.last))
         {
             return Err(format!(
                 "{request:?}: key {key} was already stored at {range:?}, and its command appended again at {}..={}",
@@ -1378,7 +1436,8 @@ impl World {
         let svc = |i: usize| &self.services[i % self.services.len()];
         let results: Vec<Result<Executed, ServiceError>> = match items.as_slice() {
             [a, b] => {
-                let (x, y) = tokio::join!(deliver(svc(a.0), &a.1, now), deliver(svc(b.0), &b.1, now));
+                let (x, y) =
+                    tokio::join!(deliver(svc(a.0), &a.1, now), deliver(svc(b.0), &b.1, now));
                 vec![x, y]
             }
             [a, b, c] => {
@@ -1408,12 +1467,7 @@ impl World {
             .zip(results)
             .map(|((_, request), result)| Delivered { request, result })
             .collect();
-        let what = delivered
-            .iter()
-            .map(|d| format!("{:?} → {}", d.request, describe(&d.result)))
-            .collect::<Vec<_>>()
-            .join("; ");
-        let what = format!("at once: {what}");
+        let what = Shown::AtOnce(&delivered);
         for d in &delivered {
             if let Some(key) = &d.request.key
                 && !self.sent.contains_key(key)
@@ -1450,13 +1504,14 @@ impl World {
                     if d.request.key.as_ref().is_some_and(|k| {
                         self.stored_keys.contains_key(k) && !done.events.is_empty()
                     }) {
-                        return Err(format!(
-                            "{what}: a stored key's command was appended again"
-                        ));
+                        return Err(format!("{what}: a stored key's command was appended again"));
                     }
                     let n = done.events.len() as Seq;
                     if n > 0 {
-                        if done.first <= before || done.last > after || done.last + 1 - done.first != n {
+                        if done.first <= before
+                            || done.last > after
+                            || done.last + 1 - done.first != n
+                        {
                             return Err(format!(
                                 "{what}: acknowledged {}..={} outside the new events {}..={after}",
                                 done.first,
@@ -1548,19 +1603,29 @@ impl World {
         let mut refold = false;
         for (e, seq) in new.into_iter().zip(known + 1..) {
             if e.seq != seq || e.competition != COMPETITION {
-                return Err(format!("event {} of {} where {seq} was due", e.seq, e.competition));
+                return Err(format!(
+                    "event {} of {} where {seq} was due",
+                    e.seq, e.competition
+                ));
             }
             let event = arbiter_record::decode(&e.payload)
                 .map_err(|err| format!("event {seq} cannot be decoded: {err}"))?;
             if e.kind != event.kind() {
-                return Err(format!("event {seq} is stored as {} but is {}", e.kind, event.kind()));
+                return Err(format!(
+                    "event {seq} is stored as {} but is {}",
+                    e.kind,
+                    event.kind()
+                ));
             }
             if matches!(event, Event::Reverted { .. }) {
                 refold = true;
             } else if !refold {
-                self.truth
-                    .try_apply(&event)
-                    .map_err(|err| format!("event {seq} does not fit the log before it: {}", err.message))?;
+                self.truth.try_apply(&event).map_err(|err| {
+                    format!(
+                        "event {seq} does not fit the log before it: {}",
+                        err.message
+                    )
+                })?;
             }
             self.decoded.push((seq, event));
             self.log.push(e);
@@ -1568,7 +1633,7 @@ impl World {
         if refold {
             self.truth = tws::fold(self.decoded.iter().map(|(s, e)| (*s, e)));
         }
-        check_ladder(&self.truth, self.config.tolerate_eliminator_bug)
+        check_ladder(&self.truth)
     }
 
     /// Everything: the log unchanged and gapless, acknowledged commands in
@@ -1576,51 +1641,11 @@ impl World {
     /// fresh service's, when `fresh`).
     async fn check_all(&mut self, fresh: bool) -> Result<(), String> {
         self.refresh().await?;
-        let full = self
+        let (log, acks) = (&self.log, &self.acks);
+        let runs = self
             .store
-            .read(COMPETITION, 1, None)
-            .await
-            .map_err(|e| format!("the memory store failed: {e}"))?;
-        if full != self.log {
-            return Err("an event already read was changed or removed".into());
-        }
-        for ack in &self.acks {
-            let stored = full
-                .get(ack.first as usize - 1..ack.last as usize)
-                .ok_or_else(|| {
-                    format!(
-                        "acknowledged events {}..={} are not in the log: lost",
-                        ack.first, ack.last
-                    )
-                })?;
-            for (e, payload) in stored.iter().zip(&ack.payloads) {
-                if &e.payload != payload || e.idempotency_key != ack.key {
-                    return Err(format!(
-                        "acknowledged event {} was replaced: {} (key {:?}) instead of {payload} (key {:?})",
-                        e.seq, e.payload, e.idempotency_key, ack.key
-                    ));
-                }
-            }
-        }
-        // Each key's events are one run, recorded as the key's range.
-        let mut runs: BTreeMap<String, (Seq, Seq)> = BTreeMap::new();
-        for e in &full {
-            let Some(key) = &e.idempotency_key else {
-                continue;
-            };
-            match runs.get_mut(key) {
-                Some(run) if run.1 + 1 == e.seq => run.1 = e.seq,
-                Some(run) => {
-                    return Err(format!(
-                        "key {key} has events {}..={} and again {}: stored twice",
-                        run.0, run.1, e.seq
-                    ));
-                }
-                None => {
-                    runs.insert(key.clone(), (e.seq, e.seq));
-                }
-            }
-        }
+            .inspect(COMPETITION, |full| check_log(full, log, acks))
+            .map_err(|e| format!("the memory store failed: {e}"))??;
         if runs != self.stored_keys {
             return Err(format!(
                 "the keys in the log {runs:?} are not those acknowledged or landed {:?}",
@@ -1665,7 +1690,9 @@ impl World {
                 .await
                 .map_err(|e| format!("service {i} cannot read the ladder: {e}"))?;
             if v != version {
-                return Err(format!("service {i} is at version {v}, the log at {version}"));
+                return Err(format!(
+                    "service {i} is at version {v}, the log at {version}"
+                ));
             }
             if let Some(diff) = diff {
                 return Err(format!(
@@ -1697,23 +1724,60 @@ impl World {
     }
 }
 
+/// The stored log `full` against the log read before and the acknowledged
+/// commands; each key's events as one run (first, last).
+fn check_log(
+    full: &[StoredEvent],
+    log: &[StoredEvent],
+    acks: &[Ack],
+) -> Result<BTreeMap<String, (Seq, Seq)>, String> {
+    if full != log {
+        return Err("an event already read was changed or removed".into());
+    }
+    for ack in acks {
+        let stored = full
+            .get(ack.first as usize - 1..ack.last as usize)
+            .ok_or_else(|| {
+                format!(
+                    "acknowledged events {}..={} are not in the log: lost",
+                    ack.first, ack.last
+                )
+            })?;
+        for (e, payload) in stored.iter().zip(&ack.payloads) {
+            if &e.payload != payload || e.idempotency_key != ack.key {
+                return Err(format!(
+                    "acknowledged event {} was replaced: {} (key {:?}) instead of {payload} (key {:?})",
+                    e.seq, e.payload, e.idempotency_key, ack.key
+                ));
+            }
+        }
+    }
+    // Each key's events are one run, recorded as the key's range.
+    let mut runs: BTreeMap<String, (Seq, Seq)> = BTreeMap::new();
+    for e in full {
+        let Some(key) = &e.idempotency_key else {
+            continue;
+        };
+        match runs.get_mut(key) {
+            Some(run) if run.1 + 1 == e.seq => run.1 = e.seq,
+            Some(run) => {
+                return Err(format!(
+                    "key {key} has events {}..={} and again {}: stored twice",
+                    run.0, run.1, e.seq
+                ));
+            }
+            None => {
+                runs.insert(key.clone(), (e.seq, e.seq));
+            }
+        }
+    }
+    Ok(runs)
+}
+
 fn messages(faults: &[Injected]) -> String {
     faults
         .iter()
         .map(|f| format!("{} ({:?} {:?})", f.message(), f.method, f.mode))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Poll a future that is ready at once (the memory store's), without a
-/// runtime; `None` if it is not ready.
-fn futures_now<F: Future>(fut: F) -> Option<F::Output> {
-    use std::pin::pin;
-    use std::task::{Context as TaskContext, Poll, Waker};
-    let mut fut = pin!(fut);
-    let mut cx = TaskContext::from_waker(Waker::noop());
-    match fut.as_mut().poll(&mut cx) {
-        Poll::Ready(v) => Some(v),
-        Poll::Pending => None,
-    }
 }

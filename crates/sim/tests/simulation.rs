@@ -103,19 +103,3 @@ fn replay() {
     eprintln!("simulation seed {seed}: {first:?}");
     assert_eq!(first, second, "seed {seed} ran differently twice");
 }
-
-/// The engine drafts as eliminator a volunteer whose game was carried over
-/// into the round (ARB-R21 says the players of a carried game are not
-/// paired again in that round): seed 13, step 32, player 1 plays game 6
-/// (round 4, carried into round 5) and game 11 (round 5, as eliminator).
-/// Ignored until the engine is fixed: `cargo test -p arbiter-sim --test
-/// simulation known_bug -- --ignored`.
-#[test]
-#[ignore = "engine bug: an eliminator with a carried-over game (ARB-R21)"]
-fn known_bug_eliminator_with_carried_game() {
-    let config = Config {
-        tolerate_eliminator_bug: false,
-        ..config()
-    };
-    one(13, config).unwrap_or_else(|m| panic!("{m}"));
-}

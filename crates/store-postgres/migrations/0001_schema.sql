@@ -157,19 +157,21 @@ BEGIN
         END IF;
     END IF;
 
+    -- The version as last committed, without a lock: a stale one is answered
+    -- at once, having written nothing (so with no commit to flush to disk),
+    -- and so is an append of no events, which records no key.
+    SELECT s.version INTO v FROM streams AS s WHERE s.competition = p_competition;
+    v := COALESCE(v, 0);
+    IF v <> p_expected THEN
+        o_outcome := 'conflict';
+        o_actual := v;
+        RETURN;
+    END IF;
     IF n = 0 THEN
-        -- Nothing to write: the version decides, and no key is recorded.
-        SELECT s.version INTO v FROM streams AS s WHERE s.competition = p_competition;
-        v := COALESCE(v, 0);
-        IF v <> p_expected THEN
-            o_outcome := 'conflict';
-            o_actual := v;
-        ELSE
-            o_outcome := 'appended';
-            o_actual := v;
-            o_first := v + 1;
-            o_last := v;
-        END IF;
+        o_outcome := 'appended';
+        o_actual := v;
+        o_first := v + 1;
+        o_last := v;
         RETURN;
     END IF;
 
@@ -186,7 +188,8 @@ BEGIN
         END IF;
     END IF;
 
-    -- Lock the competition's stream (made at its first append).
+    -- Lock the competition's stream (made at its first append), and check
+    -- the version again under the lock.
     SELECT s.version INTO v FROM streams AS s WHERE s.competition = p_competition FOR UPDATE;
     IF NOT FOUND AND p_expected = 0 THEN
         INSERT INTO streams (competition, version) VALUES (p_competition, 0)

@@ -247,7 +247,10 @@ async fn write_competitions(
 
     let versions = competitions
         .iter()
-        .map(|d| i64::try_from(d.events.len()).map_err(|_| StoreError::Backend("too many events".to_owned())))
+        .map(|d| {
+            i64::try_from(d.events.len())
+                .map_err(|_| StoreError::Backend("too many events".to_owned()))
+        })
         .collect::<Result<Vec<i64>, StoreError>>()?;
     let all: Vec<&str> = competitions.iter().map(|d| d.id.as_str()).collect();
     sqlx::query(
@@ -319,9 +322,10 @@ async fn accounts_refusal(
             .await?
             .into_iter()
             .collect();
-    Ok(tokens.iter().find(|t| kept.contains(&t.hash)).map(|t| {
-        StoreError::Exists(format!("API token {:?} of {:?}", t.label, t.username))
-    }))
+    Ok(tokens
+        .iter()
+        .find(|t| kept.contains(&t.hash))
+        .map(|t| StoreError::Exists(format!("API token {:?} of {:?}", t.label, t.username))))
 }
 
 async fn write_accounts(

@@ -70,7 +70,10 @@ impl PostgresStore {
     /// [`Self::open`] with at most `connections` connections.
     pub async fn open_with(url: &str, connections: u32) -> Result<Self, StoreError> {
         let options = PgConnectOptions::from_str(url).map_err(|e| {
-            StoreError::Backend(format!("cannot read the PostgreSQL URL {}: {e}", redact(url)))
+            StoreError::Backend(format!(
+                "cannot read the PostgreSQL URL {}: {e}",
+                redact(url)
+            ))
         })?;
         let name = format!(
             "{}:{}/{}",

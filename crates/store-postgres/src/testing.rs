@@ -103,7 +103,9 @@ impl Drop for TestDatabase {
 
 async fn drop_named(server: &str, name: &str) -> Result<(), StoreError> {
     let mut conn = PgConnection::connect(server).await.map_err(|e| {
-        StoreError::Backend(format!("cannot connect to drop the test database {name}: {e}"))
+        StoreError::Backend(format!(
+            "cannot connect to drop the test database {name}: {e}"
+        ))
     })?;
     sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
         .execute(&mut conn)
@@ -183,6 +185,9 @@ mod tests {
             "postgres://a:b@h:5/x?sslmode=disable"
         );
         assert_eq!(database_url("postgresql://h", "x"), "postgresql://h/x");
-        assert_eq!(database_url("postgres://h?sslmode=disable", "x"), "postgres://h/x?sslmode=disable");
+        assert_eq!(
+            database_url("postgres://h?sslmode=disable", "x"),
+            "postgres://h/x?sslmode=disable"
+        );
     }
 }

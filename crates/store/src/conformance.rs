@@ -1367,7 +1367,7 @@ pub async fn import_refuses_what_exists<S: EventStore>(store: S) {
     let orphan = sample_dump("orphan", 4);
     ok(
         "import over an orphan secret",
-        store.import(&[orphan.clone()]).await,
+        store.import(std::slice::from_ref(&orphan)).await,
     );
     assert_eq!(
         dump_of(&store, "orphan").await,
@@ -1377,7 +1377,7 @@ pub async fn import_refuses_what_exists<S: EventStore>(store: S) {
     // The whole import again: refused, nothing changed.
     assert!(
         matches!(
-            store.import(&[orphan.clone()]).await,
+            store.import(std::slice::from_ref(&orphan)).await,
             Err(StoreError::Exists(_))
         ),
         "a second import of the same competition is refused"
@@ -2283,7 +2283,8 @@ pub mod accounts {
         let a = account("alice");
         let g = grant("c1", "alice", Role::Owner, None);
         let t = token("h1", "alice", "ci", "2024-05-01T00:00:00Z");
-        let cases: Vec<(&str, Vec<Account>, Vec<Grant>, Vec<ApiToken>, &str)> = vec![
+        type Case<'a> = (&'a str, Vec<Account>, Vec<Grant>, Vec<ApiToken>, &'a str);
+        let cases: Vec<Case> = vec![
             (
                 "a username twice",
                 vec![a.clone(), a.clone()],

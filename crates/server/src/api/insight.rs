@@ -291,10 +291,20 @@ pub async fn what_if(
     crate::api::write::ApiJson(request): crate::api::write::ApiJson<WhatIfRequest>,
 ) -> Result<Versioned<AnyWhatIfView>, ApiError> {
     let results = request.results.pairs()?;
+    // A result the competition cannot take (no such game or player) is a
+    // mistake in `results`.
     let v = state
         .service
         .what_if_any(&id, &results, state.now())
-        .await?;
+        .await
+        .map_err(|e| {
+            let e = ApiError::from(e);
+            if e.status == axum::http::StatusCode::BAD_REQUEST && e.detail.field.is_none() {
+                e.with_field("results")
+            } else {
+                e
+            }
+        })?;
     Ok(Versioned(v.version(), v))
 }
 

@@ -374,6 +374,9 @@ pub async fn create(
     caller.account()?;
     caller.check_csrf(csrf_header(&headers))?;
     let key = idempotency_key(&headers)?;
+    // The id first, so that its refusal names the field.
+    arbiter_service::check_competition_id(&body.id)
+        .map_err(|e| ApiError::from(e).with_field("id"))?;
     let players = body.players.clone().unwrap_or_default();
     let rules = body.rules.as_deref();
     let only = |field: &str, set: bool| -> Result<(), ApiError> {

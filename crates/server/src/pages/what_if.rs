@@ -75,6 +75,8 @@ struct FormGame {
 #[derive(Debug, Clone)]
 struct FormPart {
     title: String,
+    /// A Sunjang group's id ("B6"); empty for the other formats.
+    group: String,
     games: Vec<FormGame>,
 }
 
@@ -93,6 +95,14 @@ struct MoveRow {
 struct LadderAfter {
     close: CloseView,
     moves: Vec<MoveRow>,
+}
+
+impl WhatIfPage {
+    /// Whether a Sunjang group had games left before the hypothetical
+    /// results: only those groups' tables are shown after them.
+    fn open_group(&self, id: &str) -> bool {
+        self.parts.iter().any(|p| p.group == id)
+    }
 }
 
 #[derive(Debug, Template)]
@@ -181,6 +191,7 @@ fn ladder_form(l: &Ladder, id: &str, version: u64, now: arbiter_engine::model::T
     } else {
         form.parts.push(FormPart {
             title: format!("Round {}", r.number),
+            group: String::new(),
             games,
         });
     }
@@ -233,6 +244,7 @@ fn league_form(l: &XmadnLeague, id: &str, version: u64) -> Form {
         if !games.is_empty() {
             form.parts.push(FormPart {
                 title: format!("DRR {}", d.number),
+                group: String::new(),
                 games,
             });
         }
@@ -285,6 +297,7 @@ fn sunjang_form(l: &SunjangLeague, version: u64) -> Form {
             if !games.is_empty() {
                 form.parts.push(FormPart {
                     title: format!("Season {}, group {}", season.number, g.id),
+                    group: g.id.clone(),
                     games,
                 });
             }
