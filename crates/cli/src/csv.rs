@@ -108,8 +108,8 @@ fn as_objects(t: &Table) -> Vec<serde_json::Value> {
 /// column of the first byte that is not UTF-8, rather than with the bare
 /// "stream did not contain valid UTF-8".
 pub fn read_utf8(path: &Path, what: &str) -> Result<String> {
-    let bytes = std::fs::read(path)
-        .with_context(|| format!("cannot read {what} {}", path.display()))?;
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read {what} {}", path.display()))?;
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();

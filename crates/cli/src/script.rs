@@ -21,14 +21,28 @@ pub struct Line {
 }
 
 /// A line as errors quote it: at most 200 characters (a hostile script's
-/// megabyte line must not flood the terminal).
+/// megabyte line must not flood the terminal), control characters escaped
+/// (a NUL is shown as `\0`, not written to the terminal).
 fn shown(line: &str) -> std::borrow::Cow<'_, str> {
-    if line.chars().count() > 200 {
-        let cut: String = line.chars().take(200).collect();
-        format!("{cut}… ({} characters)", line.chars().count()).into()
-    } else {
-        line.into()
+    let count = line.chars().count();
+    if count <= 200 && !line.chars().any(char::is_control) {
+        return line.into();
     }
+    let mut out: String = line
+        .chars()
+        .take(200)
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    if count > 200 {
+        out.push_str(&format!("… ({count} characters)"));
+    }
+    out.into()
 }
 
 /// Parse a script; the error names the line.
@@ -109,7 +123,7 @@ async fn run_lines(svc: &Svc, g: &Globals, name: &str, lines: &[Line]) -> Result
             .with_context(|| format!("{name}, line {}", line.number))?;
         execute(svc, &globals, &line.cli.command)
             .await
-            .with_context(|| format!("{name}, line {}: `{}`", line.number, line.text))?;
+            .with_context(|| format!("{name}, line {}: `{}`", line.number, shown(&line.text)))?;
     }
     Ok(())
 }

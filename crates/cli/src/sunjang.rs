@@ -97,9 +97,8 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                 })?
                 .to_string(),
         };
-        let (rules, restrictions) =
-            arbiter_record::parse_sunjang_rules(&text)
-                .map_err(|e| anyhow!("{}: {e}", crate::csv::source(rules.as_deref(), preset)))?;
+        let (rules, restrictions) = arbiter_record::parse_sunjang_rules(&text)
+            .map_err(|e| anyhow!("{}: {e}", crate::csv::source(rules.as_deref(), preset)))?;
         let done = svc
             .create_sunjang(id, name, rules, restrictions, &g.ctx())
             .await?;

@@ -390,9 +390,8 @@ pub async fn challengers(svc: &Svc, g: &Globals, cmd: &ChallengersCmd) -> Result
                 })?
                 .to_string(),
         };
-        let mut rules =
-            arbiter_record::parse_challengers_rules(&text)
-                .map_err(|e| anyhow!("{}: {e}", crate::csv::source(rules.as_deref(), preset)))?;
+        let mut rules = arbiter_record::parse_challengers_rules(&text)
+            .map_err(|e| anyhow!("{}: {e}", crate::csv::source(rules.as_deref(), preset)))?;
         if let Some(x) = first_to {
             rules.first_to = *x;
         }

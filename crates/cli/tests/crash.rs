@@ -348,7 +348,10 @@ fn version(server: &Server) -> u64 {
     .unwrap();
     assert_eq!(a.status, 200, "{}", a.body);
     let tag = a.header("etag").expect("an ETag");
-    tag.trim_matches('"').trim_start_matches('v').parse().unwrap()
+    tag.trim_matches('"')
+        .trim_start_matches('v')
+        .parse()
+        .unwrap()
 }
 
 /// The ladder with its players, an account `jordan` owning it, round 1 announced.
@@ -365,7 +368,14 @@ fn prepare(db: &Db) {
     db.ok(&["script", &path.to_string_lossy()]);
     let mut add = db
         .command()
-        .args(["account", "add", "jordan", "--name", "Jordan", "--organizer"])
+        .args([
+            "account",
+            "add",
+            "jordan",
+            "--name",
+            "Jordan",
+            "--organizer",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -418,9 +428,9 @@ fn check(db: &Db, server: &Server, acked: &BTreeMap<(u64, String), String>, kill
     );
     let mut rounds: BTreeMap<u64, Value> = BTreeMap::new();
     for ((round, game), winner) in acked {
-        let r = rounds.entry(*round).or_insert_with(|| {
-            server.get(&format!("/api/competitions/{COMP}/rounds/{round}"))
-        });
+        let r = rounds
+            .entry(*round)
+            .or_insert_with(|| server.get(&format!("/api/competitions/{COMP}/rounds/{round}")));
         let g = r["games"]
             .as_array()
             .unwrap()
@@ -466,12 +476,26 @@ fn kill_during_appends(db: &Db) -> (u64, u64, usize) {
             // Finish the round and announce the next, outside the kill window.
             let mut v = version(&server);
             for (game, ussr, _) in &open {
-                let a = act(&server.addr, &who, v, &format!("finish-{round}-{game}"), &result_body(game, ussr)).unwrap();
+                let a = act(
+                    &server.addr,
+                    &who,
+                    v,
+                    &format!("finish-{round}-{game}"),
+                    &result_body(game, ussr),
+                )
+                .unwrap();
                 assert_eq!(a.status, 200, "{}", a.body);
                 v = a.json()["version"].as_u64().unwrap();
                 acked.insert((round, game.clone()), ussr.clone());
             }
-            let a = act(&server.addr, &who, v, &format!("announce-{}", round + 1), &json!({"action": "announce-round"})).unwrap();
+            let a = act(
+                &server.addr,
+                &who,
+                v,
+                &format!("announce-{}", round + 1),
+                &json!({"action": "announce-round"}),
+            )
+            .unwrap();
             assert_eq!(a.status, 200, "{}", a.body);
             (round, open) = running_round(&server);
         }
@@ -488,7 +512,13 @@ fn kill_during_appends(db: &Db) -> (u64, u64, usize) {
                 for (i, (game, ussr, us)) in open.into_iter().enumerate() {
                     let winner = if i % 2 == 0 { ussr } else { us };
                     *flying.lock().unwrap() = true;
-                    let answer = act(&addr, &who, v, &format!("r{round}-{game}"), &result_body(&game, &winner));
+                    let answer = act(
+                        &addr,
+                        &who,
+                        v,
+                        &format!("r{round}-{game}"),
+                        &result_body(&game, &winner),
+                    );
                     match answer {
                         Ok(a) if a.status == 200 => {
                             v = a.json()["version"].as_u64().unwrap();
@@ -562,37 +592,66 @@ fn big_export() -> &'static PathBuf {
                 .build()
                 .unwrap();
             runtime.block_on(async {
-                let store = arbiter_store_sqlite::SqliteStore::open(&path).await.unwrap();
+                let store = arbiter_store_sqlite::SqliteStore::open(&path)
+                    .await
+                    .unwrap();
                 let svc = Service::new(store.clone())
                     .with_seeds(SeedSource::Deterministic("crash-import".into()));
                 let t0 = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
                 let at = |days: i64| t0 + chrono::Duration::days(days);
                 let ctx = |days: i64| Context::new("Mod", at(days));
-                svc.create_ladder("big", "Big Ladder", LadderRules::default(), &["Mod".to_string()], &ctx(0))
+                svc.create_ladder(
+                    "big",
+                    "Big Ladder",
+                    LadderRules::default(),
+                    &["Mod".to_string()],
+                    &ctx(0),
+                )
+                .await
+                .unwrap();
+                for i in 0..200 {
+                    svc.execute(
+                        "big",
+                        Command::Join {
+                            name: format!("Player {i:03}"),
+                            surname: None,
+                        },
+                        &ctx(0),
+                    )
                     .await
                     .unwrap();
-                for i in 0..200 {
-                    svc.execute("big", Command::Join { name: format!("Player {i:03}"), surname: None }, &ctx(0))
-                        .await
-                        .unwrap();
                 }
                 let mut results = 0;
                 let mut round = 0;
                 while results < IMPORT_RESULTS {
                     let day = 1 + 2 * round;
-                    svc.announce_round("big", None, PairingPlan::Default { eliminator: None }, false, &ctx(day))
-                        .await
-                        .unwrap();
+                    svc.announce_round(
+                        "big",
+                        None,
+                        PairingPlan::Default { eliminator: None },
+                        false,
+                        &ctx(day),
+                    )
+                    .await
+                    .unwrap();
                     let (ladder, _) = svc.load("big", None).await.unwrap();
                     let games: Vec<_> = ladder
                         .open_round()
                         .map(|r| r.games.clone())
                         .unwrap_or_default()
                         .into_iter()
-                        .filter(|g| ladder.game(*g).is_some_and(|g| g.status == GameStatus::Scheduled))
+                        .filter(|g| {
+                            ladder
+                                .game(*g)
+                                .is_some_and(|g| g.status == GameStatus::Scheduled)
+                        })
                         .collect();
                     for g in games {
-                        let side = if (g.0 + round as u32) % 3 == 0 { Side::Us } else { Side::Ussr };
+                        let side = if (g.0 + round as u32).is_multiple_of(3) {
+                            Side::Us
+                        } else {
+                            Side::Ussr
+                        };
                         let command = Command::RecordResult {
                             game: g,
                             result: ResultInput {
@@ -619,7 +678,11 @@ fn big_export() -> &'static PathBuf {
                 .arg(&file)
                 .output()
                 .unwrap();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             (db._dir, file)
         })
         .1
@@ -628,16 +691,16 @@ fn big_export() -> &'static PathBuf {
 /// `arbiter export -c big` of `db`, or `None` when it has no competition `big`.
 fn export_of(db: &Db) -> Option<Vec<u8>> {
     let list = db.ok_json(&["competition", "list", "--json"]);
-    let present = list
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|c| c["id"] == "big");
+    let present = list.as_array().unwrap().iter().any(|c| c["id"] == "big");
     if !present {
         return None;
     }
     let out = db.command().args(["-c", "big", "export"]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     Some(out.stdout)
 }
 
@@ -655,7 +718,12 @@ fn kill_during_import(make: fn() -> Db) -> (u64, u64, u64, Duration) {
     let timing = make();
     timing.ok(&["import", &file.to_string_lossy()]);
     let whole = started.elapsed().as_micros() as u64;
-    assert_eq!(export_of(&timing).as_deref(), Some(&original[..]), "{}: the import is not the file", db.kind);
+    assert_eq!(
+        export_of(&timing).as_deref(),
+        Some(&original[..]),
+        "{}: the import is not the file",
+        db.kind
+    );
     drop(timing);
     let (mut none, mut complete) = (0, 0);
     for kill in 0..kills {

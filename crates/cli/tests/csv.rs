@@ -12,7 +12,9 @@ use common::{Arbiter, running};
 fn a_ladder_exports_its_standings_and_results() {
     let a = running();
     let standings = a.ok(&["standings", "--csv"]);
-    assert!(standings.starts_with("rung,player,wins,losses,ties,ussr,us,last_move,round_status\r\n"));
+    assert!(
+        standings.starts_with("rung,player,wins,losses,ties,ussr,us,last_move,round_status\r\n")
+    );
     insta::assert_snapshot!("ladder_standings_csv", standings);
     let results = a.ok(&["results", "--csv"]);
     insta::assert_snapshot!("ladder_results_csv", results);
@@ -26,10 +28,14 @@ fn a_ladder_exports_its_standings_and_results() {
 #[test]
 fn a_player_import_is_all_or_nothing_and_names_the_line() {
     let a = running();
-    let bad = a.file("players.csv", "name,surname\nGreta Nilsson,\nBen Carter,Carter\n");
+    let bad = a.file(
+        "players.csv",
+        "name,surname\nGreta Nilsson,\nBen Carter,Carter\n",
+    );
     let run = a.refused(1, &["player", "import", bad.to_str().unwrap()]);
     assert!(
-        run.stderr.contains("players.csv line 3: Ben Carter is already registered"),
+        run.stderr
+            .contains("players.csv line 3: Ben Carter is already registered"),
         "{}",
         run.stderr
     );
@@ -52,7 +58,13 @@ fn a_player_import_is_all_or_nothing_and_names_the_line() {
 #[test]
 fn exported_cells_never_start_a_formula() {
     let a = running();
-    a.ok(&["player", "add", "=HYPERLINK(\"http://x\",\"y\")", "--surname", "Hyper"]);
+    a.ok(&[
+        "player",
+        "add",
+        "=HYPERLINK(\"http://x\",\"y\")",
+        "--surname",
+        "Hyper",
+    ]);
     let csv = a.ok(&["standings", "--csv"]);
     assert!(
         csv.contains("\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""),
@@ -77,9 +89,15 @@ fn an_xmadn_league_and_a_sunjang_league_export_too() {
         "--player", "Clark",
     ]);
     let standings = a.ok(&["-c", "xl", "standings", "--csv"]);
-    assert!(standings.contains("'@Ames") && standings.contains("'+Baker"), "{standings}");
+    assert!(
+        standings.contains("'@Ames") && standings.contains("'+Baker"),
+        "{standings}"
+    );
     let results = a.ok(&["-c", "xl", "results", "--csv"]);
-    assert!(results.starts_with("game,stage,player_a,player_b,"), "{results}");
+    assert!(
+        results.starts_with("game,stage,player_a,player_b,"),
+        "{results}"
+    );
     a.ok(&["sunjang", "create", "sj", "--name", "SJ"]);
     let file = a.file(
         "sj.csv",
@@ -87,12 +105,24 @@ fn an_xmadn_league_and_a_sunjang_league_export_too() {
     );
     let out = a.ok(&["-c", "sj", "player", "import", file.to_str().unwrap()]);
     assert!(out.contains("Imported 2 players"), "{out}");
-    let players = a.run(&["-c", "sj", "sunjang", "player", "list", "--json"]).success().json();
+    let players = a
+        .run(&["-c", "sj", "sunjang", "player", "list", "--json"])
+        .success()
+        .json();
     assert_eq!(players[1]["rank"], "2d");
     assert_eq!(players[1]["provisional"], true);
     let standings = a.ok(&["-c", "sj", "standings", "--csv"]);
-    assert!(standings.starts_with("season,division,group,place,player,"), "{standings}");
+    assert!(
+        standings.starts_with("season,division,group,place,player,"),
+        "{standings}"
+    );
     // An XMadn league names its players at creation: no import.
-    let run = a.run(&["-c", "xl", "player", "import", file.to_str().unwrap()]).fails_with(1);
-    assert!(run.stderr.contains("named when it is created"), "{}", run.stderr);
+    let run = a
+        .run(&["-c", "xl", "player", "import", file.to_str().unwrap()])
+        .fails_with(1);
+    assert!(
+        run.stderr.contains("named when it is created"),
+        "{}",
+        run.stderr
+    );
 }

@@ -64,9 +64,20 @@ fn template() -> &'static Path {
             .arg(&script)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         for args in [
-            vec!["account", "add", "olga", "--name", "Olga Owens", "--organizer"],
+            vec![
+                "account",
+                "add",
+                "olga",
+                "--name",
+                "Olga Owens",
+                "--organizer",
+            ],
             vec!["account", "grant", "olga", "tws", "--role", "owner"],
         ] {
             let out = arbiter(&db)
@@ -74,7 +85,11 @@ fn template() -> &'static Path {
                 .env("ARBITER_PASSWORD", PASSWORD)
                 .output()
                 .unwrap();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
         dir
     });
@@ -177,7 +192,11 @@ fn entry(name: &str, r: &Ran, tmp: &Path) -> String {
         .lines()
         .map(|l| {
             if l.chars().count() > 400 {
-                format!("{}… [{} characters]", l.chars().take(400).collect::<String>(), l.chars().count())
+                format!(
+                    "{}… [{} characters]",
+                    l.chars().take(400).collect::<String>(),
+                    l.chars().count()
+                )
             } else {
                 l.to_string()
             }
@@ -193,8 +212,10 @@ fn accepted(dir: &Path, name: &str) -> bool {
         return true;
     }
     // import/README.md marks accepted files "`name`: ACCEPTED".
-    std::fs::read_to_string(dir.join("README.md"))
-        .is_ok_and(|r| r.lines().any(|l| l.contains(&format!("`{name}`: ACCEPTED"))))
+    std::fs::read_to_string(dir.join("README.md")).is_ok_and(|r| {
+        r.lines()
+            .any(|l| l.contains(&format!("`{name}`: ACCEPTED")))
+    })
 }
 
 /// The files of a kind, sorted (README.md left out).
@@ -223,14 +244,30 @@ fn args_for(kind: &str, name: &str) -> Vec<String> {
             a
         }
         "rules" if name.starts_with("challengers-") => {
-            let mut a = s(&["challengers", "create", "hx", "--name", "HX", "--rules", name]);
+            let mut a = s(&[
+                "challengers",
+                "create",
+                "hx",
+                "--name",
+                "HX",
+                "--rules",
+                name,
+            ]);
             a.extend(s(&players));
             a
         }
         "rules" if name.starts_with("sunjang-") => {
             s(&["sunjang", "create", "hx", "--name", "HX", "--rules", name])
         }
-        "rules" => s(&["competition", "create", "hx", "--name", "HX", "--rules", name]),
+        "rules" => s(&[
+            "competition",
+            "create",
+            "hx",
+            "--name",
+            "HX",
+            "--rules",
+            name,
+        ]),
         "csv" if name.starts_with("sunjang-") => s(&["-c", "sj", "player", "import", name]),
         "csv" => s(&["-c", "tws", "player", "import", name]),
         "script" => s(&["script", name]),
@@ -333,7 +370,10 @@ fn hostile_huge_files() {
         i += 1;
     }
     write("ladder-over-the-limit.csv", &big);
-    write("ladder-long-cell.csv", &format!("name\n{}\n", "x".repeat(1 << 20)));
+    write(
+        "ladder-long-cell.csv",
+        &format!("name\n{}\n", "x".repeat(1 << 20)),
+    );
     let mut many = String::from("name\n");
     for i in 0..=20_000 {
         many.push_str(&format!("P{i}\n"));
@@ -347,7 +387,10 @@ fn hostile_huge_files() {
     );
     write(
         "tws-long-line.toml",
-        &format!("platform = \"{}\"\nno_such_setting = 1\n", "x".repeat(1 << 20)),
+        &format!(
+            "platform = \"{}\"\nno_such_setting = 1\n",
+            "x".repeat(1 << 20)
+        ),
     );
     // Scripts.
     write(
@@ -359,11 +402,26 @@ fn hostile_huge_files() {
         &format!("-c tws player add \"{}\n", "x".repeat(1 << 20)),
     );
     let cases: Vec<(&str, Vec<&str>)> = vec![
-        ("ladder-over-the-limit.csv", vec!["-c", "tws", "player", "import"]),
-        ("ladder-long-cell.csv", vec!["-c", "tws", "player", "import"]),
-        ("ladder-too-many-rows.csv", vec!["-c", "tws", "player", "import"]),
-        ("tws-200000-lines.toml", vec!["competition", "create", "hx", "--name", "HX", "--rules"]),
-        ("tws-long-line.toml", vec!["competition", "create", "hx", "--name", "HX", "--rules"]),
+        (
+            "ladder-over-the-limit.csv",
+            vec!["-c", "tws", "player", "import"],
+        ),
+        (
+            "ladder-long-cell.csv",
+            vec!["-c", "tws", "player", "import"],
+        ),
+        (
+            "ladder-too-many-rows.csv",
+            vec!["-c", "tws", "player", "import"],
+        ),
+        (
+            "tws-200000-lines.toml",
+            vec!["competition", "create", "hx", "--name", "HX", "--rules"],
+        ),
+        (
+            "tws-long-line.toml",
+            vec!["competition", "create", "hx", "--name", "HX", "--rules"],
+        ),
         ("script-200000-lines.arb", vec!["script"]),
         ("script-long-line.arb", vec!["script"]),
     ];
@@ -378,7 +436,12 @@ fn hostile_huge_files() {
         let r = run(cmd, name);
         let took = started.elapsed();
         assert_ne!(r.code, 101, "{name} panicked:\n{}", r.stderr);
-        assert!(r.code == 1 || r.code == 2, "{name}: exit {}\n{}", r.code, r.stderr);
+        assert!(
+            r.code == 1 || r.code == 2,
+            "{name}: exit {}\n{}",
+            r.code,
+            r.stderr
+        );
         assert!(names_a_place(&r.stderr), "{name}: {}", r.stderr);
         assert_eq!(stored(&db), before, "{name} changed what is stored");
         eprintln!("{name}: refused in {took:?}");
@@ -416,7 +479,10 @@ impl Server {
         let addr = loop {
             let mut b = [0u8; 1];
             if out.read(&mut b).unwrap() == 0 || started.elapsed() > TIMEOUT {
-                panic!("arbiter serve did not start: {}", String::from_utf8_lossy(&seen));
+                panic!(
+                    "arbiter serve did not start: {}",
+                    String::from_utf8_lossy(&seen)
+                );
             }
             seen.push(b[0]);
             let text = String::from_utf8_lossy(&seen);
@@ -441,7 +507,8 @@ impl Server {
         if chunked {
             for c in body.chunks(64 * 1024) {
                 // The server may answer 413 and close before all is sent.
-                if s.write_all(format!("{:x}\r\n", c.len()).as_bytes()).is_err()
+                if s.write_all(format!("{:x}\r\n", c.len()).as_bytes())
+                    .is_err()
                     || s.write_all(c).is_err()
                     || s.write_all(b"\r\n").is_err()
                 {
@@ -471,7 +538,13 @@ impl Server {
         (status, head, body)
     }
 
-    fn request(&self, method: &str, path: &str, headers: &[String], body: &[u8]) -> (u16, String, Vec<u8>) {
+    fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[String],
+        body: &[u8],
+    ) -> (u16, String, Vec<u8>) {
         let mut head = format!(
             "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
             self.addr,
@@ -492,7 +565,8 @@ fn dechunk(mut b: &[u8]) -> Vec<u8> {
         let Some(end) = b.windows(2).position(|w| w == b"\r\n") else {
             return out;
         };
-        let size = usize::from_str_radix(String::from_utf8_lossy(&b[..end]).trim(), 16).unwrap_or(0);
+        let size =
+            usize::from_str_radix(String::from_utf8_lossy(&b[..end]).trim(), 16).unwrap_or(0);
         if size == 0 {
             return out;
         }
@@ -539,7 +613,12 @@ fn hostile_api_bodies() {
         .lines()
         .filter_map(|l| l.split_once(':'))
         .filter(|(k, _)| k.eq_ignore_ascii_case("set-cookie"))
-        .find_map(|(_, v)| v.trim().split(';').next().filter(|c| c.starts_with("arbiter_session=")))
+        .find_map(|(_, v)| {
+            v.trim()
+                .split(';')
+                .next()
+                .filter(|c| c.starts_with("arbiter_session="))
+        })
         .unwrap()
         .to_string();
     let csrf = serde_json::from_slice::<serde_json::Value>(&body).unwrap()["csrf_token"]
@@ -588,12 +667,19 @@ fn hostile_api_bodies() {
         b.extend_from_slice(br#""}"#);
         b
     };
-    cases.push(("actions--2MiB-with-length (generated)".into(), huge.clone(), false));
+    cases.push((
+        "actions--2MiB-with-length (generated)".into(),
+        huge.clone(),
+        false,
+    ));
     cases.push(("actions--2MiB-chunked (generated)".into(), huge, true));
     for (name, body, chunked) in &cases {
         let path = route(name);
         let (status, _, answer) = if *chunked {
-            let mut head = format!("POST {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n", server.addr);
+            let mut head = format!(
+                "POST {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n",
+                server.addr
+            );
             for h in &headers {
                 head.push_str(h);
                 head.push_str("\r\n");
@@ -611,7 +697,10 @@ fn hostile_api_bodies() {
         let v: serde_json::Value = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("api/{name}: {status} is not JSON ({e}): {text}"));
         let error = &v["error"];
-        assert!(error["code"].is_string() && error["message"].is_string(), "api/{name}: {v}");
+        assert!(
+            error["code"].is_string() && error["message"].is_string(),
+            "api/{name}: {v}"
+        );
         if status == 400 || status == 422 {
             assert!(
                 error["field"].is_string() || error["clause"].is_string(),

@@ -114,7 +114,14 @@ enum Mutation {
     Header { at: usize, header: usize },
 }
 
-const HEADERS: &[&str] = &["[bid]", "[playoff]", "[[restriction]]", "[bid.side]", "[[bid]]", "["];
+const HEADERS: &[&str] = &[
+    "[bid]",
+    "[playoff]",
+    "[[restriction]]",
+    "[bid.side]",
+    "[[bid]]",
+    "[",
+];
 
 fn mutation() -> impl Strategy<Value = Mutation> {
     let idx = 0..200usize;
@@ -169,7 +176,10 @@ fn mutate(text: &str, mutations: &[Mutation]) -> String {
             }
             Mutation::Swap(a, b) => lines.swap(a % n, b % n),
             Mutation::Insert { at, key, value } => {
-                lines.insert(at % n, format!("{} = {}", KEYS[*key], HOSTILE_VALUES[*value]));
+                lines.insert(
+                    at % n,
+                    format!("{} = {}", KEYS[*key], HOSTILE_VALUES[*value]),
+                );
             }
             Mutation::Header { at, header } => lines.insert(at % n, HEADERS[*header].to_string()),
             Mutation::Truncate(at) => {

@@ -223,10 +223,7 @@ fn generated_api_bodies_never_fail_the_server_and_errors_name_the_field() {
         .unwrap();
     let world = rt.block_on(World::new());
     let routes = routes();
-    let tokens = [
-        world.tokens["olga"].clone(),
-        world.tokens["alice"].clone(),
-    ];
+    let tokens = [world.tokens["olga"].clone(), world.tokens["alice"].clone()];
     let mut runner = TestRunner::new(Config {
         cases: CASES,
         failure_persistence: None,
@@ -280,7 +277,11 @@ fn generated_api_bodies_never_fail_the_server_and_errors_name_the_field() {
         );
         if a.status.is_client_error() {
             let v: Value = serde_json::from_slice(&a.body).map_err(|e| {
-                TestCaseError::fail(format!("POST {uri}: {} is not JSON ({e}): {}", a.status, a.text()))
+                TestCaseError::fail(format!(
+                    "POST {uri}: {} is not JSON ({e}): {}",
+                    a.status,
+                    a.text()
+                ))
             })?;
             let error = &v["error"];
             prop_assert!(error["code"].is_string(), "POST {uri}: {v}");

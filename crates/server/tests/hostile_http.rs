@@ -94,7 +94,15 @@ fn request(uri: &str, token: &str, body: Vec<u8>, length: Length, json: bool) ->
 /// What the API shows of the stored data: the competitions and the
 /// ladder's history.
 async fn stored(w: &World) -> (String, String) {
-    let list = send(&w.app, Method::GET, "/api/competitions", As::Nobody, &[], None).await;
+    let list = send(
+        &w.app,
+        Method::GET,
+        "/api/competitions",
+        As::Nobody,
+        &[],
+        None,
+    )
+    .await;
     let history = send(
         &w.app,
         Method::GET,
@@ -149,7 +157,11 @@ async fn oversized_api_bodies_are_413_in_the_error_shape_and_store_nothing() {
         .await;
         is_413_shaped(&a, &format!("POST {uri} (8 MiB chunked)"));
     }
-    assert_eq!(stored(&w).await, before, "an oversized body stored something");
+    assert_eq!(
+        stored(&w).await,
+        before,
+        "an oversized body stored something"
+    );
 }
 
 #[tokio::test]
@@ -160,7 +172,13 @@ async fn a_body_at_the_limit_is_read() {
     let token = w.tokens["olga"].clone();
     let a = oneshot(
         &w.app,
-        request("/api/accounts", &token, big_json(LIMIT), Length::Honest, true),
+        request(
+            "/api/accounts",
+            &token,
+            big_json(LIMIT),
+            Length::Honest,
+            true,
+        ),
     )
     .await;
     assert_ne!(a.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", a.text());

@@ -35,7 +35,9 @@ use arbiter_engine::xmadn::league::League;
 use arbiter_store::{EventStore, Seq, StoreError};
 
 use crate::format::CompetitionFormat;
-use crate::{Context, Executed, Format, RETRIES, Service, ServiceError, check_expected, sha256_hex};
+use crate::{
+    Context, Executed, Format, RETRIES, Service, ServiceError, check_expected, sha256_hex,
+};
 
 /// The largest CSV file imported: 8 MiB (a player list is a few kilobytes;
 /// anything bigger is a mistake or an attack).
@@ -134,7 +136,12 @@ fn rows(
             Ok(more) => more,
             Err(e) => {
                 let line = lines.line_at(e.position().map_or(0, csv::Position::byte));
-                return Err(CsvError::at(file, line, None, format!("not readable as CSV: {e}")));
+                return Err(CsvError::at(
+                    file,
+                    line,
+                    None,
+                    format!("not readable as CSV: {e}"),
+                ));
             }
         };
         if !more {
@@ -168,7 +175,12 @@ fn rows(
                     "{} cells, but the header names {} columns ({})",
                     record.len(),
                     header.len(),
-                    header.iter().flatten().copied().collect::<Vec<_>>().join(", ")
+                    header
+                        .iter()
+                        .flatten()
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             ));
         }
@@ -359,19 +371,36 @@ fn text_cell(file: &str, line: u64, column: &str, raw: &[u8]) -> Result<String, 
     Ok(text.to_string())
 }
 
+/// Text quoted in an error: at most 40 characters, control characters
+/// escaped (never written raw to the terminal).
 fn shorten(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(40)
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
     if s.chars().count() > 40 {
-        format!("{}…", s.chars().take(40).collect::<String>())
-    } else {
-        s.to_string()
+        out.push('…');
     }
+    out
 }
 
 /// A name: not empty, and not something a spreadsheet would run.
 fn name_cell(file: &str, row: &Row) -> Result<String, CsvError> {
-    let name = row
-        .get("name")
-        .ok_or_else(|| CsvError::at(file, row.line, Some("name"), "empty: every player needs a name"))?;
+    let name = row.get("name").ok_or_else(|| {
+        CsvError::at(
+            file,
+            row.line,
+            Some("name"),
+            "empty: every player needs a name",
+        )
+    })?;
     if let Some(c) = name.chars().next().filter(|c| FORMULA_STARTS.contains(c)) {
         return Err(CsvError::at(
             file,
@@ -393,7 +422,11 @@ fn check_duplicates<'a>(
 ) -> Result<(), CsvError> {
     let mut seen: HashMap<String, u64> = HashMap::new();
     for (line, name) in names {
-        let key = name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+        let key = name
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
         if let Some(first) = seen.insert(key, line) {
             return Err(CsvError::at(
                 file,
@@ -506,10 +539,20 @@ pub fn parse_sunjang_players(file: &str, bytes: &[u8]) -> Result<Vec<SunjangPlay
         .map(|r| {
             let name = name_cell(file, r)?;
             let (rank, marked) = rank_cell(file, r, "rank")?.ok_or_else(|| {
-                CsvError::at(file, r.line, Some("rank"), "empty: every player needs a rank")
+                CsvError::at(
+                    file,
+                    r.line,
+                    Some("rank"),
+                    "empty: every player needs a rank",
+                )
             })?;
             let rating = rating_cell(file, r, "rating")?.ok_or_else(|| {
-                CsvError::at(file, r.line, Some("rating"), "empty: every player needs a rating")
+                CsvError::at(
+                    file,
+                    r.line,
+                    Some("rating"),
+                    "empty: every player needs a rating",
+                )
             })?;
             let provisional = match r.get("provisional").map(str::to_ascii_lowercase).as_deref() {
                 None | Some("no" | "false" | "0" | "n") => false,
@@ -757,8 +800,7 @@ impl Table {
         let bytes = w
             .into_inner()
             .map_err(|e| ServiceError::Input(format!("cannot write CSV: {e}")))?;
-        String::from_utf8(bytes)
-            .map_err(|e| ServiceError::Input(format!("cannot write CSV: {e}")))
+        String::from_utf8(bytes).map_err(|e| ServiceError::Input(format!("cannot write CSV: {e}")))
     }
 }
 
@@ -766,7 +808,15 @@ impl Table {
 pub fn ladder_standings(ladder: &Ladder, competition: &str, version: u64) -> Table {
     let v = crate::views::ladder_view(ladder, competition, version);
     let mut t = Table::new(&[
-        "rung", "player", "wins", "losses", "ties", "ussr", "us", "last_move", "round_status",
+        "rung",
+        "player",
+        "wins",
+        "losses",
+        "ties",
+        "ussr",
+        "us",
+        "last_move",
+        "round_status",
     ]);
     for r in &v.rungs {
         t.push(vec![
@@ -901,7 +951,14 @@ pub fn challengers_standings(c: &Challengers, competition: &str, version: u64) -
 pub fn challengers_results(c: &Challengers, competition: &str, version: u64) -> Table {
     let v = crate::xmadn::challengers_view(c, competition, version);
     let mut t = Table::new(&[
-        "game", "player_a", "player_b", "colours_a", "colours_b", "score", "winner", "time",
+        "game",
+        "player_a",
+        "player_b",
+        "colours_a",
+        "colours_b",
+        "score",
+        "winner",
+        "time",
         "sat_out",
     ]);
     for g in &v.games {
@@ -923,8 +980,20 @@ pub fn challengers_results(c: &Challengers, competition: &str, version: u64) -> 
 /// A Sunjang league's group tables, every season.
 pub fn sunjang_standings(l: &Sunjang) -> Table {
     let mut t = Table::new(&[
-        "season", "division", "group", "place", "player", "rank", "rating", "played", "wins",
-        "jigo", "losses", "gamepoints", "total", "sodos",
+        "season",
+        "division",
+        "group",
+        "place",
+        "player",
+        "rank",
+        "rating",
+        "played",
+        "wins",
+        "jigo",
+        "losses",
+        "gamepoints",
+        "total",
+        "sodos",
     ]);
     for s in &l.seasons {
         let v = crate::sunjang::season_view(l, s);

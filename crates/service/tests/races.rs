@@ -76,7 +76,11 @@ async fn sixteen_writers<S: EventStore + Clone + 'static>(store: S, kind: &str) 
                     match svc.execute(COMP, apply(name.clone()), &pinned).await {
                         Ok(done) => {
                             assert!(!done.replayed);
-                            assert_eq!(done.first, version + 1, "writer {w}: not after its version");
+                            assert_eq!(
+                                done.first,
+                                version + 1,
+                                "writer {w}: not after its version"
+                            );
                             seen.ranges.push((done.first, done.last));
                             version = done.last;
                             break;
@@ -87,9 +91,15 @@ async fn sixteen_writers<S: EventStore + Clone + 'static>(store: S, kind: &str) 
                             // Told the current version: later than what it
                             // expected, and not beyond the log.
                             assert_eq!(expected, version);
-                            assert!(actual > expected, "writer {w}: told {actual} after {expected}");
+                            assert!(
+                                actual > expected,
+                                "writer {w}: told {actual} after {expected}"
+                            );
                             let now = store.version(COMP).await.unwrap();
-                            assert!(actual <= now, "writer {w}: told {actual}, the log is at {now}");
+                            assert!(
+                                actual <= now,
+                                "writer {w}: told {actual}, the log is at {now}"
+                            );
                             seen.refusals += 1;
                             version = actual;
                         }
@@ -111,7 +121,10 @@ async fn sixteen_writers<S: EventStore + Clone + 'static>(store: S, kind: &str) 
     let mut seqs = BTreeSet::new();
     for &(first, last) in seen.iter().flat_map(|s| &s.ranges) {
         assert_eq!(first, last, "{kind}: one event per application");
-        assert!(seqs.insert(first), "{kind}: event {first} acknowledged twice");
+        assert!(
+            seqs.insert(first),
+            "{kind}: event {first} acknowledged twice"
+        );
     }
     assert_eq!(seqs.len() as u64, total, "{kind}");
     assert_eq!(seqs, (base + 1..=base + total).collect(), "{kind}");
@@ -119,7 +132,11 @@ async fn sixteen_writers<S: EventStore + Clone + 'static>(store: S, kind: &str) 
     let fresh = service(store.clone());
     assert_consistent(&fresh, COMP).await;
     let (ladder, _) = fresh.load(COMP, None).await.unwrap();
-    let names: BTreeSet<String> = ladder.players.iter().map(|p| p.player.name.clone()).collect();
+    let names: BTreeSet<String> = ladder
+        .players
+        .iter()
+        .map(|p| p.player.name.clone())
+        .collect();
     for w in 0..WRITERS {
         for i in 0..per_writer {
             assert!(
@@ -170,7 +187,11 @@ async fn one_key_five_copies<S: EventStore + Clone + 'static>(store: S, kind: &s
             ranges.insert((done.first, done.last));
         }
         assert_eq!(firsts, 1, "{kind}: submission {n} stored {firsts} times");
-        assert_eq!(ranges.len(), 1, "{kind}: copies of {n} told different outcomes: {ranges:?}");
+        assert_eq!(
+            ranges.len(),
+            1,
+            "{kind}: copies of {n} told different outcomes: {ranges:?}"
+        );
         let expected = base + u64::from(n) + 1;
         assert_eq!(ranges.first(), Some(&(expected, expected)), "{kind}");
     }
@@ -201,7 +222,9 @@ async fn five_copies_with_one_key_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn sixteen_writers_on_postgres() {
-    let db = testing::fresh_database(&testing::server_url()).await.unwrap();
+    let db = testing::fresh_database(&testing::server_url())
+        .await
+        .unwrap();
     let store = PostgresStore::open(db.url()).await.unwrap();
     sixteen_writers(store.clone(), "postgres").await;
     store.close().await;
@@ -209,7 +232,9 @@ async fn sixteen_writers_on_postgres() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn five_copies_with_one_key_on_postgres() {
-    let db = testing::fresh_database(&testing::server_url()).await.unwrap();
+    let db = testing::fresh_database(&testing::server_url())
+        .await
+        .unwrap();
     let store = PostgresStore::open(db.url()).await.unwrap();
     one_key_five_copies(store.clone(), "postgres").await;
     store.close().await;

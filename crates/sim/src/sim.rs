@@ -116,6 +116,12 @@ pub struct Stats {
     pub events: u64,
     /// Rounds announced by the end of the runs.
     pub rounds: u64,
+    /// Games decided after their deadline (agreed or adjudicated) by the
+    /// end of the runs.
+    pub late_results: u64,
+    /// FNV-1a of every run's final log (sequence, key, payload), summed:
+    /// two runs of the same seeds must agree on it.
+    pub log_hash: u64,
 }
 
 impl Stats {
@@ -135,6 +141,8 @@ impl Stats {
         self.concurrent_groups += o.concurrent_groups;
         self.events += o.events;
         self.rounds += o.rounds;
+        self.late_results += o.late_results;
+        self.log_hash = self.log_hash.wrapping_add(o.log_hash);
     }
 }
 
@@ -591,8 +599,8 @@ impl World {
             self.check_all(false).await?;
         }
         for s in 0..self.config.steps {
-            if self.chance(5) {
-                self.skipped_days += 20 + self.below(31) as i64;
+            if self.chance(8) {
+                self.skipped_days += 25 + self.below(36) as i64;
             }
             self.set_step(step + s);
             self.stats.steps += 1;
@@ -610,7 +618,14 @@ impl World {
         }
         self.check_all(true).await?;
         self.stats.events += self.log.len() as u64;
+        self.stats.log_hash = log_hash(&self.log);
         self.stats.rounds += self.truth.rounds.len() as u64;
+        self.stats.late_results += self
+            .truth
+            .games
+            .iter()
+            .filter(|g| matches!(g.status, GameStatus::Agreed | GameStatus::Adjudicated))
+            .count() as u64;
         Ok(())
     }
 
@@ -1772,6 +1787,25 @@ fn check_log(
         }
     }
     Ok(runs)
+}
+
+/// FNV-1a over each event's sequence, key and payload.
+fn log_hash(log: &[StoredEvent]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for e in log {
+        eat(&e.seq.to_le_bytes());
+        eat(e.idempotency_key.as_deref().unwrap_or("").as_bytes());
+        eat(&[0]);
+        eat(e.payload.as_bytes());
+        eat(e.recorded_at.as_bytes());
+    }
+    h
 }
 
 fn messages(faults: &[Injected]) -> String {

@@ -711,3 +711,36 @@ async fn the_wrapper_fails_the_kth_call() {
     assert_eq!(last.landed.map(|a| (a.first, a.last)), Some((1, 1)));
     assert_eq!(faulty.calls(), 10);
 }
+
+/// Two copies of one undo request (one idempotency key) at once, on two
+/// services, interleaved between their storage calls in 200 orders: one
+/// undoes, the other replays it (it used to be refused as a reused key when
+/// its history was read before the first copy's append: simulation seed
+/// 433).
+#[tokio::test(start_paused = true)]
+async fn concurrent_copies_of_one_undo() {
+    for order in 0..200 {
+        let faulty = FaultyStore::new(MemoryStore::new());
+        let (a, b) = (service(faulty.clone()), service(faulty.clone()));
+        ladder(&a, "undo").await;
+        b.load("undo", None).await.unwrap();
+        let before = faulty.inner().version("undo").await.unwrap();
+        faulty.set_yields(order, 500);
+        let ctx = ctx(Some("undo-once"), 3);
+        let (x, y) = tokio::join!(a.undo("undo", &ctx), b.undo("undo", &ctx));
+        faulty.set_yields(0, 0);
+        let (x, y) = (
+            x.unwrap_or_else(|e| panic!("order {order}: {e}")),
+            y.unwrap_or_else(|e| panic!("order {order}: {e}")),
+        );
+        assert!(x.0.replayed != y.0.replayed, "order {order}: {x:?} {y:?}");
+        assert_eq!(
+            (x.0.first, x.0.last),
+            (y.0.first, y.0.last),
+            "order {order}"
+        );
+        assert_eq!(x.1.seq, y.1.seq, "order {order}: both undid the same event");
+        assert_eq!(faulty.inner().version("undo").await.unwrap(), before + 1);
+        assert_consistent(&faulty, &a, "undo", &format!("order {order}")).await;
+    }
+}

@@ -256,59 +256,45 @@ pub fn analyse(
     search.probes(&mut problem);
     let mut complete = vec![vec![false; z]; n];
     let mut used = 0u64;
-    // The searches most likely to run long come last, so that one of them
-    // does not spend the total before the others had their turn: for a
-    // zone at the top of the table, the players with the fewest
-    // gamepoints now (a long shot at the top); for a zone at the bottom,
-    // those with the most. The order changes only which searches the
-    // total reaches, never a verdict a search proves.
-    let mut order: Vec<(usize, usize)> = Vec::with_capacity(n * z);
-    for (zi, zone) in problem.zones.iter().enumerate() {
-        let mut players: Vec<usize> = (0..n).collect();
-        if zone.first == 1 {
-            players.sort_by_key(|&p| (std::cmp::Reverse(problem.base[p]), p));
-        } else if zone.last >= n {
-            players.sort_by_key(|&p| (problem.base[p], p));
-        }
-        order.extend(players.into_iter().map(|p| (p, zi)));
-    }
-    for (p, zi) in order {
-        if search.evidence[p * z + zi].settled() {
-            continue;
-        }
-        problem.order_for(Some(p));
-        let zone = problem.zones[zi];
-        let mut spent = 0u64;
-        let mut finished = true;
-        // One search per kind of evidence he lacks, each with its own
-        // direction (see `Goal`).
-        for kind in [Kind::Inside, Kind::Outside, Kind::Die] {
-            let e = search.evidence[p * z + zi];
-            if e.settled() || e.has(kind) {
+    for (p, done) in complete.iter_mut().enumerate() {
+        for (zi, done) in done.iter_mut().enumerate() {
+            if search.evidence[p * z + zi].settled() {
                 continue;
             }
-            let room = budget.nodes.saturating_sub(spent);
-            let left = budget.total.saturating_sub(used);
-            if room == 0 || left == 0 {
-                finished = false;
-                break;
+            problem.order_for(Some(p));
+            let zone = problem.zones[zi];
+            let mut spent = 0u64;
+            let mut finished = true;
+            // One search per kind of evidence he lacks, each with its own
+            // direction (see `Goal`).
+            for kind in [Kind::Inside, Kind::Outside, Kind::Die] {
+                let e = search.evidence[p * z + zi];
+                if e.settled() || e.has(kind) {
+                    continue;
+                }
+                let room = budget.nodes.saturating_sub(spent);
+                let left = budget.total.saturating_sub(used);
+                if room == 0 || left == 0 {
+                    finished = false;
+                    break;
+                }
+                search.goal = Goal::new(kind, zone, n);
+                search.nodes = 0;
+                search.flows.set(0);
+                search.bounds.set(0);
+                search.limit = room.min(left);
+                search.aborted = false;
+                search.dfs(&mut problem, 0, p, zi);
+                let work = search.work();
+                spent += work;
+                used += work;
+                if search.aborted {
+                    finished = false;
+                    break;
+                }
             }
-            search.goal = Goal::new(kind, zone, n);
-            search.nodes = 0;
-            search.flows.set(0);
-            search.bounds.set(0);
-            search.limit = room.min(left);
-            search.aborted = false;
-            search.dfs(&mut problem, 0, p, zi);
-            let work = search.work();
-            spent += work;
-            used += work;
-            if search.aborted {
-                finished = false;
-                break;
-            }
+            *done = finished;
         }
-        complete[p][zi] = finished;
     }
     let mut verdicts = Vec::with_capacity(n);
     let mut evidence = Vec::with_capacity(n);
