@@ -121,7 +121,7 @@ pub enum Noun {
     /// Sunjang leagues: seasons of divisions and groups, promotion and demotion, the final round.
     #[command(subcommand)]
     Sunjang(SunjangCmd),
-    /// Ratings of a Twilight Struggle ladder: AREA, Elo or Glicko-2, with each player's history (ARB-R46).
+    /// Ratings of a Twilight Struggle ladder (ARB-R46) or an XMadn league (ARB-R49): AREA, Elo or Glicko-2, with each player's history.
     Ratings(RatingsArgs),
     /// Monte-Carlo projection of the competition: each player's chances (ARB-R48).
     Project(ProjectArgs),
@@ -1013,7 +1013,7 @@ pub struct ProjectArgs {
     /// Ladder rounds to play after the running one.
     #[arg(long, default_value_t = 1)]
     pub rounds: u32,
-    /// The ladder's rating system for the odds: area, elo or glicko2.
+    /// The rating system for the odds (a ladder's or an XMadn league's games): area, elo or glicko2.
     #[arg(long, default_value = "area", value_name = "SYSTEM")]
     pub system: String,
 }

@@ -835,6 +835,14 @@ impl AccountStore for FakeAccounts {
     async fn delete_token(&self, _: &str) -> Result<bool, StoreError> {
         Ok(false)
     }
+    async fn import_accounts(
+        &self,
+        _: &[Account],
+        _: &[Grant],
+        _: &[ApiToken],
+    ) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 #[tokio::test]

@@ -217,12 +217,5 @@ pub trait AccountStore: Send + Sync {
         accounts: &[Account],
         grants: &[Grant],
         tokens: &[ApiToken],
-    ) -> Result<(), StoreError> {
-        // Every backend implements it (the conformance suite checks it);
-        // the default is for test doubles.
-        let _ = (accounts, grants, tokens);
-        Err(StoreError::Backend(
-            "this store does not implement `import_accounts`".to_owned(),
-        ))
-    }
+    ) -> Result<(), StoreError>;
 }

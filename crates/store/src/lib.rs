@@ -328,21 +328,11 @@ pub trait EventStore: Send + Sync {
     /// Every idempotency key used in `competition`, sorted by key (byte
     /// order of the UTF-8, Rust's `String` order). An unknown competition
     /// has none.
-    ///
-    /// Every backend implements it (the conformance suite checks it); the
-    /// default, for test doubles, refuses with [`StoreError::Backend`].
-    async fn keys(&self, competition: &str) -> Result<Vec<KeyRecord>, StoreError> {
-        let _ = competition;
-        Err(unsupported("keys"))
-    }
+    async fn keys(&self, competition: &str) -> Result<Vec<KeyRecord>, StoreError>;
 
     /// Every secret kept for `competition` as (name, value), sorted by name
     /// (byte order). An unknown competition has none.
-    /// The default, for test doubles, refuses like [`Self::keys`].
-    async fn secrets(&self, competition: &str) -> Result<Vec<(String, String)>, StoreError> {
-        let _ = competition;
-        Err(unsupported("secrets"))
-    }
+    async fn secrets(&self, competition: &str) -> Result<Vec<(String, String)>, StoreError>;
 
     /// Write whole competitions, as [`CompetitionDump`]s (an export of this
     /// or another store): their events exactly as given (sequence, kind,
@@ -363,16 +353,5 @@ pub trait EventStore: Send + Sync {
     /// imported competition either precedes the import (which is then
     /// refused) or follows it (and sees the imported version).
     /// An empty slice writes nothing and succeeds.
-    /// The default, for test doubles, refuses like [`Self::keys`].
-    async fn import(&self, competitions: &[CompetitionDump]) -> Result<(), StoreError> {
-        let _ = competitions;
-        Err(unsupported("import"))
-    }
-}
-
-/// What the default methods of the export and import answer.
-fn unsupported(method: &str) -> StoreError {
-    StoreError::Backend(format!(
-        "this store does not implement `{method}` (export and import)"
-    ))
+    async fn import(&self, competitions: &[CompetitionDump]) -> Result<(), StoreError>;
 }

@@ -1413,7 +1413,7 @@ impl Ladder {
                     let last = active[active.len() - 1];
                     let chosen = match eliminator {
                         Some(e) => Some(self.check_eliminator(e, &active)?),
-                        None => self.first_free_eliminator(&active),
+                        None => self.first_free_eliminator(&active, &carried_player),
                     };
                     match chosen {
                         Some(e) => pairs.push((last, (e, 0))),
@@ -1538,9 +1538,17 @@ impl Ladder {
     }
 
     /// A volunteer eliminator who is free in this round: a guest, an
-    /// inactive player, a member who skips, or (last resort) none.
-    fn first_free_eliminator(&self, active: &[(PlayerId, u32)]) -> Option<PlayerId> {
-        let mut playing = vec![false; self.players.len()];
+    /// inactive player, a member who skips, or (last resort) none. Not a
+    /// player paired in the round, nor one whose game carried over into it
+    /// (`carried`, by player index): he plays in the round (ARB-R15,
+    /// ARB-R21).
+    fn first_free_eliminator(
+        &self,
+        active: &[(PlayerId, u32)],
+        carried: &[bool],
+    ) -> Option<PlayerId> {
+        let mut playing = carried.to_vec();
+        playing.resize(self.players.len(), false);
         for (p, _) in active {
             if let Some(slot) = playing.get_mut(p.index()) {
                 *slot = true;

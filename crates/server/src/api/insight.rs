@@ -98,7 +98,7 @@ pub struct RatingsQuery {
     path = "/api/competitions/{id}/ratings",
     tag = "competitions",
     params(
-        ("id" = String, Path, description = "The competition's id (a TWS ladder)"),
+        ("id" = String, Path, description = "The competition's id (a TWS ladder or an XMadn league, ARB-R49)"),
         ("system" = Option<RatingSystem>, Query, description = "`area` (default), `elo` or `glicko2`"),
         ("scope" = Option<RatingScope>, Query, description = "`competition` (default): this ladder's games; `installation`: every TWS ladder of the server rated together, players matched by name"),
     ),
@@ -231,7 +231,8 @@ pub struct WhatIfRequest {
     /// a TWS ladder, game label → winner (the winner's name, `ussr`, `us`
     /// or `tie`): `{"G49": "ussr", "G52": "Bianca Costa"}`;
     /// an XMadn league, `A-B` → `PAWNS@TIME` (each player's counted pawns
-    /// in the key's order and the game's time): `{"Ames-Baker": "4-2@20:10"}`;
+    /// in the key's order and the game's time): `{"Ames-Baker": "4-2@20:10"}`,
+    /// or a game's label for that exact game: `{"G5": "4-2@20:10"}`;
     /// a Sunjang league, `BLACK-WHITE` → `black`, `white`, `jigo`,
     /// `black-forfeits`, `white-forfeits` or `both-forfeit`:
     /// `{"Kim-Lee": "black"}`. Or a list of `KEY=VALUE` texts, as the CLI's

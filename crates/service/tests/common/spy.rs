@@ -175,4 +175,40 @@ impl EventStore for Spy {
     {
         self.inner.secret(competition, name)
     }
+
+    fn keys<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        competition: &'life1 str,
+    ) -> Fut<'async_trait, Vec<arbiter_store::KeyRecord>>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        self.inner.keys(competition)
+    }
+
+    fn secrets<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        competition: &'life1 str,
+    ) -> Fut<'async_trait, Vec<(String, String)>>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        self.inner.secrets(competition)
+    }
+
+    fn import<'life0, 'life1, 'async_trait>(
+        &'life0 self,
+        competitions: &'life1 [arbiter_store::CompetitionDump],
+    ) -> Fut<'async_trait, ()>
+    where
+        'life0: 'async_trait,
+        'life1: 'async_trait,
+        Self: 'async_trait,
+    {
+        self.inner.import(competitions)
+    }
 }
