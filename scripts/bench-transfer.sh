@@ -12,8 +12,11 @@
 #    with a plain loop that prints the mean and the fastest run.
 # 3. Checks that the re-export is byte-identical to the file imported.
 #
+# 4. With ARBITER_TEST_PG_URL set (`eval "$(bash scripts/pg.sh start)"`), times the same
+#    on PostgreSQL (a fresh database before each import) and checks its re-export.
+#
 # Settings (environment): RUNS (default 10), ARBITER_BENCH_PLAYERS (200),
-# ARBITER_BENCH_ROUNDS (100).
+# ARBITER_BENCH_ROUNDS (100), ARBITER_TEST_PG_URL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,6 +64,42 @@ else
     }
     time_runs import "rm -f '$work'/fresh.db*" "$bin" --db "$work/fresh.db" import "$file"
     time_runs export ":" "$bin" --db "$work/source.db" export --all -o "$work/out.jsonl"
+fi
+
+# PostgreSQL: with ARBITER_TEST_PG_URL set (`eval "$(bash scripts/pg.sh start)"`), the same
+# on a database of that server, made afresh before each import.
+if [ -n "${ARBITER_TEST_PG_URL:-}" ]; then
+    pg_server="${ARBITER_TEST_PG_URL%%\?*}"
+    pg_db="${pg_server%/*}/arbiter_bench_transfer"
+    fresh_pg() {
+        psql "$pg_server" -qX -c "DROP DATABASE IF EXISTS arbiter_bench_transfer WITH (FORCE)" \
+            -c "CREATE DATABASE arbiter_bench_transfer" >/dev/null
+    }
+    echo "== PostgreSQL ($pg_db): arbiter import / export ($RUNS runs each)"
+    pg_runs() { # name, prepare, command...
+        local name="$1" prepare="$2"; shift 2
+        local total=0 best=0
+        for _ in $(seq "$RUNS"); do
+            eval "$prepare"
+            local t0 t1 ms
+            t0=$(date +%s%N)
+            "$@" >/dev/null
+            t1=$(date +%s%N)
+            ms=$(( (t1 - t0) / 1000000 ))
+            total=$(( total + ms ))
+            if [ "$best" -eq 0 ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+        done
+        echo "postgres $name: mean $(( total / RUNS )) ms, fastest $best ms over $RUNS runs"
+    }
+    pg_runs import fresh_pg "$bin" --db "$pg_db" import "$file"
+    pg_runs export ":" "$bin" --db "$pg_db" export --all -o "$work/out-pg.jsonl"
+    if cmp -s "$file" "$work/out-pg.jsonl"; then
+        echo "postgres re-export: byte-identical"
+    else
+        echo "postgres re-export: DIFFERS" >&2
+        exit 1
+    fi
+    psql "$pg_server" -qX -c "DROP DATABASE IF EXISTS arbiter_bench_transfer WITH (FORCE)" >/dev/null
 fi
 
 "$bin" --db "$work/source.db" export --all -o "$work/out.jsonl" >/dev/null
