@@ -72,7 +72,7 @@ if [ -n "${ARBITER_TEST_PG_URL:-}" ]; then
     pg_server="${ARBITER_TEST_PG_URL%%\?*}"
     pg_db="${pg_server%/*}/arbiter_bench_transfer"
     fresh_pg() {
-        psql "$pg_server" -qX -c "DROP DATABASE IF EXISTS arbiter_bench_transfer WITH (FORCE)" \
+        PGOPTIONS="-c client_min_messages=warning" psql "$pg_server" -qX -c "DROP DATABASE IF EXISTS arbiter_bench_transfer WITH (FORCE)" \
             -c "CREATE DATABASE arbiter_bench_transfer" >/dev/null
     }
     echo "== PostgreSQL ($pg_db): arbiter import / export ($RUNS runs each)"
