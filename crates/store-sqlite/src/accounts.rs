@@ -9,64 +9,10 @@ use async_trait::async_trait;
 use std::sync::Arc;
 
 use crate::{SqliteStore, WriterGuard, backend};
-
-/// username, display_name, email, password_hash, organizer, created_at.
-type AccountRow = (String, String, Option<String>, String, bool, String);
-
-/// competition, username, role, player.
-type GrantRow = (String, String, String, Option<String>);
-
-/// id_hash, username, csrf, created_at, expires_at.
-type SessionRow = (String, String, String, i64, i64);
-
-/// hash, username, label, created_at.
-type TokenRow = (String, String, String, String);
-
-fn account_from_row(
-    (username, display_name, email, password_hash, organizer, created_at): AccountRow,
-) -> Account {
-    Account {
-        username,
-        display_name,
-        email,
-        password_hash,
-        organizer,
-        created_at,
-    }
-}
-
-fn grant_from_row((competition, username, role, player): GrantRow) -> Result<Grant, StoreError> {
-    let role = Role::parse(&role).ok_or_else(|| {
-        StoreError::Backend(format!(
-            "unknown role {role:?} granted to {username:?} in {competition:?}"
-        ))
-    })?;
-    Ok(Grant {
-        competition,
-        username,
-        role,
-        player,
-    })
-}
-
-fn session_from_row((id_hash, username, csrf, created_at, expires_at): SessionRow) -> Session {
-    Session {
-        id_hash,
-        username,
-        csrf,
-        created_at,
-        expires_at,
-    }
-}
-
-fn token_from_row((hash, username, label, created_at): TokenRow) -> ApiToken {
-    ApiToken {
-        hash,
-        username,
-        label,
-        created_at,
-    }
-}
+use arbiter_store::accounts::rows::{
+    AccountRow, GrantRow, SessionRow, TokenRow, account_from_row, grant_from_row, session_from_row,
+    token_from_row,
+};
 
 #[async_trait]
 impl AccountStore for SqliteStore {

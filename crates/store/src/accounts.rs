@@ -219,3 +219,73 @@ pub trait AccountStore: Send + Sync {
         tokens: &[ApiToken],
     ) -> Result<(), StoreError>;
 }
+
+/// Rows of the accounts tables as SQL backends read them (tuples in the
+/// tables' column order), and the records they make: one reading for every
+/// backend, so they agree on what a stored row means.
+pub mod rows {
+    use super::{Account, ApiToken, Grant, Role, Session};
+    use crate::StoreError;
+
+    /// username, display_name, email, password_hash, organizer, created_at.
+    pub type AccountRow = (String, String, Option<String>, String, bool, String);
+
+    /// competition, username, role, player.
+    pub type GrantRow = (String, String, String, Option<String>);
+
+    /// id_hash, username, csrf, created_at, expires_at.
+    pub type SessionRow = (String, String, String, i64, i64);
+
+    /// hash, username, label, created_at.
+    pub type TokenRow = (String, String, String, String);
+
+    pub fn account_from_row(
+        (username, display_name, email, password_hash, organizer, created_at): AccountRow,
+    ) -> Account {
+        Account {
+            username,
+            display_name,
+            email,
+            password_hash,
+            organizer,
+            created_at,
+        }
+    }
+
+    pub fn grant_from_row(
+        (competition, username, role, player): GrantRow,
+    ) -> Result<Grant, StoreError> {
+        let role = Role::parse(&role).ok_or_else(|| {
+            StoreError::Backend(format!(
+                "unknown role {role:?} granted to {username:?} in {competition:?}"
+            ))
+        })?;
+        Ok(Grant {
+            competition,
+            username,
+            role,
+            player,
+        })
+    }
+
+    pub fn session_from_row(
+        (id_hash, username, csrf, created_at, expires_at): SessionRow,
+    ) -> Session {
+        Session {
+            id_hash,
+            username,
+            csrf,
+            created_at,
+            expires_at,
+        }
+    }
+
+    pub fn token_from_row((hash, username, label, created_at): TokenRow) -> ApiToken {
+        ApiToken {
+            hash,
+            username,
+            label,
+            created_at,
+        }
+    }
+}
