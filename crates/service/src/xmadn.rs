@@ -55,8 +55,16 @@ impl Format for League {
         }
     }
     fn request(command: &league::Command) -> String {
-        // The seeds are drawn by the service; `without_time` leaves them out.
-        format!("league {:?}", command.without_time())
+        match command {
+            // The client asks to roll; which roll (positions or tiebreak)
+            // and its seeds are the service's, so a retry made after the
+            // phase moved on is still the same request.
+            league::Command::RollPositions { .. } | league::Command::RollTiebreak { .. } => {
+                ROLL_REQUEST.to_string()
+            }
+            // The seeds are drawn by the service; `without_time` leaves them out.
+            _ => format!("league {:?}", command.without_time()),
+        }
     }
 }
 
@@ -97,6 +105,10 @@ impl Format for Challengers {
         format!("challengers {:?}", command.without_time())
     }
 }
+
+/// What a client asks for when it asks the service to roll: the request
+/// whose fingerprint keys a roll's idempotency.
+const ROLL_REQUEST: &str = "league roll";
 
 impl<S: EventStore> Service<S> {
     /// Create an XMadn league. Commits the first die-roll seed (kept secret
@@ -173,7 +185,16 @@ impl<S: EventStore> Service<S> {
         competition: &str,
         ctx: &Context,
     ) -> Result<Executed<league::Event>> {
-        let (state, _) = self.load_as::<League>(competition, None).await?;
+        // The key and the pinned version first: a retried roll is answered
+        // with its first outcome even though the league has moved on (and
+        // would now roll something else, or nothing), and a roll pinned to a
+        // version that is gone is a conflict, not a refusal by the rules.
+        let fingerprint = crate::sha256_hex(ROLL_REQUEST);
+        if let Some(done) = self.replay(competition, ctx, &fingerprint).await? {
+            return Ok(done);
+        }
+        let (state, version) = self.load_as::<League>(competition, None).await?;
+        crate::check_expected(ctx, competition, version)?;
         let seed = self.committed_seed(competition, &state.seed_hash).await?;
         let n = state.rolls.len() as u32 + 2;
         let next = self.seeds().seed(competition, n)?;
@@ -192,7 +213,13 @@ impl<S: EventStore> Service<S> {
         };
         // Decide first: a refused roll stores no seed. The next seed is
         // kept before the roll is appended, so it can always be revealed.
-        state.decide(command.clone())?;
+        if let Err(rule) = state.decide(command.clone()) {
+            // A copy of this request that landed since the lookup above.
+            if let Some(done) = self.replay(competition, ctx, &fingerprint).await? {
+                return Ok(done);
+            }
+            return Err(rule.into());
+        }
         self.store()
             .put_secret(
                 competition,

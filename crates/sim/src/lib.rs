@@ -10,10 +10,14 @@
 //!   (crashes before and after commit, conflicts between services,
 //!   duplicated and reordered requests), and every invariant is checked
 //!   after every step.
+//! - [`sim_league`]: the same harness and fault model driving an XMadn
+//!   league (rolls with committed seeds, results, corrections,
+//!   cancellations, the playoff, undo).
 
 pub mod faulty;
 pub mod memory;
 pub mod sim;
+pub mod sim_league;
 
 pub use faulty::{Call, FaultyStore, Injected, Mode, Plan};
 pub use memory::MemoryStore;
