@@ -199,14 +199,63 @@ enum What {
 
 /// An acknowledged command: its events must stay in the log.
 #[derive(Debug)]
-struct Ack {
-    first: Seq,
-    last: Seq,
-    key: Option<String>,
-    payloads: Vec<String>,
+pub(crate) struct Ack {
+    pub(crate) first: Seq,
+    pub(crate) last: Seq,
+    pub(crate) key: Option<String>,
+    pub(crate) payloads: Vec<String>,
 }
 
 type Svc = Service<FaultyStore<MemoryStore>>;
+
+/// The seeded choices of a simulated world (the ladder's and the
+/// league's): every draw comes from its ChaCha stream, in the order asked,
+/// so a seed replays exactly.
+pub(crate) trait Draws {
+    fn rng(&mut self) -> &mut ChaCha8Rng;
+
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 { 0 } else { self.rng().next_u64() % n }
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+
+    fn pick<T: Clone>(&mut self, items: &[T]) -> Option<T> {
+        if items.is_empty() {
+            return None;
+        }
+        let i = self.below(items.len() as u64) as usize;
+        items.get(i).cloned()
+    }
+
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+
+    /// A fault plan for one delivery, or none.
+    fn random_plan(&mut self) -> Option<Plan> {
+        let k = 1 + self.below(6);
+        match self.below(100) {
+            0..55 => None,
+            55..70 => Some(Plan::new(Mode::Once, k)),
+            70..80 => Some(Plan::new(Mode::Once, 1).only(Call::Append)),
+            80..92 => Some(Plan::new(Mode::AfterCommit, 1).only(Call::Append)),
+            92..96 => Some(Plan::new(Mode::AfterCommit, k)),
+            _ => Some(Plan::new(Mode::Persistent, k)),
+        }
+    }
+}
+
+impl Draws for World {
+    fn rng(&mut self) -> &mut ChaCha8Rng {
+        &mut self.rng
+    }
+}
 
 struct World {
     seed: u64,
@@ -528,29 +577,6 @@ impl World {
         }
     }
 
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 { 0 } else { self.rng.next_u64() % n }
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<T: Clone>(&mut self, items: &[T]) -> Option<T> {
-        if items.is_empty() {
-            return None;
-        }
-        let i = self.below(items.len() as u64) as usize;
-        items.get(i).cloned()
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i as u64 + 1) as usize;
-            items.swap(i, j);
-        }
-    }
-
     fn set_step(&mut self, step: usize) {
         self.step = step;
         STEP.with(|s| s.set(step));
@@ -627,19 +653,6 @@ impl World {
             .filter(|g| matches!(g.status, GameStatus::Agreed | GameStatus::Adjudicated))
             .count() as u64;
         Ok(())
-    }
-
-    /// A fault plan for one delivery, or none.
-    fn random_plan(&mut self) -> Option<Plan> {
-        let k = 1 + self.below(6);
-        match self.below(100) {
-            0..55 => None,
-            55..70 => Some(Plan::new(Mode::Once, k)),
-            70..80 => Some(Plan::new(Mode::Once, 1).only(Call::Append)),
-            80..92 => Some(Plan::new(Mode::AfterCommit, 1).only(Call::Append)),
-            92..96 => Some(Plan::new(Mode::AfterCommit, k)),
-            _ => Some(Plan::new(Mode::Persistent, k)),
-        }
     }
 
     async fn one_step(&mut self) -> Result<(), String> {
@@ -1741,7 +1754,7 @@ impl World {
 
 /// The stored log `full` against the log read before and the acknowledged
 /// commands; each key's events as one run (first, last).
-fn check_log(
+pub(crate) fn check_log(
     full: &[StoredEvent],
     log: &[StoredEvent],
     acks: &[Ack],
@@ -1790,7 +1803,7 @@ fn check_log(
 }
 
 /// FNV-1a over each event's sequence, key and payload.
-fn log_hash(log: &[StoredEvent]) -> u64 {
+pub(crate) fn log_hash(log: &[StoredEvent]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |bytes: &[u8]| {
         for b in bytes {

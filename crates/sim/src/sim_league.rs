@@ -36,9 +36,9 @@ use chrono::{Duration, TimeZone, Utc};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use crate::faulty::{Call, FaultyStore, Injected, Mode, Plan, is_injected};
+use crate::faulty::{FaultyStore, Injected, Plan, is_injected};
 use crate::memory::MemoryStore;
-use crate::sim::Config;
+use crate::sim::{Ack, Config, Draws, check_log, log_hash};
 
 /// The competition the simulation runs.
 pub const COMPETITION: &str = "sim-league";
@@ -209,17 +209,14 @@ enum What {
     Undo,
 }
 
-/// An acknowledged command: its events must stay in the log.
-#[derive(Debug)]
-struct Ack {
-    first: Seq,
-    last: Seq,
-    key: Option<String>,
-    payloads: Vec<String>,
-}
-
 type Svc = Service<FaultyStore<MemoryStore>>;
 type Done = Executed<Event>;
+
+impl Draws for World {
+    fn rng(&mut self) -> &mut ChaCha8Rng {
+        &mut self.rng
+    }
+}
 
 struct World {
     seed: u64,
@@ -650,29 +647,6 @@ impl World {
         }
     }
 
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 { 0 } else { self.rng.next_u64() % n }
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<T: Clone>(&mut self, items: &[T]) -> Option<T> {
-        if items.is_empty() {
-            return None;
-        }
-        let i = self.below(items.len() as u64) as usize;
-        items.get(i).cloned()
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i as u64 + 1) as usize;
-            items.swap(i, j);
-        }
-    }
-
     fn set_step(&mut self, step: usize) {
         self.step = step;
         STEP.with(|s| s.set(step));
@@ -764,19 +738,6 @@ impl World {
         self.stats.playoff_rounds += self.truth.playoff.len() as u64;
         self.stats.finished += u64::from(self.truth.champion().is_some());
         Ok(())
-    }
-
-    /// A fault plan for one delivery, or none.
-    fn random_plan(&mut self) -> Option<Plan> {
-        let k = 1 + self.below(6);
-        match self.below(100) {
-            0..55 => None,
-            55..70 => Some(Plan::new(Mode::Once, k)),
-            70..80 => Some(Plan::new(Mode::Once, 1).only(Call::Append)),
-            80..92 => Some(Plan::new(Mode::AfterCommit, 1).only(Call::Append)),
-            92..96 => Some(Plan::new(Mode::AfterCommit, k)),
-            _ => Some(Plan::new(Mode::Persistent, k)),
-        }
     }
 
     async fn one_step(&mut self) -> Result<(), String> {
@@ -1798,75 +1759,6 @@ impl World {
         }
         Ok(())
     }
-}
-
-/// The stored log `full` against the log read before and the acknowledged
-/// commands; each key's events as one run (first, last).
-fn check_log(
-    full: &[StoredEvent],
-    log: &[StoredEvent],
-    acks: &[Ack],
-) -> Result<BTreeMap<String, (Seq, Seq)>, String> {
-    if full != log {
-        return Err("an event already read was changed or removed".into());
-    }
-    for ack in acks {
-        let stored = full
-            .get(ack.first as usize - 1..ack.last as usize)
-            .ok_or_else(|| {
-                format!(
-                    "acknowledged events {}..={} are not in the log: lost",
-                    ack.first, ack.last
-                )
-            })?;
-        for (e, payload) in stored.iter().zip(&ack.payloads) {
-            if &e.payload != payload || e.idempotency_key != ack.key {
-                return Err(format!(
-                    "acknowledged event {} was replaced: {} (key {:?}) instead of {payload} (key {:?})",
-                    e.seq, e.payload, e.idempotency_key, ack.key
-                ));
-            }
-        }
-    }
-    // Each key's events are one run, recorded as the key's range.
-    let mut runs: BTreeMap<String, (Seq, Seq)> = BTreeMap::new();
-    for e in full {
-        let Some(key) = &e.idempotency_key else {
-            continue;
-        };
-        match runs.get_mut(key) {
-            Some(run) if run.1 + 1 == e.seq => run.1 = e.seq,
-            Some(run) => {
-                return Err(format!(
-                    "key {key} has events {}..={} and again {}: stored twice",
-                    run.0, run.1, e.seq
-                ));
-            }
-            None => {
-                runs.insert(key.clone(), (e.seq, e.seq));
-            }
-        }
-    }
-    Ok(runs)
-}
-
-/// FNV-1a over each event's sequence, key and payload.
-fn log_hash(log: &[StoredEvent]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
-    for e in log {
-        eat(&e.seq.to_le_bytes());
-        eat(e.idempotency_key.as_deref().unwrap_or("").as_bytes());
-        eat(&[0]);
-        eat(e.payload.as_bytes());
-        eat(e.recorded_at.as_bytes());
-    }
-    h
 }
 
 fn messages(faults: &[Injected]) -> String {
