@@ -163,6 +163,17 @@ BEGIN
     SELECT s.version INTO v FROM streams AS s WHERE s.competition = p_competition;
     v := COALESCE(v, 0);
     IF v <> p_expected THEN
+        -- The key again: a request with it may have committed since the
+        -- look above (each statement reads what is committed when it
+        -- starts), and then its answer is this one's, not a conflict.
+        IF p_key IS NOT NULL THEN
+            SELECT k.competition INTO owner FROM idempotency_keys AS k WHERE k.key = p_key;
+            IF FOUND THEN
+                SELECT * INTO o_outcome, o_actual, o_first, o_last
+                    FROM arbiter_key_outcome(p_competition, p_key, p_fingerprint, owner);
+                RETURN;
+            END IF;
+        END IF;
         o_outcome := 'conflict';
         o_actual := v;
         RETURN;
