@@ -105,7 +105,13 @@ fn run(seed: u64, played: usize, favourite: bool) -> Analysis<PlayerId> {
         },
         &rules,
     );
-    analyse(&players, &games, &data, &zones, Budget::default())
+    // `CLINCH_BUDGET=units`: another budget (per player and zone, and in
+    // all), to see what a search out of the default one would prove.
+    let budget = std::env::var("CLINCH_BUDGET")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .map_or(Budget::default(), |u| Budget { nodes: u, total: u });
+    analyse(&players, &games, &data, &zones, budget)
 }
 
 fn main() {
@@ -122,6 +128,14 @@ fn main() {
             a.completions,
             t.elapsed().as_secs_f64() * 1e3
         );
+        for (p, row) in a.verdicts.iter().enumerate() {
+            let shown: Vec<String> = row
+                .iter()
+                .zip(&a.zones)
+                .map(|(v, z)| format!("{:?} {:?}", z.kind, v))
+                .collect();
+            println!("P{}: {}", p + 1, shown.join(", "));
+        }
         return;
     }
     let groups: u64 = std::env::args()
@@ -148,8 +162,18 @@ fn main() {
             if e > worst.0 {
                 worst = (e, seed);
             }
+            if std::env::var_os("CLINCH_DUMP").is_some() {
+                // Every verdict, to compare two builds line by line.
+                println!("{played} {} {seed}: {:?}", u8::from(favourite), a.verdicts);
+            }
             if !a.exact {
                 undetermined += 1;
+                if std::env::var_os("CLINCH_LIST").is_some() {
+                    println!(
+                        "  undetermined: one {played} {} {seed}",
+                        u8::from(favourite)
+                    );
+                }
             }
             verdicts += a
                 .verdicts

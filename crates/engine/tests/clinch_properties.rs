@@ -324,6 +324,17 @@ fn sunjang_larger_left_counts() {
     }
 }
 
+/// Groups where a bound once claimed too much: a player who could reach
+/// the promotion places (1st to 2nd) only below one player already above
+/// his most gamepoints, where the SODOS bound under the cap of "alone in
+/// the top places" had capped that player too (found by the proptest and
+/// by the deep run).
+#[test]
+fn sunjang_cap_regressions() {
+    check_sunjang(17_661_409_729_273_871_632, 6, 4).unwrap();
+    check_sunjang(3_665_522, 7, 6).unwrap();
+}
+
 /// Deeper and larger than the proptest, for development (slow in debug):
 /// `cargo test -p arbiter-engine --release --test clinch_properties -- --ignored`.
 /// `CLINCH_DEEP_SEEDS` sets how many seeded groups per size (default 40).

@@ -55,9 +55,14 @@
 //!   difference is also bounded game by game (it is linear in the final
 //!   gamepoints, each game left adds to it on its own, and the cap on
 //!   everyone's gamepoints enters through a Lagrangian multiplier); with
-//!   SODOS never lower, a better head-to-head row against everyone and
-//!   a better score between them ranks above at criterion 2 whoever else
-//!   shares the tie.
+//!   SODOS never lower, the head-to-head count of criterion 2 is compared
+//!   over the worst block the two can share (both rows are fixed then: the
+//!   score between them plus every other player's difference where it
+//!   hurts): more for certain ranks above whoever else shares the tie, and
+//!   never less, with a D.2 figure that ranks him above (as above), too;
+//! - to be alone in the places 1 to `k` with `k - 1` players sure to end
+//!   above his most gamepoints, nobody else may end above it either: the
+//!   cap of the first place then bounds everyone else.
 //!
 //! Each kind of evidence a player lacks for a zone is searched on its own.
 //! For a zone that begins at 1st or ends last, the kind fixes a direction:
@@ -68,9 +73,12 @@
 //! top zone (out of the bottom one) keeps only his results no other
 //! betters (a win), and one for the reverse only those no other worsens
 //! (a loss, both forfeiting). The other games are then tried in the order
-//! likeliest to give the witness: going up, the fewest gamepoints to the
-//! others first (both forfeiting), going down the most, to the players
-//! below him.
+//! likeliest to give the witness: first, once his own games are over, the
+//! result that moves his SODOS the right way against those level with him
+//! (SODOS is linear in the final gamepoints, each weighted by what he and
+//! they took from that player); then going up the fewest gamepoints to
+//! the others (both forfeiting), going down the most, to the players below
+//! him.
 //!
 //! The games of the player searched about come first, then his rivals'.
 //! A search that finishes has therefore seen a witness of every kind that
@@ -261,7 +269,6 @@ pub fn analyse(
             if search.evidence[p * z + zi].settled() {
                 continue;
             }
-            problem.order_for(Some(p));
             let zone = problem.zones[zi];
             let mut spent = 0u64;
             let mut finished = true;
@@ -279,6 +286,8 @@ pub fn analyse(
                     break;
                 }
                 search.goal = Goal::new(kind, zone, n);
+                let key = problem.key_players(p, search.goal.direction);
+                problem.order_for(Some(p), &key);
                 search.nodes = 0;
                 search.flows.set(0);
                 search.bounds.set(0);
@@ -468,7 +477,7 @@ impl<'a> Problem<'a> {
         p.static_above = p.static_pairs();
         p.additive();
         p.game_total = p.outcomes.iter().map(|o| o.0 + o.1).max().unwrap_or(0);
-        p.order_for(None);
+        p.order_for(None, &[]);
         p.die_sets = p.inseparable_sets();
         p
     }
@@ -477,7 +486,53 @@ impl<'a> Problem<'a> {
     /// first, then those of his rivals (whose reachable gamepoints overlap
     /// his), then the rest, each by the most games left to their players;
     /// and count what is left after each depth.
-    fn order_for(&mut self, q: Option<usize>) {
+    /// The players whose final gamepoints decide a tie of `q` at the end
+    /// of his range with those pinned there (going up: those who already
+    /// have his most gamepoints; going down: those whose most is his
+    /// present total): every such player, and each player whom `q` and one
+    /// of them took a different number of points from (SODOS weighs that
+    /// player's final gamepoints by the difference).
+    fn key_players(&self, q: usize, direction: Option<Direction>) -> Vec<bool> {
+        let n = self.n;
+        let mut key = vec![false; n];
+        let Some(dir) = direction else {
+            return key;
+        };
+        let w = self.max_points();
+        let games_left = |i: usize| -> u32 { (0..n).map(|j| self.pair_left[i * n + j]).sum() };
+        // Final head-to-head rows: going up he wins all his games left and
+        // the pinned rival takes nothing; going down the reverse.
+        let row = |i: usize, wins: bool, j: usize| {
+            self.base_h2h[i * n + j]
+                + if wins {
+                    w * self.pair_left[i * n + j]
+                } else {
+                    0
+                }
+        };
+        let (q_wins, mark) = match dir {
+            Direction::Up => (true, self.base[q] + w * games_left(q)),
+            Direction::Down => (false, self.base[q]),
+        };
+        for r in (0..n).filter(|&r| r != q) {
+            let pinned = match dir {
+                Direction::Up => self.base[r] == mark,
+                Direction::Down => self.base[r] + w * games_left(r) == mark,
+            };
+            if !pinned {
+                continue;
+            }
+            key[r] = true;
+            for j in (0..n).filter(|&j| j != q && j != r) {
+                if row(q, q_wins, j) != row(r, !q_wins, j) {
+                    key[j] = true;
+                }
+            }
+        }
+        key
+    }
+
+    fn order_for(&mut self, q: Option<usize>, key_players: &[bool]) {
         let n = self.n;
         let w = self.max_points();
         let mut count = vec![0u32; n];
@@ -494,12 +549,15 @@ impl<'a> Problem<'a> {
             })
         };
         let key = |&(a, b): &(usize, usize)| {
+            let is_key = |i: usize| key_players.get(i).copied().unwrap_or(false);
             let class = if q.is_some_and(|q| a == q || b == q) {
                 0
-            } else if rival(a) || rival(b) {
+            } else if is_key(a) || is_key(b) {
                 1
-            } else {
+            } else if rival(a) || rival(b) {
                 2
+            } else {
+                3
             };
             // Among the rest, the games of the players nearest his best
             // total first: their results decide ties with him soonest.
@@ -1021,8 +1079,9 @@ impl Search {
     /// separates them in whatever tie they share).
     ///
     /// With a `cap`, only the completions where nobody ends above `cap`
-    /// gamepoints are considered (a search for `lower` alone at the top
-    /// needs no other: anyone above his total is above him).
+    /// gamepoints, but those already above it, are considered (a search
+    /// for `lower` alone in the top places needs no other: with those
+    /// already above his most, anyone else above his total puts him out).
     fn surely_above(&self, prob: &Problem, d: usize, upper: usize, lower: usize, cap: u32) -> bool {
         self.bounds.set(self.bounds.get() + 1);
         let n = self.n;
@@ -1045,14 +1104,17 @@ impl Search {
             } else {
                 let won_by_lower = pairs[lower * n + j];
                 let hi = self.pts[j] + w * (left[j] - won_by_lower);
-                (self.pts[j], hi.min(cap))
+                if self.pts[j] > cap {
+                    (self.pts[j], hi)
+                } else {
+                    (self.pts[j], hi.min(cap))
+                }
             }
         };
         let (mut lo_u, mut hi_l) = (0u64, 0u64);
         // SODOS(upper) - SODOS(lower), both times a win's points, is linear
         // in the final gamepoints: its least value.
-        let (mut diff_min, mut diff_max) = (0i64, 0i64);
-        let mut same_profile = true;
+        let mut diff_min = 0i64;
         for j in 0..n {
             let (min_j, max_j) = range(j);
             let hu = self.h2h[upper * n + j];
@@ -1062,10 +1124,6 @@ impl Search {
             let c = i64::from(hu) - i64::from(hl);
             let (a, b) = (c * i64::from(min_j), c * i64::from(max_j));
             diff_min += a.min(b);
-            diff_max += a.max(b);
-            if j != upper && j != lower && hu != hl {
-                same_profile = false;
-            }
         }
         let quarters = |x: u64| (x * 2 / prob.win).min(u64::from(u32::MAX));
         if quarters(lo_u) > quarters(hi_l) {
@@ -1086,39 +1144,33 @@ impl Search {
             return true;
         }
         // SODOS never lower (tolerance 0: equal SODOS keep them in one
-        // block, a higher one puts `upper` in a block above), and then a
-        // head-to-head row at least as good against everyone else and a
-        // better score between them: in whatever block of the tie they
-        // share at head-to-head (criterion 2, tolerance 0), `upper` counts
-        // strictly more, so a block above; the SJ-R9 restart only ranks
-        // again inside blocks.
+        // block, a higher one puts `upper` in a block above), and then at
+        // head-to-head (criterion 2, tolerance 0) a count never lower in
+        // whatever block they share: both rows are fixed here, so the
+        // least `upper`'s count can exceed `lower`'s by, over every block
+        // holding both, is their score between them plus each other
+        // player's difference where it is negative (a block holds him only
+        // when that hurts). More, for certain: a block above. Never less:
+        // a block above, or one block again, and so on after the SJ-R9
+        // restart (which ranks again inside a block, where the same holds
+        // of every smaller block) down to D.2, where `static_above` ranks
+        // `upper` above whoever else is in it.
         let exact = |k: usize| prob.tolerance.get(k).is_some_and(|&t| t == 0);
-        if exact_quarters
-            && gap >= 0
-            && exact(1)
-            && exact(2)
-            && self.h2h[upper * n + lower] > final_l(upper)
-            && (0..n)
-                .filter(|&j| j != upper && j != lower)
-                .all(|j| self.h2h[upper * n + j] >= final_l(j))
-        {
-            return true;
+        if !(exact_quarters && gap >= 0 && exact(1) && exact(2)) {
+            return false;
         }
-        // The same results against everyone else and an even score between
-        // them: SODOS and every head-to-head count are equal in whatever
-        // tie they share, so D.2 decides between them alone.
-        exact_quarters
-            && diff_min == 0
-            && diff_max == 0
-            && same_profile
-            && self.h2h[upper * n + lower] == final_l(upper)
-            && prob.static_above[upper * n + lower]
+        let mut h2h_least = i64::from(self.h2h[upper * n + lower]) - i64::from(final_l(upper));
+        for j in (0..n).filter(|&j| j != upper && j != lower) {
+            h2h_least += (i64::from(self.h2h[upper * n + j]) - i64::from(final_l(j))).min(0);
+        }
+        h2h_least > 0 || (h2h_least == 0 && prob.static_above[upper * n + lower])
     }
 
     /// A lower bound of SODOS(upper) - SODOS(lower) (both times a win's
     /// points) over the completions below depth `d` where `upper` takes
     /// nothing more, `lower` wins every game he has left, and nobody ends
-    /// above `cap` gamepoints. In that case both head-to-head rows are
+    /// above `cap` gamepoints but those already above it (whose `l[j]`
+    /// stays 0). In that case both head-to-head rows are
     /// fixed and the difference is `const + sum of c[j] * P[j]`, linear in
     /// the final gamepoints `P` of the others. For any `l[j] >= 0`, adding
     /// `l[j] * (P[j] - cap)` (never positive under the cap) only lowers it,
@@ -1144,7 +1196,7 @@ impl Search {
         for j in (0..n).filter(|&j| j != upper && j != lower) {
             coef[j] = hu(j) - hl(j);
             let hi = self.pts[j] + w * left[j];
-            if cap != u32::MAX && coef[j] < 0 && hi > cap {
+            if cap != u32::MAX && coef[j] < 0 && hi > cap && self.pts[j] <= cap {
                 mult[j] = -coef[j];
             }
         }
@@ -1263,17 +1315,32 @@ impl Search {
                 self.surely_above(prob, d, u, l, cap)
             }
         };
-        // Alone at the top: nobody may end above his most, and anyone who
-        // must then rank above him rules it out.
-        let first_possible = || {
+        // Alone in the places 1 to `last`: with `last - 1` players sure to
+        // end above his most gamepoints, nobody else may end above it (he
+        // would be at `last + 1` or lower), and anyone else who must then
+        // rank above him rules it out; with `last` of them, nothing can
+        // put him there.
+        let top_possible = |last: usize| {
             let cap = hi_pts(q);
-            (0..n).all(|i| lo_pts(i) <= cap) && (0..n).all(|i| i == q || !above(i, q, cap))
+            let strict = (0..n).filter(|&i| lo_pts(i) > cap).count();
+            match (strict + 1).cmp(&last) {
+                std::cmp::Ordering::Greater => false,
+                std::cmp::Ordering::Equal => {
+                    (0..n).all(|i| i == q || lo_pts(i) > cap || !above(i, q, cap))
+                }
+                std::cmp::Ordering::Less => true,
+            }
         };
-        if goal.kind == Some(Kind::Inside) && zone.last == 1 {
-            // What the general test below comes to for a zone of 1st
-            // alone: nobody surely above him, which `first_possible`
-            // implies (its bounds are narrower).
-            return !e.inside && first_possible();
+        if goal.kind == Some(Kind::Inside) && zone.first <= 1 {
+            if e.inside || !top_possible(zone.last) {
+                return false;
+            }
+            if zone.last == 1 {
+                // What the general test below comes to for a zone of 1st
+                // alone: nobody surely above him, which `top_possible`
+                // implies (its bounds are narrower).
+                return true;
+            }
         }
         let (mut ca, mut pa, mut cb) = (0usize, 0usize, 0usize);
         for i in (0..n).filter(|&i| i != q) {
@@ -1295,7 +1362,7 @@ impl Search {
             && goal.wants(Kind::Inside)
             && a.max(lo_min) <= b.min(lo_max)
             && reach(a - 1)
-            && (b > 1 || first_possible())
+            && (a > 1 || top_possible(b))
         {
             return true;
         }
@@ -1387,12 +1454,34 @@ impl Search {
                         _ => pa >= pb,
                     },
                 };
+                // First, with his own games over, what the result does to
+                // his SODOS against those level with him now (a tie he
+                // must win going up, lose going down): SODOS is linear in
+                // the final gamepoints, each weighted by what he and they
+                // took from that player.
+                let n = self.n;
+                let mut weight = [0i64; 2];
+                if n <= MAX_SMALL && p.left[d * n + q] == 0 {
+                    for r in (0..n).filter(|&r| r != q && self.pts[r] == pq) {
+                        for (w, i) in weight.iter_mut().zip([a, b]) {
+                            *w += i64::from(self.h2h[q * n + i]) - i64::from(self.h2h[r * n + i]);
+                        }
+                    }
+                    if dir == Direction::Down {
+                        weight = weight.map(|w| -w);
+                    }
+                }
                 let key = |o: usize| {
                     let (x, y) = p.outcomes[o];
                     let (to_first, to_other) = if a_first { (x, y) } else { (y, x) };
+                    let gain = weight[0] * i64::from(x) + weight[1] * i64::from(y);
                     match dir {
-                        Direction::Up => (x + y, to_other),
-                        Direction::Down => (u32::MAX - (x + y), u32::MAX - to_first),
+                        Direction::Up => (std::cmp::Reverse(gain), x + y, to_other),
+                        Direction::Down => (
+                            std::cmp::Reverse(gain),
+                            u32::MAX - (x + y),
+                            u32::MAX - to_first,
+                        ),
                     }
                 };
                 order[..k].sort_by_key(|&o| key(o));
