@@ -19,9 +19,13 @@
 //!   so clinches and eliminations need proofs.
 //! - `sunjang_quarter_left_favourites`: the same with 27 games played (9
 //!   left).
-//! - `sunjang_half_left_favourites_hard`: seed 17 of the favourites case,
-//!   the slowest of the 100 seeded groups of `examples/clinch_scan.rs` (a
-//!   player at the bottom who can only tie for first). Target under 1 s.
+//! - `sunjang_half_left_favourites_hard`: seed 714 of the favourites case,
+//!   the slowest of its 3,000 seeded groups in `examples/clinch_scan.rs` (a
+//!   player at the bottom who can only tie for a top place). Target under
+//!   1 s.
+//! - `sunjang_half_left_hard`: seed 1824 of the random case, the slowest
+//!   of its 3,000 seeded groups whose verdicts are all exact. Target under
+//!   1 s.
 //! - `sunjang_two_thirds_left_favourites`: 12 games played (24 left),
 //!   favourites winning 80%.
 //! - `xmadn_league_20_drrs`: the XMadn clinch analysis of a 20-DRR league
@@ -164,7 +168,12 @@ fn sunjang_half_left_favourites() -> Analysis<PlayerId> {
 
 #[divan::bench(sample_count = 10)]
 fn sunjang_half_left_favourites_hard() -> Analysis<PlayerId> {
-    run(17, divan::black_box(18), false, true)
+    run(714, divan::black_box(18), false, true)
+}
+
+#[divan::bench(sample_count = 10)]
+fn sunjang_half_left_hard() -> Analysis<PlayerId> {
+    run(1824, divan::black_box(18), false, false)
 }
 
 #[divan::bench(sample_count = 10)]

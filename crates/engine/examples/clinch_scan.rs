@@ -1,8 +1,17 @@
 //! A reproducible scan of the Sunjang clinch analysis (ARB-R47) on
 //! 9-player groups: 100 seeded groups per case, the count of analyses that
-//! keep an `Undetermined` verdict, and the worst and mean times.
+//! keep an `Undetermined` verdict, and the worst, median and mean times.
 //!
 //! `cargo run --release -p arbiter-engine --example clinch_scan [groups]`
+//!
+//! - `CLINCH_LIST=1`: name each group that keeps an `Undetermined`, as the
+//!   `one` command that reruns it (`clinch_scan one <played> <favourite>
+//!   <seed>`, which prints its verdicts);
+//! - `CLINCH_SLOW=ms`: name each group slower than that;
+//! - `CLINCH_DUMP=1`: print every verdict of every group, to compare two
+//!   builds (no verdict both determine may differ);
+//! - `CLINCH_BUDGET=units`: another search budget, to see what a group out
+//!   of the default one comes to.
 //!
 //! Cases (the group of `benches/clinch.rs`: the only group of division B,
 //! a division below, zones: group win, two promotions, three demotions):
@@ -161,6 +170,18 @@ fn main() {
             times.push(e);
             if e > worst.0 {
                 worst = (e, seed);
+            }
+            if let Some(ms) = std::env::var("CLINCH_SLOW")
+                .ok()
+                .and_then(|s| s.parse::<f64>().ok())
+                && e.as_secs_f64() * 1e3 > ms
+            {
+                println!(
+                    "  slow: one {played} {} {seed}: {:.1} ms, exact {}",
+                    u8::from(favourite),
+                    e.as_secs_f64() * 1e3,
+                    a.exact
+                );
             }
             if std::env::var_os("CLINCH_DUMP").is_some() {
                 // Every verdict, to compare two builds line by line.
