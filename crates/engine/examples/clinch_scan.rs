@@ -11,7 +11,10 @@
 //! - `CLINCH_DUMP=1`: print every verdict of every group, to compare two
 //!   builds (no verdict both determine may differ);
 //! - `CLINCH_BUDGET=units`: another search budget, to see what a group out
-//!   of the default one comes to.
+//!   of the default one comes to;
+//! - `CLINCH_LEVEL=1`: every player of one rank and rating (the benches'
+//!   `level` group), so that D.2 separates nobody and ties are left to the
+//!   organizer's record.
 //!
 //! Cases (the group of `benches/clinch.rs`: the only group of division B,
 //! a division below, zones: group win, two promotions, three demotions):
@@ -54,12 +57,19 @@ fn group(
 ) -> (Vec<PlayerId>, Vec<GroupGame>, Vec<PlayerInfo>) {
     let mut r = Lcg(seed);
     let players: Vec<PlayerId> = (1..=9).map(PlayerId).collect();
+    // `CLINCH_LEVEL=1`: every player of one rank and rating, as the
+    // benches' `level` groups, so that D.2 separates nobody.
+    let level = std::env::var_os("CLINCH_LEVEL").is_some();
     let infos = (0..9u8)
         .map(|i| PlayerInfo {
             name: format!("P{}", i + 1),
-            rank: Rank::Kyu(1 + i / 2),
+            rank: Rank::Kyu(if level { 5 } else { 1 + i / 2 }),
             provisional: false,
-            rating: 1800 - 25 * i32::from(i),
+            rating: if level {
+                1600
+            } else {
+                1800 - 25 * i32::from(i)
+            },
             corr_rank: None,
             corr_rating: None,
         })

@@ -725,76 +725,79 @@ impl<'a> Problem<'a> {
         Some(out)
     }
 
-    /// The figures of criterion `step` for the players of `tied`.
-    fn values(&self, step: usize, tied: &[usize], leaf: &Leaf) -> Vec<i64> {
+    /// The figure of criterion `step` for player `i` among `tied`.
+    fn value(&self, step: usize, i: usize, tied: &[usize], leaf: &Leaf) -> i64 {
         let n = self.n;
         match step {
-            0 => tied.iter().map(|&i| i64::from(leaf.pts[i])).collect(),
-            1 => tied.iter().map(|&i| leaf.sodos[i]).collect(),
+            0 => i64::from(leaf.pts[i]),
+            1 => leaf.sodos[i],
             2 => tied
                 .iter()
-                .map(|&i| {
-                    tied.iter()
-                        .map(|&j| i64::from(leaf.h2h[i * n + j]))
-                        .sum::<i64>()
-                })
-                .collect(),
+                .map(|&j| i64::from(leaf.h2h[i * n + j]))
+                .sum::<i64>(),
             k => {
-                let (own, over) = (&self.own[k], &self.over[k]);
-                tied.iter()
-                    .map(|&i| {
-                        own[i]
-                            + tied
-                                .iter()
-                                .filter(|&&j| j != i)
-                                .map(|&j| over[i * n + j])
-                                .sum::<i64>()
-                    })
-                    .collect()
+                let over = &self.over[k];
+                self.own[k][i]
+                    + tied
+                        .iter()
+                        .filter(|&&j| j != i)
+                        .map(|&j| over[i * n + j])
+                        .sum::<i64>()
             }
         }
     }
 
-    /// Section D on the leaf, as [`Cascade::rank`] orders: the final
-    /// blocks in order (a block of more than one is a tie nothing
-    /// separated).
-    fn rank_into(&self, leaf: &Leaf, tied: Vec<usize>, from: usize, out: &mut Vec<Vec<usize>>) {
-        if tied.len() < 2 {
-            if !tied.is_empty() {
-                out.push(tied);
+    /// Section D on the leaf, as [`Cascade::rank`] orders: `tied` is put
+    /// in the final order, and the length of each final block (more than
+    /// one: a tie nothing separated) pushed onto `out`, top first. No
+    /// allocation: a leaf is ranked millions of times.
+    fn rank_into(&self, leaf: &Leaf, tied: &mut [usize], from: usize, out: &mut Vec<usize>) {
+        let len = tied.len();
+        if len < 2 {
+            if len == 1 {
+                out.push(1);
             }
             return;
         }
         for step in from..self.cascade.criteria.len() {
-            let values = self.values(step, &tied, leaf);
-            let mut scored: Vec<(usize, i64)> = tied.iter().copied().zip(values).collect();
-            scored.sort_by_key(|b| std::cmp::Reverse(b.1));
-            let tol = self.tolerance[step];
-            let mut blocks: Vec<Vec<usize>> = Vec::new();
-            let mut last: Option<i64> = None;
-            for &(i, v) in &scored {
-                match (blocks.last_mut(), last) {
-                    (Some(b), Some(l)) if l.saturating_sub(v) <= tol => b.push(i),
-                    _ => blocks.push(vec![i]),
-                }
-                last = Some(v);
+            let mut scored = [(0i64, 0usize); MAX_PLAYERS];
+            for (slot, &i) in scored.iter_mut().zip(tied.iter()) {
+                *slot = (self.value(step, i, tied, leaf), i);
             }
-            if blocks.len() == 1 {
+            let scored = &mut scored[..len];
+            scored.sort_by_key(|b| std::cmp::Reverse(b.0));
+            let tol = self.tolerance[step];
+            // Where each block ends (a chain of gaps within the tolerance
+            // is one block).
+            let mut ends = [0usize; MAX_PLAYERS];
+            let mut blocks = 0usize;
+            for k in 1..len {
+                if scored[k - 1].0.saturating_sub(scored[k].0) > tol {
+                    ends[blocks] = k;
+                    blocks += 1;
+                }
+            }
+            if blocks == 0 {
                 continue;
             }
-            let restart = self
-                .restart
-                .filter(|r| step >= r.to && tied.len() >= r.min_tie);
-            for block in blocks {
+            ends[blocks] = len;
+            blocks += 1;
+            for (slot, &(_, i)) in tied.iter_mut().zip(scored.iter()) {
+                *slot = i;
+            }
+            let restart = self.restart.filter(|r| step >= r.to && len >= r.min_tie);
+            let mut start = 0usize;
+            for &end in &ends[..blocks] {
                 let next = match restart {
-                    Some(r) if block.len() > 1 => r.to,
+                    Some(r) if end - start > 1 => r.to,
                     _ => step + 1,
                 };
-                self.rank_into(leaf, block, next, out);
+                self.rank_into(leaf, &mut tied[start..end], next, out);
+                start = end;
             }
             return;
         }
-        out.push(tied);
+        out.push(len);
     }
 }
 
@@ -914,6 +917,8 @@ struct Search {
     completions: u64,
     max_win: u32,
     sodos: Vec<i64>,
+    /// Scratch for [`Problem::rank_into`]: the block lengths of a leaf.
+    blocks: Vec<usize>,
 }
 
 impl Search {
@@ -933,6 +938,7 @@ impl Search {
             completions: 0,
             max_win: p.max_points(),
             sodos: vec![0; p.n],
+            blocks: Vec::with_capacity(p.n),
         }
     }
 
@@ -978,30 +984,39 @@ impl Search {
         // criterion 1 (no restart before criterion 2), so each group is
         // ranked on its own, and only if one of its players still lacks
         // evidence.
-        let mut order: Vec<usize> = (0..n).collect();
+        let mut order = [0usize; MAX_PLAYERS];
+        for (i, slot) in order.iter_mut().enumerate().take(n) {
+            *slot = i;
+        }
+        let order = &mut order[..n];
         order.sort_by_key(|&i| std::cmp::Reverse(self.pts[i]));
         let leaf = Leaf {
             pts: &self.pts,
             h2h: &self.h2h,
             sodos: &self.sodos,
         };
-        let mut placed: Vec<(usize, usize, usize)> = Vec::with_capacity(n);
-        let mut blocks = Vec::new();
+        let mut placed = [(0usize, 0usize, 0usize); MAX_PLAYERS];
+        let mut count = 0usize;
+        let mut place = |i: usize, lo: usize, hi: usize| {
+            placed[count] = (i, lo, hi);
+            count += 1;
+        };
+        let mut blocks = std::mem::take(&mut self.blocks);
         let mut at = 0usize;
         let mut start = 0usize;
+        let sodos_tol = p.tolerance.get(1).copied().unwrap_or(0);
         while start < n {
             let mut end = start + 1;
             while end < n && self.pts[order[end]] == self.pts[order[start]] {
                 end += 1;
             }
-            let group = &order[start..end];
+            let group = &mut order[start..end];
             let needed = group
                 .iter()
                 .any(|&i| (0..z).any(|zi| !self.evidence[i * z + zi].settled()));
-            let sodos_tol = p.tolerance.get(1).copied().unwrap_or(0);
             if needed && group.len() == 1 {
                 at += 1;
-                placed.push((group[0], at, at));
+                place(group[0], at, at);
             } else if needed
                 && group.len() == 2
                 && self.sodos[group[0]].abs_diff(self.sodos[group[1]]) > sodos_tol.unsigned_abs()
@@ -1012,25 +1027,28 @@ impl Search {
                 } else {
                     (group[1], group[0])
                 };
-                placed.push((u, at + 1, at + 1));
-                placed.push((l, at + 2, at + 2));
+                place(u, at + 1, at + 1);
+                place(l, at + 2, at + 2);
                 at += 2;
             } else if needed {
                 blocks.clear();
-                p.rank_into(&leaf, group.to_vec(), 1, &mut blocks);
-                for block in &blocks {
-                    let (lo, hi) = (at + 1, at + block.len());
-                    at += block.len();
-                    for &i in block {
-                        placed.push((i, lo, hi));
+                p.rank_into(&leaf, group, 1, &mut blocks);
+                let mut k = 0usize;
+                for &len in &blocks {
+                    let (lo, hi) = (at + 1, at + len);
+                    at += len;
+                    for &i in &group[k..k + len] {
+                        place(i, lo, hi);
                     }
+                    k += len;
                 }
             } else {
                 at += group.len();
             }
             start = end;
         }
-        for (i, lo, hi) in placed {
+        self.blocks = blocks;
+        for &(i, lo, hi) in &placed[..count] {
             for (zi, zone) in p.zones.iter().enumerate() {
                 self.evidence[i * z + zi].record(zone.classify(lo, hi), TieKind::Die);
             }
