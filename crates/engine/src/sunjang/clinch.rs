@@ -86,17 +86,21 @@
 //! answers [`Verdict::Undetermined`] (unless completions on both sides were
 //! found: then it is open, which is proven). Measured on 9-player groups
 //! (`examples/clinch_scan.rs`, 3,000 seeded groups per case, release
-//! build, 2 cores): with half the games left, random results, mean 2.5 ms,
-//! median 0.2 ms, the slowest exact group 0.45 s; the favourites winning
+//! build, 2 cores): with half the games left, random results, mean 2.1 ms,
+//! median 0.2 ms, the slowest exact group 0.32 s; the favourites winning
 //! 80%, mean 1.1 ms, slowest 0.19 s, every verdict exact; with two thirds
-//! left every verdict is exact within 1.3 ms. Two of the 3,000 random
+//! left every verdict is exact within 1 ms. Two of the 3,000 random
 //! groups (seeds 944 and 1738, 3 verdicts) still keep an `Undetermined`
-//! (a search out of its budget, about 0.75 s; with no budget they are
+//! (a search out of its budget, about 0.65 s; with no budget they are
 //! exact in 1 s and 5.5 s): a player who can reach the top only tied at
 //! his most gamepoints with a rival whose SODOS he can equal only if a
 //! third player ties too, who then ranks above one of them by
 //! head-to-head or D.2; no bound of a pair sees that, and the search
-//! enumerates the completions.
+//! enumerates the completions. Groups of players of one rank and rating
+//! (`CLINCH_LEVEL=1`: D.2 separates nobody, every tie is left to the
+//! organizer's record) are harder: over 1,000 per case, 14 random and 14
+//! favourites groups keep an `Undetermined` (36 and 18 verdicts), each
+//! within 0.72 s.
 
 use crate::sunjang::planner::direct_promotions;
 use std::collections::HashMap;
