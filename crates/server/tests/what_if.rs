@@ -165,6 +165,8 @@ async fn what_if_refusals_by_format() {
     // Not KEY=VALUE.
     let list = post(built.sunjang.0.clone(), json!({"results": ["Kim"]})).await;
     assert_eq!(list.status, StatusCode::BAD_REQUEST, "{}", list.text());
+    // Named as every 400 of the API names its field (found by api_fuzz).
+    assert_eq!(list.json()["error"]["field"], "results", "{}", list.text());
     // An unknown player.
     let who = post(
         built.sunjang.0.clone(),

@@ -262,6 +262,7 @@ impl WhatIfResults {
                         .map(|(k, v)| (k.to_string(), v.to_string()))
                         .ok_or_else(|| {
                             ApiError::bad_request(format!("results: {r:?} is not KEY=VALUE"))
+                                .with_field("results")
                         })
                 })
                 .collect(),
