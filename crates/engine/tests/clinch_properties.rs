@@ -5,7 +5,8 @@
 //! - Sunjang: random partial groups of 3 to 6 players (ranks and ratings
 //!   drawn from a few values so that D.2 ties and the organizer's tiebreak
 //!   records matter, random give-ways and live matches), up to 6 games
-//!   left (6 in a few fixed cases), every result of ARB-R39 enumerated by the brute force (a single
+//!   left (6 in a few fixed cases; a second proptest with every player of
+//!   one rank and rating), every result of ARB-R39 enumerated by the brute force (a single
 //!   forfeit included, which the analysis folds into a win), zones at the
 //!   top, the bottom and the middle of the table. The brute force ranks
 //!   each completion with `RankingData::main_cascade` on the group's own
@@ -65,15 +66,19 @@ struct Case {
     tiebreaks: Tiebreaks,
 }
 
-fn sunjang_case(seed: u64, n: usize, left: usize) -> Case {
+fn sunjang_case(seed: u64, n: usize, left: usize, level: bool) -> Case {
     let mut r = Lcg(seed);
     let players: Vec<PlayerId> = (1..=n as u32).map(PlayerId).collect();
     let infos = (0..n)
         .map(|i| PlayerInfo {
             name: format!("P{}", i + 1),
-            rank: Rank::Kyu(1 + r.below(2) as u8),
+            rank: Rank::Kyu(if level { 3 } else { 1 + r.below(2) as u8 }),
             provisional: false,
-            rating: [1500, 1506, 1512, 1540][r.below(4) as usize],
+            rating: if level {
+                1500
+            } else {
+                [1500, 1506, 1512, 1540][r.below(4) as usize]
+            },
             corr_rank: None,
             corr_rating: None,
         })
@@ -175,8 +180,15 @@ fn brute_sunjang(c: &Case, rules: &SunjangRules, zones: &[Zone]) -> Vec<Vec<Evid
 }
 
 fn check_sunjang(seed: u64, n: usize, left: usize) -> Result<(), TestCaseError> {
+    check_sunjang_with(seed, n, left, false)
+}
+
+/// With `level`, every player of one rank and rating: D.2 separates
+/// nobody but by give-ways and live matches, and ties at the top are left
+/// to the organizer's record.
+fn check_sunjang_with(seed: u64, n: usize, left: usize, level: bool) -> Result<(), TestCaseError> {
     let rules = SunjangRules::default();
-    let c = sunjang_case(seed, n, left);
+    let c = sunjang_case(seed, n, left, level);
     let zones = test_zones(n);
     let data = RankingData {
         info: &c.infos,
@@ -283,6 +295,11 @@ proptest! {
     }
 
     #[test]
+    fn sunjang_level_verdicts_match_brute_force(seed in any::<u64>(), n in 3usize..=6, left in 0usize..=5) {
+        check_sunjang_with(seed, n, left, true)?;
+    }
+
+    #[test]
     fn xmadn_verdicts_match_brute_force(seed in any::<u64>(), form in 0usize..3) {
         let (known, open, rolls) = xmadn_case(seed);
         let series = Series::FirstTo(2);
@@ -348,6 +365,7 @@ fn sunjang_deep_against_brute_force() {
     for seed in 0..seeds {
         for (n, left) in [(6, 7), (7, 6), (8, 6)] {
             check_sunjang(seed * 104_729 + n as u64, n, left).unwrap();
+            check_sunjang_with(seed * 104_729 + n as u64, n, left, true).unwrap();
         }
     }
 }
@@ -370,7 +388,7 @@ fn every_verdict_occurs_and_agrees() {
         let n = 3 + (seed % 4) as usize;
         let left = (seed % 5) as usize;
         check_sunjang(seed, n, left).unwrap();
-        let c = sunjang_case(seed, n, left);
+        let c = sunjang_case(seed, n, left, false);
         let data = RankingData {
             info: &c.infos,
             performance: &[],

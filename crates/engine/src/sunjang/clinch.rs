@@ -375,6 +375,14 @@ struct Problem<'a> {
     /// (which counts wins inside the tie), and every criterion before it
     /// keeps them together.
     static_above: Vec<bool>,
+    /// `never_below[u * n + l]`: whenever `u` and `l` reach D.2 in one
+    /// tie, D.2 never ranks `l` in a block above `u`, whoever else is in
+    /// it: at each criterion, live match included, the least `u`'s figure
+    /// can exceed `l`'s by over every tie holding both (each criterion is
+    /// own figures plus counts over the others of the tie) is within the
+    /// tolerance (then no block boundary can fall between them with `l`
+    /// above), until one without tolerance ranks `u` above for certain.
+    never_below: Vec<bool>,
     /// The most a game gives is a win, and only a win gives it (a jigo is
     /// worth less), the loser then taking nothing.
     max_only_by_winning: bool,
@@ -475,6 +483,7 @@ impl<'a> Problem<'a> {
             zones: zones.to_vec(),
             die_sets: None,
             static_above: Vec::new(),
+            never_below: Vec::new(),
             max_only_by_winning: false,
         };
         let top = p.max_points();
@@ -484,6 +493,7 @@ impl<'a> Problem<'a> {
             .all(|&(x, y)| (x != top || y == 0) && (y != top || x == 0));
         p.static_above = p.static_pairs();
         p.additive();
+        p.never_below = p.never_below_pairs();
         p.game_total = p.outcomes.iter().map(|o| o.0 + o.1).max().unwrap_or(0);
         p.order_for(None, &[]);
         p.die_sets = p.inseparable_sets();
@@ -710,6 +720,38 @@ impl<'a> Problem<'a> {
         out
     }
 
+    fn never_below_pairs(&self) -> Vec<bool> {
+        let n = self.n;
+        let k_max = self.cascade.criteria.len();
+        let mut out = vec![false; n * n];
+        for u in 0..n {
+            for l in (0..n).filter(|&l| l != u) {
+                let mut verdict = true;
+                for k in 3..k_max {
+                    let (own, over) = (&self.own[k], &self.over[k]);
+                    if own.len() < n || over.len() < n * n {
+                        verdict = false;
+                        break;
+                    }
+                    let mut least = own[u] - own[l] + over[u * n + l] - over[l * n + u];
+                    for j in (0..n).filter(|&j| j != u && j != l) {
+                        least += (over[u * n + j] - over[l * n + j]).min(0);
+                    }
+                    let tol = self.tolerance[k];
+                    if tol == 0 && least > 0 {
+                        break;
+                    }
+                    if least < -tol.abs() {
+                        verdict = false;
+                        break;
+                    }
+                }
+                out[u * n + l] = verdict;
+            }
+        }
+        out
+    }
+
     fn inseparable_sets(&mut self) -> Option<Vec<Vec<u64>>> {
         let n = self.n;
         if n > SUBSET_LIMIT || self.cascade.criteria.len() < 3 {
@@ -810,6 +852,15 @@ struct Leaf<'s> {
     pts: &'s [u32],
     h2h: &'s [u32],
     sodos: &'s [i64],
+}
+
+/// Which relation [`Search::surely_above`] proves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rel {
+    /// In a block above, in every completion.
+    Above,
+    /// Never in a block below: above, or in one block.
+    NeverBelow,
 }
 
 /// A kind of evidence (see [`Evidence`]).
@@ -1108,7 +1159,19 @@ impl Search {
     /// gamepoints, but those already above it, are considered (a search
     /// for `lower` alone in the top places needs no other: with those
     /// already above his most, anyone else above his total puts him out).
-    fn surely_above(&self, prob: &Problem, d: usize, upper: usize, lower: usize, cap: u32) -> bool {
+    ///
+    /// With `Rel::NeverBelow`, whether `upper` never ranks in a block below
+    /// `lower`'s (above it, or in one block with him): what keeps `lower`
+    /// from being alone in a place `upper` could otherwise leave him.
+    fn surely_above(
+        &self,
+        prob: &Problem,
+        d: usize,
+        upper: usize,
+        lower: usize,
+        cap: u32,
+        rel: Rel,
+    ) -> bool {
         self.bounds.set(self.bounds.get() + 1);
         let n = self.n;
         let left = &prob.left[d * n..(d + 1) * n];
@@ -1189,7 +1252,12 @@ impl Search {
         for j in (0..n).filter(|&j| j != upper && j != lower) {
             h2h_least += (i64::from(self.h2h[upper * n + j]) - i64::from(final_l(j))).min(0);
         }
-        h2h_least > 0 || (h2h_least == 0 && prob.static_above[upper * n + lower])
+        h2h_least > 0
+            || (h2h_least == 0
+                && match rel {
+                    Rel::Above => prob.static_above[upper * n + lower],
+                    Rel::NeverBelow => prob.never_below[upper * n + lower],
+                })
     }
 
     /// A lower bound of SODOS(upper) - SODOS(lower) (both times a win's
@@ -1333,27 +1401,28 @@ impl Search {
         let zone = prob.zones[zi];
         // `surely_above` with its first test done here: the bounds on
         // SODOS are needed only when the gamepoints can just meet.
-        let above = |u: usize, l: usize, cap: u32| {
+        let relation = |u: usize, l: usize, cap: u32, rel: Rel| {
             let (min_u, max_l) = (lo_pts(u), hi_pts(l));
             if min_u != max_l || !prob.max_only_by_winning {
                 min_u > max_l
             } else {
-                self.surely_above(prob, d, u, l, cap)
+                self.surely_above(prob, d, u, l, cap, rel)
             }
         };
+        let above = |u: usize, l: usize, cap: u32| relation(u, l, cap, Rel::Above);
         // Alone in the places 1 to `last`: with `last - 1` players sure to
         // end above his most gamepoints, nobody else may end above it (he
         // would be at `last + 1` or lower), and anyone else who must then
-        // rank above him rules it out; with `last` of them, nothing can
-        // put him there.
+        // rank above him, or can at best share his block, rules it out
+        // (his block would end at `last + 1` or lower); with `last` of
+        // them, nothing can put him there.
         let top_possible = |last: usize| {
             let cap = hi_pts(q);
             let strict = (0..n).filter(|&i| lo_pts(i) > cap).count();
             match (strict + 1).cmp(&last) {
                 std::cmp::Ordering::Greater => false,
-                std::cmp::Ordering::Equal => {
-                    (0..n).all(|i| i == q || lo_pts(i) > cap || !above(i, q, cap))
-                }
+                std::cmp::Ordering::Equal => (0..n)
+                    .all(|i| i == q || lo_pts(i) > cap || !relation(i, q, cap, Rel::NeverBelow)),
                 std::cmp::Ordering::Less => true,
             }
         };
