@@ -26,6 +26,9 @@
 //! - `sunjang_half_left_hard`: seed 1824 of the random case, the slowest
 //!   of its 3,000 seeded groups whose verdicts are all exact. Target under
 //!   1 s.
+//! - `sunjang_half_left_level_hard`: seed 1438 of the level random case
+//!   (`CLINCH_LEVEL=1` in `examples/clinch_scan.rs`), the slowest of its
+//!   3,000 seeded groups. Target under 1 s.
 //! - `sunjang_two_thirds_left_favourites`: 12 games played (24 left),
 //!   favourites winning 80%.
 //! - `xmadn_league_20_drrs`: the XMadn clinch analysis of a 20-DRR league
@@ -174,6 +177,11 @@ fn sunjang_half_left_favourites_hard() -> Analysis<PlayerId> {
 #[divan::bench(sample_count = 10)]
 fn sunjang_half_left_hard() -> Analysis<PlayerId> {
     run(1824, divan::black_box(18), false, false)
+}
+
+#[divan::bench(sample_count = 10)]
+fn sunjang_half_left_level_hard() -> Analysis<PlayerId> {
+    run(1438, divan::black_box(18), true, false)
 }
 
 #[divan::bench(sample_count = 10)]
