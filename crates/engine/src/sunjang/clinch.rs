@@ -65,7 +65,14 @@
 //!   cap of the first place then bounds everyone else; and anyone who can
 //!   at best share his block (SODOS and head-to-head as above never
 //!   lower, and no D.2 criterion, live matches included, ever ranking
-//!   him below whoever else is tied) keeps him out as well.
+//!   him below whoever else is tied) keeps him out as well;
+//! - once his games are over and everyone who could end level with him is
+//!   there for certain, games over too, their head-to-head rows are
+//!   fixed and only their SODOS against his is open (linear in the
+//!   others' final gamepoints, so bounded): each arrangement the bounds
+//!   allow (each of them below him, above, or level and then ranked with
+//!   him by head-to-head and D.2) is tried, and none putting him in the
+//!   zone rules the subtree out.
 //!
 //! Each kind of evidence a player lacks for a zone is searched on its own.
 //! For a zone that begins at 1st or ends last, the kind fixes a direction:
@@ -89,20 +96,19 @@
 //! answers [`Verdict::Undetermined`] (unless completions on both sides were
 //! found: then it is open, which is proven). Measured on 9-player groups
 //! (`examples/clinch_scan.rs`, 3,000 seeded groups per case, release
-//! build, 2 cores): with half the games left, random results, mean 2.1 ms,
-//! median 0.2 ms, the slowest exact group 0.32 s; the favourites winning
+//! build, 2 cores): with half the games left, random results, mean 1.9 ms,
+//! median 0.2 ms, the slowest exact group 0.33 s; the favourites winning
 //! 80%, mean 1.1 ms, slowest 0.19 s, every verdict exact; with two thirds
-//! left every verdict is exact within 1 ms. Two of the 3,000 random
-//! groups (seeds 944 and 1738, 3 verdicts) still keep an `Undetermined`
-//! (a search out of its budget, about 0.65 s; with no budget they are
-//! exact in 1 s and 5.5 s): a player who can reach the top only tied at
-//! his most gamepoints with a rival whose SODOS he can equal only if a
-//! third player ties too, who then ranks above one of them by
-//! head-to-head or D.2; no bound of a pair sees that, and the search
-//! enumerates the completions. Groups of players of one rank and rating
-//! (`CLINCH_LEVEL=1`: D.2 separates nobody, every tie at the top is left
-//! to the organizer's record): over 3,000 per case every verdict is exact,
-//! the slowest group 0.34 s (random) and 0.26 s (favourites).
+//! left every verdict is exact within 1 ms. With every player of one rank
+//! and rating (`CLINCH_LEVEL=1`: D.2 separates nobody, every tie at the
+//! top is left to the organizer's record) every verdict is exact, the
+//! slowest group 0.35 s. One of the 3,000 random groups (seed 1738, 2
+//! verdicts) still keeps an `Undetermined` (a search out of its budget,
+//! about 0.7 s; with no budget it is exact in 2.6 s): a player who can
+//! reach the promotion places (1st to 2nd) only at his most gamepoints,
+//! level with two who have them already, one of whom may pass them; no
+//! bound here reasons about "at most one above", and the search
+//! enumerates.
 
 use crate::sunjang::planner::direct_promotions;
 use std::collections::HashMap;
@@ -120,11 +126,14 @@ use super::{Division, GroupId, PlayerId, SunjangRules};
 /// [`Verdict::Undetermined`]. The engine has no clock, so the budget counts
 /// work in units shaped like time: a node of the search 5, a pair bound
 /// that needs the SODOS bounds 4 more, a completion ranked with the
-/// cascade 35 more, a max-flow check 60 (a unit is some 15 to 20 ns on
-/// the 2-core machine of the measurements). The default, 47 million units,
-/// keeps a 9-player group under a second at worst: about 0.8 s when a
-/// search runs out of it (`examples/clinch_scan.rs`); a caller wanting
-/// less time or more certainty scales it.
+/// cascade 35 more, a max-flow check 60, a check of a block of players
+/// pinned level with him 4 more and 8 per arrangement of it ranked (a
+/// unit is some 15 to 20 ns on the 2-core machine of the measurements).
+/// The default, 40 million units, keeps a 9-player group under a second
+/// at worst: about 0.7 s when a search runs out of it
+/// (`examples/clinch_scan.rs`; every group of its scans that is exact is
+/// exact within 0.35 s); a caller wanting less time or more certainty
+/// scales it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Units per player and zone.
@@ -136,8 +145,8 @@ pub struct Budget {
 impl Default for Budget {
     fn default() -> Self {
         Budget {
-            nodes: 47_000_000,
-            total: 47_000_000,
+            nodes: 40_000_000,
+            total: 40_000_000,
         }
     }
 }
@@ -1388,6 +1397,120 @@ impl Search {
         }
     }
 
+    /// Whether `q`, his games over, can still be alone in the places 1 to
+    /// `last` when everyone who could end level with him on gamepoints is
+    /// already there for certain, his games over too (`false` only when
+    /// that is so and no way is left; `true` when it does not apply).
+    ///
+    /// Then every head-to-head row of that block is fixed, and what is left
+    /// open is each one's SODOS against `q`'s: linear in the others' final
+    /// gamepoints, so bounded. For each of them, each sign the bounds
+    /// allow is tried (below `q` on SODOS, above, or level and so in his
+    /// block), each independently (a relaxation: some of these may not go
+    /// together), and the level ones are ranked with `q` from criterion 1
+    /// on as the leaves are (the same SODOS, the fixed head-to-head, D.2).
+    /// His block must end at `last` at most: those surely above him on
+    /// gamepoints, those above on SODOS, and his block's end in that
+    /// ranking.
+    fn pinned_tie_allows(&self, prob: &Problem, d: usize, q: usize, last: usize) -> bool {
+        let n = self.n;
+        let left = &prob.left[d * n..(d + 1) * n];
+        if left[q] != 0 || n > MAX_SMALL || prob.win > 2 || prob.tolerance.get(1) != Some(&0) {
+            return true;
+        }
+        let t = self.pts[q];
+        let w = self.max_win;
+        let hi_pts = |i: usize| self.pts[i] + w * left[i];
+        let mut level = [0usize; MAX_SMALL];
+        let mut count = 0usize;
+        let mut strict = 0usize;
+        for i in (0..n).filter(|&i| i != q) {
+            if self.pts[i] > t {
+                strict += 1;
+            } else if hi_pts(i) >= t {
+                if left[i] != 0 || self.pts[i] != t {
+                    // He may or may not end level: no claim.
+                    return true;
+                }
+                level[count] = i;
+                count += 1;
+            }
+        }
+        if count == 0 || count > 6 || strict + 1 > last {
+            return true;
+        }
+        self.bounds.set(self.bounds.get() + 1);
+        // SODOS(i) - SODOS(q) over the completions below: the players of the
+        // block end with `t`, the others within their ranges.
+        let mut options = [[false; 3]; MAX_SMALL];
+        for (k, &i) in level[..count].iter().enumerate() {
+            let (mut lo, mut hi) = (0i64, 0i64);
+            for (j, &games) in left.iter().enumerate() {
+                let c = i64::from(self.h2h[i * n + j]) - i64::from(self.h2h[q * n + j]);
+                let (a, b) = if j == q || self.pts[j] == t && games == 0 {
+                    (i64::from(t), i64::from(t))
+                } else {
+                    (i64::from(self.pts[j]), i64::from(hi_pts(j)))
+                };
+                lo += (c * a).min(c * b);
+                hi += (c * a).max(c * b);
+            }
+            // Below, level, above.
+            options[k] = [lo < 0, lo <= 0 && hi >= 0, hi > 0];
+        }
+        let zeros = [0i64; MAX_SMALL];
+        let leaf = Leaf {
+            pts: &self.pts,
+            h2h: &self.h2h,
+            sodos: &zeros[..n],
+        };
+        let mut lens = Vec::with_capacity(count + 1);
+        let total = 3usize.pow(count as u32);
+        'combos: for code in 0..total {
+            let mut c = code;
+            let mut above = 0usize;
+            let mut block = [0usize; MAX_SMALL];
+            let mut size = 0usize;
+            block[size] = q;
+            size += 1;
+            for (k, &i) in level[..count].iter().enumerate() {
+                let choice = c % 3;
+                c /= 3;
+                if !options[k][choice] {
+                    continue 'combos;
+                }
+                match choice {
+                    0 => {}
+                    1 => {
+                        block[size] = i;
+                        size += 1;
+                    }
+                    _ => above += 1,
+                }
+            }
+            if strict + above + 1 > last {
+                continue;
+            }
+            lens.clear();
+            self.bounds.set(self.bounds.get() + 2);
+            let members = &mut block[..size];
+            prob.rank_into(&leaf, members, 1, &mut lens);
+            let mut end = 0usize;
+            let mut start = 0usize;
+            for &len in &lens {
+                if members[start..start + len].contains(&q) {
+                    end = start + len;
+                    break;
+                }
+                start += len;
+            }
+            if strict + above + end <= last {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether the subtree at depth `d` may give player `q` the evidence
     /// he still lacks for zone `zi`.
     fn promising(&self, prob: &Problem, d: usize, q: usize, zi: usize) -> bool {
@@ -1429,7 +1552,10 @@ impl Search {
             }
         };
         if goal.kind == Some(Kind::Inside) && zone.first <= 1 {
-            if e.inside || !top_possible(zone.last) {
+            if e.inside
+                || !top_possible(zone.last)
+                || !self.pinned_tie_allows(prob, d, q, zone.last)
+            {
                 return false;
             }
             if zone.last == 1 {
