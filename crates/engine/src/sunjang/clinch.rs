@@ -96,8 +96,9 @@
 //! answers [`Verdict::Undetermined`] (unless completions on both sides were
 //! found: then it is open, which is proven). Measured on 9-player groups
 //! (`examples/clinch_scan.rs`, 3,000 seeded groups per case, release
-//! build, 2 cores): with half the games left, random results, mean 1.9 ms,
-//! median 0.2 ms, the slowest exact group 0.33 s; the favourites winning
+//! build, 2 cores): with half the games left, random results, mean 2.0 ms,
+//! median 0.2 ms, the slowest exact group 0.67 s (seed 944, the next
+//! 0.31 s); the favourites winning
 //! 80%, mean 1.1 ms, slowest 0.19 s, every verdict exact; with two thirds
 //! left every verdict is exact within 1 ms. With every player of one rank
 //! and rating (`CLINCH_LEVEL=1`: D.2 separates nobody, every tie at the
@@ -131,9 +132,9 @@ use super::{Division, GroupId, PlayerId, SunjangRules};
 /// unit is some 15 to 20 ns on the 2-core machine of the measurements).
 /// The default, 40 million units, keeps a 9-player group under a second
 /// at worst: about 0.7 s when a search runs out of it
-/// (`examples/clinch_scan.rs`; every group of its scans that is exact is
-/// exact within 0.35 s); a caller wanting less time or more certainty
-/// scales it.
+/// (`examples/clinch_scan.rs`, where the slowest group it proves takes
+/// 0.67 s and the next 0.31 s); a caller wanting less time or more
+/// certainty scales it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Units per player and zone.
