@@ -108,6 +108,16 @@ impl Injected {
     pub fn message(&self) -> String {
         fault(self.call).to_string()
     }
+
+    /// Faults as a failure report shows them: each message with its
+    /// method and mode, comma-separated.
+    pub fn describe_all(faults: &[Injected]) -> String {
+        faults
+            .iter()
+            .map(|f| format!("{} ({:?} {:?})", f.message(), f.method, f.mode))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// The error of an injected fault at call `k`.

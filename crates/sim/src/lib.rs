@@ -13,9 +13,12 @@
 //! - [`sim_league`]: the same harness and fault model driving an XMadn
 //!   league (rolls with committed seeds, results, corrections,
 //!   cancellations, the playoff, undo).
+//! - [`seeds`]: running either over many seeds on every core, a panic
+//!   reported with its seed and the command that replays it.
 
 pub mod faulty;
 pub mod memory;
+pub mod seeds;
 pub mod sim;
 pub mod sim_league;
 

@@ -1252,7 +1252,7 @@ impl World {
             if !faults.iter().any(|f| f.message() == e.to_string()) {
                 return Err(format!(
                     "{what}: the caller was told of a fault that was not injected now ({})",
-                    messages(&faults)
+                    Injected::describe_all(&faults)
                 ));
             }
             if growth != landed {
@@ -1272,7 +1272,7 @@ impl World {
             if landed > 0 {
                 return Err(format!(
                     "{what}: an append landed before a crash ({}), yet the caller was not told",
-                    messages(&faults)
+                    Injected::describe_all(&faults)
                 ));
             }
         }
@@ -1819,12 +1819,4 @@ pub(crate) fn log_hash(log: &[StoredEvent]) -> u64 {
         eat(e.recorded_at.as_bytes());
     }
     h
-}
-
-fn messages(faults: &[Injected]) -> String {
-    faults
-        .iter()
-        .map(|f| format!("{} ({:?} {:?})", f.message(), f.method, f.mode))
-        .collect::<Vec<_>>()
-        .join(", ")
 }

@@ -1224,7 +1224,7 @@ impl World {
             if !faults.iter().any(|f| f.message() == e.to_string()) {
                 return Err(format!(
                     "{what}: the caller was told of a fault that was not injected now ({})",
-                    messages(&faults)
+                    Injected::describe_all(&faults)
                 ));
             }
             if growth != landed {
@@ -1244,7 +1244,7 @@ impl World {
             if landed > 0 {
                 return Err(format!(
                     "{what}: an append landed before a crash ({}), yet the caller was not told",
-                    messages(&faults)
+                    Injected::describe_all(&faults)
                 ));
             }
         }
@@ -1759,14 +1759,6 @@ impl World {
         }
         Ok(())
     }
-}
-
-fn messages(faults: &[Injected]) -> String {
-    faults
-        .iter()
-        .map(|f| format!("{} ({:?} {:?})", f.message(), f.method, f.mode))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Whether the league awaits a round of die-roll.

@@ -70,14 +70,6 @@ fn win(game: u32, side: Side, hours: i64) -> Command {
     }
 }
 
-fn messages(faults: &[Injected]) -> String {
-    faults
-        .iter()
-        .map(|f| format!("{} ({:?} {:?})", f.message(), f.method, f.mode))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Create a ladder with four players and announce round 1 (games 1 and 2).
 async fn ladder<S: EventStore>(svc: &Service<S>, comp: &str) {
     let mods: Vec<String> = MODERATORS.iter().map(|m| (*m).to_owned()).collect();
@@ -299,13 +291,13 @@ async fn append_faults<S: EventStore + 'static>(backend: &str, store: S) {
                         assert!(
                             mode != Mode::Persistent && landed.is_empty(),
                             "{what}: faults ({}) but the caller was told {done:?}",
-                            messages(&faults)
+                            Injected::describe_all(&faults)
                         );
                         assert_eq!(after - before, done.events.len() as Seq, "{what}");
                     }
                     Err(e) => panic!(
                         "{what}: faults ({}) but the caller got another error: {e}",
-                        messages(&faults)
+                        Injected::describe_all(&faults)
                     ),
                 }
                 assert_consistent(&faulty, &svc, &comp, &what).await;
@@ -472,13 +464,16 @@ where
                 break;
             }
             let err = match result {
-                Ok(done) => panic!("{what}: faults ({}) but {done:?}", messages(&faults)),
+                Ok(done) => panic!(
+                    "{what}: faults ({}) but {done:?}",
+                    Injected::describe_all(&faults)
+                ),
                 Err(e) => e.to_string(),
             };
             assert!(
                 faults.iter().any(|f| err.contains(&f.message())),
                 "{what}: faults ({}) but the caller got {err}",
-                messages(&faults)
+                Injected::describe_all(&faults)
             );
             // All or nothing, per transaction.
             let competitions_in = !now.competitions.is_empty();
@@ -634,7 +629,7 @@ async fn replay_faults<S: EventStore + 'static>(backend: &str, store: S) {
                     }
                     Err(e) => panic!(
                         "{what}: faults ({}) but the caller got another error: {e}",
-                        messages(&faults)
+                        Injected::describe_all(&faults)
                     ),
                 }
                 // The failed load left nothing wrong behind.
