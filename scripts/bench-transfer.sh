@@ -38,6 +38,24 @@ echo "export file: $(wc -c <"$file") bytes, $(wc -l <"$file") lines"
 # One import to export from.
 "$bin" --db "$work/source.db" import "$file" >/dev/null
 
+# `time_runs NAME PREPARE COMMAND...`: run COMMAND $RUNS times, PREPARE (evaluated) before each,
+# and print the mean and the fastest in milliseconds.
+time_runs() {
+    local name="$1" prepare="$2"; shift 2
+    local total=0 best=0
+    for _ in $(seq "$RUNS"); do
+        eval "$prepare"
+        local t0 t1 ms
+        t0=$(date +%s%N)
+        "$@" >/dev/null
+        t1=$(date +%s%N)
+        ms=$(( (t1 - t0) / 1000000 ))
+        total=$(( total + ms ))
+        if [ "$best" -eq 0 ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+    done
+    echo "$name: mean $(( total / RUNS )) ms, fastest $best ms over $RUNS runs"
+}
+
 if command -v hyperfine >/dev/null 2>&1; then
     echo "== arbiter import / export (hyperfine, $RUNS runs each)"
     hyperfine --runs "$RUNS" --warmup 1 \
@@ -47,21 +65,6 @@ if command -v hyperfine >/dev/null 2>&1; then
         -n export "'$bin' --db '$work/source.db' export --all -o '$work/out.jsonl'"
 else
     echo "== arbiter import / export ($RUNS runs each; install hyperfine for more)"
-    time_runs() { # name, prepare, command...
-        local name="$1" prepare="$2"; shift 2
-        local total=0 best=0
-        for _ in $(seq "$RUNS"); do
-            eval "$prepare"
-            local t0 t1 ms
-            t0=$(date +%s%N)
-            "$@" >/dev/null
-            t1=$(date +%s%N)
-            ms=$(( (t1 - t0) / 1000000 ))
-            total=$(( total + ms ))
-            if [ "$best" -eq 0 ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
-        done
-        echo "$name: mean $(( total / RUNS )) ms, fastest $best ms over $RUNS runs"
-    }
     time_runs import "rm -f '$work'/fresh.db*" "$bin" --db "$work/fresh.db" import "$file"
     time_runs export ":" "$bin" --db "$work/source.db" export --all -o "$work/out.jsonl"
 fi
@@ -76,23 +79,8 @@ if [ -n "${ARBITER_TEST_PG_URL:-}" ]; then
             -c "CREATE DATABASE arbiter_bench_transfer" >/dev/null
     }
     echo "== PostgreSQL ($pg_db): arbiter import / export ($RUNS runs each)"
-    pg_runs() { # name, prepare, command...
-        local name="$1" prepare="$2"; shift 2
-        local total=0 best=0
-        for _ in $(seq "$RUNS"); do
-            eval "$prepare"
-            local t0 t1 ms
-            t0=$(date +%s%N)
-            "$@" >/dev/null
-            t1=$(date +%s%N)
-            ms=$(( (t1 - t0) / 1000000 ))
-            total=$(( total + ms ))
-            if [ "$best" -eq 0 ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
-        done
-        echo "postgres $name: mean $(( total / RUNS )) ms, fastest $best ms over $RUNS runs"
-    }
-    pg_runs import fresh_pg "$bin" --db "$pg_db" import "$file"
-    pg_runs export ":" "$bin" --db "$pg_db" export --all -o "$work/out-pg.jsonl"
+    time_runs "postgres import" fresh_pg "$bin" --db "$pg_db" import "$file"
+    time_runs "postgres export" ":" "$bin" --db "$pg_db" export --all -o "$work/out-pg.jsonl"
     if cmp -s "$file" "$work/out-pg.jsonl"; then
         echo "postgres re-export: byte-identical"
     else
