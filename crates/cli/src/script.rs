@@ -28,17 +28,7 @@ fn shown(line: &str) -> std::borrow::Cow<'_, str> {
     if count <= 200 && !line.chars().any(char::is_control) {
         return line.into();
     }
-    let mut out: String = line
-        .chars()
-        .take(200)
-        .map(|c| {
-            if c.is_control() {
-                c.escape_debug().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect();
+    let mut out = arbiter_service::csv::escaped_prefix(line, 200);
     if count > 200 {
         out.push_str(&format!("… ({count} characters)"));
     }

@@ -374,9 +374,19 @@ fn text_cell(file: &str, line: u64, column: &str, raw: &[u8]) -> Result<String, 
 /// Text quoted in an error: at most 40 characters, control characters
 /// escaped (never written raw to the terminal).
 fn shorten(s: &str) -> String {
-    let mut out: String = s
-        .chars()
-        .take(40)
+    let mut out = escaped_prefix(s, 40);
+    if s.chars().count() > 40 {
+        out.push('…');
+    }
+    out
+}
+
+/// The first `max` characters of `s` as an error may quote them: control
+/// characters escaped (a NUL shows as `\0`), never written raw to the
+/// terminal. The CSV import's errors and the CLI's script errors use it.
+pub fn escaped_prefix(s: &str, max: usize) -> String {
+    s.chars()
+        .take(max)
         .map(|c| {
             if c.is_control() {
                 c.escape_debug().to_string()
@@ -384,11 +394,7 @@ fn shorten(s: &str) -> String {
                 c.to_string()
             }
         })
-        .collect();
-    if s.chars().count() > 40 {
-        out.push('…');
-    }
-    out
+        .collect()
 }
 
 /// A name: not empty, and not something a spreadsheet would run.
