@@ -529,7 +529,8 @@ impl<'a> Problem<'a> {
             return key;
         };
         let w = self.max_points();
-        let games_left = |i: usize| -> u32 { (0..n).map(|j| self.pair_left[i * n + j]).sum() };
+        // Games left before any is decided (depth 0).
+        let games_left = |i: usize| self.left[i];
         // Final head-to-head rows: going up he wins all his games left and
         // the pinned rival takes nothing; going down the reverse.
         let row = |i: usize, wins: bool, j: usize| {
