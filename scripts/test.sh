@@ -37,6 +37,15 @@ else
     echo "warning: the browser tests need Debian's chromium and chromium-driver, and apt-get is missing (the e2e test fails without them)" >&2
 fi
 
+# A build from scratch gains nothing from incremental caches, which add
+# gigabytes to target/ (a CI machine ran out of disk writing one): off unless
+# the caller sets CARGO_INCREMENTAL.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+disk() {
+    echo "disk: $(df -h --output=avail . | tail -1 | tr -d ' ') free here; target/ $(du -sh target 2>/dev/null | cut -f1 || echo 0)"
+}
+disk
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy --all-targets -- -D warnings"
@@ -68,3 +77,4 @@ passed=$(grep -Eo '^test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s += 
 failed=$(grep -Eo '[0-9]+ failed;' "$log" | awk '{s += $1} END {print s + 0}')
 echo
 echo "workspace: ${passed} passed, ${failed} failed"
+disk
