@@ -1,7 +1,7 @@
 //! Durable single-event appends per second on PostgreSQL, from 1 and from
 //! 16 concurrent tasks.
 //!
-//! `ARBITER_TEST_PG_URL=postgres://… cargo run --release -p arbiter-store-postgres --example append_rate [N]`
+//! `ARBITER_TEST_PG_URL=postgres://… cargo run --release -p arbiter-store-postgres --example pg_append_rate [N]`
 //! (`eval "$(bash scripts/pg.sh start)"` starts a throwaway server). N (default
 //! 2000) appends per run, each one event with its own idempotency key,
 //! committed with `synchronous_commit = on`. One run appends to one
