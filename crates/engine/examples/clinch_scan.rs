@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use arbiter_engine::clinch::{Analysis, Verdict};
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::clinch::{Budget, GroupSetting, analyse, group_zones};
-use arbiter_engine::sunjang::group::{GroupGame, Outcome, round_robin};
+use arbiter_engine::sunjang::group::{GroupGame, Outcome, points, round_robin};
 use arbiter_engine::sunjang::ranking::{RankingData, Tiebreaks};
 use arbiter_engine::sunjang::{PlayerInfo, Rank, SunjangRules};
 
@@ -139,6 +139,27 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("one") {
         let num = |i: usize| args.get(i).and_then(|s| s.parse::<u64>().ok()).unwrap_or(0);
+        let (_, games, _) = group(num(4), num(2) as usize, num(3) == 1);
+        // The position: each player's gamepoints, the games played and
+        // those left, so that a group out of its budget can be reasoned
+        // about by hand.
+        let rules = SunjangRules::default();
+        let mut gp = [0; 9];
+        for g in &games {
+            if let Some(o) = g.outcome {
+                let [b, w] = points(o, &rules);
+                gp[g.pairing.black.0 as usize - 1] += b;
+                gp[g.pairing.white.0 as usize - 1] += w;
+            }
+        }
+        println!("gamepoints: {gp:?}");
+        for g in &games {
+            let (b, w) = (g.pairing.black.0, g.pairing.white.0);
+            match g.outcome {
+                Some(o) => println!("  P{b}-P{w}: {o:?}"),
+                None => println!("  P{b}-P{w}: left"),
+            }
+        }
         let t = Instant::now();
         let a = run(num(4), num(2) as usize, num(3) == 1);
         println!(

@@ -66,13 +66,15 @@
 //!   at best share his block (SODOS and head-to-head as above never
 //!   lower, and no D.2 criterion, live matches included, ever ranking
 //!   him below whoever else is tied) keeps him out as well;
-//! - once his games are over and everyone who could end level with him is
-//!   there for certain, games over too, their head-to-head rows are
-//!   fixed and only their SODOS against his is open (linear in the
-//!   others' final gamepoints, so bounded): each arrangement the bounds
-//!   allow (each of them below him, above, or level and then ranked with
-//!   him by head-to-head and D.2) is tried, and none putting him in the
-//!   zone rules the subtree out.
+//! - once his games are over, and no game is left between two players
+//!   who could end level with him (each of them has his games over at his
+//!   total, or plays only players who cannot end level), their
+//!   head-to-head rows among themselves are fixed, and only their places
+//!   on gamepoints and their SODOS against his are open (SODOS is linear
+//!   in the others' final gamepoints and in the head-to-head row, each
+//!   bounded): each arrangement the bounds allow (each of them below him,
+//!   above, or level and then ranked with him by head-to-head and D.2) is
+//!   tried, and none putting him in the zone rules the subtree out.
 //!
 //! Each kind of evidence a player lacks for a zone is searched on its own.
 //! For a zone that begins at 1st or ends last, the kind fixes a direction:
@@ -96,20 +98,14 @@
 //! answers [`Verdict::Undetermined`] (unless completions on both sides were
 //! found: then it is open, which is proven). Measured on 9-player groups
 //! (`examples/clinch_scan.rs`, 3,000 seeded groups per case, release
-//! build, 2 cores): with half the games left, random results, mean 2.0 ms,
-//! median 0.2 ms, the slowest exact group 0.67 s (seed 944, the next
-//! 0.31 s); the favourites winning
-//! 80%, mean 1.1 ms, slowest 0.19 s, every verdict exact; with two thirds
-//! left every verdict is exact within 1 ms. With every player of one rank
-//! and rating (`CLINCH_LEVEL=1`: D.2 separates nobody, every tie at the
-//! top is left to the organizer's record) every verdict is exact, the
-//! slowest group 0.35 s. One of the 3,000 random groups (seed 1738, 2
-//! verdicts) still keeps an `Undetermined` (a search out of its budget,
-//! about 0.7 s; with no budget it is exact in 2.6 s): a player who can
-//! reach the promotion places (1st to 2nd) only at his most gamepoints,
-//! level with two who have them already, one of whom may pass them; no
-//! bound here reasons about "at most one above", and the search
-//! enumerates.
+//! build, 2 cores), every verdict is exact: with half the games left and
+//! random results, mean 1.8 ms, median 0.2 ms, the slowest group 0.57 s
+//! (seed 1738: a player who can reach the promotion places only at his
+//! most gamepoints, level with two who have them already, one of whom may
+//! pass them); the favourites winning 80%, mean 1.0 ms, slowest 0.23 s;
+//! with two thirds left, within 1 ms. With every player of one rank and
+//! rating (`CLINCH_LEVEL=1`: D.2 separates nobody, every tie at the top
+//! is left to the organizer's record), the slowest group 0.46 s.
 
 use crate::sunjang::planner::direct_promotions;
 use std::collections::HashMap;
@@ -132,9 +128,12 @@ use super::{Division, GroupId, PlayerId, SunjangRules};
 /// unit is some 15 to 20 ns on the 2-core machine of the measurements).
 /// The default, 40 million units, keeps a 9-player group under a second
 /// at worst: about 0.7 s when a search runs out of it
-/// (`examples/clinch_scan.rs`, where the slowest group it proves takes
-/// 0.67 s and the next 0.31 s); a caller wanting less time or more
-/// certainty scales it.
+/// (`examples/clinch_scan.rs`, where the slowest group takes 0.57 s); a
+/// caller wanting less time or more certainty scales it. The searches
+/// run in two passes, so that one hard question cannot take the whole
+/// budget from the easy ones after it: first each with at most an eighth
+/// of `total`, then those that ran out of it again, from the start, with
+/// what is left.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Units per player and zone.
@@ -282,47 +281,61 @@ pub fn analyse(
     // Cheap witnesses first: each player winning, then losing, all his
     // games left (the others' games in a fixed scramble).
     search.probes(&mut problem);
-    let mut complete = vec![vec![false; z]; n];
+    let mut complete = vec![vec![true; z]; n];
     let mut used = 0u64;
-    for (p, done) in complete.iter_mut().enumerate() {
-        for (zi, done) in done.iter_mut().enumerate() {
-            if search.evidence[p * z + zi].settled() {
-                continue;
-            }
-            let zone = problem.zones[zi];
-            let mut spent = 0u64;
-            let mut finished = true;
-            // One search per kind of evidence he lacks, each with its own
-            // direction (see `Goal`).
-            for kind in [Kind::Inside, Kind::Outside, Kind::Die] {
-                let e = search.evidence[p * z + zi];
-                if e.settled() || e.has(kind) {
+    // Two passes, so that one hard question cannot take the whole budget
+    // from the easy ones after it: the first gives each search at most an
+    // eighth of the total, the second gives the searches that ran out the
+    // rest of the budget, in order (each starting again: a search keeps
+    // no state but the evidence found, which stays).
+    let first_pass = (budget.total / 8).max(1);
+    let mut spent_on = vec![0u64; n * z];
+    for pass in 0..2 {
+        for p in 0..n {
+            for zi in 0..z {
+                if search.evidence[p * z + zi].settled() || (pass == 1 && complete[p][zi]) {
                     continue;
                 }
-                let room = budget.nodes.saturating_sub(spent);
-                let left = budget.total.saturating_sub(used);
-                if room == 0 || left == 0 {
-                    finished = false;
-                    break;
+                let zone = problem.zones[zi];
+                let spent = &mut spent_on[p * z + zi];
+                let mut finished = true;
+                // One search per kind of evidence he lacks, each with its
+                // own direction (see `Goal`).
+                for kind in [Kind::Inside, Kind::Outside, Kind::Die] {
+                    let e = search.evidence[p * z + zi];
+                    if e.settled() || e.has(kind) {
+                        continue;
+                    }
+                    let room = budget.nodes.saturating_sub(*spent);
+                    let left = budget.total.saturating_sub(used);
+                    let limit = if pass == 0 {
+                        room.min(left).min(first_pass)
+                    } else {
+                        room.min(left)
+                    };
+                    if limit == 0 {
+                        finished = false;
+                        break;
+                    }
+                    search.goal = Goal::new(kind, zone, n);
+                    let key = problem.key_players(p, search.goal.direction);
+                    problem.order_for(Some(p), &key);
+                    search.nodes = 0;
+                    search.flows.set(0);
+                    search.bounds.set(0);
+                    search.limit = limit;
+                    search.aborted = false;
+                    search.dfs(&mut problem, 0, p, zi);
+                    let work = search.work();
+                    *spent += work;
+                    used += work;
+                    if search.aborted {
+                        finished = false;
+                        break;
+                    }
                 }
-                search.goal = Goal::new(kind, zone, n);
-                let key = problem.key_players(p, search.goal.direction);
-                problem.order_for(Some(p), &key);
-                search.nodes = 0;
-                search.flows.set(0);
-                search.bounds.set(0);
-                search.limit = room.min(left);
-                search.aborted = false;
-                search.dfs(&mut problem, 0, p, zi);
-                let work = search.work();
-                spent += work;
-                used += work;
-                if search.aborted {
-                    finished = false;
-                    break;
-                }
+                complete[p][zi] = finished;
             }
-            *done = finished;
         }
     }
     let mut verdicts = Vec::with_capacity(n);
@@ -759,7 +772,8 @@ impl<'a> Problem<'a> {
                         break;
                     }
                 }
-                out[u * n + l] = verdict;
+                // Ranked above by D.2 whoever else is tied: never below.
+                out[u * n + l] = verdict || self.static_above[u * n + l];
             }
         }
         out
@@ -1400,19 +1414,26 @@ impl Search {
     }
 
     /// Whether `q`, his games over, can still be alone in the places 1 to
-    /// `last` when everyone who could end level with him on gamepoints is
-    /// already there for certain, his games over too (`false` only when
-    /// that is so and no way is left; `true` when it does not apply).
+    /// `last` when the head-to-head rows among everyone who could end level
+    /// with him on gamepoints are fixed (`false` only when that is so and
+    /// no way is left; `true` when it does not apply): each of them has
+    /// his games over at `q`'s total, or has games left only against
+    /// players who cannot end level with him (so his results against the
+    /// others who could are in).
     ///
-    /// Then every head-to-head row of that block is fixed, and what is left
-    /// open is each one's SODOS against `q`'s: linear in the others' final
-    /// gamepoints, so bounded. For each of them, each sign the bounds
-    /// allow is tried (below `q` on SODOS, above, or level and so in his
-    /// block), each independently (a relaxation: some of these may not go
-    /// together), and the level ones are ranked with `q` from criterion 1
-    /// on as the leaves are (the same SODOS, the fixed head-to-head, D.2).
-    /// His block must end at `last` at most: those surely above him on
-    /// gamepoints, those above on SODOS, and his block's end in that
+    /// What is left open is each one's place on gamepoints (below, level,
+    /// above, as his range allows) and, level, his SODOS against `q`'s:
+    /// linear in the others' final gamepoints, each taken within its
+    /// range (a level player's at `q`'s total), and in his own head-to-head
+    /// row where games are left (each entry within what he has and what a
+    /// win in each game left against that player adds), so bounded. For
+    /// each of them, each place the bounds allow is tried (below `q`,
+    /// above, or level on gamepoints and SODOS and so in his block), each
+    /// independently (a relaxation: some of these may not go together),
+    /// and the level ones are ranked with `q` from criterion 1 on as the
+    /// leaves are (the same SODOS, the fixed head-to-head, D.2). His block
+    /// must end at `last` at most: those surely above him on gamepoints,
+    /// those above on gamepoints or SODOS, and his block's end in that
     /// ranking.
     fn pinned_tie_allows(&self, prob: &Problem, d: usize, q: usize, last: usize) -> bool {
         let n = self.n;
@@ -1422,16 +1443,20 @@ impl Search {
         }
         let t = self.pts[q];
         let w = self.max_win;
+        let pairs = &prob.pair_left[d * n * n..(d + 1) * n * n];
         let hi_pts = |i: usize| self.pts[i] + w * left[i];
+        let can_be_level = |i: usize| self.pts[i] <= t && hi_pts(i) >= t;
         let mut level = [0usize; MAX_SMALL];
         let mut count = 0usize;
         let mut strict = 0usize;
         for i in (0..n).filter(|&i| i != q) {
             if self.pts[i] > t {
                 strict += 1;
-            } else if hi_pts(i) >= t {
-                if left[i] != 0 || self.pts[i] != t {
-                    // He may or may not end level: no claim.
+            } else if can_be_level(i) {
+                // His row against the others who could end level is fixed
+                // only if no game is left between them.
+                let fixed = (0..n).all(|j| j == i || pairs[i * n + j] == 0 || !can_be_level(j));
+                if !fixed {
                     return true;
                 }
                 level[count] = i;
@@ -1442,27 +1467,37 @@ impl Search {
             return true;
         }
         self.bounds.set(self.bounds.get() + 1);
-        // SODOS(i) - SODOS(q) over the completions below: the players of the
-        // block end with `t`, the others within their ranges.
+        // SODOS(i) - SODOS(q) over the completions below where `i` ends
+        // level with `q`: `i` with `t`, the others within their ranges
+        // (those with their games over at `t`, at `t`).
         let mut options = [[false; 3]; MAX_SMALL];
         for (k, &i) in level[..count].iter().enumerate() {
             let (mut lo, mut hi) = (0i64, 0i64);
             for (j, &games) in left.iter().enumerate() {
-                let c = i64::from(self.h2h[i * n + j]) - i64::from(self.h2h[q * n + j]);
-                let (a, b) = if j == q || self.pts[j] == t && games == 0 {
+                let own = i64::from(self.h2h[i * n + j]);
+                let theirs = i64::from(self.h2h[q * n + j]);
+                let (c_lo, c_hi) = (own - theirs, own + i64::from(w * pairs[i * n + j]) - theirs);
+                let (a, b) = if j == q || j == i || self.pts[j] == t && games == 0 {
                     (i64::from(t), i64::from(t))
                 } else {
                     (i64::from(self.pts[j]), i64::from(hi_pts(j)))
                 };
-                lo += (c * a).min(c * b);
-                hi += (c * a).max(c * b);
+                let corners = [c_lo * a, c_lo * b, c_hi * a, c_hi * b];
+                lo += corners.iter().min().copied().unwrap_or(0);
+                hi += corners.iter().max().copied().unwrap_or(0);
             }
-            // Below, level, above.
-            options[k] = [lo < 0, lo <= 0 && hi >= 0, hi > 0];
+            // Below (on gamepoints or SODOS), level, above.
+            options[k] = [
+                lo < 0 || self.pts[i] < t,
+                lo <= 0 && hi >= 0,
+                hi > 0 || hi_pts(i) > t,
+            ];
         }
         let zeros = [0i64; MAX_SMALL];
+        // The block all ends with `t` (a restart to criterion 0 reads it).
+        let level_pts = [t; MAX_SMALL];
         let leaf = Leaf {
-            pts: &self.pts,
+            pts: &level_pts[..n],
             h2h: &self.h2h,
             sodos: &zeros[..n],
         };
@@ -1536,22 +1571,20 @@ impl Search {
                 self.surely_above(prob, d, u, l, cap, rel)
             }
         };
-        let above = |u: usize, l: usize, cap: u32| relation(u, l, cap, Rel::Above);
         // Alone in the places 1 to `last`: with `last - 1` players sure to
         // end above his most gamepoints, nobody else may end above it (he
         // would be at `last + 1` or lower), and anyone else who must then
         // rank above him, or can at best share his block, rules it out
         // (his block would end at `last + 1` or lower); with `last` of
         // them, nothing can put him there.
-        let top_possible = |last: usize| {
-            let cap = hi_pts(q);
-            let strict = (0..n).filter(|&i| lo_pts(i) > cap).count();
-            match (strict + 1).cmp(&last) {
-                std::cmp::Ordering::Greater => false,
-                std::cmp::Ordering::Equal => (0..n)
-                    .all(|i| i == q || lo_pts(i) > cap || !relation(i, q, cap, Rel::NeverBelow)),
-                std::cmp::Ordering::Less => true,
+        let cap = hi_pts(q);
+        let strict = (0..n).filter(|&i| lo_pts(i) > cap).count();
+        let top_possible = |last: usize| match (strict + 1).cmp(&last) {
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => {
+                (0..n).all(|i| i == q || lo_pts(i) > cap || !relation(i, q, cap, Rel::NeverBelow))
             }
+            std::cmp::Ordering::Less => true,
         };
         if goal.kind == Some(Kind::Inside) && zone.first <= 1 {
             if e.inside
@@ -1567,36 +1600,75 @@ impl Search {
                 return true;
             }
         }
-        let (mut ca, mut pa, mut cb) = (0usize, 0usize, 0usize);
-        for i in (0..n).filter(|&i| i != q) {
-            if above(i, q, u32::MAX) {
-                ca += 1;
-            }
-            if above(q, i, u32::MAX) {
-                cb += 1;
-            } else {
-                pa += 1;
-            }
-        }
+        // His place lies between `ca + 1` (those surely above him, `ca`)
+        // and `pa + 1` (those not surely below, `pa`); `cb` are surely
+        // below. Each count is taken only when the evidence sought needs
+        // it, and a count stops once it is known to decide, since the
+        // pair bounds are most of a search's time (the settled pairs,
+        // those apart on gamepoints, come first).
         let (a, b) = (zone.first, zone.last);
-        let (lo_min, lo_max, hi_max) = (ca + 1, pa + 1, n - cb);
+        let others = || (0..n).filter(|&i| i != q);
+        let settled = |u: usize, l: usize| lo_pts(u) > hi_pts(l);
+        let open = |u: usize, l: usize| lo_pts(u) == hi_pts(l) && prob.max_only_by_winning;
+        // Whether more than `limit` players are surely above him.
+        let above_more_than = |limit: usize| {
+            let mut count = others().filter(|&i| settled(i, q)).count();
+            if count > limit {
+                return true;
+            }
+            for i in others().filter(|&i| open(i, q)) {
+                if self.surely_above(prob, d, i, q, u32::MAX, Rel::Above) {
+                    count += 1;
+                    if count > limit {
+                        return true;
+                    }
+                }
+            }
+            false
+        };
+        // Those he is surely above, all counted.
+        let below = std::cell::OnceCell::new();
+        let cb = || {
+            *below.get_or_init(|| {
+                others()
+                    .filter(|&i| {
+                        settled(q, i)
+                            || open(q, i) && self.surely_above(prob, d, q, i, u32::MAX, Rel::Above)
+                    })
+                    .count()
+            })
+        };
+        let pa = || n - 1 - cb();
         // At least `m` others at or above his gamepoints.
         let deep = d < prob.rem.len();
         let reach = |m: usize| m == 0 || !deep || self.can_reach(prob, d, q, m);
+        // For a zone at the top, `top_possible(b)` was checked above when
+        // the search is for a completion inside it; with `b - 1` players
+        // above his most gamepoints it found nobody else never below him,
+        // so nobody else surely above either (surely above with no cap
+        // implies never below under one: the cap only narrows the bounds,
+        // and D.2 ranking above implies never below), and the count of
+        // those above is `b - 1`.
+        let top_checked = goal.kind == Some(Kind::Inside) && zone.first <= 1;
         if !e.inside
             && goal.wants(Kind::Inside)
-            && a.max(lo_min) <= b.min(lo_max)
+            && (a <= 1 || pa() + 1 >= a)
+            && ((top_checked && strict + 1 == b) || !above_more_than(b - 1))
             && reach(a - 1)
-            && (a > 1 || top_possible(b))
+            && (a > 1 || top_checked || top_possible(b))
         {
             return true;
         }
-        if !e.outside && goal.wants(Kind::Outside) && ((lo_max > b && reach(b)) || lo_min < a) {
+        if !e.outside
+            && goal.wants(Kind::Outside)
+            && ((a >= 2 && !above_more_than(a - 2)) || (pa() + 1 > b && reach(b)))
+        {
             return true;
         }
         if !e.die && goal.wants(Kind::Die) {
-            let at_a = a > 1 && lo_min < a && hi_max >= a && reach(a - 1);
-            let at_b = lo_min <= b && hi_max > b && reach(b);
+            let hi_max = n - cb();
+            let at_a = a > 1 && !above_more_than(a - 2) && hi_max >= a && reach(a - 1);
+            let at_b = !above_more_than(b - 1) && hi_max > b && reach(b);
             if at_a || at_b {
                 match &prob.die_sets {
                     None => return true,
@@ -1870,5 +1942,110 @@ mod tests {
                 Zone::new(ZoneKind::FinalRound, 1, 1)
             ]
         );
+    }
+    /// A position reached in the search of seed 1738 of
+    /// `examples/clinch_scan.rs` (player 4, the promotion places 1st to
+    /// 2nd): his games are over at 8, as are those of players 1, 2 and 8,
+    /// level with him; player 7 has 6 and games left only against players
+    /// 3 and 9, who cannot reach 8. Every arrangement leaves player 4 at
+    /// best third (1 above on SODOS; 8 level, and ahead on head-to-head),
+    /// so the pinned block rules the subtree out before its two games are
+    /// enumerated, which it did not while player 7 had games left.
+    #[test]
+    fn a_level_block_with_a_player_whose_games_left_cannot_make_others_level() {
+        use super::super::group::Pairing;
+        use super::super::ranking::Tiebreaks;
+        use super::super::{PlayerInfo, Rank};
+        use Outcome::{BlackWins as B, BothForfeit as F, Jigo as J, WhiteWins as W};
+        let rules = SunjangRules::default();
+        let ids: Vec<PlayerId> = (1..=9).map(PlayerId).collect();
+        let infos: Vec<PlayerInfo> = (0..9u8)
+            .map(|i| PlayerInfo {
+                name: format!("P{}", i + 1),
+                rank: Rank::Kyu(1 + i / 2),
+                provisional: false,
+                rating: 1800 - 25 * i32::from(i),
+                corr_rank: None,
+                corr_rating: None,
+            })
+            .collect();
+        // (black, white, result): black is the lower number.
+        let results: [(u32, u32, Option<Outcome>); 36] = [
+            (1, 2, Some(B)),
+            (1, 3, Some(B)),
+            (1, 4, Some(B)),
+            (1, 5, Some(B)),
+            (1, 6, Some(W)),
+            (1, 7, Some(F)),
+            (1, 8, Some(F)),
+            (1, 9, Some(F)),
+            (2, 3, Some(B)),
+            (2, 4, Some(W)),
+            (2, 5, Some(J)),
+            (2, 6, Some(J)),
+            (2, 7, Some(F)),
+            (2, 8, Some(B)),
+            (2, 9, Some(B)),
+            (3, 4, Some(W)),
+            (3, 5, Some(F)),
+            (3, 6, Some(W)),
+            (3, 7, None),
+            (3, 8, Some(W)),
+            (3, 9, Some(B)),
+            (4, 5, Some(B)),
+            (4, 6, Some(B)),
+            (4, 7, Some(W)),
+            (4, 8, Some(W)),
+            (4, 9, Some(W)),
+            (5, 6, Some(B)),
+            (5, 7, Some(B)),
+            (5, 8, Some(W)),
+            (5, 9, Some(B)),
+            (6, 7, Some(W)),
+            (6, 8, Some(W)),
+            (6, 9, Some(W)),
+            (7, 8, Some(B)),
+            (7, 9, None),
+            (8, 9, Some(F)),
+        ];
+        let games: Vec<GroupGame> = results
+            .iter()
+            .map(|&(b, w, outcome)| GroupGame {
+                pairing: Pairing {
+                    round: 1,
+                    black: PlayerId(b),
+                    white: PlayerId(w),
+                },
+                outcome,
+            })
+            .collect();
+        let tiebreaks = Tiebreaks::default();
+        let data = RankingData {
+            info: &infos,
+            performance: &[],
+            games: &[],
+            tiebreaks: &tiebreaks,
+            rules: &rules,
+        };
+        let setting = GroupSetting {
+            size: 9,
+            division: 1,
+            groups: 1,
+            division_size: 9,
+            tens: 0,
+            below: Some((3, 21)),
+        };
+        let zones = group_zones(&setting, &rules);
+        let promotion = Zone::new(ZoneKind::Promotion, 1, 2);
+        assert!(zones.contains(&promotion));
+        let problem = Problem::new(&ids, &games, &rules, data.main_cascade(), &zones);
+        let search = Search::new(&problem);
+        assert_eq!(search.pts, [8, 8, 2, 8, 7, 5, 6, 8, 4]);
+        assert!(!search.pinned_tie_allows(&problem, 0, 3, 2));
+        // And so it is: in none of the 16 completions is player 4 in the
+        // promotion places.
+        let a = analyse(&ids, &games, &data, &zones, Budget::default());
+        let zi = zones.iter().position(|z| *z == promotion).unwrap_or(0);
+        assert_eq!(a.verdicts[3][zi], Verdict::Eliminated);
     }
 }
