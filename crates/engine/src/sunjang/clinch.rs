@@ -97,15 +97,16 @@
 //! exists: the verdict is exact. A search that exceeds its [`Budget`]
 //! answers [`Verdict::Undetermined`] (unless completions on both sides were
 //! found: then it is open, which is proven). Measured on 9-player groups
-//! (`examples/clinch_scan.rs`, 3,000 seeded groups per case, release
+//! (`examples/clinch_scan.rs`, 10,000 seeded groups per case, release
 //! build, 2 cores), every verdict is exact: with half the games left and
-//! random results, mean 1.8 ms, median 0.2 ms, the slowest group 0.57 s
-//! (seed 1738: a player who can reach the promotion places only at his
-//! most gamepoints, level with two who have them already, one of whom may
-//! pass them); the favourites winning 80%, mean 1.0 ms, slowest 0.23 s;
-//! with two thirds left, within 1 ms. With every player of one rank and
-//! rating (`CLINCH_LEVEL=1`: D.2 separates nobody, every tie at the top
-//! is left to the organizer's record), the slowest group 0.46 s.
+//! random results, mean 1.6 ms, median 0.2 ms, the slowest group 0.54 s
+//! (seed 9095; seed 1738, 0.48 s, is a player who can reach the promotion
+//! places only at his most gamepoints, level with two who have them
+//! already, one of whom may pass them); the favourites winning 80%, mean
+//! 1.0 ms, slowest 0.17 s; with two thirds left, within 1 ms. With every
+//! player of one rank and rating (`CLINCH_LEVEL=1`: D.2 separates nobody,
+//! every tie at the top is left to the organizer's record), the slowest
+//! group 0.35 s.
 
 use crate::sunjang::planner::direct_promotions;
 use std::collections::HashMap;
@@ -128,12 +129,11 @@ use super::{Division, GroupId, PlayerId, SunjangRules};
 /// unit is some 15 to 20 ns on the 2-core machine of the measurements).
 /// The default, 40 million units, keeps a 9-player group under a second
 /// at worst: about 0.7 s when a search runs out of it
-/// (`examples/clinch_scan.rs`, where the slowest group takes 0.57 s); a
-/// caller wanting less time or more certainty scales it. The searches
-/// run in two passes, so that one hard question cannot take the whole
-/// budget from the easy ones after it: first each with at most an eighth
-/// of `total`, then those that ran out of it again, from the start, with
-/// what is left.
+/// (`examples/clinch_scan.rs`, where the slowest of 60,000 groups takes
+/// 0.54 s); a caller wanting less time or more certainty scales it. So
+/// that one hard question cannot take the whole budget from the easy ones
+/// after it, each search leaves [`RESERVED_PER_QUESTION`] for every
+/// question still open after it (at most an eighth of `total` in all).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Units per player and zone.
@@ -281,61 +281,61 @@ pub fn analyse(
     // Cheap witnesses first: each player winning, then losing, all his
     // games left (the others' games in a fixed scramble).
     search.probes(&mut problem);
-    let mut complete = vec![vec![true; z]; n];
+    let mut complete = vec![vec![false; z]; n];
     let mut used = 0u64;
-    // Two passes, so that one hard question cannot take the whole budget
-    // from the easy ones after it: the first gives each search at most an
-    // eighth of the total, the second gives the searches that ran out the
-    // rest of the budget, in order (each starting again: a search keeps
-    // no state but the evidence found, which stays).
-    let first_pass = (budget.total / 8).max(1);
-    let mut spent_on = vec![0u64; n * z];
-    for pass in 0..2 {
-        for p in 0..n {
-            for zi in 0..z {
-                if search.evidence[p * z + zi].settled() || (pass == 1 && complete[p][zi]) {
+    for (p, row) in complete.iter_mut().enumerate() {
+        for (zi, done) in row.iter_mut().enumerate() {
+            if search.evidence[p * z + zi].settled() {
+                *done = true;
+                continue;
+            }
+            // One hard question may not take the whole budget from the
+            // ones after it: each still open keeps a floor in reserve (the
+            // reserve at most an eighth of the total).
+            let later = (p * z + zi + 1..n * z)
+                .filter(|&k| !search.evidence[k].settled())
+                .count() as u64;
+            let reserve = later
+                .saturating_mul(RESERVED_PER_QUESTION)
+                .min(budget.total / 8);
+            let zone = problem.zones[zi];
+            let mut spent = 0u64;
+            let mut finished = true;
+            // One search per kind of evidence he lacks, each with its own
+            // direction (see `Goal`).
+            for kind in [Kind::Inside, Kind::Outside, Kind::Die] {
+                let e = search.evidence[p * z + zi];
+                if e.settled() || e.has(kind) {
                     continue;
                 }
-                let zone = problem.zones[zi];
-                let spent = &mut spent_on[p * z + zi];
-                let mut finished = true;
-                // One search per kind of evidence he lacks, each with its
-                // own direction (see `Goal`).
-                for kind in [Kind::Inside, Kind::Outside, Kind::Die] {
-                    let e = search.evidence[p * z + zi];
-                    if e.settled() || e.has(kind) {
-                        continue;
-                    }
-                    let room = budget.nodes.saturating_sub(*spent);
-                    let left = budget.total.saturating_sub(used);
-                    let limit = if pass == 0 {
-                        room.min(left).min(first_pass)
-                    } else {
-                        room.min(left)
-                    };
-                    if limit == 0 {
-                        finished = false;
-                        break;
-                    }
-                    search.goal = Goal::new(kind, zone, n);
-                    let key = problem.key_players(p, search.goal.direction);
-                    problem.order_for(Some(p), &key);
-                    search.nodes = 0;
-                    search.flows.set(0);
-                    search.bounds.set(0);
-                    search.limit = limit;
-                    search.aborted = false;
-                    search.dfs(&mut problem, 0, p, zi);
-                    let work = search.work();
-                    *spent += work;
-                    used += work;
-                    if search.aborted {
-                        finished = false;
-                        break;
-                    }
+                let room = budget.nodes.saturating_sub(spent);
+                let left = budget.total.saturating_sub(used);
+                let own = left
+                    .saturating_sub(reserve)
+                    .max(left.min(RESERVED_PER_QUESTION));
+                let limit = room.min(own);
+                if limit == 0 {
+                    finished = false;
+                    break;
                 }
-                complete[p][zi] = finished;
+                search.goal = Goal::new(kind, zone, n);
+                let key = problem.key_players(p, search.goal.direction);
+                problem.order_for(Some(p), &key);
+                search.nodes = 0;
+                search.flows.set(0);
+                search.bounds.set(0);
+                search.limit = limit;
+                search.aborted = false;
+                search.dfs(&mut problem, 0, p, zi);
+                let work = search.work();
+                spent += work;
+                used += work;
+                if search.aborted {
+                    finished = false;
+                    break;
+                }
             }
+            *done = finished;
         }
     }
     let mut verdicts = Vec::with_capacity(n);
@@ -432,6 +432,11 @@ const BOUND_COST: u64 = 4;
 
 /// Budget units of ranking a completion with the cascade.
 const LEAF_COST: u64 = 35;
+
+/// Budget units kept back for each question (a player and a zone) still
+/// open after the one being searched, so that a hard search cannot leave
+/// the easy ones after it nothing (about 4 ms).
+const RESERVED_PER_QUESTION: u64 = 250_000;
 
 /// Budget units of one max-flow check.
 const FLOW_COST: u64 = 60;
@@ -1610,14 +1615,25 @@ impl Search {
         let others = || (0..n).filter(|&i| i != q);
         let settled = |u: usize, l: usize| lo_pts(u) > hi_pts(l);
         let open = |u: usize, l: usize| lo_pts(u) == hi_pts(l) && prob.max_only_by_winning;
-        // Whether more than `limit` players are surely above him.
+        // Whether more than `limit` players are surely above him (each pair
+        // bound taken once: several questions below may ask).
+        let known: [std::cell::Cell<u8>; MAX_PLAYERS] =
+            std::array::from_fn(|_| std::cell::Cell::new(0));
         let above_more_than = |limit: usize| {
             let mut count = others().filter(|&i| settled(i, q)).count();
             if count > limit {
                 return true;
             }
             for i in others().filter(|&i| open(i, q)) {
-                if self.surely_above(prob, d, i, q, u32::MAX, Rel::Above) {
+                let is_above = match known[i].get() {
+                    0 => {
+                        let v = self.surely_above(prob, d, i, q, u32::MAX, Rel::Above);
+                        known[i].set(1 + u8::from(v));
+                        v
+                    }
+                    k => k == 2,
+                };
+                if is_above {
                     count += 1;
                     if count > limit {
                         return true;
@@ -1943,6 +1959,77 @@ mod tests {
             ]
         );
     }
+
+    /// The group of `examples/clinch_scan.rs`: players 1 to 9, ranked and
+    /// rated in that order, the only group of division B, a division below.
+    struct Fixture {
+        ids: Vec<PlayerId>,
+        infos: Vec<super::super::PlayerInfo>,
+        tiebreaks: super::super::ranking::Tiebreaks,
+        rules: SunjangRules,
+        zones: Vec<Zone>,
+    }
+
+    impl Fixture {
+        fn new() -> Fixture {
+            use super::super::{PlayerInfo, Rank};
+            let rules = SunjangRules::default();
+            let setting = GroupSetting {
+                size: 9,
+                division: 1,
+                groups: 1,
+                division_size: 9,
+                tens: 0,
+                below: Some((3, 21)),
+            };
+            Fixture {
+                ids: (1..=9).map(PlayerId).collect(),
+                infos: (0..9u8)
+                    .map(|i| PlayerInfo {
+                        name: format!("P{}", i + 1),
+                        rank: Rank::Kyu(1 + i / 2),
+                        provisional: false,
+                        rating: 1800 - 25 * i32::from(i),
+                        corr_rank: None,
+                        corr_rating: None,
+                    })
+                    .collect(),
+                tiebreaks: super::super::ranking::Tiebreaks::default(),
+                zones: group_zones(&setting, &rules),
+                rules,
+            }
+        }
+
+        fn data(&self) -> RankingData<'_> {
+            RankingData {
+                info: &self.infos,
+                performance: &[],
+                games: &[],
+                tiebreaks: &self.tiebreaks,
+                rules: &self.rules,
+            }
+        }
+
+        /// The index of the zone of this kind.
+        fn zone(&self, kind: ZoneKind) -> usize {
+            self.zones
+                .iter()
+                .position(|z| z.kind == kind)
+                .unwrap_or(usize::MAX)
+        }
+    }
+
+    fn game(black: u32, white: u32, outcome: Option<Outcome>) -> GroupGame {
+        GroupGame {
+            pairing: super::super::group::Pairing {
+                round: 1,
+                black: PlayerId(black),
+                white: PlayerId(white),
+            },
+            outcome,
+        }
+    }
+
     /// A position reached in the search of seed 1738 of
     /// `examples/clinch_scan.rs` (player 4, the promotion places 1st to
     /// 2nd): his games are over at 8, as are those of players 1, 2 and 8,
@@ -1953,22 +2040,7 @@ mod tests {
     /// enumerated, which it did not while player 7 had games left.
     #[test]
     fn a_level_block_with_a_player_whose_games_left_cannot_make_others_level() {
-        use super::super::group::Pairing;
-        use super::super::ranking::Tiebreaks;
-        use super::super::{PlayerInfo, Rank};
         use Outcome::{BlackWins as B, BothForfeit as F, Jigo as J, WhiteWins as W};
-        let rules = SunjangRules::default();
-        let ids: Vec<PlayerId> = (1..=9).map(PlayerId).collect();
-        let infos: Vec<PlayerInfo> = (0..9u8)
-            .map(|i| PlayerInfo {
-                name: format!("P{}", i + 1),
-                rank: Rank::Kyu(1 + i / 2),
-                provisional: false,
-                rating: 1800 - 25 * i32::from(i),
-                corr_rank: None,
-                corr_rating: None,
-            })
-            .collect();
         // (black, white, result): black is the lower number.
         let results: [(u32, u32, Option<Outcome>); 36] = [
             (1, 2, Some(B)),
@@ -2010,42 +2082,93 @@ mod tests {
         ];
         let games: Vec<GroupGame> = results
             .iter()
-            .map(|&(b, w, outcome)| GroupGame {
-                pairing: Pairing {
-                    round: 1,
-                    black: PlayerId(b),
-                    white: PlayerId(w),
-                },
-                outcome,
-            })
+            .map(|&(b, w, outcome)| game(b, w, outcome))
             .collect();
-        let tiebreaks = Tiebreaks::default();
-        let data = RankingData {
-            info: &infos,
-            performance: &[],
-            games: &[],
-            tiebreaks: &tiebreaks,
-            rules: &rules,
-        };
-        let setting = GroupSetting {
-            size: 9,
-            division: 1,
-            groups: 1,
-            division_size: 9,
-            tens: 0,
-            below: Some((3, 21)),
-        };
-        let zones = group_zones(&setting, &rules);
-        let promotion = Zone::new(ZoneKind::Promotion, 1, 2);
-        assert!(zones.contains(&promotion));
-        let problem = Problem::new(&ids, &games, &rules, data.main_cascade(), &zones);
+        let f = Fixture::new();
+        let data = f.data();
+        let promotion = f.zone(ZoneKind::Promotion);
+        assert_eq!(f.zones[promotion], Zone::new(ZoneKind::Promotion, 1, 2));
+        let problem = Problem::new(&f.ids, &games, &f.rules, data.main_cascade(), &f.zones);
         let search = Search::new(&problem);
         assert_eq!(search.pts, [8, 8, 2, 8, 7, 5, 6, 8, 4]);
         assert!(!search.pinned_tie_allows(&problem, 0, 3, 2));
         // And so it is: in none of the 16 completions is player 4 in the
         // promotion places.
-        let a = analyse(&ids, &games, &data, &zones, Budget::default());
-        let zi = zones.iter().position(|z| *z == promotion).unwrap_or(0);
-        assert_eq!(a.verdicts[3][zi], Verdict::Eliminated);
+        let a = analyse(&f.ids, &games, &data, &f.zones, Budget::default());
+        assert_eq!(a.verdicts[3][promotion], Verdict::Eliminated);
+    }
+
+    /// Seed 1738 of `examples/clinch_scan.rs`: 18 games played, 18 left.
+    /// Whether player 4 can reach the promotion places is the one hard
+    /// question (about 26 million budget units); with a budget of 8
+    /// million, all of it allowed to any one question, that search runs
+    /// out, and every question after it must still get its share: the
+    /// easy ones (player 5's group win among them, the next asked) come
+    /// out exact.
+    #[test]
+    fn a_hard_question_leaves_the_budget_of_the_ones_after_it() {
+        use Outcome::{BlackWins as B, WhiteWins as W};
+        let played = [
+            (9, 2, W),
+            (8, 3, B),
+            (7, 4, B),
+            (6, 5, W),
+            (2, 1, W),
+            (3, 9, B),
+            (4, 8, W),
+            (5, 7, B),
+            (1, 3, B),
+            (9, 4, B),
+            (8, 5, B),
+            (7, 6, B),
+            (4, 1, W),
+            (3, 2, W),
+            (5, 9, B),
+            (6, 8, W),
+            (1, 5, B),
+            (2, 4, W),
+        ];
+        let left = [
+            (9, 6),
+            (8, 7),
+            (6, 1),
+            (5, 2),
+            (4, 3),
+            (7, 9),
+            (1, 7),
+            (2, 6),
+            (3, 5),
+            (9, 8),
+            (8, 1),
+            (7, 2),
+            (6, 3),
+            (5, 4),
+            (1, 9),
+            (2, 8),
+            (3, 7),
+            (4, 6),
+        ];
+        let games: Vec<GroupGame> = played
+            .iter()
+            .map(|&(b, w, o)| (b, w, Some(o)))
+            .chain(left.iter().map(|&(b, w)| (b, w, None)))
+            .map(|(b, w, outcome)| game(b, w, outcome))
+            .collect();
+        let f = Fixture::new();
+        let budget = Budget {
+            nodes: 8_000_000,
+            total: 8_000_000,
+        };
+        let a = analyse(&f.ids, &games, &f.data(), &f.zones, budget);
+        let promotion = f.zone(ZoneKind::Promotion);
+        for (p, row) in a.verdicts.iter().enumerate() {
+            for (zi, v) in row.iter().enumerate() {
+                if (p, zi) == (3, promotion) {
+                    assert_eq!(*v, Verdict::Undetermined);
+                } else {
+                    assert_ne!(*v, Verdict::Undetermined, "player {} zone {zi}", p + 1);
+                }
+            }
+        }
     }
 }
