@@ -5,6 +5,11 @@
 //! - [`FaultyStore`]: a wrapper around any store that fails the k-th storage
 //!   call, once, persistently, or after the inner store committed it
 //!   (the tests in `tests/faults.rs` run it on memory and on SQLite).
+//! - [`harness`]: what both simulations share: the world of a run (the
+//!   store, its services, the log and its fold), the delivery of requests
+//!   alone or at once with faults armed, and every check of an answer and
+//!   of the whole state; a simulation brings its format and hooks
+//!   (`harness::Sim`).
 //! - [`sim`]: the deterministic simulation: from a seed, organizers and
 //!   players send commands to services over one store with a fault model
 //!   (crashes before and after commit, conflicts between services,
@@ -17,6 +22,7 @@
 //!   reported with its seed and the command that replays it.
 
 pub mod faulty;
+pub mod harness;
 pub mod memory;
 pub mod seeds;
 pub mod sim;

@@ -1,8 +1,10 @@
 //! The deterministic simulation of a TWS ladder run through the service.
 //!
 //! From a `u64` seed (ChaCha8), simulated organizers and players send
-//! requests to several [`Service`] instances (processes) over one
-//! [`MemoryStore`] wrapped in a [`FaultyStore`], whose fault model is:
+//! requests to several [`Service`](arbiter_service::Service) instances
+//! (processes) over one [`MemoryStore`](crate::MemoryStore) wrapped in a
+//! [`FaultyStore`](crate::FaultyStore) (the harness of [`crate::harness`]),
+//! whose fault model is:
 //! - a crash before commit (a failed call: the append, or a read before it);
 //! - a crash after commit (the append lands, the client is told it failed),
 //!   after which the client retries with the same idempotency key;
@@ -28,61 +30,24 @@
 //! from the step, the runtime is current-thread with a paused clock (the
 //! service's back-off sleeps in virtual time), and maps are `BTreeMap`s.
 
-use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
-use arbiter_engine::RuleError;
 use arbiter_engine::model::{EndTag, GameId, GameStatus, Outcome, PlayerId, Side, Time};
 use arbiter_engine::tws::{
     self, Command, Confirmer, Event, Ladder, LadderRules, Membership, PairingPlan, ResultInput,
 };
-use arbiter_service::{Context, Executed, SeedSource, Service, ServiceError};
-use arbiter_store::{EventStore, Seq, StoreError, StoredEvent};
-use chrono::{Duration, TimeZone, Utc};
-use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use arbiter_service::ServiceError;
+use arbiter_store::Seq;
 
-use crate::faulty::{Call, FaultyStore, Injected, Mode, Plan, is_injected};
-use crate::memory::MemoryStore;
+use crate::harness::{self, Done, Draws, MODERATORS, Oracle, Sim, Svc, with_counts};
+use crate::seeds::Named;
+
+pub use crate::harness::{Config, Failure, current_step};
 
 /// The competition the simulation runs.
 pub const COMPETITION: &str = "sim-ladder";
-const MODERATORS: [&str; 2] = ["Mod One", "Mod Two"];
 /// The key of the creation (retried with it until the ladder exists).
 const CREATE_KEY: &str = "create";
-
-thread_local! {
-    static STEP: Cell<usize> = const { Cell::new(0) };
-}
-
-/// The step the simulation on this thread was at (to name it when
-/// something panicked).
-pub fn current_step() -> usize {
-    STEP.with(Cell::get)
-}
-
-/// How long and how wide a run is.
-#[derive(Debug, Clone, Copy)]
-pub struct Config {
-    /// Steps after the creation.
-    pub steps: usize,
-    /// Service instances (processes) over the one store.
-    pub services: usize,
-    /// A fresh service folds the whole log every this many steps (and at
-    /// the end).
-    pub fresh_every: usize,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Self {
-            steps: 48,
-            services: 3,
-            fresh_every: 8,
-        }
-    }
-}
 
 /// What runs did, summed over seeds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -146,48 +111,14 @@ impl Stats {
     }
 }
 
-/// A broken invariant: the seed and step that reproduce it.
-#[derive(Debug, Clone)]
-pub struct Failure {
-    pub seed: u64,
-    pub step: usize,
-    pub message: String,
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "simulation seed {} failed at step {}: {}\n  replay it: SIM_SEED={} cargo test -p arbiter-sim --test simulation replay -- --nocapture",
-            self.seed, self.step, self.message, self.seed
-        )
-    }
-}
-
 /// Run the simulation of `seed` on a fresh current-thread runtime.
 pub fn run_seed(seed: u64, config: Config) -> Result<Stats, Failure> {
-    STEP.with(|s| s.set(0));
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .start_paused(true)
-        .build()
-        .map_err(|e| Failure {
-            seed,
-            step: 0,
-            message: format!("cannot build the runtime: {e}"),
-        })?;
-    runtime.block_on(World::new(seed, config).run())
+    let runtime = harness::runtime(Tws::NAMED, seed)?;
+    runtime.block_on(World::new(seed, config, |_| Tws { next_name: 1 }).run())
 }
 
-/// A request as a client sends it.
-#[derive(Debug, Clone)]
-struct Request {
-    key: Option<String>,
-    actor: String,
-    what: What,
-    /// The version the client pins, if it does.
-    expected: Option<Seq>,
-}
+type Request = harness::Request<What>;
+type World = harness::World<Tws>;
 
 #[derive(Debug, Clone)]
 enum What {
@@ -197,134 +128,86 @@ enum What {
     Undo,
 }
 
-/// An acknowledged command: its events must stay in the log.
-#[derive(Debug)]
-pub(crate) struct Ack {
-    pub(crate) first: Seq,
-    pub(crate) last: Seq,
-    pub(crate) key: Option<String>,
-    pub(crate) payloads: Vec<String>,
-}
-
-type Svc = Service<FaultyStore<MemoryStore>>;
-
-/// The seeded choices of a simulated world (the ladder's and the
-/// league's): every draw comes from its ChaCha stream, in the order asked,
-/// so a seed replays exactly.
-pub(crate) trait Draws {
-    fn rng(&mut self) -> &mut ChaCha8Rng;
-
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 { 0 } else { self.rng().next_u64() % n }
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-
-    fn pick<T: Clone>(&mut self, items: &[T]) -> Option<T> {
-        if items.is_empty() {
-            return None;
-        }
-        let i = self.below(items.len() as u64) as usize;
-        items.get(i).cloned()
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i as u64 + 1) as usize;
-            items.swap(i, j);
-        }
-    }
-
-    /// A fault plan for one delivery, or none.
-    fn random_plan(&mut self) -> Option<Plan> {
-        let k = 1 + self.below(6);
-        match self.below(100) {
-            0..55 => None,
-            55..70 => Some(Plan::new(Mode::Once, k)),
-            70..80 => Some(Plan::new(Mode::Once, 1).only(Call::Append)),
-            80..92 => Some(Plan::new(Mode::AfterCommit, 1).only(Call::Append)),
-            92..96 => Some(Plan::new(Mode::AfterCommit, k)),
-            _ => Some(Plan::new(Mode::Persistent, k)),
-        }
-    }
-}
-
-impl Draws for World {
-    fn rng(&mut self) -> &mut ChaCha8Rng {
-        &mut self.rng
-    }
-}
-
-struct World {
-    seed: u64,
-    config: Config,
-    rng: ChaCha8Rng,
-    /// The store itself (no faults): what the checks read.
-    store: MemoryStore,
-    faulty: FaultyStore<MemoryStore>,
-    services: Vec<Svc>,
-    step: usize,
-    now: Time,
-    /// The log as last read, and decoded.
-    log: Vec<StoredEvent>,
-    decoded: Vec<(Seq, Event)>,
-    /// The fold of the log.
-    truth: Ladder,
-    /// Keys known to be in the store (acknowledged, or landed before a
-    /// crash), with their events.
-    stored_keys: BTreeMap<String, (Seq, Seq)>,
-    /// Every keyed request sent, by key (the first request of the key).
-    sent: BTreeMap<String, Request>,
-    acks: Vec<Ack>,
-    /// Requests that failed on a fault, to be retried with their key.
-    retry: Vec<Request>,
-    next_key: u64,
+/// What the ladder's simulation adds to the harness.
+struct Tws {
     next_name: u32,
-    /// Days the clock jumped ahead (deadlines pass: agreed results,
-    /// adjudications, refusals of late results).
-    skipped_days: i64,
-    stats: Stats,
 }
 
-/// The outcome of one delivery, and what was known before it.
-struct Delivered {
-    request: Request,
-    result: Result<Executed, ServiceError>,
-}
-
-async fn deliver(svc: &Svc, request: &Request, at: Time) -> Result<Executed, ServiceError> {
-    let ctx = Context {
-        actor: request.actor.clone(),
-        at,
-        idempotency_key: request.key.clone(),
-        expected: request.expected,
+impl Sim for Tws {
+    type Format = Ladder;
+    type What = What;
+    const COMPETITION: &'static str = COMPETITION;
+    const NOUN: &'static str = "ladder";
+    const NAMED: Named = Named {
+        name: "simulation",
+        test: "simulation",
     };
-    match &request.what {
-        What::Create => {
-            let mods: Vec<String> = MODERATORS.iter().map(|m| (*m).to_owned()).collect();
-            svc.create_ladder(
-                COMPETITION,
-                "Simulated ladder",
-                LadderRules::default(),
-                &mods,
-                &ctx,
-            )
-            .await
+
+    async fn deliver(
+        &self,
+        svc: &Svc,
+        request: &Request,
+        at: Time,
+    ) -> Result<Done<Self>, ServiceError> {
+        let ctx = request.context(at);
+        match &request.what {
+            What::Create => {
+                let mods: Vec<String> = MODERATORS.iter().map(|m| (*m).to_owned()).collect();
+                svc.create_ladder(
+                    COMPETITION,
+                    "Simulated ladder",
+                    LadderRules::default(),
+                    &mods,
+                    &ctx,
+                )
+                .await
+            }
+            What::Exec(command) => svc.execute(COMPETITION, command.clone(), &ctx).await,
+            What::Announce => svc
+                .announce_round(
+                    COMPETITION,
+                    None,
+                    PairingPlan::Default { eliminator: None },
+                    false,
+                    &ctx,
+                )
+                .await
+                .map(|(_, executed)| executed),
+            What::Undo => svc.undo(COMPETITION, &ctx).await.map(|(e, _)| e),
         }
-        What::Exec(command) => svc.execute(COMPETITION, command.clone(), &ctx).await,
-        What::Announce => svc
-            .announce_round(
-                COMPETITION,
-                None,
-                PairingPlan::Default { eliminator: None },
-                false,
-                &ctx,
-            )
-            .await
-            .map(|(_, executed)| executed),
-        What::Undo => svc.undo(COMPETITION, &ctx).await.map(|(e, _)| e),
+    }
+
+    fn oracle(
+        &self,
+        truth: &Ladder,
+        what: &What,
+        _: &Result<Done<Self>, ServiceError>,
+        _: Time,
+    ) -> Option<Oracle<Self>> {
+        match what {
+            What::Exec(command) => Some(truth.decide(command.clone())),
+            _ => None,
+        }
+    }
+
+    fn is_undo(what: &What) -> bool {
+        matches!(what, What::Undo)
+    }
+
+    fn checked_late(&self, _: &What) -> bool {
+        false
+    }
+
+    fn fold(decoded: &[(Seq, Event)]) -> Ladder {
+        tws::fold(decoded.iter().map(|(s, e)| (*s, e)))
+    }
+
+    fn check(truth: &Ladder) -> Result<(), String> {
+        check_ladder(truth)
+    }
+
+    fn diff(got: &Ladder, want: &Ladder) -> String {
+        ladder_diff(got, want)
     }
 }
 
@@ -344,40 +227,6 @@ fn result_input(outcome: Outcome) -> ResultInput {
             turn: None,
             note: None,
         },
-    }
-}
-
-/// A delivery (or a group) as a failure names it, formatted only then.
-enum Shown<'a> {
-    One(&'a Request, &'a Result<Executed, ServiceError>),
-    AtOnce(&'a [Delivered]),
-}
-
-impl fmt::Display for Shown<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Shown::One(request, result) => write!(f, "{request:?} → {}", describe(result)),
-            Shown::AtOnce(delivered) => {
-                write!(f, "at once:")?;
-                for d in *delivered {
-                    write!(f, " {:?} → {};", d.request, describe(&d.result))?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-fn describe(result: &Result<Executed, ServiceError>) -> String {
-    match result {
-        Ok(e) => format!(
-            "Ok({}..={}, replayed {}, {} events)",
-            e.first,
-            e.last,
-            e.replayed,
-            e.events.len()
-        ),
-        Err(e) => format!("Err({e})"),
     }
 }
 
@@ -539,66 +388,9 @@ fn check_ladder(l: &Ladder) -> Result<(), String> {
 }
 
 impl World {
-    fn new(seed: u64, config: Config) -> Self {
-        let store = MemoryStore::new();
-        let faulty = FaultyStore::new(store.clone());
-        let services = (0..config.services.max(1))
-            .map(|_| {
-                Service::new(faulty.clone())
-                    .with_seeds(SeedSource::Deterministic(format!("sim-{seed}")))
-            })
-            .collect();
-        Self {
-            seed,
-            config,
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            store,
-            faulty,
-            services,
-            step: 0,
-            now: Utc
-                .with_ymd_and_hms(2026, 1, 1, 0, 0, 0)
-                .single()
-                .unwrap_or_default(),
-            log: Vec::new(),
-            decoded: Vec::new(),
-            truth: Ladder::default(),
-            stored_keys: BTreeMap::new(),
-            sent: BTreeMap::new(),
-            acks: Vec::new(),
-            retry: Vec::new(),
-            next_key: 0,
-            next_name: 1,
-            skipped_days: 0,
-            stats: Stats {
-                seeds: 1,
-                ..Stats::default()
-            },
-        }
-    }
-
-    fn set_step(&mut self, step: usize) {
-        self.step = step;
-        STEP.with(|s| s.set(step));
-        self.now = Utc
-            .with_ymd_and_hms(2026, 1, 1, 0, 0, 0)
-            .single()
-            .unwrap_or_default()
-            + Duration::hours(step as i64)
-            + Duration::days(self.skipped_days);
-    }
-
-    fn fail(&self, message: String) -> Failure {
-        Failure {
-            seed: self.seed,
-            step: self.step,
-            message,
-        }
-    }
-
     async fn run(mut self) -> Result<Stats, Failure> {
         match self.run_inner().await {
-            Ok(()) => Ok(self.stats),
+            Ok(()) => Ok(self.stats()),
             Err(message) => Err(self.fail(message)),
         }
     }
@@ -629,7 +421,7 @@ impl World {
                 self.skipped_days += 25 + self.below(36) as i64;
             }
             self.set_step(step + s);
-            self.stats.steps += 1;
+            self.counts.steps += 1;
             self.one_step().await?;
             let fresh = (s + 1) % self.config.fresh_every.max(1) == 0;
             self.check_all(fresh).await?;
@@ -638,21 +430,28 @@ impl World {
         self.set_step(step + self.config.steps);
         let pending = std::mem::take(&mut self.retry);
         for request in pending {
-            self.stats.retries += 1;
+            self.counts.retries += 1;
             let svc = self.below(self.services.len() as u64) as usize;
             self.deliver_one(svc, request, None, false).await?;
         }
-        self.check_all(true).await?;
-        self.stats.events += self.log.len() as u64;
-        self.stats.log_hash = log_hash(&self.log);
-        self.stats.rounds += self.truth.rounds.len() as u64;
-        self.stats.late_results += self
-            .truth
-            .games
-            .iter()
-            .filter(|g| matches!(g.status, GameStatus::Agreed | GameStatus::Adjudicated))
-            .count() as u64;
-        Ok(())
+        self.check_all(true).await
+    }
+
+    /// The run's figures, at its end.
+    fn stats(&self) -> Stats {
+        with_counts!(
+            Stats {
+                rounds: self.truth.rounds.len() as u64,
+                late_results: self
+                    .truth
+                    .games
+                    .iter()
+                    .filter(|g| matches!(g.status, GameStatus::Agreed | GameStatus::Adjudicated))
+                    .count() as u64,
+            },
+            &self.counts,
+            &self.log
+        )
     }
 
     async fn one_step(&mut self) -> Result<(), String> {
@@ -723,7 +522,7 @@ impl World {
                 if !self.retry.is_empty() {
                     let i = self.below(self.retry.len() as u64) as usize;
                     let request = self.retry.swap_remove(i);
-                    self.stats.retries += 1;
+                    self.counts.retries += 1;
                     let svc = self.below(services) as usize;
                     let plan = self.random_plan();
                     self.deliver_one(svc, request, plan, false).await?;
@@ -763,15 +562,6 @@ impl World {
             }
         }
         Ok(())
-    }
-
-    fn fresh_key(&mut self) -> String {
-        self.next_key += 1;
-        format!("k{}", self.next_key)
-    }
-
-    fn moderator(&mut self) -> String {
-        MODERATORS[self.below(2) as usize].to_owned()
     }
 
     fn name_of(&self, p: PlayerId) -> String {
@@ -863,11 +653,11 @@ impl World {
         match choice {
             // A moderator adds a player (now and then a name taken).
             0 => {
-                let n = if self.chance(5) && self.next_name > 1 {
-                    1 + self.below(u64::from(self.next_name - 1)) as u32
+                let n = if self.chance(5) && self.sim.next_name > 1 {
+                    1 + self.below(u64::from(self.sim.next_name - 1)) as u32
                 } else {
-                    self.next_name += 1;
-                    self.next_name - 1
+                    self.sim.next_name += 1;
+                    self.sim.next_name - 1
                 };
                 let m = self.moderator();
                 vec![moderator(
@@ -880,8 +670,8 @@ impl World {
             }
             // A player applies, and a moderator approves him.
             1 => {
-                let n = self.next_name;
-                self.next_name += 1;
+                let n = self.sim.next_name;
+                self.sim.next_name += 1;
                 let name = format!("Player {n}");
                 let m = self.moderator();
                 vec![
@@ -1200,623 +990,4 @@ impl World {
             }
         }
     }
-
-    /// Deliver one request alone (with `plan` armed) and check its answer.
-    async fn deliver_one(
-        &mut self,
-        svc: usize,
-        request: Request,
-        plan: Option<Plan>,
-        reuse: bool,
-    ) -> Result<(), String> {
-        let before = self.log.len() as Seq;
-        let known = request
-            .key
-            .as_ref()
-            .and_then(|k| self.stored_keys.get(k).copied());
-        let pinned_stale = request.expected.is_some_and(|e| e != before);
-        let oracle: Option<Result<Vec<Event>, RuleError>> = match &request.what {
-            What::Exec(command) if known.is_none() && !pinned_stale && !reuse => {
-                Some(self.truth.decide(command.clone()))
-            }
-            _ => None,
-        };
-        let mark = self.faulty.injected_count();
-        if let Some(plan) = plan {
-            self.faulty.arm(plan);
-        }
-        let Some(service) = self.services.get(svc) else {
-            return Err(format!("no service {svc}"));
-        };
-        let result = deliver(service, &request, self.now).await;
-        self.faulty.disarm();
-        let faults = self.faulty.injected_since(mark);
-        self.stats.deliveries += 1;
-        self.stats.faults += faults.len() as u64;
-        let after = self.version().await?;
-        let what = Shown::One(&request, &result);
-        let growth = after
-            .checked_sub(before)
-            .ok_or_else(|| format!("{what}: the log shrank from {before} to {after}"))?;
-        if !reuse
-            && let Some(key) = &request.key
-            && !self.sent.contains_key(key)
-        {
-            self.sent.insert(key.clone(), request.clone());
-        }
-
-        let landed = self.take_landed(&faults, &what)?;
-        if let Err(ServiceError::Store(e)) = &result
-            && is_injected(e)
-        {
-            if !faults.iter().any(|f| f.message() == e.to_string()) {
-                return Err(format!(
-                    "{what}: the caller was told of a fault that was not injected now ({})",
-                    Injected::describe_all(&faults)
-                ));
-            }
-            if growth != landed {
-                return Err(format!(
-                    "{what}: the log grew by {growth}, but only {landed} events landed before the crash"
-                ));
-            }
-            if request.key.is_some() {
-                self.retry.push(request);
-            }
-            return self.refresh().await;
-        }
-        if !faults.is_empty() {
-            // The service got over the faults (read again after a failed
-            // read): its answer must be the one it gives without them.
-            self.stats.faults_absorbed += faults.len() as u64;
-            if landed > 0 {
-                return Err(format!(
-                    "{what}: an append landed before a crash ({}), yet the caller was not told",
-                    Injected::describe_all(&faults)
-                ));
-            }
-        }
-        match (&result, known) {
-            (Ok(done), Some((first, last))) if !reuse => {
-                if !done.replayed || (done.first, done.last) != (first, last) || growth != 0 {
-                    return Err(format!(
-                        "{what}: the key's first outcome was {first}..={last}, stored; a retry must replay it and store nothing (grew by {growth})"
-                    ));
-                }
-                self.stats.replayed += 1;
-            }
-            (Ok(_), Some(_)) => {
-                return Err(format!(
-                    "{what}: the key was used for another request, which must be refused"
-                ));
-            }
-            (Err(ServiceError::Store(StoreError::KeyReused { .. })), Some(_)) if reuse => {
-                if growth != 0 {
-                    return Err(format!("{what}: a reused key stored {growth} events"));
-                }
-                self.stats.keys_reused += 1;
-            }
-            (Err(_), Some(_)) => {
-                return Err(format!(
-                    "{what}: the key was stored before: a retry must replay, a reuse be refused as such"
-                ));
-            }
-            (Ok(done), None) => {
-                if done.replayed {
-                    return Err(format!("{what}: replayed a key that was never stored"));
-                }
-                if pinned_stale {
-                    return Err(format!(
-                        "{what}: pinned to a version that is gone (at {before}), yet done"
-                    ));
-                }
-                let n = done.events.len() as Seq;
-                if growth != n || done.first != before + 1 || done.last != before + n {
-                    return Err(format!(
-                        "{what}: acknowledged {} events at {}..={}, but the log went from {before} to {after}",
-                        n, done.first, done.last
-                    ));
-                }
-                match &oracle {
-                    Some(Err(rule)) => {
-                        return Err(format!(
-                            "{what}: the engine refuses this command on the fold of the log: {rule:?}"
-                        ));
-                    }
-                    Some(Ok(expected)) if expected != &done.events => {
-                        return Err(format!(
-                            "{what}: decided {:?}, but the engine decides {expected:?} on the fold of the log",
-                            done.events
-                        ));
-                    }
-                    _ => {}
-                }
-                self.acknowledge(&request, done)?;
-            }
-            (Err(e), None) => {
-                if growth != 0 {
-                    return Err(format!(
-                        "{what}: refused, yet the log grew by {growth}: a refused command must store nothing"
-                    ));
-                }
-                match e {
-                    ServiceError::Store(StoreError::Conflict { actual, .. }) => {
-                        if !pinned_stale || *actual != before {
-                            return Err(format!(
-                                "{what}: a conflict the request did not cause (log at {before})"
-                            ));
-                        }
-                        self.stats.conflicts += 1;
-                    }
-                    ServiceError::Store(_) | ServiceError::Record { .. } => {
-                        return Err(format!("{what}: a storage error without a fault"));
-                    }
-                    ServiceError::Rule(rule) => {
-                        if pinned_stale {
-                            return Err(format!(
-                                "{what}: pinned to a version that is gone, but refused otherwise"
-                            ));
-                        }
-                        if let Some(oracle) = &oracle {
-                            match oracle {
-                                Ok(events) => {
-                                    return Err(format!(
-                                        "{what}: refused, but the engine accepts it on the fold of the log: {events:?}"
-                                    ));
-                                }
-                                Err(expected) if expected != rule => {
-                                    return Err(format!(
-                                        "{what}: refused with {rule:?}, but the engine refuses with {expected:?}"
-                                    ));
-                                }
-                                Err(_) => {}
-                            }
-                        }
-                        self.stats.refused += 1;
-                    }
-                    ServiceError::Input(_)
-                    | ServiceError::NotFound(_)
-                    | ServiceError::Exists(_) => {
-                        if let Some(Ok(_)) = &oracle {
-                            return Err(format!(
-                                "{what}: refused, but the engine accepts it on the fold of the log"
-                            ));
-                        }
-                        self.stats.refused += 1;
-                    }
-                }
-            }
-        }
-        self.refresh().await
-    }
-
-    /// Keys of appends that landed before a crash are now in the store.
-    /// Returns how many events landed.
-    fn take_landed(&mut self, faults: &[Injected], what: &Shown<'_>) -> Result<Seq, String> {
-        let mut landed = 0;
-        for f in faults {
-            let Some(a) = &f.landed else { continue };
-            landed += a.last - a.first + 1;
-            self.stats.landed_after_commit += 1;
-            // The key of the landed append: read from the events.
-            let key = self
-                .store
-                .inspect(COMPETITION, |log| {
-                    log.get(a.first as usize - 1)
-                        .and_then(|e| e.idempotency_key.clone())
-                })
-                .map_err(|e| format!("the memory store failed: {e}"))?;
-            if let Some(key) = key
-                && self
-                    .stored_keys
-                    .insert(key.clone(), (a.first, a.last))
-                    .is_some()
-            {
-                return Err(format!(
-                    "{what}: key {key} was stored twice (again at {}..={})",
-                    a.first, a.last
-                ));
-            }
-        }
-        Ok(landed)
-    }
-
-    fn acknowledge(&mut self, request: &Request, done: &Executed) -> Result<(), String> {
-        self.stats.acknowledged += 1;
-        if done.events.is_empty() {
-            return Ok(());
-        }
-        if let Some(key) = &request.key
-            && let Some(range) = self
-                .stored_keys
-                .insert(key.clone(), (done.first, done.last))
-        {
-            return Err(format!(
-                "{request:?}: key {key} was already stored at {range:?}, and its command appended again at {}..={}",
-                done.first, done.last
-            ));
-        }
-        self.acks.push(Ack {
-            first: done.first,
-            last: done.last,
-            key: request.key.clone(),
-            payloads: done.events.iter().map(arbiter_record::encode).collect(),
-        });
-        Ok(())
-    }
-
-    /// Deliver two or three requests at once on one task, the store
-    /// yielding between calls, and check what they did together.
-    async fn deliver_concurrently(
-        &mut self,
-        items: Vec<(usize, Request)>,
-        plan: Option<Plan>,
-    ) -> Result<(), String> {
-        self.stats.concurrent_groups += 1;
-        let before = self.log.len() as Seq;
-        let mark = self.faulty.injected_count();
-        let yield_seed = self.rng.next_u64();
-        self.faulty.set_yields(yield_seed, 400);
-        if let Some(plan) = plan {
-            self.faulty.arm(plan);
-        }
-        let now = self.now;
-        let svc = |i: usize| &self.services[i % self.services.len()];
-        let results: Vec<Result<Executed, ServiceError>> = match items.as_slice() {
-            [a, b] => {
-                let (x, y) =
-                    tokio::join!(deliver(svc(a.0), &a.1, now), deliver(svc(b.0), &b.1, now));
-                vec![x, y]
-            }
-            [a, b, c] => {
-                let (x, y, z) = tokio::join!(
-                    deliver(svc(a.0), &a.1, now),
-                    deliver(svc(b.0), &b.1, now),
-                    deliver(svc(c.0), &c.1, now)
-                );
-                vec![x, y, z]
-            }
-            _ => {
-                let mut out = Vec::new();
-                for (i, r) in &items {
-                    out.push(deliver(svc(*i), r, now).await);
-                }
-                out
-            }
-        };
-        self.faulty.disarm();
-        self.faulty.set_yields(0, 0);
-        let faults = self.faulty.injected_since(mark);
-        self.stats.deliveries += items.len() as u64;
-        self.stats.faults += faults.len() as u64;
-        let after = self.version().await?;
-        let delivered: Vec<Delivered> = items
-            .into_iter()
-            .zip(results)
-            .map(|((_, request), result)| Delivered { request, result })
-            .collect();
-        let what = Shown::AtOnce(&delivered);
-        for d in &delivered {
-            if let Some(key) = &d.request.key
-                && !self.sent.contains_key(key)
-            {
-                self.sent.insert(key.clone(), d.request.clone());
-            }
-        }
-
-        // Every fault reaches exactly one caller; no other storage error.
-        for f in &faults {
-            let told = delivered
-                .iter()
-                .filter(|d| {
-                    matches!(&d.result, Err(ServiceError::Store(e)) if e.to_string() == f.message())
-                })
-                .count();
-            if told > 1 || (told == 0 && f.landed.is_some()) {
-                return Err(format!(
-                    "{what}: the fault {:?} reached {told} callers instead of one",
-                    f.message()
-                ));
-            }
-            if told == 0 {
-                self.stats.faults_absorbed += 1;
-            }
-        }
-        let landed = self.take_landed(&faults, &what)?;
-        let mut grown = landed;
-        // New events first (their keys may be what a sibling replays).
-        let mut ranges: Vec<(Seq, Seq)> = Vec::new();
-        for d in &delivered {
-            match &d.result {
-                Ok(done) if !done.replayed => {
-                    if d.request.key.as_ref().is_some_and(|k| {
-                        self.stored_keys.contains_key(k) && !done.events.is_empty()
-                    }) {
-                        return Err(format!("{what}: a stored key's command was appended again"));
-                    }
-                    let n = done.events.len() as Seq;
-                    if n > 0 {
-                        if done.first <= before
-                            || done.last > after
-                            || done.last + 1 - done.first != n
-                        {
-                            return Err(format!(
-                                "{what}: acknowledged {}..={} outside the new events {}..={after}",
-                                done.first,
-                                done.last,
-                                before + 1
-                            ));
-                        }
-                        ranges.push((done.first, done.last));
-                    }
-                    grown += n;
-                    self.acknowledge(&d.request, done)?;
-                }
-                Ok(_) => {}
-                Err(ServiceError::Store(e)) if is_injected(e) => {
-                    if d.request.key.is_some() {
-                        self.retry.push(d.request.clone());
-                    }
-                }
-                Err(ServiceError::Store(StoreError::Conflict { .. })) => {
-                    // An undo names no event: "the last one", which another
-                    // writer changed; it is refused rather than decided
-                    // again on an event its moderator did not see.
-                    if d.request.expected.is_none() && !matches!(d.request.what, What::Undo) {
-                        return Err(format!(
-                            "{what}: a conflict reached a caller who did not pin a version"
-                        ));
-                    }
-                    self.stats.conflicts += 1;
-                }
-                Err(ServiceError::Store(_) | ServiceError::Record { .. }) => {
-                    return Err(format!("{what}: a storage error without a fault"));
-                }
-                Err(_) => self.stats.refused += 1,
-            }
-        }
-        ranges.sort_unstable();
-        if ranges.windows(2).any(|w| w[0].1 >= w[1].0) {
-            return Err(format!("{what}: two commands acknowledged the same events"));
-        }
-        for d in &delivered {
-            if let Ok(done) = &d.result
-                && done.replayed
-            {
-                let known = d
-                    .request
-                    .key
-                    .as_ref()
-                    .and_then(|k| self.stored_keys.get(k).copied());
-                if known != Some((done.first, done.last)) {
-                    return Err(format!(
-                        "{what}: replayed {}..={}, but the key's events are {known:?}",
-                        done.first, done.last
-                    ));
-                }
-                self.stats.replayed += 1;
-            }
-        }
-        if after - before != grown {
-            return Err(format!(
-                "{what}: the log grew by {} but {grown} events were acknowledged or landed: a refused command stored something",
-                after - before
-            ));
-        }
-        self.refresh().await
-    }
-
-    async fn version(&self) -> Result<Seq, String> {
-        self.store
-            .version(COMPETITION)
-            .await
-            .map_err(|e| format!("the memory store failed: {e}"))
-    }
-
-    /// Read the new events, check they follow without a gap, and fold them.
-    async fn refresh(&mut self) -> Result<(), String> {
-        let known = self.log.len() as Seq;
-        let version = self.version().await?;
-        let new = self
-            .store
-            .read(COMPETITION, known + 1, None)
-            .await
-            .map_err(|e| format!("the memory store failed: {e}"))?;
-        if new.len() as Seq != version - known {
-            return Err(format!(
-                "version {version} but {} events after {known}",
-                new.len()
-            ));
-        }
-        let mut refold = false;
-        for (e, seq) in new.into_iter().zip(known + 1..) {
-            if e.seq != seq || e.competition != COMPETITION {
-                return Err(format!(
-                    "event {} of {} where {seq} was due",
-                    e.seq, e.competition
-                ));
-            }
-            let event = arbiter_record::decode(&e.payload)
-                .map_err(|err| format!("event {seq} cannot be decoded: {err}"))?;
-            if e.kind != event.kind() {
-                return Err(format!(
-                    "event {seq} is stored as {} but is {}",
-                    e.kind,
-                    event.kind()
-                ));
-            }
-            if matches!(event, Event::Reverted { .. }) {
-                refold = true;
-            } else if !refold {
-                self.truth.try_apply(&event).map_err(|err| {
-                    format!(
-                        "event {seq} does not fit the log before it: {}",
-                        err.message
-                    )
-                })?;
-            }
-            self.decoded.push((seq, event));
-            self.log.push(e);
-        }
-        if refold {
-            self.truth = tws::fold(self.decoded.iter().map(|(s, e)| (*s, e)));
-        }
-        check_ladder(&self.truth)
-    }
-
-    /// Everything: the log unchanged and gapless, acknowledged commands in
-    /// it, keys stored once, every service's state equal to the fold (and a
-    /// fresh service's, when `fresh`).
-    async fn check_all(&mut self, fresh: bool) -> Result<(), String> {
-        self.refresh().await?;
-        let (log, acks) = (&self.log, &self.acks);
-        let runs = self
-            .store
-            .inspect(COMPETITION, |full| check_log(full, log, acks))
-            .map_err(|e| format!("the memory store failed: {e}"))??;
-        if runs != self.stored_keys {
-            return Err(format!(
-                "the keys in the log {runs:?} are not those acknowledged or landed {:?}",
-                self.stored_keys
-            ));
-        }
-        let records = self
-            .store
-            .keys(COMPETITION)
-            .await
-            .map_err(|e| format!("the memory store failed: {e}"))?;
-        let recorded: BTreeMap<String, (Seq, Seq)> = records
-            .into_iter()
-            .map(|r| (r.key, (r.first, r.last)))
-            .collect();
-        if recorded != runs {
-            return Err(format!(
-                "the store's key records {recorded:?} are not the keys of its events {runs:?}"
-            ));
-        }
-        let version = self.log.len() as Seq;
-        if version == 0 {
-            // Not created yet: every service must say so.
-            for (i, svc) in self.services.iter().enumerate() {
-                match svc.load(COMPETITION, None).await {
-                    Err(ServiceError::NotFound(_)) => {}
-                    other => {
-                        return Err(format!(
-                            "service {i} loads a competition with no events: {:?}",
-                            other.map(|(_, v)| v)
-                        ));
-                    }
-                }
-            }
-            return Ok(());
-        }
-        for (i, svc) in self.services.iter().enumerate() {
-            let (v, diff) = svc
-                .read(COMPETITION, |l, v| {
-                    (v, (l != &self.truth).then(|| ladder_diff(l, &self.truth)))
-                })
-                .await
-                .map_err(|e| format!("service {i} cannot read the ladder: {e}"))?;
-            if v != version {
-                return Err(format!(
-                    "service {i} is at version {v}, the log at {version}"
-                ));
-            }
-            if let Some(diff) = diff {
-                return Err(format!(
-                    "service {i}'s state is not the fold of the log: {diff}"
-                ));
-            }
-        }
-        if fresh {
-            let svc = Service::new(self.store.clone());
-            let (ladder, v) = svc
-                .load(COMPETITION, None)
-                .await
-                .map_err(|e| format!("a fresh service cannot load the ladder: {e}"))?;
-            if v != version || ladder != self.truth {
-                return Err(format!(
-                    "a fresh service's fold is not the simulation's (version {v}): {}",
-                    ladder_diff(&ladder, &self.truth)
-                ));
-            }
-            let folded = tws::fold(self.decoded.iter().map(|(s, e)| (*s, e)));
-            if folded != self.truth {
-                return Err(format!(
-                    "the engine's fold differs from the incremental one: {}",
-                    ladder_diff(&folded, &self.truth)
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The stored log `full` against the log read before and the acknowledged
-/// commands; each key's events as one run (first, last).
-pub(crate) fn check_log(
-    full: &[StoredEvent],
-    log: &[StoredEvent],
-    acks: &[Ack],
-) -> Result<BTreeMap<String, (Seq, Seq)>, String> {
-    if full != log {
-        return Err("an event already read was changed or removed".into());
-    }
-    for ack in acks {
-        let stored = full
-            .get(ack.first as usize - 1..ack.last as usize)
-            .ok_or_else(|| {
-                format!(
-                    "acknowledged events {}..={} are not in the log: lost",
-                    ack.first, ack.last
-                )
-            })?;
-        for (e, payload) in stored.iter().zip(&ack.payloads) {
-            if &e.payload != payload || e.idempotency_key != ack.key {
-                return Err(format!(
-                    "acknowledged event {} was replaced: {} (key {:?}) instead of {payload} (key {:?})",
-                    e.seq, e.payload, e.idempotency_key, ack.key
-                ));
-            }
-        }
-    }
-    // Each key's events are one run, recorded as the key's range.
-    let mut runs: BTreeMap<String, (Seq, Seq)> = BTreeMap::new();
-    for e in full {
-        let Some(key) = &e.idempotency_key else {
-            continue;
-        };
-        match runs.get_mut(key) {
-            Some(run) if run.1 + 1 == e.seq => run.1 = e.seq,
-            Some(run) => {
-                return Err(format!(
-                    "key {key} has events {}..={} and again {}: stored twice",
-                    run.0, run.1, e.seq
-                ));
-            }
-            None => {
-                runs.insert(key.clone(), (e.seq, e.seq));
-            }
-        }
-    }
-    Ok(runs)
-}
-
-/// FNV-1a over each event's sequence, key and payload.
-pub(crate) fn log_hash(log: &[StoredEvent]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for b in bytes {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
-    for e in log {
-        eat(&e.seq.to_le_bytes());
-        eat(e.idempotency_key.as_deref().unwrap_or("").as_bytes());
-        eat(&[0]);
-        eat(e.payload.as_bytes());
-        eat(e.recorded_at.as_bytes());
-    }
-    h
 }

@@ -1,8 +1,10 @@
 //! The deterministic simulation of an XMadn league run through the service.
 //!
-//! The same harness as [`crate::sim`] (the TWS ladder): from a `u64` seed
-//! (ChaCha8), simulated moderators send requests to several [`Service`]
-//! instances over one [`MemoryStore`] wrapped in a [`FaultyStore`] with the
+//! The same harness as [`crate::sim`] (the TWS ladder), [`crate::harness`]:
+//! from a `u64` seed (ChaCha8), simulated moderators send requests to
+//! several [`Service`](arbiter_service::Service) instances over one
+//! [`MemoryStore`](crate::MemoryStore) wrapped in a
+//! [`FaultyStore`](crate::FaultyStore) with the
 //! same fault model (crashes before and after commit, persistent faults,
 //! concurrent requests, stale caches, duplicated and reordered requests,
 //! keys reused for another request, requests pinned to a version that is
@@ -19,43 +21,29 @@
 //! player's games, playoff wins, the rolls against their commitments), and
 //! each answer equal to the engine's `decide` on the fold.
 
-use std::cell::Cell;
-use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
+use std::collections::BTreeSet;
 
-use arbiter_engine::RuleError;
 use arbiter_engine::model::{GameId, PlayerId, Time};
 use arbiter_engine::xmadn::league::{
     self, Command, Drr, Event, League, LeagueGame, PLAYERS, Phase, Stage,
 };
 use arbiter_engine::xmadn::table::Table;
 use arbiter_engine::xmadn::{Colours, LeagueRules, Playoff, Series};
-use arbiter_service::{Context, Executed, SeedSource, Service, ServiceError};
-use arbiter_store::{EventStore, Seq, StoreError, StoredEvent};
-use chrono::{Duration, TimeZone, Utc};
+use arbiter_service::ServiceError;
+use arbiter_store::Seq;
 use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::RngCore;
 
-use crate::faulty::{FaultyStore, Injected, Plan, is_injected};
-use crate::memory::MemoryStore;
-use crate::sim::{Ack, Config, Draws, check_log, log_hash};
+use crate::harness::{self, Done, Draws, MODERATORS, Oracle, Sim, Svc, with_counts};
+use crate::seeds::Named;
+
+pub use crate::harness::{Config, Failure, current_step};
 
 /// The competition the simulation runs.
 pub const COMPETITION: &str = "sim-league";
-const MODERATORS: [&str; 2] = ["Mod One", "Mod Two"];
 const PLAYER_NAMES: [&str; 3] = ["Anke Vogel", "Bruno Keller", "Carla Weiss"];
 /// The key of the creation (retried with it until the league exists).
 const CREATE_KEY: &str = "create";
-
-thread_local! {
-    static STEP: Cell<usize> = const { Cell::new(0) };
-}
-
-/// The step the simulation on this thread was at (to name it when
-/// something panicked).
-pub fn current_step() -> usize {
-    STEP.with(Cell::get)
-}
 
 /// What runs did, summed over seeds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -133,24 +121,6 @@ impl Stats {
     }
 }
 
-/// A broken invariant: the seed and step that reproduce it.
-#[derive(Debug, Clone)]
-pub struct Failure {
-    pub seed: u64,
-    pub step: usize,
-    pub message: String,
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "league simulation seed {} failed at step {}: {}\n  replay it: SIM_SEED={} cargo test -p arbiter-sim --test simulation_league replay -- --nocapture",
-            self.seed, self.step, self.message, self.seed
-        )
-    }
-}
-
 /// The default configuration of the league simulation: a league is short
 /// (at most 3 double round-robins of 6 games and a playoff), so fewer
 /// steps than the ladder's.
@@ -174,30 +144,13 @@ pub fn run_seed(seed: u64, config: Config) -> Result<Stats, Failure> {
 /// counted (`Stats::rolls_checked_late`), as it was for a service that
 /// decided a roll before looking at its key.
 pub fn run_seed_with(seed: u64, config: Config, strict_rolls: bool) -> Result<Stats, Failure> {
-    STEP.with(|s| s.set(0));
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .start_paused(true)
-        .build()
-        .map_err(|e| Failure {
-            seed,
-            step: 0,
-            message: format!("cannot build the runtime: {e}"),
-        })?;
-    let mut world = World::new(seed, config);
-    world.strict_rolls = strict_rolls;
+    let runtime = harness::runtime(XMadn::NAMED, seed)?;
+    let world = World::new(seed, config, |rng| XMadn::draw(rng, strict_rolls));
     runtime.block_on(world.run())
 }
 
-/// A request as a client sends it.
-#[derive(Debug, Clone)]
-struct Request {
-    key: Option<String>,
-    actor: String,
-    what: What,
-    /// The version the client pins, if it does.
-    expected: Option<Seq>,
-}
+type Request = harness::Request<What>;
+type World = harness::World<XMadn>;
 
 #[derive(Debug, Clone)]
 enum What {
@@ -209,82 +162,126 @@ enum What {
     Undo,
 }
 
-type Svc = Service<FaultyStore<MemoryStore>>;
-type Done = Executed<Event>;
-
-impl Draws for World {
-    fn rng(&mut self) -> &mut ChaCha8Rng {
-        &mut self.rng
-    }
-}
-
-struct World {
-    seed: u64,
-    config: Config,
-    rng: ChaCha8Rng,
+/// What the league's simulation adds to the harness.
+struct XMadn {
     rules: LeagueRules,
-    /// The store itself (no faults): what the checks read.
-    store: MemoryStore,
-    faulty: FaultyStore<MemoryStore>,
-    services: Vec<Svc>,
-    step: usize,
-    now: Time,
-    /// The log as last read, and decoded.
-    log: Vec<StoredEvent>,
-    decoded: Vec<(Seq, Event)>,
-    /// The fold of the log.
-    truth: League,
-    stored_keys: BTreeMap<String, (Seq, Seq)>,
-    sent: BTreeMap<String, Request>,
-    acks: Vec<Ack>,
-    retry: Vec<Request>,
-    next_key: u64,
     /// Every game won 4-0 (8-0) in 10:00: ties through step 5, which only
     /// a round of die-roll breaks (step 6).
     uniform: bool,
     strict_rolls: bool,
-    stats: Stats,
 }
 
-/// The outcome of one delivery.
-struct Delivered {
-    request: Request,
-    result: Result<Done, ServiceError>,
+impl XMadn {
+    /// The organizer's rules, from the seed (its first draws).
+    fn draw(rng: &mut ChaCha8Rng, strict_rolls: bool) -> Self {
+        let mut rules = LeagueRules {
+            double_round_robins: 1 + (rng.next_u64() % 3) as u32,
+            head_start: rng.next_u64().is_multiple_of(2),
+            ..LeagueRules::default()
+        };
+        rules.playoff = match rng.next_u64() % 4 {
+            0 => Playoff::None,
+            1 => Playoff::TopTwo {
+                final_round: random_series(rng.next_u64()),
+            },
+            _ => Playoff::AllThree {
+                qualifying: random_series(rng.next_u64()),
+                final_round: random_series(rng.next_u64()),
+            },
+        };
+        let uniform = rng.next_u64().is_multiple_of(3);
+        Self {
+            rules,
+            uniform,
+            strict_rolls,
+        }
+    }
 }
 
-async fn deliver(
-    svc: &Svc,
-    request: &Request,
-    rules: &LeagueRules,
-    at: Time,
-) -> Result<Done, ServiceError> {
-    let ctx = Context {
-        actor: request.actor.clone(),
-        at,
-        idempotency_key: request.key.clone(),
-        expected: request.expected,
+impl Sim for XMadn {
+    type Format = League;
+    type What = What;
+    const COMPETITION: &'static str = COMPETITION;
+    const NOUN: &'static str = "league";
+    const NAMED: Named = Named {
+        name: "league simulation",
+        test: "simulation_league",
     };
-    match &request.what {
-        What::Create => {
-            let players: Vec<String> = PLAYER_NAMES.iter().map(|m| (*m).to_owned()).collect();
-            svc.create_league(
-                COMPETITION,
-                "Simulated league",
-                rules.clone(),
-                &players,
-                &ctx,
-            )
-            .await
-        }
-        What::Exec(command) => {
-            svc.execute_as::<League>(COMPETITION, command.clone(), &ctx)
+
+    async fn deliver(
+        &self,
+        svc: &Svc,
+        request: &Request,
+        at: Time,
+    ) -> Result<Done<Self>, ServiceError> {
+        let ctx = request.context(at);
+        match &request.what {
+            What::Create => {
+                let players: Vec<String> = PLAYER_NAMES.iter().map(|m| (*m).to_owned()).collect();
+                svc.create_league(
+                    COMPETITION,
+                    "Simulated league",
+                    self.rules.clone(),
+                    &players,
+                    &ctx,
+                )
                 .await
+            }
+            What::Exec(command) => {
+                svc.execute_as::<League>(COMPETITION, command.clone(), &ctx)
+                    .await
+            }
+            What::Roll => svc.league_roll(COMPETITION, &ctx).await,
+            What::Undo => svc
+                .undo_as::<League>(COMPETITION, &ctx)
+                .await
+                .map(|(e, _)| e),
         }
-        What::Roll => svc.league_roll(COMPETITION, &ctx).await,
-        What::Undo => svc
-            .undo_as::<League>(COMPETITION, &ctx)
-            .await
-            .map(|(e, _)| e),
+    }
+
+    /// A roll's seeds are the service's: its command is decided again on
+    /// the fold, with the seeds it revealed and committed.
+    fn oracle(
+        &self,
+        truth: &League,
+        what: &What,
+        result: &Result<Done<Self>, ServiceError>,
+        at: Time,
+    ) -> Option<Oracle<Self>> {
+        match (what, result) {
+            (What::Exec(command), _) => Some(truth.decide(command.clone())),
+            (What::Roll, Ok(done)) => {
+                roll_command(done.events.first(), at).map(|command| truth.decide(command))
+            }
+            (What::Roll, Err(ServiceError::Rule(_))) if !rolling(truth) => {
+                Some(truth.decide(Command::RollPositions {
+                    seed: [0; 32],
+                    next_seed_hash: [0; 32],
+                    at,
+                }))
+            }
+            _ => None,
+        }
+    }
+
+    fn is_undo(what: &What) -> bool {
+        matches!(what, What::Undo)
+    }
+
+    fn checked_late(&self, what: &What) -> bool {
+        matches!(what, What::Roll) && !self.strict_rolls
+    }
+
+    fn fold(decoded: &[(Seq, Event)]) -> League {
+        fold_log(decoded)
+    }
+
+    fn check(truth: &League) -> Result<(), String> {
+        check_league(truth)
+    }
+
+    fn diff(got: &League, want: &League) -> String {
+        league_diff(got, want)
     }
 }
 
@@ -304,40 +301,6 @@ fn fold_log(decoded: &[(Seq, Event)]) -> League {
             .filter(|(s, _)| !reverted.contains(s))
             .map(|(_, e)| e),
     )
-}
-
-/// A delivery (or a group) as a failure names it, formatted only then.
-enum Shown<'a> {
-    One(&'a Request, &'a Result<Done, ServiceError>),
-    AtOnce(&'a [Delivered]),
-}
-
-impl fmt::Display for Shown<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Shown::One(request, result) => write!(f, "{request:?} → {}", describe(result)),
-            Shown::AtOnce(delivered) => {
-                write!(f, "at once:")?;
-                for d in *delivered {
-                    write!(f, " {:?} → {};", d.request, describe(&d.result))?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-fn describe(result: &Result<Done, ServiceError>) -> String {
-    match result {
-        Ok(e) => format!(
-            "Ok({}..={}, replayed {}, {} events)",
-            e.first,
-            e.last,
-            e.replayed,
-            e.events.len()
-        ),
-        Err(e) => format!("Err({e})"),
-    }
 }
 
 /// The first field where two leagues differ, for a readable failure.
@@ -590,84 +553,9 @@ fn random_series(n: u64) -> Series {
 }
 
 impl World {
-    fn new(seed: u64, config: Config) -> Self {
-        let store = MemoryStore::new();
-        let faulty = FaultyStore::new(store.clone());
-        let services = (0..config.services.max(1))
-            .map(|_| {
-                Service::new(faulty.clone())
-                    .with_seeds(SeedSource::Deterministic(format!("sim-{seed}")))
-            })
-            .collect();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        // The organizer's rules, from the seed.
-        let mut rules = LeagueRules {
-            double_round_robins: 1 + (rng.next_u64() % 3) as u32,
-            head_start: rng.next_u64() % 2 == 0,
-            ..LeagueRules::default()
-        };
-        rules.playoff = match rng.next_u64() % 4 {
-            0 => Playoff::None,
-            1 => Playoff::TopTwo {
-                final_round: random_series(rng.next_u64()),
-            },
-            _ => Playoff::AllThree {
-                qualifying: random_series(rng.next_u64()),
-                final_round: random_series(rng.next_u64()),
-            },
-        };
-        let uniform = rng.next_u64() % 3 == 0;
-        Self {
-            seed,
-            config,
-            rng,
-            rules,
-            store,
-            faulty,
-            services,
-            step: 0,
-            now: Utc
-                .with_ymd_and_hms(2026, 1, 1, 0, 0, 0)
-                .single()
-                .unwrap_or_default(),
-            log: Vec::new(),
-            decoded: Vec::new(),
-            truth: League::default(),
-            stored_keys: BTreeMap::new(),
-            sent: BTreeMap::new(),
-            acks: Vec::new(),
-            retry: Vec::new(),
-            next_key: 0,
-            uniform,
-            strict_rolls: false,
-            stats: Stats {
-                seeds: 1,
-                ..Stats::default()
-            },
-        }
-    }
-
-    fn set_step(&mut self, step: usize) {
-        self.step = step;
-        STEP.with(|s| s.set(step));
-        self.now = Utc
-            .with_ymd_and_hms(2026, 1, 1, 0, 0, 0)
-            .single()
-            .unwrap_or_default()
-            + Duration::hours(step as i64);
-    }
-
-    fn fail(&self, message: String) -> Failure {
-        Failure {
-            seed: self.seed,
-            step: self.step,
-            message,
-        }
-    }
-
     async fn run(mut self) -> Result<Stats, Failure> {
         match self.run_inner().await {
-            Ok(()) => Ok(self.stats),
+            Ok(()) => Ok(self.stats()),
             Err(message) => Err(self.fail(message)),
         }
     }
@@ -695,7 +583,7 @@ impl World {
         }
         for s in 0..self.config.steps {
             self.set_step(step + s);
-            self.stats.steps += 1;
+            self.counts.steps += 1;
             self.one_step().await?;
             let fresh = (s + 1) % self.config.fresh_every.max(1) == 0;
             self.check_all(fresh).await?;
@@ -704,40 +592,45 @@ impl World {
         self.set_step(step + self.config.steps);
         let pending = std::mem::take(&mut self.retry);
         for request in pending {
-            self.stats.retries += 1;
+            self.counts.retries += 1;
             let svc = self.below(self.services.len() as u64) as usize;
             self.deliver_one(svc, request, None, false).await?;
         }
-        self.check_all(true).await?;
-        self.stats.events += self.log.len() as u64;
-        self.stats.log_hash = log_hash(&self.log);
-        self.stats.rolls += self.truth.rolls.len() as u64;
-        self.stats.tiebreak_rolls += self
-            .truth
-            .rolls
-            .iter()
-            .filter(|r| matches!(r.purpose, league::RollPurpose::Tiebreak))
-            .count() as u64;
-        self.stats.games_played += self
-            .truth
-            .round_robin_games()
-            .filter(|g| g.score().is_some())
-            .count() as u64;
-        self.stats.cancelled += self
-            .truth
-            .games
-            .iter()
-            .filter(|g| matches!(g.status, league::GameStatus::Cancelled { .. }))
-            .count() as u64
-            + self
-                .truth
-                .drrs
-                .iter()
-                .filter(|d| matches!(d, Drr::Cancelled { .. }))
-                .count() as u64;
-        self.stats.playoff_rounds += self.truth.playoff.len() as u64;
-        self.stats.finished += u64::from(self.truth.champion().is_some());
-        Ok(())
+        self.check_all(true).await
+    }
+
+    /// The run's figures, at its end.
+    fn stats(&self) -> Stats {
+        let truth = &self.truth;
+        with_counts!(
+            Stats {
+                rolls: truth.rolls.len() as u64,
+                tiebreak_rolls: truth
+                    .rolls
+                    .iter()
+                    .filter(|r| matches!(r.purpose, league::RollPurpose::Tiebreak))
+                    .count() as u64,
+                games_played: truth
+                    .round_robin_games()
+                    .filter(|g| g.score().is_some())
+                    .count() as u64,
+                cancelled: truth
+                    .games
+                    .iter()
+                    .filter(|g| matches!(g.status, league::GameStatus::Cancelled { .. }))
+                    .count() as u64
+                    + truth
+                        .drrs
+                        .iter()
+                        .filter(|d| matches!(d, Drr::Cancelled { .. }))
+                        .count() as u64,
+                playoff_rounds: truth.playoff.len() as u64,
+                finished: u64::from(truth.champion().is_some()),
+                rolls_checked_late: self.counts.rolls_checked_late,
+            },
+            &self.counts,
+            &self.log
+        )
     }
 
     async fn one_step(&mut self) -> Result<(), String> {
@@ -808,7 +701,7 @@ impl World {
                 if !self.retry.is_empty() {
                     let i = self.below(self.retry.len() as u64) as usize;
                     let request = self.retry.swap_remove(i);
-                    self.stats.retries += 1;
+                    self.counts.retries += 1;
                     let svc = self.below(services) as usize;
                     let plan = self.random_plan();
                     self.deliver_one(svc, request, plan, false).await?;
@@ -852,15 +745,6 @@ impl World {
         Ok(())
     }
 
-    fn fresh_key(&mut self) -> String {
-        self.next_key += 1;
-        format!("k{}", self.next_key)
-    }
-
-    fn moderator(&mut self) -> String {
-        MODERATORS[self.below(2) as usize].to_owned()
-    }
-
     /// What a client wants next, from the league as it is: one request, or
     /// two (a result and a correction of it) which a shuffle may reorder.
     fn intention(&mut self) -> Vec<Request> {
@@ -879,7 +763,7 @@ impl World {
     /// Valid pawns for a game won by the player at `winner`.
     fn pawns(&mut self, winner: usize) -> [u8; 2] {
         let w = self.truth.rules.rule_set.winning_pawns();
-        let loser = if self.uniform {
+        let loser = if self.sim.uniform {
             0
         } else {
             self.below(u64::from(w)) as u8
@@ -890,7 +774,7 @@ impl World {
     }
 
     fn seconds(&mut self) -> u32 {
-        if self.uniform {
+        if self.sim.uniform {
             return 600;
         }
         60 + self.below(2400) as u32
@@ -1153,611 +1037,6 @@ impl World {
                 )]
             }
         }
-    }
-
-    /// Deliver one request alone (with `plan` armed) and check its answer.
-    async fn deliver_one(
-        &mut self,
-        svc: usize,
-        request: Request,
-        plan: Option<Plan>,
-        reuse: bool,
-    ) -> Result<(), String> {
-        let before = self.log.len() as Seq;
-        let known = request
-            .key
-            .as_ref()
-            .and_then(|k| self.stored_keys.get(k).copied());
-        let pinned_stale = request.expected.is_some_and(|e| e != before);
-        let oracle: Option<Result<Vec<Event>, RuleError>> = match &request.what {
-            What::Exec(command) if known.is_none() && !pinned_stale && !reuse => {
-                Some(self.truth.decide(command.clone()))
-            }
-            _ => None,
-        };
-        let mark = self.faulty.injected_count();
-        if let Some(plan) = plan {
-            self.faulty.arm(plan);
-        }
-        let Some(service) = self.services.get(svc) else {
-            return Err(format!("no service {svc}"));
-        };
-        let result = deliver(service, &request, &self.rules, self.now).await;
-        // A roll's seeds are the service's: decide its command again on
-        // the fold, with the seeds it revealed and committed.
-        let oracle = match (&request.what, &result) {
-            (What::Roll, Ok(done)) if known.is_none() && !pinned_stale && !reuse => {
-                roll_command(done.events.first(), self.now)
-                    .map(|command| self.truth.decide(command))
-            }
-            (What::Roll, Err(ServiceError::Rule(_)))
-                if known.is_none() && !pinned_stale && !reuse && !rolling(&self.truth) =>
-            {
-                Some(self.truth.decide(Command::RollPositions {
-                    seed: [0; 32],
-                    next_seed_hash: [0; 32],
-                    at: self.now,
-                }))
-            }
-            _ => oracle,
-        };
-        self.faulty.disarm();
-        let faults = self.faulty.injected_since(mark);
-        self.stats.deliveries += 1;
-        self.stats.faults += faults.len() as u64;
-        let after = self.version().await?;
-        let what = Shown::One(&request, &result);
-        let growth = after
-            .checked_sub(before)
-            .ok_or_else(|| format!("{what}: the log shrank from {before} to {after}"))?;
-        if !reuse
-            && let Some(key) = &request.key
-            && !self.sent.contains_key(key)
-        {
-            self.sent.insert(key.clone(), request.clone());
-        }
-
-        let landed = self.take_landed(&faults, &what)?;
-        if let Err(ServiceError::Store(e)) = &result
-            && is_injected(e)
-        {
-            if !faults.iter().any(|f| f.message() == e.to_string()) {
-                return Err(format!(
-                    "{what}: the caller was told of a fault that was not injected now ({})",
-                    Injected::describe_all(&faults)
-                ));
-            }
-            if growth != landed {
-                return Err(format!(
-                    "{what}: the log grew by {growth}, but only {landed} events landed before the crash"
-                ));
-            }
-            if request.key.is_some() {
-                self.retry.push(request);
-            }
-            return self.refresh().await;
-        }
-        if !faults.is_empty() {
-            // The service got over the faults (read again after a failed
-            // read): its answer must be the one it gives without them.
-            self.stats.faults_absorbed += faults.len() as u64;
-            if landed > 0 {
-                return Err(format!(
-                    "{what}: an append landed before a crash ({}), yet the caller was not told",
-                    Injected::describe_all(&faults)
-                ));
-            }
-        }
-        match (&result, known) {
-            (Ok(done), Some((first, last))) if !reuse => {
-                if !done.replayed || (done.first, done.last) != (first, last) || growth != 0 {
-                    return Err(format!(
-                        "{what}: the key's first outcome was {first}..={last}, stored; a retry must replay it and store nothing (grew by {growth})"
-                    ));
-                }
-                self.stats.replayed += 1;
-            }
-            (Ok(_), Some(_)) => {
-                return Err(format!(
-                    "{what}: the key was used for another request, which must be refused"
-                ));
-            }
-            (Err(ServiceError::Store(StoreError::KeyReused { .. })), Some(_)) if reuse => {
-                if growth != 0 {
-                    return Err(format!("{what}: a reused key stored {growth} events"));
-                }
-                self.stats.keys_reused += 1;
-            }
-            // `league_roll` decides on the current league before it looks
-            // at the key: a retry of a roll that was stored is refused by
-            // the rules instead of replayed (reported, counted).
-            // (Or, when the league now needs the other kind of roll, as
-            // a key reused for another request.)
-            (
-                Err(ServiceError::Rule(_) | ServiceError::Store(StoreError::KeyReused { .. })),
-                Some(_),
-            ) if matches!(request.what, What::Roll) && !self.strict_rolls => {
-                if growth != 0 {
-                    return Err(format!("{what}: a refused roll stored {growth} events"));
-                }
-                self.stats.rolls_checked_late += 1;
-            }
-            (Err(_), Some(_)) => {
-                return Err(format!(
-                    "{what}: the key was stored before: a retry must replay, a reuse be refused as such"
-                ));
-            }
-            (Ok(done), None) => {
-                if done.replayed {
-                    return Err(format!("{what}: replayed a key that was never stored"));
-                }
-                if pinned_stale {
-                    return Err(format!(
-                        "{what}: pinned to a version that is gone (at {before}), yet done"
-                    ));
-                }
-                let n = done.events.len() as Seq;
-                if growth != n || done.first != before + 1 || done.last != before + n {
-                    return Err(format!(
-                        "{what}: acknowledged {} events at {}..={}, but the log went from {before} to {after}",
-                        n, done.first, done.last
-                    ));
-                }
-                match &oracle {
-                    Some(Err(rule)) => {
-                        return Err(format!(
-                            "{what}: the engine refuses this command on the fold of the log: {rule:?}"
-                        ));
-                    }
-                    Some(Ok(expected)) if expected != &done.events => {
-                        return Err(format!(
-                            "{what}: decided {:?}, but the engine decides {expected:?} on the fold of the log",
-                            done.events
-                        ));
-                    }
-                    _ => {}
-                }
-                self.acknowledge(&request, done)?;
-            }
-            (Err(e), None) => {
-                if growth != 0 {
-                    return Err(format!(
-                        "{what}: refused, yet the log grew by {growth}: a refused command must store nothing"
-                    ));
-                }
-                match e {
-                    ServiceError::Store(StoreError::Conflict { actual, .. }) => {
-                        if !pinned_stale || *actual != before {
-                            return Err(format!(
-                                "{what}: a conflict the request did not cause (log at {before})"
-                            ));
-                        }
-                        self.stats.conflicts += 1;
-                    }
-                    ServiceError::Store(_) | ServiceError::Record { .. } => {
-                        return Err(format!("{what}: a storage error without a fault"));
-                    }
-                    ServiceError::Rule(rule) => {
-                        if pinned_stale && matches!(request.what, What::Roll) && !self.strict_rolls
-                        {
-                            // The same: the rules before the pinned version.
-                            self.stats.rolls_checked_late += 1;
-                        } else if pinned_stale {
-                            return Err(format!(
-                                "{what}: pinned to a version that is gone, but refused otherwise"
-                            ));
-                        }
-                        if let Some(oracle) = &oracle {
-                            match oracle {
-                                Ok(events) => {
-                                    return Err(format!(
-                                        "{what}: refused, but the engine accepts it on the fold of the log: {events:?}"
-                                    ));
-                                }
-                                Err(expected) if expected != rule => {
-                                    return Err(format!(
-                                        "{what}: refused with {rule:?}, but the engine refuses with {expected:?}"
-                                    ));
-                                }
-                                Err(_) => {}
-                            }
-                        }
-                        self.stats.refused += 1;
-                    }
-                    ServiceError::Input(_)
-                    | ServiceError::NotFound(_)
-                    | ServiceError::Exists(_) => {
-                        if let Some(Ok(_)) = &oracle {
-                            return Err(format!(
-                                "{what}: refused, but the engine accepts it on the fold of the log"
-                            ));
-                        }
-                        self.stats.refused += 1;
-                    }
-                }
-            }
-        }
-        self.refresh().await
-    }
-
-    /// Keys of appends that landed before a crash are now in the store.
-    /// Returns how many events landed.
-    fn take_landed(&mut self, faults: &[Injected], what: &Shown<'_>) -> Result<Seq, String> {
-        let mut landed = 0;
-        for f in faults {
-            let Some(a) = &f.landed else { continue };
-            landed += a.last - a.first + 1;
-            self.stats.landed_after_commit += 1;
-            // The key of the landed append: read from the events.
-            let key = self
-                .store
-                .inspect(COMPETITION, |log| {
-                    log.get(a.first as usize - 1)
-                        .and_then(|e| e.idempotency_key.clone())
-                })
-                .map_err(|e| format!("the memory store failed: {e}"))?;
-            if let Some(key) = key
-                && self
-                    .stored_keys
-                    .insert(key.clone(), (a.first, a.last))
-                    .is_some()
-            {
-                return Err(format!(
-                    "{what}: key {key} was stored twice (again at {}..={})",
-                    a.first, a.last
-                ));
-            }
-        }
-        Ok(landed)
-    }
-
-    fn acknowledge(&mut self, request: &Request, done: &Done) -> Result<(), String> {
-        self.stats.acknowledged += 1;
-        if done.events.is_empty() {
-            return Ok(());
-        }
-        if let Some(key) = &request.key
-            && let Some(range) = self
-                .stored_keys
-                .insert(key.clone(), (done.first, done.last))
-        {
-            return Err(format!(
-                "{request:?}: key {key} was already stored at {range:?}, and its command appended again at {}..={}",
-                done.first, done.last
-            ));
-        }
-        self.acks.push(Ack {
-            first: done.first,
-            last: done.last,
-            key: request.key.clone(),
-            payloads: done
-                .events
-                .iter()
-                .map(arbiter_record::xmadn::encode_league)
-                .collect(),
-        });
-        Ok(())
-    }
-
-    /// Deliver two or three requests at once on one task, the store
-    /// yielding between calls, and check what they did together.
-    async fn deliver_concurrently(
-        &mut self,
-        items: Vec<(usize, Request)>,
-        plan: Option<Plan>,
-    ) -> Result<(), String> {
-        self.stats.concurrent_groups += 1;
-        let before = self.log.len() as Seq;
-        let mark = self.faulty.injected_count();
-        let yield_seed = self.rng.next_u64();
-        self.faulty.set_yields(yield_seed, 400);
-        if let Some(plan) = plan {
-            self.faulty.arm(plan);
-        }
-        let now = self.now;
-        let rules = &self.rules;
-        let svc = |i: usize| &self.services[i % self.services.len()];
-        let results: Vec<Result<Done, ServiceError>> = match items.as_slice() {
-            [a, b] => {
-                let (x, y) = tokio::join!(
-                    deliver(svc(a.0), &a.1, rules, now),
-                    deliver(svc(b.0), &b.1, rules, now)
-                );
-                vec![x, y]
-            }
-            [a, b, c] => {
-                let (x, y, z) = tokio::join!(
-                    deliver(svc(a.0), &a.1, rules, now),
-                    deliver(svc(b.0), &b.1, rules, now),
-                    deliver(svc(c.0), &c.1, rules, now)
-                );
-                vec![x, y, z]
-            }
-            _ => {
-                let mut out = Vec::new();
-                for (i, r) in &items {
-                    out.push(deliver(svc(*i), r, rules, now).await);
-                }
-                out
-            }
-        };
-        self.faulty.disarm();
-        self.faulty.set_yields(0, 0);
-        let faults = self.faulty.injected_since(mark);
-        self.stats.deliveries += items.len() as u64;
-        self.stats.faults += faults.len() as u64;
-        let after = self.version().await?;
-        let delivered: Vec<Delivered> = items
-            .into_iter()
-            .zip(results)
-            .map(|((_, request), result)| Delivered { request, result })
-            .collect();
-        let what = Shown::AtOnce(&delivered);
-        for d in &delivered {
-            if let Some(key) = &d.request.key
-                && !self.sent.contains_key(key)
-            {
-                self.sent.insert(key.clone(), d.request.clone());
-            }
-        }
-
-        // Every fault reaches exactly one caller; no other storage error.
-        for f in &faults {
-            let told = delivered
-                .iter()
-                .filter(|d| {
-                    matches!(&d.result, Err(ServiceError::Store(e)) if e.to_string() == f.message())
-                })
-                .count();
-            if told > 1 || (told == 0 && f.landed.is_some()) {
-                return Err(format!(
-                    "{what}: the fault {:?} reached {told} callers instead of one",
-                    f.message()
-                ));
-            }
-            if told == 0 {
-                self.stats.faults_absorbed += 1;
-            }
-        }
-        let landed = self.take_landed(&faults, &what)?;
-        let mut grown = landed;
-        // New events first (their keys may be what a sibling replays).
-        let mut ranges: Vec<(Seq, Seq)> = Vec::new();
-        for d in &delivered {
-            match &d.result {
-                Ok(done) if !done.replayed => {
-                    if d.request.key.as_ref().is_some_and(|k| {
-                        self.stored_keys.contains_key(k) && !done.events.is_empty()
-                    }) {
-                        return Err(format!("{what}: a stored key's command was appended again"));
-                    }
-                    let n = done.events.len() as Seq;
-                    if n > 0 {
-                        if done.first <= before
-                            || done.last > after
-                            || done.last + 1 - done.first != n
-                        {
-                            return Err(format!(
-                                "{what}: acknowledged {}..={} outside the new events {}..={after}",
-                                done.first,
-                                done.last,
-                                before + 1
-                            ));
-                        }
-                        ranges.push((done.first, done.last));
-                    }
-                    grown += n;
-                    self.acknowledge(&d.request, done)?;
-                }
-                Ok(_) => {}
-                Err(ServiceError::Store(e)) if is_injected(e) => {
-                    if d.request.key.is_some() {
-                        self.retry.push(d.request.clone());
-                    }
-                }
-                Err(ServiceError::Store(StoreError::Conflict { .. })) => {
-                    // An undo names no event: "the last one", which another
-                    // writer changed; it is refused rather than decided
-                    // again on an event its moderator did not see.
-                    if d.request.expected.is_none() && !matches!(d.request.what, What::Undo) {
-                        return Err(format!(
-                            "{what}: a conflict reached a caller who did not pin a version"
-                        ));
-                    }
-                    self.stats.conflicts += 1;
-                }
-                // A roll whose key is stored, sent again: `league_roll`
-                // decided the other kind of roll first (see `deliver_one`).
-                Err(ServiceError::Store(StoreError::KeyReused { .. }))
-                    if matches!(d.request.what, What::Roll)
-                        && !self.strict_rolls
-                        && d.request
-                            .key
-                            .as_ref()
-                            .is_some_and(|k| self.stored_keys.contains_key(k)) =>
-                {
-                    self.stats.rolls_checked_late += 1;
-                }
-                Err(ServiceError::Store(_) | ServiceError::Record { .. }) => {
-                    return Err(format!("{what}: a storage error without a fault"));
-                }
-                Err(_) => self.stats.refused += 1,
-            }
-        }
-        ranges.sort_unstable();
-        if ranges.windows(2).any(|w| w[0].1 >= w[1].0) {
-            return Err(format!("{what}: two commands acknowledged the same events"));
-        }
-        for d in &delivered {
-            if let Ok(done) = &d.result
-                && done.replayed
-            {
-                let known = d
-                    .request
-                    .key
-                    .as_ref()
-                    .and_then(|k| self.stored_keys.get(k).copied());
-                if known != Some((done.first, done.last)) {
-                    return Err(format!(
-                        "{what}: replayed {}..={}, but the key's events are {known:?}",
-                        done.first, done.last
-                    ));
-                }
-                self.stats.replayed += 1;
-            }
-        }
-        if after - before != grown {
-            return Err(format!(
-                "{what}: the log grew by {} but {grown} events were acknowledged or landed: a refused command stored something",
-                after - before
-            ));
-        }
-        self.refresh().await
-    }
-
-    async fn version(&self) -> Result<Seq, String> {
-        self.store
-            .version(COMPETITION)
-            .await
-            .map_err(|e| format!("the memory store failed: {e}"))
-    }
-
-    /// Read the new events, check they follow without a gap, and fold them.
-    async fn refresh(&mut self) -> Result<(), String> {
-        let known = self.log.len() as Seq;
-        let version = self.version().await?;
-        let new = self
-            .store
-            .read(COMPETITION, known + 1, None)
-            .await
-            .map_err(|e| format!("the memory store failed: {e}"))?;
-        if new.len() as Seq != version - known {
-            return Err(format!(
-                "version {version} but {} events after {known}",
-                new.len()
-            ));
-        }
-        let mut refold = false;
-        for (e, seq) in new.into_iter().zip(known + 1..) {
-            if e.seq != seq || e.competition != COMPETITION {
-                return Err(format!(
-                    "event {} of {} where {seq} was due",
-                    e.seq, e.competition
-                ));
-            }
-            let event = arbiter_record::xmadn::decode_league(&e.payload)
-                .map_err(|err| format!("event {seq} cannot be decoded: {err}"))?;
-            if e.kind != event.kind() {
-                return Err(format!(
-                    "event {seq} is stored as {} but is {}",
-                    e.kind,
-                    event.kind()
-                ));
-            }
-            if matches!(event, Event::Reverted { .. }) {
-                refold = true;
-            } else if !refold {
-                self.truth.try_apply(&event).map_err(|err| {
-                    format!(
-                        "event {seq} does not fit the log before it: {}",
-                        err.message
-                    )
-                })?;
-            }
-            self.decoded.push((seq, event));
-            self.log.push(e);
-        }
-        if refold {
-            self.truth = fold_log(&self.decoded);
-        }
-        check_league(&self.truth)
-    }
-
-    /// Everything: the log unchanged and gapless, acknowledged commands in
-    /// it, keys stored once, every service's state equal to the fold (and a
-    /// fresh service's, when `fresh`).
-    async fn check_all(&mut self, fresh: bool) -> Result<(), String> {
-        self.refresh().await?;
-        let (log, acks) = (&self.log, &self.acks);
-        let runs = self
-            .store
-            .inspect(COMPETITION, |full| check_log(full, log, acks))
-            .map_err(|e| format!("the memory store failed: {e}"))??;
-        if runs != self.stored_keys {
-            return Err(format!(
-                "the keys in the log {runs:?} are not those acknowledged or landed {:?}",
-                self.stored_keys
-            ));
-        }
-        let records = self
-            .store
-            .keys(COMPETITION)
-            .await
-            .map_err(|e| format!("the memory store failed: {e}"))?;
-        let recorded: BTreeMap<String, (Seq, Seq)> = records
-            .into_iter()
-            .map(|r| (r.key, (r.first, r.last)))
-            .collect();
-        if recorded != runs {
-            return Err(format!(
-                "the store's key records {recorded:?} are not the keys of its events {runs:?}"
-            ));
-        }
-        let version = self.log.len() as Seq;
-        if version == 0 {
-            // Not created yet: every service must say so.
-            for (i, svc) in self.services.iter().enumerate() {
-                match svc.load_as::<League>(COMPETITION, None).await {
-                    Err(ServiceError::NotFound(_)) => {}
-                    other => {
-                        return Err(format!(
-                            "service {i} loads a competition with no events: {:?}",
-                            other.map(|(_, v)| v)
-                        ));
-                    }
-                }
-            }
-            return Ok(());
-        }
-        for (i, svc) in self.services.iter().enumerate() {
-            let (v, diff) = svc
-                .read_as::<League, _>(COMPETITION, |l, v| {
-                    (v, (l != &self.truth).then(|| league_diff(l, &self.truth)))
-                })
-                .await
-                .map_err(|e| format!("service {i} cannot read the league: {e}"))?;
-            if v != version {
-                return Err(format!(
-                    "service {i} is at version {v}, the log at {version}"
-                ));
-            }
-            if let Some(diff) = diff {
-                return Err(format!(
-                    "service {i}'s state is not the fold of the log: {diff}"
-                ));
-            }
-        }
-        if fresh {
-            let svc = Service::new(self.store.clone());
-            let (ladder, v) = svc
-                .load_as::<League>(COMPETITION, None)
-                .await
-                .map_err(|e| format!("a fresh service cannot load the league: {e}"))?;
-            if v != version || ladder != self.truth {
-                return Err(format!(
-                    "a fresh service's fold is not the simulation's (version {v}): {}",
-                    league_diff(&ladder, &self.truth)
-                ));
-            }
-            let folded = fold_log(&self.decoded);
-            if folded != self.truth {
-                return Err(format!(
-                    "the engine's fold differs from the incremental one: {}",
-                    league_diff(&folded, &self.truth)
-                ));
-            }
-        }
-        Ok(())
     }
 }
 
