@@ -141,6 +141,9 @@ pub struct Service<S> {
     /// that also serialises this process's commands on the competition.
     cache: Mutex<HashMap<String, Slot>>,
     seeds: SeedSource,
+    /// How many pauses after a lost race this service has taken (the
+    /// jitter of deterministic seeds counts them).
+    pauses: std::sync::atomic::AtomicU64,
 }
 
 type Slot = Arc<tokio::sync::Mutex<Option<Cached>>>;
@@ -219,17 +222,34 @@ impl SeedSource {
     }
 }
 
-/// A pause before deciding again after losing a race: 1, 2, 4 … ms (at most
-/// 64), plus up to as much again from the clock's nanoseconds, so writers
-/// that collided do not collide again in step.
-async fn backoff(attempt: usize) {
-    let base = 1u64 << attempt.min(6);
-    let jitter = u64::from(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos()),
-    ) % (base * 1000);
-    tokio::time::sleep(std::time::Duration::from_micros(base * 1000 + jitter)).await;
+/// The pause before deciding again after losing a race for the `attempt`-th
+/// time: 1, 2, 4 … ms (at most 64), plus up to as much again of jitter, so
+/// that writers that collided do not collide again in step. The jitter
+/// comes from the clock's nanoseconds; with deterministic seeds, from their
+/// base and `n`, the count of the service's pauses so far, instead, so that
+/// a simulation on a paused clock replays exactly (the clock's nanoseconds
+/// changed which racing writer woke first from one run to the next).
+fn pause(seeds: &SeedSource, attempt: usize, n: u64) -> std::time::Duration {
+    let limit = 1000u64 << attempt.min(6);
+    let jitter = match seeds {
+        SeedSource::Os => u64::from(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos()),
+        ),
+        SeedSource::Deterministic(base) => {
+            use sha2::Digest;
+            let mut h = sha2::Sha256::new();
+            h.update(base.as_bytes());
+            h.update(b"\0backoff\0");
+            h.update(n.to_le_bytes());
+            let digest: [u8; 32] = h.finalize().into();
+            let mut first = [0u8; 8];
+            first.copy_from_slice(&digest[..8]);
+            u64::from_le_bytes(first)
+        }
+    } % limit;
+    std::time::Duration::from_micros(limit + jitter)
 }
 
 /// Decode a stored event, naming it when it cannot be read.
@@ -296,7 +316,16 @@ impl<S: EventStore> Service<S> {
             store,
             cache: Mutex::new(HashMap::new()),
             seeds: SeedSource::Os,
+            pauses: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+
+    /// A pause before deciding again after losing a race (see [`pause`]).
+    async fn backoff(&self, attempt: usize) {
+        let n = self
+            .pauses
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        tokio::time::sleep(pause(&self.seeds, attempt, n)).await;
     }
 
     /// Use another source of draw seeds (see [`SeedSource`]).
@@ -796,7 +825,7 @@ impl<S: EventStore> Service<S> {
                     // grows, so racing writers spread out).
                     self.catch_up::<F>(competition, cached).await?;
                     reloaded = true;
-                    backoff(attempt).await;
+                    self.backoff(attempt).await;
                 }
                 Err(e @ ServiceError::Store(StoreError::Conflict { .. })) => {
                     // Nothing was written: the cache is still the state at
@@ -999,3 +1028,39 @@ impl<S: EventStore> Service<S> {
 }
 
 pub use arbiter_engine;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With deterministic seeds the pauses after lost races are the same
+    /// from one run to the next (a simulation replays exactly), each within
+    /// its bounds (1, 2, 4 … ms plus less than as much again), and they
+    /// vary with the count, as jitter must.
+    #[test]
+    fn pauses_with_deterministic_seeds_replay_and_stay_in_bounds() {
+        let seeds = SeedSource::Deterministic("sim-7".into());
+        let run = || {
+            (0..40u64)
+                .map(|n| pause(&seeds, (n % 8) as usize, n))
+                .collect::<Vec<_>>()
+        };
+        let first = run();
+        assert_eq!(first, run());
+        for (n, p) in first.iter().enumerate() {
+            let base = std::time::Duration::from_millis(1 << (n % 8).min(6));
+            assert!(*p >= base && *p < base * 2, "pause {n}: {p:?}");
+        }
+        let at_first_attempt: std::collections::HashSet<_> =
+            (0..40).map(|n| pause(&seeds, 0, n)).collect();
+        assert!(at_first_attempt.len() > 30, "{at_first_attempt:?}");
+        // Another base, other pauses.
+        let other = SeedSource::Deterministic("sim-8".into());
+        assert_ne!(
+            first,
+            (0..40u64)
+                .map(|n| pause(&other, (n % 8) as usize, n))
+                .collect::<Vec<_>>()
+        );
+    }
+}
