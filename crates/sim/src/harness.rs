@@ -1,16 +1,19 @@
 //! The harness both simulations share: the world of a run (one
 //! [`MemoryStore`] behind a [`FaultyStore`], several [`Service`]s over it,
-//! the log as last read and its fold), the delivery of requests alone or
-//! at once with a fault plan armed, and the checks of every answer and of
-//! the whole state.
+//! the log as last read and its fold), the driver of a run (the creation,
+//! the steps and their kinds: requests in order, shuffled, at once,
+//! duplicated, retried, with a reused key or a stale pin; the last
+//! retries), the delivery of requests alone or at once with a fault plan
+//! armed, and the checks of every answer and of the whole state.
 //!
 //! A simulation ([`crate::sim`], the TWS ladder; [`crate::sim_league`], the
 //! XMadn league) brings what differs, through `Sim`: its competition
 //! format (state, commands, events and their codec), how a request reaches
 //! the service, what the engine decides for it on the fold, its own
 //! invariants, and the league's rolls, whose seeds only the service knows.
-//! It drives the world with its own requests (`one_step`, `intention`) and
-//! sums its own figures into its `Stats`.
+//! It says what its clients want next (`intention_commands`), when a
+//! request is the same as a key's first (for a reused key), whether its
+//! clock jumps ahead, and sums its own figures into its `Stats`.
 
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -29,6 +32,8 @@ use crate::memory::MemoryStore;
 use crate::seeds::Named;
 
 pub(crate) const MODERATORS: [&str; 2] = ["Mod One", "Mod Two"];
+/// The key of the creation (retried with it until the competition exists).
+const CREATE_KEY: &str = "create";
 
 thread_local! {
     static STEP: Cell<usize> = const { Cell::new(0) };
@@ -145,12 +150,19 @@ pub(crate) trait Sim: Sized {
     type Format: Format<Event: PartialEq> + PartialEq;
     /// What a request asks for.
     type What: Clone + fmt::Debug;
+    /// The figures of a run.
+    type Stats;
     /// The competition the simulation runs.
     const COMPETITION: &'static str;
     /// How failures name the competition ("ladder").
     const NOUN: &'static str;
     /// How reports name the simulation, and the test that replays a seed.
     const NAMED: Named;
+    /// The creation, sent with [`CREATE_KEY`] until the competition exists.
+    const CREATE: Self::What;
+    /// Whether the clock jumps ahead now and then (25 to 60 days before a
+    /// step), so that deadlines pass: the ladder's.
+    const SKIPS_DAYS: bool;
 
     /// Send `request` to `svc`, at `at`.
     async fn deliver(
@@ -189,6 +201,27 @@ pub(crate) trait Sim: Sized {
 
     /// The first field where two states differ, for a readable failure.
     fn diff(got: &Self::Format, want: &Self::Format) -> String;
+
+    /// Whether the state is created (the creation is sent until it is).
+    fn created(truth: &Self::Format) -> bool;
+
+    /// Whether `what` creates the competition: never sent with a reused
+    /// key or a stale pin.
+    fn is_create(what: &Self::What) -> bool;
+
+    /// Whether `what` is not to be sent with a stored key whose first
+    /// request asked for `first`: the service would take it for that
+    /// request (a retry, which replays), or it is never sent reused (the
+    /// league's rolls).
+    fn same_request(what: &Self::What, first: Option<&Self::What>) -> bool;
+
+    /// What a client wants next, from the state as it is, before the driver
+    /// draws keys and pins for it: one request, or two that belong together
+    /// (which a shuffle may reorder).
+    fn intention_commands(world: &mut World<Self>) -> Vec<Request<Self::What>>;
+
+    /// The run's figures, at its end (see [`with_counts`]).
+    fn stats(world: &World<Self>) -> Self::Stats;
 }
 
 /// What the harness counts of every run; a simulation's `Stats` takes them
@@ -1023,6 +1056,185 @@ impl<S: Sim> World<S> {
             }
         }
         Ok(())
+    }
+}
+
+/// The driver both simulations share: the creation, the steps and the last
+/// retries, and the kinds of step (requests in order, shuffled, at once,
+/// duplicated, retried, with a reused key or a stale pin); the requests
+/// themselves are the simulation's ([`Sim::intention_commands`]).
+impl<S: Sim> World<S> {
+    /// Run the simulation: a broken invariant becomes a [`Failure`] that
+    /// names the seed and the step.
+    pub(crate) async fn run(mut self) -> Result<S::Stats, Failure> {
+        match self.run_inner().await {
+            Ok(()) => Ok(S::stats(&self)),
+            Err(message) => Err(self.fail(message)),
+        }
+    }
+
+    async fn run_inner(&mut self) -> Result<(), String> {
+        // Creation, retried with its key until the competition exists.
+        let mut step = 0;
+        while !S::created(&self.truth) {
+            self.set_step(step);
+            step += 1;
+            if step > 50 {
+                return Err(format!("the {} was not created in 50 attempts", S::NOUN));
+            }
+            let request = Request {
+                key: Some(CREATE_KEY.to_owned()),
+                actor: MODERATORS[0].to_owned(),
+                what: S::CREATE,
+                expected: None,
+            };
+            let svc = self.below(self.services.len() as u64) as usize;
+            let plan = self.random_plan();
+            self.deliver_one(svc, request, plan, false).await?;
+            self.retry.clear();
+            self.check_all(false).await?;
+        }
+        for s in 0..self.config.steps {
+            // Only a simulation whose clock jumps draws for it: the
+            // league's stream has no such draw.
+            if S::SKIPS_DAYS && self.chance(8) {
+                self.skipped_days += 25 + self.below(36) as i64;
+            }
+            self.set_step(step + s);
+            self.counts.steps += 1;
+            self.one_step().await?;
+            let fresh = (s + 1) % self.config.fresh_every.max(1) == 0;
+            self.check_all(fresh).await?;
+        }
+        // The clients retry whatever is still in doubt, without faults.
+        self.set_step(step + self.config.steps);
+        let pending = std::mem::take(&mut self.retry);
+        for request in pending {
+            self.counts.retries += 1;
+            let svc = self.below(self.services.len() as u64) as usize;
+            self.deliver_one(svc, request, None, false).await?;
+        }
+        self.check_all(true).await
+    }
+
+    async fn one_step(&mut self) -> Result<(), String> {
+        let services = self.services.len() as u64;
+        match self.below(100) {
+            // One intention (one or two requests), in order.
+            0..40 => {
+                for request in self.intention() {
+                    let svc = self.below(services) as usize;
+                    let plan = self.random_plan();
+                    self.deliver_one(svc, request, plan, false).await?;
+                }
+            }
+            // A batch of intentions, delivered shuffled.
+            40..60 => {
+                let mut batch = Vec::new();
+                for _ in 0..2 + self.below(2) {
+                    batch.extend(self.intention());
+                }
+                self.shuffle(&mut batch);
+                for request in batch {
+                    let svc = self.below(services) as usize;
+                    let plan = self.random_plan();
+                    self.deliver_one(svc, request, plan, false).await?;
+                }
+            }
+            // Two or three requests at once, on any services.
+            60..75 => {
+                let mut group: Vec<Request<S::What>> = Vec::new();
+                let n = 2 + self.below(2) as usize;
+                while group.len() < n {
+                    group.extend(self.intention());
+                }
+                group.truncate(n);
+                let items: Vec<(usize, Request<S::What>)> = group
+                    .into_iter()
+                    .map(|r| (self.below(services) as usize, r))
+                    .collect();
+                let plan = if self.chance(40) {
+                    self.random_plan()
+                } else {
+                    None
+                };
+                self.deliver_concurrently(items, plan).await?;
+            }
+            // A duplicate of an earlier request (same key), alone or twice
+            // at once.
+            75..85 => {
+                let keys: Vec<String> = self.sent.keys().cloned().collect();
+                if let Some(key) = self.pick(&keys)
+                    && let Some(request) = self.sent.get(&key).cloned()
+                {
+                    if self.chance(30) {
+                        let items = vec![
+                            (self.below(services) as usize, request.clone()),
+                            (self.below(services) as usize, request),
+                        ];
+                        self.deliver_concurrently(items, None).await?;
+                    } else {
+                        let svc = self.below(services) as usize;
+                        let plan = self.random_plan();
+                        self.deliver_one(svc, request, plan, false).await?;
+                    }
+                }
+            }
+            // A client retries a request that failed.
+            85..95 => {
+                if !self.retry.is_empty() {
+                    let i = self.below(self.retry.len() as u64) as usize;
+                    let request = self.retry.swap_remove(i);
+                    self.counts.retries += 1;
+                    let svc = self.below(services) as usize;
+                    let plan = self.random_plan();
+                    self.deliver_one(svc, request, plan, false).await?;
+                }
+            }
+            // A stored key reused for another request (not for one the
+            // service would take for the key's own: that is a duplicate).
+            95..98 => {
+                let keys: Vec<String> = self.stored_keys.keys().cloned().collect();
+                if let Some(key) = self.pick(&keys) {
+                    let mut request = self.intention().remove(0);
+                    let first = self.sent.get(&key).map(|r| &r.what);
+                    let same = S::same_request(&request.what, first);
+                    if !same && !S::is_create(&request.what) {
+                        request.key = Some(key);
+                        let svc = self.below(services) as usize;
+                        self.deliver_one(svc, request, None, true).await?;
+                    }
+                }
+            }
+            // A request pinned to a version that is gone.
+            _ => {
+                let mut request = self.intention().remove(0);
+                let version = self.log.len() as Seq;
+                if version > 0 && !S::is_create(&request.what) {
+                    request.expected = Some(version - 1 - self.below(version.min(3)));
+                    request.key = Some(self.fresh_key());
+                    let svc = self.below(services) as usize;
+                    self.deliver_one(svc, request, None, false).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What a client wants next, from the competition as it is: the
+    /// simulation's requests, most of them with a fresh key, a few pinned
+    /// to the version as it is.
+    fn intention(&mut self) -> Vec<Request<S::What>> {
+        let mut out = S::intention_commands(self);
+        for request in &mut out {
+            if self.chance(85) {
+                request.key = Some(self.fresh_key());
+            }
+            if self.chance(10) {
+                request.expected = Some(self.log.len() as Seq);
+            }
+        }
+        out
     }
 }
 

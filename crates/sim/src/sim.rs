@@ -46,8 +46,6 @@ pub use crate::harness::{Config, Failure, current_step};
 
 /// The competition the simulation runs.
 pub const COMPETITION: &str = "sim-ladder";
-/// The key of the creation (retried with it until the ladder exists).
-const CREATE_KEY: &str = "create";
 
 /// What runs did, summed over seeds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -136,12 +134,15 @@ struct Tws {
 impl Sim for Tws {
     type Format = Ladder;
     type What = What;
+    type Stats = Stats;
     const COMPETITION: &'static str = COMPETITION;
     const NOUN: &'static str = "ladder";
     const NAMED: Named = Named {
         name: "simulation",
         test: "simulation",
     };
+    const CREATE: What = What::Create;
+    const SKIPS_DAYS: bool = true;
 
     async fn deliver(
         &self,
@@ -208,6 +209,48 @@ impl Sim for Tws {
 
     fn diff(got: &Ladder, want: &Ladder) -> String {
         ladder_diff(got, want)
+    }
+
+    fn created(truth: &Ladder) -> bool {
+        truth.created
+    }
+
+    fn is_create(what: &What) -> bool {
+        matches!(what, What::Create)
+    }
+
+    /// A command is the same as the key's when their fingerprints are
+    /// (what the service compares); the other requests name no command.
+    fn same_request(what: &What, first: Option<&What>) -> bool {
+        match (what, first) {
+            (What::Exec(a), Some(What::Exec(b))) => {
+                arbiter_service::fingerprint(a) == arbiter_service::fingerprint(b)
+            }
+            (What::Undo, Some(What::Undo))
+            | (What::Announce, Some(What::Announce))
+            | (What::Create, Some(What::Create)) => true,
+            _ => false,
+        }
+    }
+
+    fn intention_commands(world: &mut World) -> Vec<Request> {
+        world.intention_commands()
+    }
+
+    fn stats(world: &World) -> Stats {
+        with_counts!(
+            Stats {
+                rounds: world.truth.rounds.len() as u64,
+                late_results: world
+                    .truth
+                    .games
+                    .iter()
+                    .filter(|g| matches!(g.status, GameStatus::Agreed | GameStatus::Adjudicated))
+                    .count() as u64,
+            },
+            &world.counts,
+            &world.log
+        )
     }
 }
 
@@ -388,182 +431,6 @@ fn check_ladder(l: &Ladder) -> Result<(), String> {
 }
 
 impl World {
-    async fn run(mut self) -> Result<Stats, Failure> {
-        match self.run_inner().await {
-            Ok(()) => Ok(self.stats()),
-            Err(message) => Err(self.fail(message)),
-        }
-    }
-
-    async fn run_inner(&mut self) -> Result<(), String> {
-        // Creation, retried with its key until the ladder exists.
-        let mut step = 0;
-        while !self.truth.created {
-            self.set_step(step);
-            step += 1;
-            if step > 50 {
-                return Err("the ladder was not created in 50 attempts".into());
-            }
-            let request = Request {
-                key: Some(CREATE_KEY.to_owned()),
-                actor: MODERATORS[0].to_owned(),
-                what: What::Create,
-                expected: None,
-            };
-            let svc = self.below(self.services.len() as u64) as usize;
-            let plan = self.random_plan();
-            self.deliver_one(svc, request, plan, false).await?;
-            self.retry.clear();
-            self.check_all(false).await?;
-        }
-        for s in 0..self.config.steps {
-            if self.chance(8) {
-                self.skipped_days += 25 + self.below(36) as i64;
-            }
-            self.set_step(step + s);
-            self.counts.steps += 1;
-            self.one_step().await?;
-            let fresh = (s + 1) % self.config.fresh_every.max(1) == 0;
-            self.check_all(fresh).await?;
-        }
-        // The clients retry whatever is still in doubt, without faults.
-        self.set_step(step + self.config.steps);
-        let pending = std::mem::take(&mut self.retry);
-        for request in pending {
-            self.counts.retries += 1;
-            let svc = self.below(self.services.len() as u64) as usize;
-            self.deliver_one(svc, request, None, false).await?;
-        }
-        self.check_all(true).await
-    }
-
-    /// The run's figures, at its end.
-    fn stats(&self) -> Stats {
-        with_counts!(
-            Stats {
-                rounds: self.truth.rounds.len() as u64,
-                late_results: self
-                    .truth
-                    .games
-                    .iter()
-                    .filter(|g| matches!(g.status, GameStatus::Agreed | GameStatus::Adjudicated))
-                    .count() as u64,
-            },
-            &self.counts,
-            &self.log
-        )
-    }
-
-    async fn one_step(&mut self) -> Result<(), String> {
-        let services = self.services.len() as u64;
-        match self.below(100) {
-            // One intention (one or two requests), in order.
-            0..40 => {
-                for request in self.intention() {
-                    let svc = self.below(services) as usize;
-                    let plan = self.random_plan();
-                    self.deliver_one(svc, request, plan, false).await?;
-                }
-            }
-            // A batch of intentions, delivered shuffled.
-            40..60 => {
-                let mut batch = Vec::new();
-                for _ in 0..2 + self.below(2) {
-                    batch.extend(self.intention());
-                }
-                self.shuffle(&mut batch);
-                for request in batch {
-                    let svc = self.below(services) as usize;
-                    let plan = self.random_plan();
-                    self.deliver_one(svc, request, plan, false).await?;
-                }
-            }
-            // Two or three requests at once, on any services.
-            60..75 => {
-                let mut group: Vec<Request> = Vec::new();
-                let n = 2 + self.below(2) as usize;
-                while group.len() < n {
-                    group.extend(self.intention());
-                }
-                group.truncate(n);
-                let items: Vec<(usize, Request)> = group
-                    .into_iter()
-                    .map(|r| (self.below(services) as usize, r))
-                    .collect();
-                let plan = if self.chance(40) {
-                    self.random_plan()
-                } else {
-                    None
-                };
-                self.deliver_concurrently(items, plan).await?;
-            }
-            // A duplicate of an earlier request (same key), alone or twice
-            // at once.
-            75..85 => {
-                let keys: Vec<String> = self.sent.keys().cloned().collect();
-                if let Some(key) = self.pick(&keys)
-                    && let Some(request) = self.sent.get(&key).cloned()
-                {
-                    if self.chance(30) {
-                        let items = vec![
-                            (self.below(services) as usize, request.clone()),
-                            (self.below(services) as usize, request),
-                        ];
-                        self.deliver_concurrently(items, None).await?;
-                    } else {
-                        let svc = self.below(services) as usize;
-                        let plan = self.random_plan();
-                        self.deliver_one(svc, request, plan, false).await?;
-                    }
-                }
-            }
-            // A client retries a request that failed.
-            85..95 => {
-                if !self.retry.is_empty() {
-                    let i = self.below(self.retry.len() as u64) as usize;
-                    let request = self.retry.swap_remove(i);
-                    self.counts.retries += 1;
-                    let svc = self.below(services) as usize;
-                    let plan = self.random_plan();
-                    self.deliver_one(svc, request, plan, false).await?;
-                }
-            }
-            // A stored key reused for another request.
-            95..98 => {
-                let keys: Vec<String> = self.stored_keys.keys().cloned().collect();
-                if let Some(key) = self.pick(&keys) {
-                    let mut request = self.intention().remove(0);
-                    let same = match (&request.what, self.sent.get(&key).map(|r| &r.what)) {
-                        (What::Exec(a), Some(What::Exec(b))) => {
-                            arbiter_service::fingerprint(a) == arbiter_service::fingerprint(b)
-                        }
-                        (What::Undo, Some(What::Undo))
-                        | (What::Announce, Some(What::Announce))
-                        | (What::Create, Some(What::Create)) => true,
-                        _ => false,
-                    };
-                    if !same && !matches!(request.what, What::Create) {
-                        request.key = Some(key);
-                        let svc = self.below(services) as usize;
-                        self.deliver_one(svc, request, None, true).await?;
-                    }
-                }
-            }
-            // A request pinned to a version that is gone.
-            _ => {
-                let mut request = self.intention().remove(0);
-                let version = self.log.len() as Seq;
-                if version > 0 && !matches!(request.what, What::Create) {
-                    request.expected = Some(version - 1 - self.below(version.min(3)));
-                    request.key = Some(self.fresh_key());
-                    let svc = self.below(services) as usize;
-                    self.deliver_one(svc, request, None, false).await?;
-                }
-            }
-        }
-        Ok(())
-    }
-
     fn name_of(&self, p: PlayerId) -> String {
         self.truth.name_of(p)
     }
@@ -571,19 +438,6 @@ impl World {
     /// What a client wants next, from the ladder as it is: one request, or
     /// two that belong together (a report and its confirmation, an
     /// application and its approval) which a shuffle may reorder.
-    fn intention(&mut self) -> Vec<Request> {
-        let mut out = self.intention_commands();
-        for request in &mut out {
-            if self.chance(85) {
-                request.key = Some(self.fresh_key());
-            }
-            if self.chance(10) {
-                request.expected = Some(self.log.len() as Seq);
-            }
-        }
-        out
-    }
-
     fn intention_commands(&mut self) -> Vec<Request> {
         let now = self.now;
         let l = &self.truth;

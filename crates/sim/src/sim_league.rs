@@ -34,7 +34,7 @@ use arbiter_store::Seq;
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
 
-use crate::harness::{self, Done, Draws, MODERATORS, Oracle, Sim, Svc, with_counts};
+use crate::harness::{self, Done, Draws, Oracle, Sim, Svc, with_counts};
 use crate::seeds::Named;
 
 pub use crate::harness::{Config, Failure, current_step};
@@ -42,8 +42,6 @@ pub use crate::harness::{Config, Failure, current_step};
 /// The competition the simulation runs.
 pub const COMPETITION: &str = "sim-league";
 const PLAYER_NAMES: [&str; 3] = ["Anke Vogel", "Bruno Keller", "Carla Weiss"];
-/// The key of the creation (retried with it until the league exists).
-const CREATE_KEY: &str = "create";
 
 /// What runs did, summed over seeds.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -201,12 +199,15 @@ impl XMadn {
 impl Sim for XMadn {
     type Format = League;
     type What = What;
+    type Stats = Stats;
     const COMPETITION: &'static str = COMPETITION;
     const NOUN: &'static str = "league";
     const NAMED: Named = Named {
         name: "league simulation",
         test: "simulation_league",
     };
+    const CREATE: What = What::Create;
+    const SKIPS_DAYS: bool = false;
 
     async fn deliver(
         &self,
@@ -282,6 +283,67 @@ impl Sim for XMadn {
 
     fn diff(got: &League, want: &League) -> String {
         league_diff(got, want)
+    }
+
+    fn created(truth: &League) -> bool {
+        truth.created
+    }
+
+    fn is_create(what: &What) -> bool {
+        matches!(what, What::Create)
+    }
+
+    /// A command is the same as the key's when their fingerprints are
+    /// (what the service compares); the other requests name no command.
+    fn same_request(what: &What, first: Option<&What>) -> bool {
+        match (what, first) {
+            (What::Exec(a), Some(What::Exec(b))) => {
+                arbiter_service::request_fingerprint::<League>(a)
+                    == arbiter_service::request_fingerprint::<League>(b)
+            }
+            // A roll decides before it looks at its key (see the report of
+            // `league_roll`): not sent reused.
+            (What::Roll, _) => true,
+            (What::Undo, Some(What::Undo)) | (What::Create, Some(What::Create)) => true,
+            _ => false,
+        }
+    }
+
+    fn intention_commands(world: &mut World) -> Vec<Request> {
+        world.intention_commands()
+    }
+
+    fn stats(world: &World) -> Stats {
+        let truth = &world.truth;
+        with_counts!(
+            Stats {
+                rolls: truth.rolls.len() as u64,
+                tiebreak_rolls: truth
+                    .rolls
+                    .iter()
+                    .filter(|r| matches!(r.purpose, league::RollPurpose::Tiebreak))
+                    .count() as u64,
+                games_played: truth
+                    .round_robin_games()
+                    .filter(|g| g.score().is_some())
+                    .count() as u64,
+                cancelled: truth
+                    .games
+                    .iter()
+                    .filter(|g| matches!(g.status, league::GameStatus::Cancelled { .. }))
+                    .count() as u64
+                    + truth
+                        .drrs
+                        .iter()
+                        .filter(|d| matches!(d, Drr::Cancelled { .. }))
+                        .count() as u64,
+                playoff_rounds: truth.playoff.len() as u64,
+                finished: u64::from(truth.champion().is_some()),
+                rolls_checked_late: world.counts.rolls_checked_late,
+            },
+            &world.counts,
+            &world.log
+        )
     }
 }
 
@@ -553,213 +615,6 @@ fn random_series(n: u64) -> Series {
 }
 
 impl World {
-    async fn run(mut self) -> Result<Stats, Failure> {
-        match self.run_inner().await {
-            Ok(()) => Ok(self.stats()),
-            Err(message) => Err(self.fail(message)),
-        }
-    }
-
-    async fn run_inner(&mut self) -> Result<(), String> {
-        // Creation, retried with its key until the league exists.
-        let mut step = 0;
-        while !self.truth.created {
-            self.set_step(step);
-            step += 1;
-            if step > 50 {
-                return Err("the league was not created in 50 attempts".into());
-            }
-            let request = Request {
-                key: Some(CREATE_KEY.to_owned()),
-                actor: MODERATORS[0].to_owned(),
-                what: What::Create,
-                expected: None,
-            };
-            let svc = self.below(self.services.len() as u64) as usize;
-            let plan = self.random_plan();
-            self.deliver_one(svc, request, plan, false).await?;
-            self.retry.clear();
-            self.check_all(false).await?;
-        }
-        for s in 0..self.config.steps {
-            self.set_step(step + s);
-            self.counts.steps += 1;
-            self.one_step().await?;
-            let fresh = (s + 1) % self.config.fresh_every.max(1) == 0;
-            self.check_all(fresh).await?;
-        }
-        // The clients retry whatever is still in doubt, without faults.
-        self.set_step(step + self.config.steps);
-        let pending = std::mem::take(&mut self.retry);
-        for request in pending {
-            self.counts.retries += 1;
-            let svc = self.below(self.services.len() as u64) as usize;
-            self.deliver_one(svc, request, None, false).await?;
-        }
-        self.check_all(true).await
-    }
-
-    /// The run's figures, at its end.
-    fn stats(&self) -> Stats {
-        let truth = &self.truth;
-        with_counts!(
-            Stats {
-                rolls: truth.rolls.len() as u64,
-                tiebreak_rolls: truth
-                    .rolls
-                    .iter()
-                    .filter(|r| matches!(r.purpose, league::RollPurpose::Tiebreak))
-                    .count() as u64,
-                games_played: truth
-                    .round_robin_games()
-                    .filter(|g| g.score().is_some())
-                    .count() as u64,
-                cancelled: truth
-                    .games
-                    .iter()
-                    .filter(|g| matches!(g.status, league::GameStatus::Cancelled { .. }))
-                    .count() as u64
-                    + truth
-                        .drrs
-                        .iter()
-                        .filter(|d| matches!(d, Drr::Cancelled { .. }))
-                        .count() as u64,
-                playoff_rounds: truth.playoff.len() as u64,
-                finished: u64::from(truth.champion().is_some()),
-                rolls_checked_late: self.counts.rolls_checked_late,
-            },
-            &self.counts,
-            &self.log
-        )
-    }
-
-    async fn one_step(&mut self) -> Result<(), String> {
-        let services = self.services.len() as u64;
-        match self.below(100) {
-            // One intention (one or two requests), in order.
-            0..40 => {
-                for request in self.intention() {
-                    let svc = self.below(services) as usize;
-                    let plan = self.random_plan();
-                    self.deliver_one(svc, request, plan, false).await?;
-                }
-            }
-            // A batch of intentions, delivered shuffled.
-            40..60 => {
-                let mut batch = Vec::new();
-                for _ in 0..2 + self.below(2) {
-                    batch.extend(self.intention());
-                }
-                self.shuffle(&mut batch);
-                for request in batch {
-                    let svc = self.below(services) as usize;
-                    let plan = self.random_plan();
-                    self.deliver_one(svc, request, plan, false).await?;
-                }
-            }
-            // Two or three requests at once, on any services.
-            60..75 => {
-                let mut group: Vec<Request> = Vec::new();
-                let n = 2 + self.below(2) as usize;
-                while group.len() < n {
-                    group.extend(self.intention());
-                }
-                group.truncate(n);
-                let items: Vec<(usize, Request)> = group
-                    .into_iter()
-                    .map(|r| (self.below(services) as usize, r))
-                    .collect();
-                let plan = if self.chance(40) {
-                    self.random_plan()
-                } else {
-                    None
-                };
-                self.deliver_concurrently(items, plan).await?;
-            }
-            // A duplicate of an earlier request (same key), alone or twice
-            // at once.
-            75..85 => {
-                let keys: Vec<String> = self.sent.keys().cloned().collect();
-                if let Some(key) = self.pick(&keys)
-                    && let Some(request) = self.sent.get(&key).cloned()
-                {
-                    if self.chance(30) {
-                        let items = vec![
-                            (self.below(services) as usize, request.clone()),
-                            (self.below(services) as usize, request),
-                        ];
-                        self.deliver_concurrently(items, None).await?;
-                    } else {
-                        let svc = self.below(services) as usize;
-                        let plan = self.random_plan();
-                        self.deliver_one(svc, request, plan, false).await?;
-                    }
-                }
-            }
-            // A client retries a request that failed.
-            85..95 => {
-                if !self.retry.is_empty() {
-                    let i = self.below(self.retry.len() as u64) as usize;
-                    let request = self.retry.swap_remove(i);
-                    self.counts.retries += 1;
-                    let svc = self.below(services) as usize;
-                    let plan = self.random_plan();
-                    self.deliver_one(svc, request, plan, false).await?;
-                }
-            }
-            // A stored key reused for another request.
-            95..98 => {
-                let keys: Vec<String> = self.stored_keys.keys().cloned().collect();
-                if let Some(key) = self.pick(&keys) {
-                    let mut request = self.intention().remove(0);
-                    let same = match (&request.what, self.sent.get(&key).map(|r| &r.what)) {
-                        (What::Exec(a), Some(What::Exec(b))) => {
-                            arbiter_service::request_fingerprint::<League>(a)
-                                == arbiter_service::request_fingerprint::<League>(b)
-                        }
-                        // A roll decides before it looks at its key (see
-                        // the report of `league_roll`): not sent reused.
-                        (What::Roll, _) => true,
-                        (What::Undo, Some(What::Undo)) | (What::Create, Some(What::Create)) => true,
-                        _ => false,
-                    };
-                    if !same && !matches!(request.what, What::Create) {
-                        request.key = Some(key);
-                        let svc = self.below(services) as usize;
-                        self.deliver_one(svc, request, None, true).await?;
-                    }
-                }
-            }
-            // A request pinned to a version that is gone.
-            _ => {
-                let mut request = self.intention().remove(0);
-                let version = self.log.len() as Seq;
-                if version > 0 && !matches!(request.what, What::Create) {
-                    request.expected = Some(version - 1 - self.below(version.min(3)));
-                    request.key = Some(self.fresh_key());
-                    let svc = self.below(services) as usize;
-                    self.deliver_one(svc, request, None, false).await?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// What a client wants next, from the league as it is: one request, or
-    /// two (a result and a correction of it) which a shuffle may reorder.
-    fn intention(&mut self) -> Vec<Request> {
-        let mut out = self.intention_commands();
-        for request in &mut out {
-            if self.chance(85) {
-                request.key = Some(self.fresh_key());
-            }
-            if self.chance(10) {
-                request.expected = Some(self.log.len() as Seq);
-            }
-        }
-        out
-    }
-
     /// Valid pawns for a game won by the player at `winner`.
     fn pawns(&mut self, winner: usize) -> [u8; 2] {
         let w = self.truth.rules.rule_set.winning_pawns();
@@ -780,6 +635,8 @@ impl World {
         60 + self.below(2400) as u32
     }
 
+    /// What a client wants next, from the league as it is: one request, or
+    /// two (a result and a correction of it) which a shuffle may reorder.
     fn intention_commands(&mut self) -> Vec<Request> {
         let now = self.now;
         let l = &self.truth;
