@@ -205,10 +205,6 @@ pub(crate) trait Sim: Sized {
     /// Whether the state is created (the creation is sent until it is).
     fn created(truth: &Self::Format) -> bool;
 
-    /// Whether `what` creates the competition: never sent with a reused
-    /// key or a stale pin.
-    fn is_create(what: &Self::What) -> bool;
-
     /// Whether `what` is not to be sent with a stored key whose first
     /// request asked for `first`: the service would take it for that
     /// request (a retry, which replays), or it is never sent reused (the
@@ -217,7 +213,9 @@ pub(crate) trait Sim: Sized {
 
     /// What a client wants next, from the state as it is, before the driver
     /// draws keys and pins for it: one request, or two that belong together
-    /// (which a shuffle may reorder).
+    /// (which a shuffle may reorder). Never the creation: the driver sends
+    /// that alone, with [`CREATE_KEY`], until the competition exists, so
+    /// no reused key or stale pin ever carries it.
     fn intention_commands(world: &mut World<Self>) -> Vec<Request<Self::What>>;
 
     /// The run's figures, at its end (see [`with_counts`]).
@@ -1199,7 +1197,7 @@ impl<S: Sim> World<S> {
                     let mut request = self.intention().remove(0);
                     let first = self.sent.get(&key).map(|r| &r.what);
                     let same = S::same_request(&request.what, first);
-                    if !same && !S::is_create(&request.what) {
+                    if !same {
                         request.key = Some(key);
                         let svc = self.below(services) as usize;
                         self.deliver_one(svc, request, None, true).await?;
@@ -1210,7 +1208,7 @@ impl<S: Sim> World<S> {
             _ => {
                 let mut request = self.intention().remove(0);
                 let version = self.log.len() as Seq;
-                if version > 0 && !S::is_create(&request.what) {
+                if version > 0 {
                     request.expected = Some(version - 1 - self.below(version.min(3)));
                     request.key = Some(self.fresh_key());
                     let svc = self.below(services) as usize;

@@ -215,10 +215,6 @@ impl Sim for Tws {
         truth.created
     }
 
-    fn is_create(what: &What) -> bool {
-        matches!(what, What::Create)
-    }
-
     /// A command is the same as the key's when their fingerprints are
     /// (what the service compares); the other requests name no command.
     fn same_request(what: &What, first: Option<&What>) -> bool {
@@ -226,9 +222,7 @@ impl Sim for Tws {
             (What::Exec(a), Some(What::Exec(b))) => {
                 arbiter_service::fingerprint(a) == arbiter_service::fingerprint(b)
             }
-            (What::Undo, Some(What::Undo))
-            | (What::Announce, Some(What::Announce))
-            | (What::Create, Some(What::Create)) => true,
+            (What::Undo, Some(What::Undo)) | (What::Announce, Some(What::Announce)) => true,
             _ => false,
         }
     }

@@ -289,10 +289,6 @@ impl Sim for XMadn {
         truth.created
     }
 
-    fn is_create(what: &What) -> bool {
-        matches!(what, What::Create)
-    }
-
     /// A command is the same as the key's when their fingerprints are
     /// (what the service compares); the other requests name no command.
     fn same_request(what: &What, first: Option<&What>) -> bool {
@@ -304,7 +300,7 @@ impl Sim for XMadn {
             // A roll decides before it looks at its key (see the report of
             // `league_roll`): not sent reused.
             (What::Roll, _) => true,
-            (What::Undo, Some(What::Undo)) | (What::Create, Some(What::Create)) => true,
+            (What::Undo, Some(What::Undo)) => true,
             _ => false,
         }
     }
