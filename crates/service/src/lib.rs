@@ -141,9 +141,9 @@ pub struct Service<S> {
     /// that also serialises this process's commands on the competition.
     cache: Mutex<HashMap<String, Slot>>,
     seeds: SeedSource,
-    /// How many pauses after a lost race this service has taken (the
-    /// jitter of deterministic seeds counts them).
-    pauses: std::sync::atomic::AtomicU64,
+    /// How many pauses after a lost race this service has taken (their
+    /// jitter is a draw numbered by the count).
+    pauses: std::sync::atomic::AtomicU32,
 }
 
 type Slot = Arc<tokio::sync::Mutex<Option<Cached>>>;
@@ -224,31 +224,21 @@ impl SeedSource {
 
 /// The pause before deciding again after losing a race for the `attempt`-th
 /// time: 1, 2, 4 … ms (at most 64), plus up to as much again of jitter, so
-/// that writers that collided do not collide again in step. The jitter
-/// comes from the clock's nanoseconds; with deterministic seeds, from their
-/// base and `n`, the count of the service's pauses so far, instead, so that
-/// a simulation on a paused clock replays exactly (the clock's nanoseconds
-/// changed which racing writer woke first from one run to the next).
-fn pause(seeds: &SeedSource, attempt: usize, n: u64) -> std::time::Duration {
+/// that writers that collided do not collide again in step. The jitter is
+/// a draw of the service's [`SeedSource`], numbered by `n`, the count of
+/// the service's pauses so far: fresh randomness, or with deterministic
+/// seeds the same draws on every run (none if the system has no
+/// randomness: the pause is then the base alone), so that a simulation on a paused
+/// clock replays exactly (the clock's nanoseconds, used before, changed
+/// which racing writer woke first from one run to the next). Its name is
+/// no competition id (those are lowercase), so it is never a draw's.
+fn pause(seeds: &SeedSource, attempt: usize, n: u32) -> std::time::Duration {
     let limit = 1000u64 << attempt.min(6);
-    let jitter = match seeds {
-        SeedSource::Os => u64::from(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.subsec_nanos()),
-        ),
-        SeedSource::Deterministic(base) => {
-            use sha2::Digest;
-            let mut h = sha2::Sha256::new();
-            h.update(base.as_bytes());
-            h.update(b"\0backoff\0");
-            h.update(n.to_le_bytes());
-            let digest: [u8; 32] = h.finalize().into();
-            let mut first = [0u8; 8];
-            first.copy_from_slice(&digest[..8]);
-            u64::from_le_bytes(first)
-        }
-    } % limit;
+    let jitter = seeds.seed("Backoff", n).map_or(0, |seed| {
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&seed[..8]);
+        u64::from_le_bytes(first)
+    }) % limit;
     std::time::Duration::from_micros(limit + jitter)
 }
 
@@ -316,7 +306,7 @@ impl<S: EventStore> Service<S> {
             store,
             cache: Mutex::new(HashMap::new()),
             seeds: SeedSource::Os,
-            pauses: std::sync::atomic::AtomicU64::new(0),
+            pauses: std::sync::atomic::AtomicU32::new(0),
         }
     }
 
@@ -1041,7 +1031,7 @@ mod tests {
     fn pauses_with_deterministic_seeds_replay_and_stay_in_bounds() {
         let seeds = SeedSource::Deterministic("sim-7".into());
         let run = || {
-            (0..40u64)
+            (0..40u32)
                 .map(|n| pause(&seeds, (n % 8) as usize, n))
                 .collect::<Vec<_>>()
         };
@@ -1058,7 +1048,7 @@ mod tests {
         let other = SeedSource::Deterministic("sim-8".into());
         assert_ne!(
             first,
-            (0..40u64)
+            (0..40u32)
                 .map(|n| pause(&other, (n % 8) as usize, n))
                 .collect::<Vec<_>>()
         );
