@@ -276,3 +276,217 @@ pub struct GameResult {
     pub adjudication: Option<Adjudication>,
     pub at: Time,
 }
+
+/// Characters that do not belong in a name: control characters, and the
+/// invisible formatting ones that make two names look alike or reorder what
+/// follows them (zero-width spaces and joiners, direction overrides and
+/// isolates, the BOM).
+pub fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{00AD}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}')
+}
+
+/// Whether `name` reads as one of the ids Arbiter gives players and games
+/// (`P2`, `p16`, `G5`, `#3`, `2`, `P 2`, `+2`): such a name is refused for
+/// players and accounts alike, so that an id typed anywhere can only ever
+/// mean the id, and a name never stands for someone else (ARB-R50).
+pub fn looks_like_an_id(name: &str) -> bool {
+    let s = name.trim().to_lowercase();
+    let s = s.strip_prefix('#').unwrap_or(&s).trim_start();
+    let s = s.strip_prefix(['p', 'g']).unwrap_or(s).trim_start();
+    let s = s.strip_prefix('+').unwrap_or(s);
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The one check of a person's name, for players of every format and for
+/// the display names of accounts (ARB-R22, ARB-R50): single spaces between
+/// words, 1 to `max` characters with at least one letter or digit, no
+/// control or invisible formatting characters, and not of the form of an
+/// id. The name as stored, or what is wrong with it, as the end of a
+/// sentence ("must not be empty").
+pub fn person_name(raw: &str, max: usize) -> Result<String, String> {
+    let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.is_empty() {
+        Err("must not be empty".into())
+    } else if name.chars().count() > max
+        || raw.chars().any(invisible)
+        || !name.chars().any(char::is_alphanumeric)
+    {
+        Err(format!(
+            "must be at most {max} characters with at least one letter or digit, and no control or invisible formatting characters (ARB-R22)"
+        ))
+    } else if looks_like_an_id(&name) {
+        Err(format!(
+            "must not look like an id: {name:?} reads as a player or game number (P2, G5, #3, 2); add a word or a letter (ARB-R50)"
+        ))
+    } else {
+        Ok(name)
+    }
+}
+
+/// The longest account username an event records.
+pub const MAX_ACCOUNT: usize = 64;
+
+/// An account's username as an event records it: lower case, 1 to
+/// [`MAX_ACCOUNT`] characters, none of them blank, control or invisible.
+pub fn account_name(raw: &str) -> Result<String, String> {
+    let a = raw.trim().to_lowercase();
+    if a.is_empty() {
+        Err("the account must not be empty".into())
+    } else if a.chars().count() > MAX_ACCOUNT {
+        Err(format!(
+            "the account must be at most {MAX_ACCOUNT} characters"
+        ))
+    } else if a.chars().any(|c| c.is_whitespace() || invisible(c)) {
+        Err("the account must not contain spaces, control or invisible characters".into())
+    } else {
+        Ok(a)
+    }
+}
+
+/// Which account plays as which player of a competition (ARB-R50): the
+/// record of the events that link and unlink them, never derived from a
+/// name. An account is at most one player, and a player at most one
+/// account; a new link of either replaces the old.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Links {
+    by_account: std::collections::BTreeMap<String, PlayerId>,
+}
+
+impl Links {
+    pub fn link(&mut self, account: &str, player: PlayerId) {
+        self.by_account.retain(|_, p| *p != player);
+        self.by_account.insert(account.to_lowercase(), player);
+    }
+
+    pub fn unlink(&mut self, player: PlayerId) {
+        self.by_account.retain(|_, p| *p != player);
+    }
+
+    /// The player `account` is linked to.
+    pub fn player_of(&self, account: &str) -> Option<PlayerId> {
+        self.by_account.get(&account.to_lowercase()).copied()
+    }
+
+    /// The account linked to `player`.
+    pub fn account_of(&self, player: PlayerId) -> Option<&str> {
+        self.by_account
+            .iter()
+            .find(|(_, p)| **p == player)
+            .map(|(a, _)| a.as_str())
+    }
+
+    /// Every (account, player), by account.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, PlayerId)> {
+        self.by_account.iter().map(|(a, p)| (a.as_str(), *p))
+    }
+
+    /// `account` as a link records it, when it may be linked to a player
+    /// (ARB-R50): a valid username that plays as nobody here yet.
+    /// `still_in` says whether a player it is linked to still counts (a
+    /// declined or withdrawn ladder player does not); `name_of` names him.
+    pub fn check_account(
+        &self,
+        account: &str,
+        clause: &str,
+        still_in: impl Fn(PlayerId) -> bool,
+        name_of: impl Fn(PlayerId) -> String,
+    ) -> Result<String, crate::RuleError> {
+        let account = account_name(account)
+            .map_err(|why| crate::RuleError::new(clause, why).field("account"))?;
+        if let Some(p) = self.player_of(&account).filter(|p| still_in(*p)) {
+            return Err(crate::RuleError::new(
+                clause,
+                format!(
+                    "the account {account:?} already plays here as {} ({p}) (ARB-R50)",
+                    name_of(p)
+                ),
+            )
+            .field("account"));
+        }
+        Ok(account)
+    }
+
+    /// A moderator's link of `account` to `player` (ARB-R50): the account
+    /// as recorded, or why not (see [`Links::check_account`]; a player
+    /// linked to another account is unlinked first).
+    pub fn decide_link(
+        &self,
+        player: PlayerId,
+        account: &str,
+        clause: &str,
+        still_in: impl Fn(PlayerId) -> bool,
+        name_of: impl Fn(PlayerId) -> String,
+    ) -> Result<String, crate::RuleError> {
+        let account = self.check_account(account, clause, still_in, &name_of)?;
+        if let Some(other) = self.account_of(player) {
+            return Err(crate::RuleError::new(
+                clause,
+                format!(
+                    "{} is linked to the account {other:?} already: unlink it first (ARB-R50)",
+                    name_of(player)
+                ),
+            )
+            .field("player"));
+        }
+        Ok(account)
+    }
+
+    /// The account whose link to `player` a moderator ends (ARB-R50), or
+    /// why not.
+    pub fn decide_unlink(
+        &self,
+        player: PlayerId,
+        clause: &str,
+        name_of: impl Fn(PlayerId) -> String,
+    ) -> Result<String, crate::RuleError> {
+        self.account_of(player).map(str::to_string).ok_or_else(|| {
+            crate::RuleError::new(
+                clause,
+                format!("{} is linked to no account (ARB-R50)", name_of(player)),
+            )
+            .field("player")
+        })
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_not_names() {
+        for id in [
+            "P2", "p16", "G5", "g 5", "#3", "# 3", "2", " 12 ", "P+2", "#P2", "+7", "P 007",
+        ] {
+            assert!(looks_like_an_id(id), "{id:?}");
+            assert!(person_name(id, 100).is_err(), "{id:?}");
+        }
+        for name in [
+            "P2 Smith", "Pablo", "G-Man", "2Pac", "R2", "P2P", "#", "Player 2", "p.2", "PG2",
+        ] {
+            assert!(!looks_like_an_id(name), "{name:?}");
+        }
+        assert_eq!(person_name("  Ben   Carter ", 100).unwrap(), "Ben Carter");
+        assert!(person_name("Ben\u{202E}Carter", 100).is_err());
+        assert!(person_name("Ben\u{200B}", 100).is_err());
+        assert!(person_name("...", 100).is_err());
+        assert!(person_name(&"a".repeat(61), 60).is_err());
+    }
+
+    #[test]
+    fn links_are_one_to_one() {
+        let mut l = Links::default();
+        l.link("Ana", PlayerId(1));
+        l.link("ben", PlayerId(1));
+        assert_eq!(l.player_of("ana"), None);
+        assert_eq!(l.player_of("BEN"), Some(PlayerId(1)));
+        l.link("ben", PlayerId(2));
+        assert_eq!(l.account_of(PlayerId(1)), None);
+        assert_eq!(l.account_of(PlayerId(2)), Some("ben"));
+        l.unlink(PlayerId(2));
+        assert_eq!(l.iter().count(), 0);
+    }
+}

@@ -8,6 +8,7 @@
 
 use crate::RuleError;
 use crate::explain::Explanation;
+use crate::model::Links;
 use crate::model::Time;
 
 use super::final_round::{self, FinalGame, FinalInput, FinalQualification, FinalState};
@@ -164,6 +165,17 @@ pub enum Event {
         player: PlayerId,
         at: Time,
     },
+    /// The account `account` plays as `player` (ARB-R50), linked by a
+    /// moderator.
+    AccountLinked {
+        player: PlayerId,
+        account: String,
+    },
+    /// A moderator ends the link of `account` to `player` (ARB-R50).
+    AccountUnlinked {
+        player: PlayerId,
+        account: String,
+    },
     Reverted {
         seq: u64,
         summary: String,
@@ -188,6 +200,8 @@ impl Event {
             Event::FinalQualified { .. } => "sunjang-final-qualified",
             Event::FinalGamePlayed { .. } => "sunjang-final-game-played",
             Event::FinalWithdrawn { .. } => "sunjang-final-withdrawn",
+            Event::AccountLinked { .. } => "sunjang-account-linked",
+            Event::AccountUnlinked { .. } => "sunjang-account-unlinked",
             Event::Reverted { .. } => "reverted",
         }
     }
@@ -259,6 +273,15 @@ pub enum Command {
     WithdrawFromFinal {
         player: PlayerId,
         at: Time,
+    },
+    /// A moderator links `account` to `player` (ARB-R50).
+    LinkAccount {
+        player: PlayerId,
+        account: String,
+    },
+    /// A moderator ends the link of `player`'s account (ARB-R50).
+    UnlinkAccount {
+        player: PlayerId,
     },
 }
 
@@ -382,6 +405,8 @@ pub struct League {
     pub restrictions: Restrictions,
     pub players: Vec<PlayerInfo>,
     pub withdrawn: Vec<bool>,
+    /// Which account plays as which player (ARB-R50).
+    pub links: Links,
     pub tiebreaks: Tiebreaks,
     pub seasons: Vec<Season>,
 }
@@ -391,6 +416,15 @@ fn rule(clause: &str, message: impl Into<String>) -> RuleError {
 }
 
 impl League {
+    /// `p` if he is one of the players, or the refusal naming the field.
+    fn known_player(&self, p: PlayerId) -> Result<(), RuleError> {
+        if p.0 >= 1 && p.0 as usize <= self.players.len() {
+            Ok(())
+        } else {
+            Err(RuleError::new("ARB-R50", format!("there is no player {p}")).field("player"))
+        }
+    }
+
     pub fn name_of(&self, p: PlayerId) -> String {
         p.0.checked_sub(1)
             .and_then(|i| self.players.get(i as usize))
@@ -537,6 +571,24 @@ impl League {
             return Err(rule(CLAUSE_SEASON, "the league has not been created"));
         }
         match command {
+            Command::LinkAccount { player, account } => {
+                self.known_player(player)?;
+                let account = self.links.decide_link(
+                    player,
+                    &account,
+                    CLAUSE_SEASON,
+                    |_| true,
+                    |p| self.name_of(p),
+                )?;
+                Ok(vec![Event::AccountLinked { player, account }])
+            }
+            Command::UnlinkAccount { player } => {
+                self.known_player(player)?;
+                let account = self
+                    .links
+                    .decide_unlink(player, CLAUSE_SEASON, |p| self.name_of(p))?;
+                Ok(vec![Event::AccountUnlinked { player, account }])
+            }
             Command::Create {
                 name,
                 rules,
@@ -940,15 +992,11 @@ impl League {
 
     fn check_info(&self, info: &PlayerInfo, me: Option<PlayerId>) -> Result<(), RuleError> {
         let n = info.name.trim();
-        if n.is_empty() || n.len() > 64 || n.chars().any(char::is_control) {
-            return Err(rule(
-                "ARB-R22",
-                format!(
-                    "player name {:?} must be 1 to 64 printable characters",
-                    info.name
-                ),
-            )
-            .field("name"));
+        // The one name check of every format (ARB-R22, ARB-R50).
+        if let Err(why) = crate::model::person_name(&info.name, 64) {
+            return Err(
+                rule("ARB-R22", format!("player name {:?} {why}", info.name)).field("name"),
+            );
         }
         if let Some(other) = self.find(n)
             && Some(other) != me
@@ -1084,6 +1132,14 @@ impl League {
         }
         match event {
             Event::Created { .. } if self.created => bad("the league is created twice"),
+            Event::AccountLinked { player, account }
+            | Event::AccountUnlinked { player, account }
+                if !(player.0 >= 1 && player.0 as usize <= self.players.len())
+                    || crate::model::account_name(account).is_err() =>
+            {
+                bad("a link of an unknown player or account")
+            }
+
             Event::PlayerRegistered { player, .. }
                 if player.0 as usize != self.players.len() + 1 =>
             {
@@ -1167,6 +1223,8 @@ impl League {
 
     fn apply_checked(&mut self, event: &Event) {
         match event {
+            Event::AccountLinked { player, account } => self.links.link(account, *player),
+            Event::AccountUnlinked { player, .. } => self.links.unlink(*player),
             Event::Created {
                 name,
                 rules,

@@ -9,6 +9,7 @@ use crate::RuleError;
 use crate::draw;
 use crate::model::{
     Counts, EndTag, GameId, GameResult, GameStatus, Outcome, Participant, PlayerId, Side, Time,
+    invisible,
 };
 
 const JOINING: &str = "TWS Joining the Ladder";
@@ -40,41 +41,19 @@ fn require_text(value: &str, clause: &str, what: &str, field: &str) -> Result<()
     }
 }
 
-/// A person's name as stored (ARB-R22): single spaces between words, at most
-/// 100 characters, at least one letter or digit, no control or invisible
-/// formatting characters.
+/// A person's name as stored: the one name check of every format
+/// ([`crate::model::person_name`], ARB-R22, ARB-R50), at most 100
+/// characters here.
 fn person_name(raw: &str, clause: &str, what: &str, field: &str) -> Result<String, RuleError> {
-    let name = super::single_spaced(raw);
-    require_text(&name, clause, what, field)?;
-    if name.chars().count() > 100
-        || name.chars().any(invisible)
-        || !name.chars().any(char::is_alphanumeric)
-    {
-        return Err(RuleError::new(
-            clause,
-            format!(
-                "{what} must be at most 100 characters with at least one letter or digit, and no control or invisible formatting characters (ARB-R22)"
-            ),
-        )
-        .field(field));
-    }
-    Ok(name)
+    require_text(raw, clause, what, field)?;
+    crate::model::person_name(raw, 100)
+        .map_err(|why| RuleError::new(clause, format!("{what} {why}")).field(field))
 }
 
 /// The surname used in game names ("the last name of the person"): the
 /// given one, or the last word of the name with the lowercase particles
 /// before it ("Tessa de Vries" → "de Vries", "Ludwig van der Berg" →
 /// "van der Berg").
-/// Characters that do not belong in a name: control characters, and the
-/// invisible formatting ones that make two names look alike or reorder what
-/// follows them (zero-width spaces and joiners, direction overrides, the BOM).
-fn invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{00AD}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}')
-}
-
 fn surname_or_last_word(name: &str, surname: Option<String>) -> String {
     if let Some(s) = surname
         .map(|s| s.trim().to_string())
@@ -793,6 +772,63 @@ impl Ladder {
                 Ok(vec![Event::RoundClosed(Box::new(closed))])
             }
             Command::Revert { seq, summary } => Ok(vec![Event::Reverted { seq, summary }]),
+            Command::LinkAccount { player, account } => {
+                let rec = self.known(player)?;
+                if matches!(rec.status, Membership::Declined | Membership::Withdrawn) {
+                    return Err(RuleError::new(
+                        JOINING,
+                        format!(
+                            "{} is {}: a link would give the account nothing to do (ARB-R50)",
+                            rec.player.name,
+                            article(rec.status.name())
+                        ),
+                    )
+                    .field("player"));
+                }
+                let account = self.links.decide_link(
+                    player,
+                    &account,
+                    JOINING,
+                    |p| self.still_in(p),
+                    |p| self.name_of(p),
+                )?;
+                Ok(vec![Event::AccountLinked { player, account }])
+            }
+            Command::UnlinkAccount { player } => {
+                self.known(player)?;
+                let account = self
+                    .links
+                    .decide_unlink(player, JOINING, |p| self.name_of(p))?;
+                Ok(vec![Event::AccountUnlinked { player, account }])
+            }
+            Command::Linked { account, command } => {
+                let account = self.links.check_account(
+                    &account,
+                    JOINING,
+                    |p| self.still_in(p),
+                    |p| self.name_of(p),
+                )?;
+                if !matches!(
+                    *command,
+                    Command::Apply { .. } | Command::Join { .. } | Command::RegisterGuest { .. }
+                ) {
+                    return Err(RuleError::new(
+                        "Arbiter",
+                        "only an application, a new player or a guest is linked to an account as it is made",
+                    ));
+                }
+                let mut events = self.decide(*command)?;
+                let player = events.iter().find_map(|e| match e {
+                    Event::PlayerApplied { player, .. } | Event::GuestRegistered { player, .. } => {
+                        Some(*player)
+                    }
+                    _ => None,
+                });
+                if let Some(player) = player {
+                    events.push(Event::AccountLinked { player, account });
+                }
+                Ok(events)
+            }
         }
     }
 
@@ -861,6 +897,13 @@ impl Ladder {
         self.player(player).ok_or_else(|| {
             RuleError::new("Arbiter", format!("there is no player {player}")).field("player")
         })
+    }
+
+    /// Whether `player` is still in the competition for a link (ARB-R50):
+    /// an applicant, a member, an inactive member or a guest.
+    fn still_in(&self, player: PlayerId) -> bool {
+        self.player(player)
+            .is_some_and(|r| !matches!(r.status, Membership::Declined | Membership::Withdrawn))
     }
 
     fn expect_status(

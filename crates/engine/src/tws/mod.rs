@@ -21,8 +21,8 @@ pub use rules::{Bid, LadderRules};
 
 use crate::draw::Seed;
 use crate::model::{
-    Adjudication, Counts, EndTag, GameId, GameResult, GameStatus, Outcome, Participant, Player,
-    PlayerId, Side, Time,
+    Adjudication, Counts, EndTag, GameId, GameResult, GameStatus, Links, Outcome, Participant,
+    Player, PlayerId, Side, Time,
 };
 
 /// A ladder member's standing in the competition.
@@ -496,6 +496,18 @@ pub enum Event {
         at: Time,
     },
     RoundClosed(Box<RoundClosed>),
+    /// The account `account` plays as `player` (ARB-R50): recorded with an
+    /// application made from that account (it takes effect with the
+    /// moderator's approval), or by a moderator's explicit link.
+    AccountLinked {
+        player: PlayerId,
+        account: String,
+    },
+    /// A moderator ends the link of `account` to `player` (ARB-R50).
+    AccountUnlinked {
+        player: PlayerId,
+        account: String,
+    },
     /// Undo: the event `seq` no longer counts. Folds skip reverted events
     /// (see [`fold`]).
     Reverted {
@@ -518,6 +530,8 @@ impl Event {
             Event::GuestRegistered { .. } => "guest-registered",
             Event::PlayerReentered { .. } => "player-reentered",
             Event::PlayerWithdrawn { .. } => "player-withdrawn",
+            Event::AccountLinked { .. } => "account-linked",
+            Event::AccountUnlinked { .. } => "account-unlinked",
             Event::EliminatorVolunteered { .. } => "eliminator-volunteered",
             Event::EliminatorStoodDown { .. } => "eliminator-stood-down",
             Event::SkipRequested { .. } => "skip-requested",
@@ -748,6 +762,23 @@ pub enum Command {
         seq: u64,
         summary: String,
     },
+    /// A moderator links `account` to `player` (ARB-R50).
+    LinkAccount {
+        player: PlayerId,
+        account: String,
+    },
+    /// A moderator ends the link of `player`'s account (ARB-R50).
+    UnlinkAccount {
+        player: PlayerId,
+    },
+    /// `command` (an application, a moderator's `Join` or a guest's
+    /// registration) for `account`: the new player's events and the link
+    /// of the account to him, in one append (ARB-R50). An applicant has no
+    /// rights from the link until a moderator approves him.
+    Linked {
+        account: String,
+        command: Box<Command>,
+    },
 }
 
 impl Command {
@@ -772,6 +803,7 @@ impl Command {
             | Command::RejectReport { at, .. }
             | Command::CloseRound { at }
             | Command::CloseRoundEarly { at, .. } => Some(*at),
+            Command::Linked { command, .. } => command.at(),
             _ => None,
         }
     }
@@ -809,7 +841,10 @@ impl Command {
             | Command::StandDownEliminator { .. }
             | Command::RequestSkip { .. }
             | Command::CancelSkip { .. }
+            | Command::LinkAccount { .. }
+            | Command::UnlinkAccount { .. }
             | Command::Revert { .. } => {}
+            Command::Linked { command: inner, .. } => **inner = inner.without_time(),
         }
         command
     }
@@ -848,6 +883,8 @@ pub struct Ladder {
     pub inactive: Vec<PlayerId>,
     pub champion: Option<PlayerId>,
     pub streak: u32,
+    /// Which account plays as which player (ARB-R50).
+    pub links: Links,
     pub rounds: Vec<Round>,
     pub games: Vec<Game>,
     /// Skips requested for rounds not yet announced.
@@ -895,6 +932,21 @@ fn name_key(name: &str) -> String {
 }
 
 impl Ladder {
+    /// The player `account` acts as, if it may (ARB-R50): linked to him by
+    /// an event, and a member, an inactive member or a guest — an
+    /// applicant waits for a moderator's approval, and a declined or
+    /// withdrawn player acts no more.
+    pub fn account_player(&self, account: &str) -> Option<PlayerId> {
+        self.links.player_of(account).filter(|p| {
+            self.player(*p).is_some_and(|r| {
+                matches!(
+                    r.status,
+                    Membership::Member | Membership::Inactive | Membership::Guest
+                )
+            })
+        })
+    }
+
     pub fn player(&self, id: PlayerId) -> Option<&PlayerRecord> {
         id.0.checked_sub(1)
             .and_then(|i| self.players.get(i as usize))
@@ -1108,6 +1160,8 @@ impl Ladder {
                     p.eliminator = false;
                 }
             }
+            Event::AccountLinked { player, account } => self.links.link(account, *player),
+            Event::AccountUnlinked { player, .. } => self.links.unlink(*player),
             Event::EliminatorVolunteered { player } => {
                 if let Some(p) = self.player_mut(*player) {
                     p.eliminator = true;
@@ -1245,6 +1299,10 @@ impl Ladder {
             | Event::EliminatorStoodDown { player }
             | Event::SkipRequested { player, .. }
             | Event::SkipCancelled { player, .. } => player_ok(player),
+            Event::AccountLinked { player, account } => {
+                player_ok(player) && crate::model::account_name(account).is_ok()
+            }
+            Event::AccountUnlinked { player, .. } => player_ok(player),
             Event::RoundAnnounced(a) => {
                 a.round == self.next_round_number()
                     && a.games

@@ -28,6 +28,7 @@
 //! - The board of each game is derived from the previous game (or Game 0),
 //!   never stored as prose: [`Challengers::explain_game`] renders why.
 
+use crate::model::Links;
 use std::cmp::Reverse;
 
 use super::{ChallengersRules, Colours, Score, check_players, format_time};
@@ -214,6 +215,11 @@ pub enum Event {
         score: Score,
         at: Time,
     },
+    /// The account `account` plays as `player` (ARB-R50), linked by a
+    /// moderator.
+    AccountLinked { player: PlayerId, account: String },
+    /// A moderator ends the link of `account` to `player` (ARB-R50).
+    AccountUnlinked { player: PlayerId, account: String },
     /// Undo: the event `seq` no longer counts. [`Challengers::apply`]
     /// ignores it; a fold of a stored log skips the reverted events.
     Reverted { seq: u64, summary: String },
@@ -226,6 +232,8 @@ impl Event {
             Event::Created { .. } => "challengers-created",
             Event::QualifierPlayed { .. } => "challengers-qualifier-played",
             Event::GamePlayed { .. } => "challengers-game-played",
+            Event::AccountLinked { .. } => "challengers-account-linked",
+            Event::AccountUnlinked { .. } => "challengers-account-unlinked",
             Event::Reverted { .. } => "reverted",
         }
     }
@@ -255,6 +263,10 @@ pub enum Command {
         seconds: u32,
         at: Time,
     },
+    /// A moderator links `account` to `player` (ARB-R50).
+    LinkAccount { player: PlayerId, account: String },
+    /// A moderator ends the link of `player`'s account (ARB-R50).
+    UnlinkAccount { player: PlayerId },
 }
 
 impl Command {
@@ -262,7 +274,9 @@ impl Command {
     pub fn at(&self) -> Option<Time> {
         match self {
             Command::RecordQualifier { at, .. } | Command::RecordGame { at, .. } => Some(*at),
-            Command::Create { .. } => None,
+            Command::Create { .. }
+            | Command::LinkAccount { .. }
+            | Command::UnlinkAccount { .. } => None,
         }
     }
 
@@ -274,7 +288,9 @@ impl Command {
             Command::RecordQualifier { at, .. } | Command::RecordGame { at, .. } => {
                 *at = Time::UNIX_EPOCH;
             }
-            Command::Create { .. } => {}
+            Command::Create { .. }
+            | Command::LinkAccount { .. }
+            | Command::UnlinkAccount { .. } => {}
         }
         command
     }
@@ -288,6 +304,8 @@ pub struct Challengers {
     /// The three players; player `i + 1` is `players[i]`.
     pub players: Vec<String>,
     pub created: bool,
+    /// Which account plays as which player (ARB-R50).
+    pub links: Links,
     qualifier: Option<Qualifier>,
     games: Vec<Game>,
     /// The board of the next counted game; `None` before Game 0 and after
@@ -403,6 +421,15 @@ impl Challengers {
     }
 
     /// The player's name, or his id if unknown.
+    /// `p` if he is one of the players, or the refusal naming the field.
+    fn known_player(&self, p: PlayerId) -> Result<(), RuleError> {
+        if p.0 >= 1 && p.0 as usize <= self.players.len() {
+            Ok(())
+        } else {
+            Err(RuleError::new("ARB-R50", format!("there is no player {p}")).field("player"))
+        }
+    }
+
     pub fn name_of(&self, player: PlayerId) -> String {
         self.index(player)
             .and_then(|i| self.players.get(i))
@@ -582,6 +609,24 @@ impl Challengers {
             ));
         }
         let event = match command {
+            Command::LinkAccount { player, account } => {
+                self.known_player(player)?;
+                let account = self.links.decide_link(
+                    player,
+                    &account,
+                    "ARB-R50",
+                    |_| true,
+                    |p| self.name_of(p),
+                )?;
+                Event::AccountLinked { player, account }
+            }
+            Command::UnlinkAccount { player } => {
+                self.known_player(player)?;
+                let account = self
+                    .links
+                    .decide_unlink(player, "ARB-R50", |p| self.name_of(p))?;
+                Event::AccountUnlinked { player, account }
+            }
             Command::Create {
                 name,
                 rules,
@@ -843,6 +888,13 @@ impl Challengers {
                 }
                 self.check_score(score)
             }
+            Event::AccountLinked { player, account }
+            | Event::AccountUnlinked { player, account } => {
+                self.known_player(*player)?;
+                crate::model::account_name(account)
+                    .map(|_| ())
+                    .map_err(|why| RuleError::new("Arbiter", why))
+            }
             Event::Reverted { .. } => Ok(()),
         }
     }
@@ -864,6 +916,8 @@ impl Challengers {
 
     fn apply_checked(&mut self, event: &Event) {
         match event {
+            Event::AccountLinked { player, account } => self.links.link(account, *player),
+            Event::AccountUnlinked { player, .. } => self.links.unlink(*player),
             Event::Created {
                 name,
                 rules,

@@ -6,6 +6,7 @@
 use crate::RuleError;
 use crate::draw::{self, Dice, RollRound, Seed};
 use crate::explain::Explanation;
+use crate::model::Links;
 use crate::model::{GameId, PlayerId, Time};
 
 use super::rules::{LeagueRules, Playoff, Series};
@@ -227,6 +228,17 @@ pub enum Event {
         score: Score,
         at: Time,
     },
+    /// The account `account` plays as `player` (ARB-R50), linked by a
+    /// moderator.
+    AccountLinked {
+        player: PlayerId,
+        account: String,
+    },
+    /// A moderator ends the link of `account` to `player` (ARB-R50).
+    AccountUnlinked {
+        player: PlayerId,
+        account: String,
+    },
     /// Undo: event `seq` no longer counts (folds skip it).
     Reverted {
         seq: u64,
@@ -246,6 +258,8 @@ impl Event {
             Event::TiebreakRolled { .. } => "league-tiebreak-rolled",
             Event::PlayoffStarted { .. } => "league-playoff-started",
             Event::PlayoffGamePlayed { .. } => "league-playoff-game-played",
+            Event::AccountLinked { .. } => "league-account-linked",
+            Event::AccountUnlinked { .. } => "league-account-unlinked",
             Event::Reverted { .. } => "reverted",
         }
     }
@@ -307,6 +321,10 @@ pub enum Command {
         seconds: u32,
         at: Time,
     },
+    /// A moderator links `account` to `player` (ARB-R50).
+    LinkAccount { player: PlayerId, account: String },
+    /// A moderator ends the link of `player`'s account (ARB-R50).
+    UnlinkAccount { player: PlayerId },
 }
 
 fn epoch() -> Time {
@@ -316,7 +334,9 @@ fn epoch() -> Time {
 impl Command {
     pub fn at(&self) -> Option<Time> {
         match self {
-            Command::Create { .. } => None,
+            Command::Create { .. }
+            | Command::LinkAccount { .. }
+            | Command::UnlinkAccount { .. } => None,
             Command::RollPositions { at, .. }
             | Command::RecordResult { at, .. }
             | Command::CorrectResult { at, .. }
@@ -354,6 +374,7 @@ impl Command {
             | Command::CancelDrr { at, .. }
             | Command::StartPlayoff { at, .. }
             | Command::RecordPlayoffGame { at, .. } => *at = epoch(),
+            Command::LinkAccount { .. } | Command::UnlinkAccount { .. } => {}
         }
         c
     }
@@ -366,6 +387,8 @@ pub struct League {
     pub name: String,
     pub rules: LeagueRules,
     pub players: Vec<String>,
+    /// Which account plays as which player (ARB-R50).
+    pub links: Links,
     /// The commitment of the next roll's seed.
     pub seed_hash: [u8; 32],
     pub drrs: Vec<Drr>,
@@ -424,6 +447,15 @@ impl League {
 
     /// A player's name; an id that is not one of the three players (a
     /// damaged command) shows as the id, without panicking.
+    /// `p` if he is one of the players, or the refusal naming the field.
+    fn known_player(&self, p: PlayerId) -> Result<(), RuleError> {
+        if PLAYERS.contains(&p) {
+            Ok(())
+        } else {
+            Err(RuleError::new("ARB-R50", format!("there is no player {p}")).field("player"))
+        }
+    }
+
     pub fn name_of(&self, p: PlayerId) -> String {
         p.0.checked_sub(1)
             .and_then(|i| self.players.get(i as usize))
@@ -618,6 +650,13 @@ impl League {
         }
         match event {
             Event::Created { .. } if self.created => bad("the league is created twice"),
+            Event::AccountLinked { player, account }
+            | Event::AccountUnlinked { player, account }
+                if !(PLAYERS.contains(player)) || crate::model::account_name(account).is_err() =>
+            {
+                bad("a link of an unknown player or account")
+            }
+
             Event::Created { players, .. } if players.len() != 3 => {
                 bad("a league has three players")
             }
@@ -670,6 +709,8 @@ impl League {
 
     fn apply_checked(&mut self, event: &Event) {
         match event {
+            Event::AccountLinked { player, account } => self.links.link(account, *player),
+            Event::AccountUnlinked { player, .. } => self.links.unlink(*player),
             Event::Created {
                 name,
                 rules,
@@ -826,6 +867,24 @@ impl League {
             .field("players"));
         }
         match command {
+            Command::LinkAccount { player, account } => {
+                self.known_player(player)?;
+                let account = self.links.decide_link(
+                    player,
+                    &account,
+                    CLAUSE_DRR,
+                    |_| true,
+                    |p| self.name_of(p),
+                )?;
+                Ok(vec![Event::AccountLinked { player, account }])
+            }
+            Command::UnlinkAccount { player } => {
+                self.known_player(player)?;
+                let account = self
+                    .links
+                    .decide_unlink(player, CLAUSE_DRR, |p| self.name_of(p))?;
+                Ok(vec![Event::AccountUnlinked { player, account }])
+            }
             Command::Create {
                 name,
                 rules,

@@ -225,12 +225,11 @@ pub fn check_players(names: &[String]) -> Result<(), RuleError> {
     }
     for (i, n) in names.iter().enumerate() {
         let t = n.trim();
-        if t.is_empty() || t.len() > 64 || t.chars().any(char::is_control) {
-            return Err(RuleError::new(
-                "ARB-R22",
-                format!("player name {n:?} must be 1 to 64 printable characters"),
-            )
-            .field("players"));
+        // The one name check of every format (ARB-R22, ARB-R50).
+        if let Err(why) = crate::model::person_name(n, 64) {
+            return Err(
+                RuleError::new("ARB-R22", format!("player name {n:?} {why}")).field("players"),
+            );
         }
         if names[..i].iter().any(|m| m.trim().eq_ignore_ascii_case(t)) {
             return Err(

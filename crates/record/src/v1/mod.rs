@@ -775,6 +775,15 @@ pub(crate) struct PlayerReasonDto {
     reason: String,
 }
 
+/// An account linked to or unlinked from a player (ARB-R50), in every
+/// format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PlayerAccountDto {
+    pub(crate) player: Pid,
+    pub(crate) account: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PlayerRoundDto {
@@ -891,6 +900,8 @@ event_dto! {
         ResultConfirmed(ResultConfirmedDto) = "result-confirmed",
         ReportRejected(ReportRejectedDto) = "report-rejected",
         RoundClosed(Box<RoundClosedDto>) = "round-closed",
+        AccountLinked(PlayerAccountDto) = "account-linked",
+        AccountUnlinked(PlayerAccountDto) = "account-unlinked",
         Reverted(RevertedDto) = "reverted",
     }
 }
@@ -1030,6 +1041,16 @@ impl From<&Event> for EventDto {
                 at: Stamp(*at),
             }),
             Event::RoundClosed(c) => EventDto::RoundClosed(Box::new(c.as_ref().into())),
+            Event::AccountLinked { player, account } => EventDto::AccountLinked(PlayerAccountDto {
+                player: Pid(*player),
+                account: account.clone(),
+            }),
+            Event::AccountUnlinked { player, account } => {
+                EventDto::AccountUnlinked(PlayerAccountDto {
+                    player: Pid(*player),
+                    account: account.clone(),
+                })
+            }
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
@@ -1124,6 +1145,14 @@ impl From<EventDto> for Event {
                 at: d.at.0,
             },
             EventDto::RoundClosed(d) => Event::RoundClosed(Box::new((*d).into())),
+            EventDto::AccountLinked(d) => Event::AccountLinked {
+                player: d.player.0,
+                account: d.account,
+            },
+            EventDto::AccountUnlinked(d) => Event::AccountUnlinked {
+                player: d.player.0,
+                account: d.account,
+            },
             EventDto::Reverted(d) => Event::Reverted {
                 seq: d.seq,
                 summary: d.summary,
