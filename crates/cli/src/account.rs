@@ -153,6 +153,15 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &AccountCmd) -> Result<()> {
                     "a player's role needs --player NAME: the name he plays under in {competition}"
                 );
             }
+            // A player's role is the link the competition's events record
+            // (ARB-R50): the player's exact name is resolved to his id here,
+            // by the moderator, and the grant beside it is a directory entry.
+            if role == Role::Player
+                && let Some(name) = player
+            {
+                svc.link_account(competition, name.trim(), &username, &g.ctx())
+                    .await?;
+            }
             store
                 .grant(&Grant {
                     competition: competition.clone(),

@@ -65,6 +65,15 @@ pub async fn run(db: Option<&str>, args: &ServeArgs) -> Result<()> {
         )
         .await
         .map_err(|e| anyhow::anyhow!("the demo accounts: {}", e.detail.message))?;
+        let linked: Vec<String> = players
+            .iter()
+            .filter(|p| made.iter().any(|m| m.role == "player" && &m.name == *p))
+            .cloned()
+            .collect();
+        let organizer = made.first().map_or("demo", |m| m.username.as_str());
+        arbiter_server::demo::link_players(&svc, &built.ladder.0, built.now, organizer, &linked)
+            .await
+            .map_err(|e| anyhow::anyhow!("the demo accounts' players: {}", e.detail.message))?;
         demo_accounts = Some((made, built.ladder.0.clone()));
     }
     let listener = tokio::net::TcpListener::bind(args.addr)

@@ -452,6 +452,17 @@ impl Links {
     }
 }
 
+/// A competition whose accounts are linked to players (ARB-R50): every
+/// format's state.
+pub trait Linked {
+    fn links(&self) -> &Links;
+
+    /// The player `account` acts as, if it may act as one.
+    fn account_player(&self, account: &str) -> Option<PlayerId> {
+        self.links().player_of(account)
+    }
+}
+
 #[cfg(test)]
 mod name_tests {
     use super::*;

@@ -81,6 +81,16 @@ pub enum LadderAction {
         player: String,
         reason: String,
     },
+    /// A moderator links an account to a player (ARB-R50): the account
+    /// acts as that player from then on.
+    LinkAccount {
+        player: String,
+        account: String,
+    },
+    /// A moderator ends the link of a player's account (ARB-R50).
+    UnlinkAccount {
+        player: String,
+    },
     /// A moderator withdraws a player, or a player himself.
     Withdraw {
         player: String,
@@ -223,6 +233,8 @@ impl LadderAction {
             LadderAction::Approve { .. } => "approve",
             LadderAction::Decline { .. } => "decline",
             LadderAction::Withdraw { .. } => "withdraw",
+            LadderAction::LinkAccount { .. } => "link-account",
+            LadderAction::UnlinkAccount { .. } => "unlink-account",
             LadderAction::AddModerator { .. } => "add-moderator",
             LadderAction::RemoveModerator { .. } => "remove-moderator",
             LadderAction::ChangeRules { .. } => "change-rules",
@@ -248,6 +260,8 @@ impl LadderAction {
             LadderAction::AddPlayer { .. }
             | LadderAction::Approve { .. }
             | LadderAction::Decline { .. }
+            | LadderAction::LinkAccount { .. }
+            | LadderAction::UnlinkAccount { .. }
             | LadderAction::AnnounceRound { .. }
             | LadderAction::CloseRound { .. } => Who::Moderator,
             LadderAction::Withdraw { .. }
@@ -325,13 +339,13 @@ pub fn authorize(
     action: &LadderAction,
 ) -> Result<(), ApiError> {
     let account = caller.account()?;
-    let linked = roles
-        .player
-        .as_deref()
-        .and_then(|n| player_id(ladder, n).ok());
+    // The player the account acts as: linked by an event and approved
+    // (ARB-R50), never found from a name.
+    let linked = roles.player;
     // A moderator is the player of his name even when no account is linked
-    // to that player (ARB-R2): he does not moderate that player's game.
-    let by_name = player_id(ladder, &account.display_name).ok();
+    // to that player (ARB-R2): he does not moderate that player's game. This
+    // only ever refuses; the name is matched exactly, never read as an id.
+    let by_name = ladder.find(&account.display_name);
     let in_game = |me: &[Option<PlayerId>]| -> Result<bool, ApiError> {
         let Some(g) = action.game() else {
             return Ok(false);
@@ -350,12 +364,9 @@ pub fn authorize(
                 | LadderAction::CancelSkip { player, .. } => player.as_deref(),
                 _ => None,
             };
-            match (&roles.player, named) {
-                (Some(me), None) => {
-                    player_id(ladder, me)?;
-                    Ok(())
-                }
-                (Some(me), Some(n)) if player_id(ladder, me)? == player_id(ladder, n)? => Ok(()),
+            match (roles.player, named) {
+                (Some(_), None) => Ok(()),
+                (Some(me), Some(n)) if me == player_id(ladder, n)? => Ok(()),
                 _ => refuse(format!(
                     "only a moderator, or the player himself, may {}",
                     action.name()
@@ -599,10 +610,11 @@ pub async fn run_ladder(
             return Ok(out);
         }
         LadderAction::Join => {
-            let current = roles
-                .player
-                .as_deref()
-                .and_then(|n| player_id(&ladder, n).ok())
+            // One application per account: his link stays while he is an
+            // applicant, a member or a guest (ARB-R50).
+            let current = ladder
+                .links
+                .player_of(&account.username)
                 .and_then(|p| ladder.player(p))
                 .is_some_and(|p| !matches!(p.status, Membership::Declined | Membership::Withdrawn));
             if current {
@@ -610,14 +622,40 @@ pub async fn run_ladder(
                     "you already play in this competition, or your application is waiting for a moderator",
                 ));
             }
-            Command::Apply {
-                name: account.display_name.clone(),
-                surname: None,
+            // The application records the account it comes from; the
+            // account acts as the player only once a moderator approves.
+            Command::Linked {
+                account: account.username.clone(),
+                command: Box::new(Command::Apply {
+                    name: account.display_name.clone(),
+                    surname: None,
+                }),
             }
         }
-        LadderAction::AddPlayer { name, .. } => Command::Join {
-            name: required(name, "name")?,
-            surname: None,
+        LadderAction::AddPlayer { name, account: linked } => {
+            let join = Command::Join {
+                name: required(name, "name")?,
+                surname: None,
+            };
+            // The account is checked before anything is stored, and linked
+            // in the same append as the player (all or nothing).
+            match linked.as_deref().map(str::trim).filter(|a| !a.is_empty()) {
+                Some(username) => Command::Linked {
+                    account: common::account_to_link(state, username).await?,
+                    command: Box::new(join),
+                },
+                None => join,
+            }
+        }
+        LadderAction::LinkAccount {
+            player,
+            account: username,
+        } => Command::LinkAccount {
+            player: player_id(&ladder, player)?,
+            account: common::account_to_link(state, username).await?,
+        },
+        LadderAction::UnlinkAccount { player } => Command::UnlinkAccount {
+            player: player_id(&ladder, player)?,
         },
         LadderAction::Approve { player } => Command::Approve {
             player: player_id(&ladder, player)?,
@@ -670,7 +708,7 @@ pub async fn run_ladder(
             Command::ReportResult {
                 game: g,
                 result: result_input(&ladder, g, result)?,
-                by: my_player(&ladder, &roles)?,
+                by: my_player(&roles)?,
                 at: now,
             }
         }
@@ -749,7 +787,7 @@ pub async fn run_ladder(
         | LadderAction::CancelSkip { player, round } => {
             let who = match player.as_deref().filter(|p| !p.trim().is_empty()) {
                 Some(p) => player_id(&ladder, p)?,
-                None => my_player(&ladder, &roles)?,
+                None => my_player(&roles)?,
             };
             if matches!(action, LadderAction::RequestSkip { .. }) {
                 Command::RequestSkip {
@@ -766,17 +804,17 @@ pub async fn run_ladder(
     };
     let executed = svc.execute(competition, command, &ctx).await?;
     let (after, v) = svc.load(competition, None).await?;
-    grants_after(state, competition, &action, &account, &after, &executed).await?;
+    grants_after(state, competition, &action, &after, &executed).await?;
     let message = common::message(&executed, |e| describe(&after, e));
     Ok(done(v, &executed, message))
 }
 
-/// The grants an action implies once its events are stored.
+/// The grants an action implies once its events are stored: moderators,
+/// and the directory of where an account plays (ARB-R50).
 async fn grants_after(
     state: &AppState,
     competition: &str,
     action: &LadderAction,
-    account: &arbiter_store::Account,
     after: &Ladder,
     executed: &Executed,
 ) -> Result<(), ApiError> {
@@ -784,37 +822,16 @@ async fn grants_after(
         return Ok(());
     }
     let store = state.service.store();
-    let grant = |username: String, role: Role, player: Option<String>| {
-        common::grant(competition, username, role, player)
-    };
     match action {
-        LadderAction::Join => {
-            store
-                .grant(&grant(
-                    account.username.clone(),
-                    Role::Player,
-                    Some(account.display_name.clone()),
-                ))
-                .await
-        }
-        LadderAction::AddPlayer {
-            name,
-            account: Some(username),
-        } if !username.trim().is_empty() => {
-            let player = player_id(after, name)
-                .map(|p| after.name_of(p))
-                .unwrap_or_else(|_| name.trim().to_string());
-            return common::link_player(state, competition, name, username, player).await;
-        }
-        LadderAction::AddModerator { username } => {
-            store
-                .grant(&grant(
-                    username.trim().to_lowercase(),
-                    Role::Moderator,
-                    None,
-                ))
-                .await
-        }
+        LadderAction::AddModerator { username } => store
+            .grant(&common::grant(
+                competition,
+                username.trim().to_lowercase(),
+                Role::Moderator,
+                None,
+            ))
+            .await
+            .map_err(ApiError::from_store),
         LadderAction::RemoveModerator { username } => store
             .revoke(
                 competition,
@@ -822,43 +839,24 @@ async fn grants_after(
                 Role::Moderator,
             )
             .await
-            .map(|_| ()),
-        // A declined applicant is nobody's player any more: his account may
-        // apply again.
-        LadderAction::Decline { player, .. } => {
-            let name = player_id(after, player)
-                .map(|p| after.name_of(p))
-                .unwrap_or_else(|_| player.trim().to_string());
-            let grants = store
-                .grants_in(competition)
-                .await
-                .map_err(ApiError::from_store)?;
-            for g in grants {
-                if g.role == Role::Player
-                    && g.player
-                        .as_deref()
-                        .is_some_and(|n| n.eq_ignore_ascii_case(&name))
-                {
-                    store
-                        .revoke(competition, &g.username, Role::Player)
-                        .await
-                        .map_err(ApiError::from_store)?;
-                }
-            }
-            Ok(())
+            .map(|_| ())
+            .map_err(ApiError::from_store),
+        _ => {
+            common::directory(state, competition, &executed.events, after, |e| match e {
+                Event::AccountLinked { player, account } => Some((*player, account, true)),
+                Event::AccountUnlinked { player, account } => Some((*player, account, false)),
+                _ => None,
+            })
+            .await
         }
-        _ => Ok(()),
     }
-    .map_err(ApiError::from_store)
 }
 
-/// The caller's own player.
-fn my_player(ladder: &Ladder, roles: &Roles) -> Result<PlayerId, ApiError> {
-    let name = roles
+/// The caller's own player (ARB-R50).
+fn my_player(roles: &Roles) -> Result<PlayerId, ApiError> {
+    roles
         .player
-        .as_deref()
-        .ok_or_else(|| ApiError::forbidden("you do not play in this competition"))?;
-    player_id(ladder, name)
+        .ok_or_else(|| ApiError::forbidden("you do not play in this competition"))
 }
 
 /// Who confirms: the caller as a player of the game, else as a moderator.
@@ -868,10 +866,7 @@ fn confirmer(
     roles: &Roles,
     display_name: &str,
 ) -> Result<Confirmer, ApiError> {
-    if let Some(me) = roles
-        .player
-        .as_deref()
-        .and_then(|n| player_id(ladder, n).ok())
+    if let Some(me) = roles.player
         && ladder.game(g).is_some_and(|gm| gm.has_player(me))
     {
         return Ok(Confirmer::Player(me));

@@ -25,8 +25,8 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::actions::Who;
 use crate::actions::common::{
-    RECORDED_BY_A_MODERATOR, bad_rules, check_role, context, grant_creator, link_player, load_for,
-    moderator_grant, organizer, plays, required, rules_text,
+    RECORDED_BY_A_MODERATOR, account_to_link, bad_rules, check_role, context, directory,
+    grant_creator, load_for, moderator_grant, organizer, plays, required, rules_text,
 };
 use crate::actions_xmadn::FormatDone;
 use crate::auth::{Caller, Roles};
@@ -127,6 +127,10 @@ pub enum SunjangAction {
     RemoveModerator {
         username: String,
     },
+    /// A moderator links an account to a player (ARB-R50).
+    LinkAccount { player: String, account: String },
+    /// A moderator ends the link of a player's account (ARB-R50).
+    UnlinkAccount { player: String },
 }
 
 impl SunjangAction {
@@ -148,6 +152,8 @@ impl SunjangAction {
             SunjangAction::WithdrawFromFinal { .. } => "withdraw-from-final",
             SunjangAction::AddModerator { .. } => "add-moderator",
             SunjangAction::RemoveModerator { .. } => "remove-moderator",
+            SunjangAction::LinkAccount { .. } => "link-account",
+            SunjangAction::UnlinkAccount { .. } => "unlink-account",
         }
     }
 
@@ -193,7 +199,7 @@ pub fn authorize(
     // His linked player, or the player of his account's own name even when
     // no account is linked to it (ARB-R2).
     let me = [
-        roles.player.as_deref().and_then(|n| l.find(n)),
+        roles.player,
         l.find(&caller.account()?.display_name),
     ];
     check_role(
@@ -302,6 +308,13 @@ fn command(
         SunjangAction::ReturnPlayer { player: p } => C::Return {
             player: player(l, p, "player")?,
         },
+        SunjangAction::LinkAccount { player: p, account } => C::LinkAccount {
+            player: player(l, p, "player")?,
+            account: account.clone(),
+        },
+        SunjangAction::UnlinkAccount { player: p } => C::UnlinkAccount {
+            player: player(l, p, "player")?,
+        },
         SunjangAction::ChangeRestrictions { rules, reason } => {
             let (_, restrictions) =
                 arbiter_record::parse_sunjang_rules(rules).map_err(bad_rules)?;
@@ -391,7 +404,27 @@ pub async fn run_sunjang(
         .await;
     }
     let now = state.now();
-    let command = command(&l, &action, now)?;
+    let mut command = command(&l, &action, now)?;
+    // An account to link is checked before anything is stored, and linked
+    // in the same append as the player it names (ARB-R50).
+    match (&mut command, &action) {
+        (season::Command::LinkAccount { account, .. }, _) => {
+            *account = account_to_link(state, account).await?;
+        }
+        (
+            season::Command::Register { .. },
+            SunjangAction::AddPlayer {
+                account: Some(username),
+                ..
+            },
+        ) if !username.trim().is_empty() => {
+            command = season::Command::Linked {
+                account: account_to_link(state, username).await?,
+                command: Box::new(command),
+            };
+        }
+        _ => {}
+    }
     if action.is_preview() {
         let events = l.decide(command).map_err(ServiceError::Rule)?;
         let mut after = l.clone();
@@ -418,15 +451,13 @@ pub async fn run_sunjang(
     let mut done = FormatDone::of(action.name(), &executed, |e| {
         arbiter_service::summary::sunjang(&after, e)
     });
-    if !executed.replayed
-        && let SunjangAction::AddPlayer {
-            name,
-            account: Some(username),
-            ..
-        } = &action
-        && !username.trim().is_empty()
-    {
-        link_player(state, competition, name, username, name.trim().to_string()).await?;
+    if !executed.replayed {
+        directory(state, competition, &executed.events, &after, |e| match e {
+            season::Event::AccountLinked { player, account } => Some((*player, account, true)),
+            season::Event::AccountUnlinked { player, account } => Some((*player, account, false)),
+            _ => None,
+        })
+        .await?;
     }
     if matches!(action, SunjangAction::PlanSeason { .. }) && !executed.replayed {
         done.season = after.current().map(|s| season_view(&after, s));

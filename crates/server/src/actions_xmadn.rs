@@ -25,8 +25,9 @@ use utoipa::ToSchema;
 use crate::AppState;
 use crate::actions::Who;
 use crate::actions::common::{
-    RECORDED_BY_A_MODERATOR, bad_rules, check_role, context, grant_creator, load_for, message,
-    moderator_grant, organizer, plays, required, rules_text, sentence,
+    RECORDED_BY_A_MODERATOR, account_to_link, bad_rules, check_role, context, directory,
+    grant_creator, load_for, message, moderator_grant, organizer, plays, required, rules_text,
+    sentence,
 };
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
@@ -97,6 +98,10 @@ pub enum LeagueAction {
     /// The owner takes an account's moderator grant away (a grant only,
     /// like `add-moderator`: the event log is unchanged).
     RemoveModerator { username: String },
+    /// A moderator links an account to a player (ARB-R50).
+    LinkAccount { player: String, account: String },
+    /// A moderator ends the link of a player's account (ARB-R50).
+    UnlinkAccount { player: String },
 }
 
 /// One state-changing request on an XMadn Challengers event.
@@ -129,6 +134,10 @@ pub enum ChallengersAction {
     /// The owner takes an account's moderator grant away (a grant only,
     /// like `add-moderator`: the event log is unchanged).
     RemoveModerator { username: String },
+    /// A moderator links an account to a player (ARB-R50).
+    LinkAccount { player: String, account: String },
+    /// A moderator ends the link of a player's account (ARB-R50).
+    UnlinkAccount { player: String },
 }
 
 /// What an action on a league, Challengers event or Sunjang league did.
@@ -261,6 +270,8 @@ impl LeagueAction {
             LeagueAction::RecordPlayoffGame { .. } => "record-playoff-game",
             LeagueAction::AddModerator { .. } => "add-moderator",
             LeagueAction::RemoveModerator { .. } => "remove-moderator",
+            LeagueAction::LinkAccount { .. } => "link-account",
+            LeagueAction::UnlinkAccount { .. } => "unlink-account",
         }
     }
 
@@ -268,6 +279,8 @@ impl LeagueAction {
     pub fn who(&self) -> Who {
         match self {
             LeagueAction::Roll
+            | LeagueAction::LinkAccount { .. }
+            | LeagueAction::UnlinkAccount { .. }
             | LeagueAction::CancelDrr { .. }
             | LeagueAction::StartPlayoff { .. } => Who::Moderator,
             LeagueAction::RecordResult { .. }
@@ -327,7 +340,7 @@ pub fn authorize_league(
     action: &LeagueAction,
 ) -> Result<(), ApiError> {
     let me = [
-        roles.player.as_deref().and_then(|n| l.find(n)),
+        roles.player,
         exact(&l.players, &caller.account()?.display_name),
     ];
     check_role(
@@ -364,6 +377,13 @@ fn league_command(
                 "a league's moderators are grants, not commands",
             ));
         }
+        LeagueAction::LinkAccount { player, account } => league::Command::LinkAccount {
+            player: league_player(l, player, "player")?,
+            account: account.clone(),
+        },
+        LeagueAction::UnlinkAccount { player } => league::Command::UnlinkAccount {
+            player: league_player(l, player, "player")?,
+        },
         LeagueAction::RecordResult { game, .. } => {
             let (players, pawns, seconds) = score()?;
             league::Command::RecordResult {
@@ -444,11 +464,22 @@ pub async fn run_league(
     let executed = match &action {
         LeagueAction::Roll => svc.league_roll(competition, &ctx).await?,
         other => {
-            let command = league_command(&l, other, now)?;
+            let mut command = league_command(&l, other, now)?;
+            if let league::Command::LinkAccount { account, .. } = &mut command {
+                *account = account_to_link(state, account).await?;
+            }
             svc.execute_as::<League>(competition, command, &ctx).await?
         }
     };
     let (after, _) = svc.load_as::<League>(competition, None).await?;
+    if !executed.replayed {
+        directory(state, competition, &executed.events, &after, |e| match e {
+            league::Event::AccountLinked { player, account } => Some((*player, account, true)),
+            league::Event::AccountUnlinked { player, account } => Some((*player, account, false)),
+            _ => None,
+        })
+        .await?;
+    }
     Ok(FormatDone::of(action.name(), &executed, |e| {
         arbiter_service::summary::league(&after, e)
     }))
@@ -461,6 +492,8 @@ impl ChallengersAction {
             ChallengersAction::RecordGame { .. } => "record-game",
             ChallengersAction::AddModerator { .. } => "add-moderator",
             ChallengersAction::RemoveModerator { .. } => "remove-moderator",
+            ChallengersAction::LinkAccount { .. } => "link-account",
+            ChallengersAction::UnlinkAccount { .. } => "unlink-account",
         }
     }
 
@@ -471,6 +504,9 @@ impl ChallengersAction {
             }
             ChallengersAction::AddModerator { .. } | ChallengersAction::RemoveModerator { .. } => {
                 Who::Owner
+            }
+            ChallengersAction::LinkAccount { .. } | ChallengersAction::UnlinkAccount { .. } => {
+                Who::Moderator
             }
         }
     }
@@ -487,9 +523,10 @@ impl ChallengersAction {
             ChallengersAction::RecordGame { a, b, .. } => {
                 [a, b].iter().filter_map(|n| c.find(n)).collect()
             }
-            ChallengersAction::AddModerator { .. } | ChallengersAction::RemoveModerator { .. } => {
-                Vec::new()
-            }
+            ChallengersAction::AddModerator { .. }
+            | ChallengersAction::RemoveModerator { .. }
+            | ChallengersAction::LinkAccount { .. }
+            | ChallengersAction::UnlinkAccount { .. } => Vec::new(),
         }
     }
 }
@@ -502,7 +539,7 @@ pub fn authorize_challengers(
     action: &ChallengersAction,
 ) -> Result<(), ApiError> {
     let me = [
-        roles.player.as_deref().and_then(|n| c.find(n)),
+        roles.player,
         c.find(&caller.account()?.display_name),
     ];
     check_role(
@@ -587,6 +624,15 @@ fn challengers_command(
                 "a Challengers event's moderators are grants, not commands",
             ));
         }
+        ChallengersAction::LinkAccount { player, account } => {
+            challengers::Command::LinkAccount {
+                player: challengers_player(c, player, "player")?,
+                account: account.clone(),
+            }
+        }
+        ChallengersAction::UnlinkAccount { player } => challengers::Command::UnlinkAccount {
+            player: challengers_player(c, player, "player")?,
+        },
     })
 }
 
@@ -616,11 +662,26 @@ pub async fn run_challengers(
     }
     let now = state.now();
     let ctx = context(&account, now, idempotency_key, expected);
-    let command = challengers_command(&c, &action, now)?;
+    let mut command = challengers_command(&c, &action, now)?;
+    if let challengers::Command::LinkAccount { account, .. } = &mut command {
+        *account = account_to_link(state, account).await?;
+    }
     let executed = svc
         .execute_as::<Challengers>(competition, command, &ctx)
         .await?;
     let (after, _) = svc.load_as::<Challengers>(competition, None).await?;
+    if !executed.replayed {
+        directory(state, competition, &executed.events, &after, |e| match e {
+            challengers::Event::AccountLinked { player, account } => {
+                Some((*player, account, true))
+            }
+            challengers::Event::AccountUnlinked { player, account } => {
+                Some((*player, account, false))
+            }
+            _ => None,
+        })
+        .await?;
+    }
     Ok(FormatDone::of(action.name(), &executed, |e| {
         arbiter_service::summary::challengers(&after, e)
     }))

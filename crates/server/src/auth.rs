@@ -259,8 +259,10 @@ impl Caller {
 pub struct Roles {
     pub owner: bool,
     pub moderator: bool,
-    /// The player's name, when the account plays in it.
-    pub player: Option<String>,
+    /// The player the account acts as: linked by the competition's own
+    /// events (ARB-R50), filled in once its state is loaded; grants never
+    /// give it.
+    pub player: Option<arbiter_engine::model::PlayerId>,
 }
 
 impl Roles {
@@ -270,7 +272,8 @@ impl Roles {
             match g.role {
                 Role::Owner => roles.owner = true,
                 Role::Moderator => roles.moderator = true,
-                Role::Player => roles.player = g.player.clone(),
+                // A directory entry only (ARB-R50): no right comes from it.
+                Role::Player => {}
             }
         }
         roles

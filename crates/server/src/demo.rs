@@ -124,6 +124,29 @@ pub async fn create_accounts(
     Ok(made)
 }
 
+/// Link each demo player's account to his ladder player by the ladder's
+/// own events (ARB-R50), as a moderator (`actor`) would at `at`.
+pub async fn link_players(
+    service: &crate::Svc,
+    ladder: &str,
+    at: Time,
+    actor: &str,
+    players: &[String],
+) -> Result<(), ApiError> {
+    let ctx = arbiter_service::Context {
+        actor: actor.to_string(),
+        at,
+        idempotency_key: None,
+        expected: None,
+    };
+    for name in players {
+        service
+            .link_account(ladder, name, &username_of(name), &ctx)
+            .await?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

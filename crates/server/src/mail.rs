@@ -19,7 +19,7 @@ use std::time::Duration;
 use arbiter_engine::model::Time;
 use arbiter_service::forum::{self, Markup};
 use arbiter_service::views::{GameView, RoundView};
-use arbiter_store::{AccountStore, Role, StoreError};
+use arbiter_store::{AccountStore, StoreError};
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, Message};
 use lettre::transport::smtp::PoolConfig;
@@ -320,24 +320,18 @@ pub struct Recipients {
     pub invalid_email: Vec<(String, String)>,
 }
 
-/// The addresses of the players of `competition`: each
-/// [`Role::Player`] grant with a player name, and its account's e-mail
-/// address. Two accounts playing under one name: the first (by username)
-/// with a valid address is used.
+/// The addresses of the players of a competition: each (player's name,
+/// account) its events link (ARB-R50), and the account's e-mail address.
 pub async fn recipients(
     accounts: &dyn AccountStore,
-    competition: &str,
+    links: &[(String, String)],
 ) -> Result<Recipients, StoreError> {
     let mut out = Recipients::default();
     let mut missing = Vec::new();
     let mut invalid = Vec::new();
-    for grant in accounts.grants_in(competition).await? {
-        if grant.role != Role::Player {
-            continue;
-        }
-        let Some(player) = grant.player else { continue };
+    for (player, username) in links.iter().cloned() {
         let email = accounts
-            .account(&grant.username)
+            .account(&username)
             .await?
             .and_then(|a| a.email)
             .map(|e| e.trim().to_string())

@@ -713,6 +713,70 @@ impl<S: EventStore> Service<S> {
             .map_err(|_| ServiceError::Input("the stored draw seed is not 32 bytes".into()))
     }
 
+    /// Link `account` to the player named `player` (his exact name, never
+    /// read as an id) in competition `competition` of any format, by the
+    /// format's own `LinkAccount` event (ARB-R50): what a moderator's
+    /// explicit link does. The account's existence is the caller's to check.
+    pub async fn link_account(
+        &self,
+        competition: &str,
+        player: &str,
+        account: &str,
+        ctx: &Context,
+    ) -> Result<u64> {
+        use arbiter_engine::sunjang::season::{self, League as Sunjang};
+        use arbiter_engine::xmadn::{challengers, league};
+        let unknown = || {
+            ServiceError::Rule(
+                RuleError::new(
+                    "ARB-R50",
+                    format!("there is no player named {player:?} in {competition}"),
+                )
+                .field("player"),
+            )
+        };
+        let account = account.to_string();
+        Ok(match self.format_of(competition).await? {
+            format::CompetitionFormat::TwsLadder => {
+                let (l, _) = self.load(competition, None).await?;
+                let player = l.find(player).ok_or_else(unknown)?;
+                self.execute(competition, Command::LinkAccount { player, account }, ctx)
+                    .await?
+                    .last
+            }
+            format::CompetitionFormat::XmadnLeague => {
+                let (l, _) = self.load_as::<league::League>(competition, None).await?;
+                let i = l.players.iter().position(|n| n == player);
+                let player = i.map(|i| league::PLAYERS[i]).ok_or_else(unknown)?;
+                let command = league::Command::LinkAccount { player, account };
+                self.execute_as::<league::League>(competition, command, ctx)
+                    .await?
+                    .last
+            }
+            format::CompetitionFormat::XmadnChallengers => {
+                let (c, _) = self
+                    .load_as::<challengers::Challengers>(competition, None)
+                    .await?;
+                let i = c.players.iter().position(|n| n == player);
+                let player = i
+                    .map(|i| arbiter_engine::model::PlayerId(i as u32 + 1))
+                    .ok_or_else(unknown)?;
+                let command = challengers::Command::LinkAccount { player, account };
+                self.execute_as::<challengers::Challengers>(competition, command, ctx)
+                    .await?
+                    .last
+            }
+            format::CompetitionFormat::SunjangLeague => {
+                let (l, _) = self.load_as::<Sunjang>(competition, None).await?;
+                let player = l.find(player).ok_or_else(unknown)?;
+                let command = season::Command::LinkAccount { player, account };
+                self.execute_as::<Sunjang>(competition, command, ctx)
+                    .await?
+                    .last
+            }
+        })
+    }
+
     /// Decide a ladder `command` and append its events (see
     /// [`Service::execute_as`]).
     pub async fn execute(

@@ -10,6 +10,15 @@ use arbiter_engine::xmadn::league::{self, League};
 
 use crate::sunjang::outcome_words;
 
+/// An account linked to a player or unlinked from him (ARB-R50), in words.
+fn link(name: String, player: PlayerId, account: &str, linked: bool) -> String {
+    if linked {
+        format!("{name} ({player}) linked to the account {account}")
+    } else {
+        format!("{name} ({player}) unlinked from the account {account}")
+    }
+}
+
 /// One line about a ladder event, for the history.
 pub fn summarize(l: &Ladder, e: &Event) -> String {
     let n = |p| l.name_of(p);
@@ -44,6 +53,8 @@ pub fn summarize(l: &Ladder, e: &Event) -> String {
         Event::GuestRegistered { name, .. } => format!("{name} registered as a guest"),
         Event::PlayerReentered { player } => format!("{} re-entered at the bottom", n(*player)),
         Event::PlayerWithdrawn { player, reason } => format!("{} withdrew: {reason}", n(*player)),
+        Event::AccountLinked { player, account } => link(n(*player), *player, account, true),
+        Event::AccountUnlinked { player, account } => link(n(*player), *player, account, false),
         Event::EliminatorVolunteered { player } => {
             format!("{} volunteers as eliminator", n(*player))
         }
@@ -198,6 +209,10 @@ pub fn league(l: &League, e: &league::Event) -> String {
                 format_time(score.seconds)
             )
         }
+        E::AccountLinked { player, account } => link(l.name_of(*player), *player, account, true),
+        E::AccountUnlinked { player, account } => {
+            link(l.name_of(*player), *player, account, false)
+        }
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
     }
 }
@@ -237,6 +252,10 @@ pub fn challengers(c: &Challengers, e: &challengers::Event) -> String {
             c.name_of(players[1]),
             format_time(score.seconds)
         ),
+        E::AccountLinked { player, account } => link(c.name_of(*player), *player, account, true),
+        E::AccountUnlinked { player, account } => {
+            link(c.name_of(*player), *player, account, false)
+        }
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
     }
 }
@@ -319,6 +338,10 @@ pub fn sunjang(l: &SunjangLeague, e: &season::Event) -> String {
             outcome_words(*outcome)
         ),
         E::FinalWithdrawn { player, .. } => format!("{} withdrew from the final round", n(player)),
+        E::AccountLinked { player, account } => link(l.name_of(*player), *player, account, true),
+        E::AccountUnlinked { player, account } => {
+            link(l.name_of(*player), *player, account, false)
+        }
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
     }
 }

@@ -279,6 +279,12 @@ pub enum Command {
         player: PlayerId,
         account: String,
     },
+    /// A registration (`Register`) for `account`: the new player and the
+    /// link of the account to him, in one append (ARB-R50).
+    Linked {
+        account: String,
+        command: Box<Command>,
+    },
     /// A moderator ends the link of `player`'s account (ARB-R50).
     UnlinkAccount {
         player: PlayerId,
@@ -571,6 +577,29 @@ impl League {
             return Err(rule(CLAUSE_SEASON, "the league has not been created"));
         }
         match command {
+            Command::Linked { account, command } => {
+                let account = self.links.check_account(
+                    &account,
+                    CLAUSE_SEASON,
+                    |_| true,
+                    |p| self.name_of(p),
+                )?;
+                if !matches!(*command, Command::Register { .. }) {
+                    return Err(rule(
+                        CLAUSE_SEASON,
+                        "only a registration is linked to an account as it is made",
+                    ));
+                }
+                let mut events = self.decide(*command)?;
+                let player = events.iter().find_map(|e| match e {
+                    Event::PlayerRegistered { player, .. } => Some(*player),
+                    _ => None,
+                });
+                if let Some(player) = player {
+                    events.push(Event::AccountLinked { player, account });
+                }
+                Ok(events)
+            }
             Command::LinkAccount { player, account } => {
                 self.known_player(player)?;
                 let account = self.links.decide_link(
@@ -1400,5 +1429,11 @@ impl League {
             groups.len(),
             sizes.join(", ")
         )
+    }
+}
+
+impl crate::model::Linked for League {
+    fn links(&self) -> &Links {
+        &self.links
     }
 }

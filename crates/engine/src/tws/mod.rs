@@ -931,6 +931,16 @@ fn name_key(name: &str) -> String {
     single_spaced(name).to_lowercase()
 }
 
+impl crate::model::Linked for Ladder {
+    fn links(&self) -> &Links {
+        &self.links
+    }
+
+    fn account_player(&self, account: &str) -> Option<PlayerId> {
+        Ladder::account_player(self, account)
+    }
+}
+
 impl Ladder {
     /// The player `account` acts as, if it may (ARB-R50): linked to him by
     /// an event, and a member, an inactive member or a guest — an

@@ -1417,3 +1417,9 @@ mod tests {
         assert_eq!(Challengers::fold(&log), s);
     }
 }
+
+impl crate::model::Linked for Challengers {
+    fn links(&self) -> &Links {
+        &self.links
+    }
+}

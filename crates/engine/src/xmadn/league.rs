@@ -1406,3 +1406,9 @@ pub fn describe_rounds(league: &League, rounds: &[RollRound<PlayerId>]) -> Strin
         .collect::<Vec<_>>()
         .join("; ")
 }
+
+impl crate::model::Linked for League {
+    fn links(&self) -> &Links {
+        &self.links
+    }
+}

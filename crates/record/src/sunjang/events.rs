@@ -8,7 +8,7 @@ use super::dto::{
     RulesDto, SeasonNo, pids, players, restrictions, restrictions_dto,
 };
 use crate::envelope::event_dto;
-use crate::v1::{Pid, RevertedDto, Stamp};
+use crate::v1::{PlayerAccountDto, Pid, RevertedDto, Stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -147,6 +147,8 @@ event_dto! {
         FinalQualified(FinalQualifiedDto) = "sunjang-final-qualified",
         FinalGamePlayed(FinalGamePlayedDto) = "sunjang-final-game-played",
         FinalWithdrawn(FinalWithdrawnDto) = "sunjang-final-withdrawn",
+        AccountLinked(PlayerAccountDto) = "sunjang-account-linked",
+        AccountUnlinked(PlayerAccountDto) = "sunjang-account-unlinked",
         Reverted(RevertedDto) = "reverted",
     }
 }
@@ -297,6 +299,12 @@ impl From<&Event> for EventDto {
                     at: Stamp(*at),
                 })
             }
+            Event::AccountLinked { player, account } => {
+                EventDto::AccountLinked(PlayerAccountDto::new(*player, account))
+            }
+            Event::AccountUnlinked { player, account } => {
+                EventDto::AccountUnlinked(PlayerAccountDto::new(*player, account))
+            }
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
@@ -373,6 +381,14 @@ impl From<EventDto> for Event {
                 season: d.season.0,
                 player: d.player.0,
                 at: d.at.0,
+            },
+            EventDto::AccountLinked(d) => Event::AccountLinked {
+                player: d.player(),
+                account: d.into_account(),
+            },
+            EventDto::AccountUnlinked(d) => Event::AccountUnlinked {
+                player: d.player(),
+                account: d.into_account(),
             },
             EventDto::Reverted(d) => Event::Reverted {
                 seq: d.seq,

@@ -780,8 +780,25 @@ pub(crate) struct PlayerReasonDto {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PlayerAccountDto {
-    pub(crate) player: Pid,
-    pub(crate) account: String,
+    player: Pid,
+    account: String,
+}
+
+impl PlayerAccountDto {
+    pub(crate) fn new(player: arbiter_engine::model::PlayerId, account: &str) -> Self {
+        PlayerAccountDto {
+            player: Pid(player),
+            account: account.to_string(),
+        }
+    }
+
+    pub(crate) fn player(&self) -> arbiter_engine::model::PlayerId {
+        self.player.0
+    }
+
+    pub(crate) fn into_account(self) -> String {
+        self.account
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -1041,15 +1058,11 @@ impl From<&Event> for EventDto {
                 at: Stamp(*at),
             }),
             Event::RoundClosed(c) => EventDto::RoundClosed(Box::new(c.as_ref().into())),
-            Event::AccountLinked { player, account } => EventDto::AccountLinked(PlayerAccountDto {
-                player: Pid(*player),
-                account: account.clone(),
-            }),
+            Event::AccountLinked { player, account } => {
+                EventDto::AccountLinked(PlayerAccountDto::new(*player, account))
+            }
             Event::AccountUnlinked { player, account } => {
-                EventDto::AccountUnlinked(PlayerAccountDto {
-                    player: Pid(*player),
-                    account: account.clone(),
-                })
+                EventDto::AccountUnlinked(PlayerAccountDto::new(*player, account))
             }
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
@@ -1146,12 +1159,12 @@ impl From<EventDto> for Event {
             },
             EventDto::RoundClosed(d) => Event::RoundClosed(Box::new((*d).into())),
             EventDto::AccountLinked(d) => Event::AccountLinked {
-                player: d.player.0,
-                account: d.account,
+                player: d.player(),
+                account: d.into_account(),
             },
             EventDto::AccountUnlinked(d) => Event::AccountUnlinked {
-                player: d.player.0,
-                account: d.account,
+                player: d.player(),
+                account: d.into_account(),
             },
             EventDto::Reverted(d) => Event::Reverted {
                 seq: d.seq,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dto::{Arr, ChallengersRulesDto, ColoursDto, ScoreDto, pids, players};
 use crate::envelope::event_dto;
-use crate::v1::{Pid, RevertedDto, Stamp};
+use crate::v1::{PlayerAccountDto, Pid, RevertedDto, Stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -46,6 +46,8 @@ event_dto! {
         Created(CreatedDto) = "challengers-created",
         QualifierPlayed(QualifierPlayedDto) = "challengers-qualifier-played",
         GamePlayed(GamePlayedDto) = "challengers-game-played",
+        AccountLinked(PlayerAccountDto) = "challengers-account-linked",
+        AccountUnlinked(PlayerAccountDto) = "challengers-account-unlinked",
         Reverted(RevertedDto) = "reverted",
     }
 }
@@ -86,6 +88,12 @@ impl From<&Event> for EventDto {
                 score: (*score).into(),
                 at: Stamp(*at),
             }),
+            Event::AccountLinked { player, account } => {
+                EventDto::AccountLinked(PlayerAccountDto::new(*player, account))
+            }
+            Event::AccountUnlinked { player, account } => {
+                EventDto::AccountUnlinked(PlayerAccountDto::new(*player, account))
+            }
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
@@ -111,6 +119,14 @@ impl From<EventDto> for Event {
                 players: players(d.players),
                 score: d.score.into(),
                 at: d.at.0,
+            },
+            EventDto::AccountLinked(d) => Event::AccountLinked {
+                player: d.player(),
+                account: d.into_account(),
+            },
+            EventDto::AccountUnlinked(d) => Event::AccountUnlinked {
+                player: d.player(),
+                account: d.into_account(),
             },
             EventDto::Reverted(d) => Event::Reverted {
                 seq: d.seq,

@@ -8,7 +8,7 @@ use super::dto::{
     rounds, rounds_dto,
 };
 use crate::envelope::event_dto;
-use crate::v1::{Gid, Hex32, Pid, RevertedDto, Stamp};
+use crate::v1::{PlayerAccountDto, Gid, Hex32, Pid, RevertedDto, Stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -108,6 +108,8 @@ event_dto! {
         TiebreakRolled(TiebreakRolledDto) = "league-tiebreak-rolled",
         PlayoffStarted(PlayoffStartedDto) = "league-playoff-started",
         PlayoffGamePlayed(PlayoffGamePlayedDto) = "league-playoff-game-played",
+        AccountLinked(PlayerAccountDto) = "league-account-linked",
+        AccountUnlinked(PlayerAccountDto) = "league-account-unlinked",
         Reverted(RevertedDto) = "reverted",
     }
 }
@@ -206,6 +208,12 @@ impl From<&Event> for EventDto {
                     at: Stamp(*at),
                 })
             }
+            Event::AccountLinked { player, account } => {
+                EventDto::AccountLinked(PlayerAccountDto::new(*player, account))
+            }
+            Event::AccountUnlinked { player, account } => {
+                EventDto::AccountUnlinked(PlayerAccountDto::new(*player, account))
+            }
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
@@ -269,6 +277,14 @@ impl From<EventDto> for Event {
                 stage: d.stage.into(),
                 score: d.score.into(),
                 at: d.at.0,
+            },
+            EventDto::AccountLinked(d) => Event::AccountLinked {
+                player: d.player(),
+                account: d.into_account(),
+            },
+            EventDto::AccountUnlinked(d) => Event::AccountUnlinked {
+                player: d.player(),
+                account: d.into_account(),
             },
             EventDto::Reverted(d) => Event::Reverted {
                 seq: d.seq,

@@ -3,7 +3,7 @@
 //! as grants only, linking an account to a player, the message after an
 //! action, and creating a competition for an organizer.
 
-use arbiter_engine::model::{PlayerId, Time};
+use arbiter_engine::model::{Linked, PlayerId, Time};
 use arbiter_service::{Context, Executed, Format, ServiceError};
 use arbiter_store::{Account, AccountStore, Grant, Role, Seq, StoreError};
 
@@ -73,14 +73,17 @@ pub(crate) fn check_role(
 
 /// Who asks, and what about: the caller's account and roles in
 /// `competition`, and its state (of format `F`) with its version.
-pub(crate) async fn load_for<F: Format>(
+/// The caller's player is the one his account is linked to by the
+/// competition's own events (ARB-R50).
+pub(crate) async fn load_for<F: Format + Linked>(
     state: &AppState,
     caller: &Caller,
     competition: &str,
 ) -> Result<(Account, Roles, F, Seq), ApiError> {
     let account = caller.account()?.clone();
-    let roles = caller.roles(state, competition).await?;
+    let mut roles = caller.roles(state, competition).await?;
     let (current, version) = state.service.load_as::<F>(competition, None).await?;
+    roles.player = current.account_player(&account.username);
     Ok((account, roles, current, version))
 }
 
@@ -147,32 +150,86 @@ pub(crate) async fn existing_account(
         })
 }
 
-/// Link account `username` to `player`, just added as `added`; 400 when
-/// there is no such account.
-pub(crate) async fn link_player(
-    state: &AppState,
-    competition: &str,
-    added: &str,
-    username: &str,
-    player: String,
-) -> Result<(), ApiError> {
-    let store = state.service.store();
-    let username = username.trim().to_lowercase();
-    if store
+/// The username of an existing account to link to a player (ARB-R50), or
+/// 400 naming the field `account`: checked before anything is stored.
+pub(crate) async fn account_to_link(state: &AppState, username: &str) -> Result<String, ApiError> {
+    let username = required(username, "account")?.to_lowercase();
+    match state
+        .service
+        .store()
         .account(&username)
         .await
         .map_err(ApiError::from_store)?
-        .is_none()
     {
-        return Err(ApiError::bad_request(format!(
-            "{added} was added, but there is no account {username:?} to link to him"
-        ))
-        .with_field("account"));
+        Some(a) => Ok(a.username),
+        None => Err(
+            ApiError::bad_request(format!("there is no account {username:?} to link"))
+                .with_field("account"),
+        ),
     }
-    store
-        .grant(&grant(competition, username, Role::Player, Some(player)))
-        .await
-        .map_err(ApiError::from_store)
+}
+
+/// Keep the directory of where accounts play in step with the link events
+/// just stored (`link` picks them out: player, account, linked or not): a
+/// [`Role::Player`] grant naming the player, which the account page lists.
+/// The directory gives no right: the player an account acts as is read
+/// from the competition's events alone (ARB-R50).
+pub(crate) async fn directory<E, S: Linked + Named>(
+    state: &AppState,
+    competition: &str,
+    events: &[E],
+    after: &S,
+    link: impl Fn(&E) -> Option<(PlayerId, &String, bool)>,
+) -> Result<(), ApiError> {
+    let store = state.service.store();
+    for (player, account, linked) in events.iter().filter_map(link) {
+        let result = if linked {
+            store
+                .grant(&grant(
+                    competition,
+                    account.clone(),
+                    Role::Player,
+                    Some(after.player_name(player)),
+                ))
+                .await
+        } else {
+            store
+                .revoke(competition, account, Role::Player)
+                .await
+                .map(|_| ())
+        };
+        result.map_err(ApiError::from_store)?;
+    }
+    Ok(())
+}
+
+/// A competition that names its players.
+pub(crate) trait Named {
+    fn player_name(&self, player: PlayerId) -> String;
+}
+
+impl Named for arbiter_engine::tws::Ladder {
+    fn player_name(&self, player: PlayerId) -> String {
+        self.name_of(player)
+    }
+}
+
+impl Named for arbiter_engine::xmadn::league::League {
+    fn player_name(&self, player: PlayerId) -> String {
+        self.name_of(player)
+    }
+}
+
+impl Named for arbiter_engine::xmadn::challengers::Challengers {
+    fn player_name(&self, player: PlayerId) -> String {
+        self.name_of(player)
+    }
+}
+
+impl Named for arbiter_engine::sunjang::season::League {
+    fn player_name(&self, player: PlayerId) -> String {
+        self.name_of(player)
+    }
 }
 
 /// Add (for `add-moderator`) or remove `username`'s moderator grant in

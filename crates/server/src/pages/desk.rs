@@ -40,6 +40,9 @@ pub(super) struct DeskHead {
     pub display_name: String,
     /// The fixed sentence of what the last form did.
     pub done: Option<String>,
+    /// The name of the player the account is linked to (ARB-R50), once
+    /// the desk has read the competition ([`DeskHead::linked`]).
+    pub player_name: Option<String>,
     /// For the owner: the accounts with a moderator grant here.
     pub moderator_accounts: Vec<String>,
 }
@@ -76,14 +79,26 @@ impl DeskHead {
             username: account.username.clone(),
             display_name: account.display_name.clone(),
             done: done.map(str::to_string),
+            player_name: None,
             moderator_accounts,
         })
     }
 
-    /// The caller plays under one of these names.
+    /// The head with the caller's player in `competition` (ARB-R50).
+    pub(super) fn linked<S>(mut self, competition: &S) -> Self
+    where
+        S: arbiter_engine::model::Linked + crate::actions::common::Named,
+    {
+        self.roles.player = competition.account_player(&self.username);
+        self.player_name = self.roles.player.map(|p| competition.player_name(p));
+        self
+    }
+
+    /// The caller plays under one of these names: his linked player's, or
+    /// his account's own (ARB-R2); this only hides moderators' forms.
     pub(super) fn plays(&self, names: &[String]) -> bool {
         [
-            self.roles.player.as_deref(),
+            self.player_name.as_deref(),
             Some(self.display_name.as_str()),
         ]
         .into_iter()

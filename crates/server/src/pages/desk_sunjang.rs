@@ -69,7 +69,9 @@ pub(super) async fn desk(
     done: Option<&str>,
 ) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
-    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message)).await?;
+    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message))
+        .await?
+        .linked(&l);
     let mut v = sunjang_view(&l, id, version);
     let season = v.seasons.pop();
     let status = season.as_ref().map(|s| s.status);

@@ -61,7 +61,9 @@ pub(super) async fn league_desk(
     done: Option<&str>,
 ) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
-    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message)).await?;
+    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message))
+        .await?
+        .linked(&l);
     let mut v = league_view(&l, id, version);
     v.phase = super::xmadn::phase_for_the_web(&v.phase);
     let games = desk_games(
@@ -130,7 +132,9 @@ pub(super) async fn challengers_desk(
     done: Option<&str>,
 ) -> Result<Response, ApiError> {
     let (c, version) = state.service.load_as::<Challengers>(id, None).await?;
-    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message)).await?;
+    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message))
+        .await?
+        .linked(&c);
     let v = challengers_view(&c, id, version);
     let at_board: Vec<String> = match &v.next {
         Some(n) => n.players.to_vec(),

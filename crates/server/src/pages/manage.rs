@@ -640,7 +640,9 @@ pub(crate) async fn desk(
     let result = async {
         let (ladder, version) = state.service.load(&id, None).await?;
         let done = q.done.as_deref().and_then(done_message);
-        let h = DeskHead::of(&state, &caller, &id, version, done).await?;
+        let h = DeskHead::of(&state, &caller, &id, version, done)
+            .await?
+            .linked(&ladder);
         Ok::<_, ApiError>((h, ladder, version))
     }
     .await;
@@ -652,11 +654,8 @@ pub(crate) async fn desk(
     let round = ladder
         .open_round()
         .map(|r| views::round_view(&ladder, &id, r, now));
-    let me = h
-        .roles
-        .player
-        .as_deref()
-        .and_then(|n| actions::player_id(&ladder, n).ok());
+    // The player the account acts as (ARB-R50).
+    let me = ladder.account_player(&h.username);
     let games: Vec<DeskGame> = round
         .as_ref()
         .map(|r| {
@@ -740,12 +739,10 @@ fn desk_game(
         String::new()
     };
     let open = game.is_some_and(|gm| !gm.status.is_resolved());
-    let reported_by_me = g.report.as_ref().is_some_and(|r| {
-        roles
-            .player
-            .as_deref()
-            .is_some_and(|n| n.eq_ignore_ascii_case(&r.by))
-    });
+    let reported_by_me = g
+        .report
+        .as_ref()
+        .is_some_and(|r| me.is_some_and(|p| ladder.name_of(p) == r.by));
     DeskGame {
         mine,
         opponent,
@@ -1098,7 +1095,13 @@ async fn mail(
         .open_round()
         .map(|r| views::round_view(&ladder, id, r, now))
         .ok_or_else(|| ApiError::bad_request("no round is running"))?;
-    let found = crate::mail::recipients(state.service.store(), id)
+    let links: Vec<(String, String)> = ladder
+        .links
+        .iter()
+        .filter(|(account, _)| ladder.account_player(account).is_some())
+        .map(|(account, p)| (ladder.name_of(p), account.to_string()))
+        .collect();
+    let found = crate::mail::recipients(state.service.store(), &links)
         .await
         .map_err(ApiError::from_store)?;
     let recipients = &found.addresses;

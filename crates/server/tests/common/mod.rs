@@ -260,8 +260,25 @@ pub async fn accounts_with_tokens(
     tokens
 }
 
-/// Grant `role` in competition `id` to `user`.
+/// Grant `role` in competition `id` to `user`. A player's role is the
+/// link of the competition's events (ARB-R50), made as a moderator makes
+/// it; the grant beside it is only the account's directory entry.
 pub async fn grant(state: &AppState, id: &str, user: &str, role: Role, player: Option<&str>) {
+    if role == Role::Player
+        && let Some(name) = player
+    {
+        let ctx = arbiter_service::Context {
+            actor: "tests".into(),
+            at: state.now(),
+            idempotency_key: None,
+            expected: None,
+        };
+        state
+            .service
+            .link_account(id, name, user, &ctx)
+            .await
+            .unwrap();
+    }
     state
         .service
         .store()
