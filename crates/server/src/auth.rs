@@ -541,18 +541,12 @@ pub async fn create_account(
     organizer: bool,
 ) -> Result<Account, ApiError> {
     let username = check_username(username)?;
-    let display_name = display_name.trim();
-    if display_name.is_empty() || display_name.chars().count() > 60 {
-        return Err(
-            ApiError::bad_request("the name shown is 1 to 60 characters").with_field("name"),
-        );
-    }
-    if display_name.chars().any(char::is_control) {
-        return Err(
-            ApiError::bad_request("the name shown cannot hold control characters")
-                .with_field("name"),
-        );
-    }
+    // The one name check of every format (ARB-R22, ARB-R50): no invisible
+    // or direction characters, and nothing of the form of an id.
+    let display_name = arbiter_engine::model::person_name(display_name, 60).map_err(|why| {
+        ApiError::bad_request(format!("the name shown {why}")).with_field("name")
+    })?;
+    let display_name = display_name.as_str();
     let email = email.map(str::trim).filter(|e| !e.is_empty());
     if let Some(e) = email
         && (!e.contains('@')

@@ -35,6 +35,8 @@ pub const ACCOUNTS: &[(&str, &str, bool)] = &[
 
 pub struct World {
     pub app: Router,
+    /// The server's state, for tests that reach the store directly.
+    pub state: AppState,
     pub tokens: HashMap<&'static str, String>,
     /// Game ids (`G1`) of games X, Y and M.
     pub x: String,
@@ -53,9 +55,10 @@ impl World {
             .with_clock(Clock::Fixed(now()))
             .with_auth(config);
         let tokens = accounts_with_tokens(&state, ACCOUNTS).await;
-        let app = arbiter_server::app(state);
+        let app = arbiter_server::app(state.clone());
         let mut world = World {
             app,
+            state,
             tokens,
             x: String::new(),
             y: String::new(),
