@@ -83,7 +83,7 @@ pub fn group(
     let players: Vec<PlayerId> = (1..=9).map(PlayerId).collect();
     let infos = (0..9u8)
         .map(|i| PlayerInfo {
-            name: format!("P{}", i + 1),
+            name: format!("Player {}", i + 1),
             rank: if level {
                 Rank::Kyu(5)
             } else {

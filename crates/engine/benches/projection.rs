@@ -69,7 +69,7 @@ fn sunjang_group(left: usize) -> SjLeague {
             &mut l,
             SjCommand::Register {
                 info: PlayerInfo {
-                    name: format!("P{}", i + 1),
+                    name: format!("Player {}", i + 1),
                     rank: Rank::Kyu(3 + i % 3),
                     provisional: false,
                     rating: 1500 + i as i32 * 7,

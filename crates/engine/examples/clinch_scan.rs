@@ -62,7 +62,7 @@ fn group(
     let level = std::env::var_os("CLINCH_LEVEL").is_some();
     let infos = (0..9u8)
         .map(|i| PlayerInfo {
-            name: format!("P{}", i + 1),
+            name: format!("Player {}", i + 1),
             rank: Rank::Kyu(if level { 5 } else { 1 + i / 2 }),
             provisional: false,
             rating: if level {

@@ -226,7 +226,7 @@ fn a_season_in_play_gets_its_groups_zones() {
             &mut l,
             Command::Register {
                 info: info(
-                    &format!("P{}", i + 1),
+                    &format!("Player {}", i + 1),
                     1 + (i / 3) as u8,
                     2000 - 20 * i as i32,
                 ),

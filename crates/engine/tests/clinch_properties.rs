@@ -71,7 +71,7 @@ fn sunjang_case(seed: u64, n: usize, left: usize, level: bool) -> Case {
     let players: Vec<PlayerId> = (1..=n as u32).map(PlayerId).collect();
     let infos = (0..n)
         .map(|i| PlayerInfo {
-            name: format!("P{}", i + 1),
+            name: format!("Player {}", i + 1),
             rank: Rank::Kyu(if level { 3 } else { 1 + r.below(2) as u8 }),
             provisional: false,
             rating: if level {

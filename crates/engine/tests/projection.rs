@@ -53,7 +53,7 @@ fn sunjang(n: u32) -> SjLeague {
             &mut l,
             SjCommand::Register {
                 info: PlayerInfo {
-                    name: format!("P{}", i + 1),
+                    name: format!("Player {}", i + 1),
                     rank: Rank::Kyu(5),
                     provisional: false,
                     rating: 1500 + i as i32 * 20,

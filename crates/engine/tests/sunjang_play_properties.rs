@@ -47,7 +47,7 @@ const OUTCOMES: [Outcome; 6] = [
 fn infos(n: usize, ranks: &[u8], ratings: &[i32]) -> Vec<PlayerInfo> {
     (0..n)
         .map(|i| PlayerInfo {
-            name: format!("P{}", i + 1),
+            name: format!("Player {}", i + 1),
             rank: Rank::Kyu(1 + ranks.get(i).copied().unwrap_or(0) % 3),
             provisional: false,
             rating: 1500 + ratings.get(i).copied().unwrap_or(0),

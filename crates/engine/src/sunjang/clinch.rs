@@ -1986,7 +1986,7 @@ mod tests {
                 ids: (1..=9).map(PlayerId).collect(),
                 infos: (0..9u8)
                     .map(|i| PlayerInfo {
-                        name: format!("P{}", i + 1),
+                        name: format!("Player {}", i + 1),
                         rank: Rank::Kyu(1 + i / 2),
                         provisional: false,
                         rating: 1800 - 25 * i32::from(i),
