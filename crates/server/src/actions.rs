@@ -632,7 +632,10 @@ pub async fn run_ladder(
                 }),
             }
         }
-        LadderAction::AddPlayer { name, account: linked } => {
+        LadderAction::AddPlayer {
+            name,
+            account: linked,
+        } => {
             let join = Command::Join {
                 name: required(name, "name")?,
                 surname: None,
@@ -842,12 +845,25 @@ async fn grants_after(
             .map(|_| ())
             .map_err(ApiError::from_store),
         _ => {
-            common::directory(state, competition, &executed.events, after, |e| match e {
-                Event::AccountLinked { player, account } => Some((*player, account, true)),
-                Event::AccountUnlinked { player, account } => Some((*player, account, false)),
-                _ => None,
-            })
-            .await
+            // The accounts whose player the events touch: linked or
+            // unlinked, or their player approved, declined, withdrawn or
+            // re-entered.
+            let accounts: Vec<String> = executed
+                .events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::AccountLinked { account, .. }
+                    | Event::AccountUnlinked { account, .. } => Some(account.clone()),
+                    Event::PlayerApproved { player }
+                    | Event::PlayerDeclined { player, .. }
+                    | Event::PlayerWithdrawn { player, .. }
+                    | Event::PlayerReentered { player } => {
+                        after.links.account_of(*player).map(str::to_string)
+                    }
+                    _ => None,
+                })
+                .collect();
+            common::directory(state, competition, after, accounts).await
         }
     }
 }

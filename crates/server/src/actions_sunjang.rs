@@ -128,9 +128,14 @@ pub enum SunjangAction {
         username: String,
     },
     /// A moderator links an account to a player (ARB-R50).
-    LinkAccount { player: String, account: String },
+    LinkAccount {
+        player: String,
+        account: String,
+    },
     /// A moderator ends the link of a player's account (ARB-R50).
-    UnlinkAccount { player: String },
+    UnlinkAccount {
+        player: String,
+    },
 }
 
 impl SunjangAction {
@@ -198,10 +203,7 @@ pub fn authorize(
 ) -> Result<(), ApiError> {
     // His linked player, or the player of his account's own name even when
     // no account is linked to it (ARB-R2).
-    let me = [
-        roles.player,
-        l.find(&caller.account()?.display_name),
-    ];
+    let me = [roles.player, l.find(&caller.account()?.display_name)];
     check_role(
         caller,
         roles,
@@ -452,12 +454,16 @@ pub async fn run_sunjang(
         arbiter_service::summary::sunjang(&after, e)
     });
     if !executed.replayed {
-        directory(state, competition, &executed.events, &after, |e| match e {
-            season::Event::AccountLinked { player, account } => Some((*player, account, true)),
-            season::Event::AccountUnlinked { player, account } => Some((*player, account, false)),
-            _ => None,
-        })
-        .await?;
+        let accounts: Vec<String> = executed
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                season::Event::AccountLinked { account, .. }
+                | season::Event::AccountUnlinked { account, .. } => Some(account.clone()),
+                _ => None,
+            })
+            .collect();
+        directory(state, competition, &after, accounts).await?;
     }
     if matches!(action, SunjangAction::PlanSeason { .. }) && !executed.replayed {
         done.season = after.current().map(|s| season_view(&after, s));

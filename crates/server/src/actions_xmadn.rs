@@ -473,12 +473,16 @@ pub async fn run_league(
     };
     let (after, _) = svc.load_as::<League>(competition, None).await?;
     if !executed.replayed {
-        directory(state, competition, &executed.events, &after, |e| match e {
-            league::Event::AccountLinked { player, account } => Some((*player, account, true)),
-            league::Event::AccountUnlinked { player, account } => Some((*player, account, false)),
-            _ => None,
-        })
-        .await?;
+        let accounts: Vec<String> = executed
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                league::Event::AccountLinked { account, .. }
+                | league::Event::AccountUnlinked { account, .. } => Some(account.clone()),
+                _ => None,
+            })
+            .collect();
+        directory(state, competition, &after, accounts).await?;
     }
     Ok(FormatDone::of(action.name(), &executed, |e| {
         arbiter_service::summary::league(&after, e)
@@ -538,10 +542,7 @@ pub fn authorize_challengers(
     roles: &Roles,
     action: &ChallengersAction,
 ) -> Result<(), ApiError> {
-    let me = [
-        roles.player,
-        c.find(&caller.account()?.display_name),
-    ];
+    let me = [roles.player, c.find(&caller.account()?.display_name)];
     check_role(
         caller,
         roles,
@@ -624,12 +625,10 @@ fn challengers_command(
                 "a Challengers event's moderators are grants, not commands",
             ));
         }
-        ChallengersAction::LinkAccount { player, account } => {
-            challengers::Command::LinkAccount {
-                player: challengers_player(c, player, "player")?,
-                account: account.clone(),
-            }
-        }
+        ChallengersAction::LinkAccount { player, account } => challengers::Command::LinkAccount {
+            player: challengers_player(c, player, "player")?,
+            account: account.clone(),
+        },
         ChallengersAction::UnlinkAccount { player } => challengers::Command::UnlinkAccount {
             player: challengers_player(c, player, "player")?,
         },
@@ -671,16 +670,16 @@ pub async fn run_challengers(
         .await?;
     let (after, _) = svc.load_as::<Challengers>(competition, None).await?;
     if !executed.replayed {
-        directory(state, competition, &executed.events, &after, |e| match e {
-            challengers::Event::AccountLinked { player, account } => {
-                Some((*player, account, true))
-            }
-            challengers::Event::AccountUnlinked { player, account } => {
-                Some((*player, account, false))
-            }
-            _ => None,
-        })
-        .await?;
+        let accounts: Vec<String> = executed
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                challengers::Event::AccountLinked { account, .. }
+                | challengers::Event::AccountUnlinked { account, .. } => Some(account.clone()),
+                _ => None,
+            })
+            .collect();
+        directory(state, competition, &after, accounts).await?;
     }
     Ok(FormatDone::of(action.name(), &executed, |e| {
         arbiter_service::summary::challengers(&after, e)

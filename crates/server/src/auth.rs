@@ -543,9 +543,8 @@ pub async fn create_account(
     let username = check_username(username)?;
     // The one name check of every format (ARB-R22, ARB-R50): no invisible
     // or direction characters, and nothing of the form of an id.
-    let display_name = arbiter_engine::model::person_name(display_name, 60).map_err(|why| {
-        ApiError::bad_request(format!("the name shown {why}")).with_field("name")
-    })?;
+    let display_name = arbiter_engine::model::person_name(display_name, 60)
+        .map_err(|why| ApiError::bad_request(format!("the name shown {why}")).with_field("name"))?;
     let display_name = display_name.as_str();
     let email = email.map(str::trim).filter(|e| !e.is_empty());
     if let Some(e) = email

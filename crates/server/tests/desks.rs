@@ -390,7 +390,16 @@ async fn a_sunjang_league_over_the_api() {
             add["account"] = json!("pat");
         }
         let done = w.ok("sj", &w.org, add).await;
-        assert_eq!(done["message"], format!("{name} registered ({rank})."));
+        // Pat's account is linked in the same append (ARB-R50).
+        let linked = if name == "Pat" {
+            " Pat (P7) linked to the account pat."
+        } else {
+            ""
+        };
+        assert_eq!(
+            done["message"],
+            format!("{name} registered ({rank}).{linked}")
+        );
     }
     let bad = w
         .act(
@@ -500,6 +509,15 @@ async fn a_sunjang_league_over_the_api() {
     assert!(own, "Pat has games");
     // Correct one, and a moderator who plays may not.
     let (black, white) = &games[0];
+    if black == "Pat" {
+        // A player is one account's (ARB-R50): Pat's link ends first.
+        w.ok(
+            "sj",
+            &w.org,
+            json!({"action": "unlink-account", "player": "Pat"}),
+        )
+        .await;
+    }
     w.grant("sj", "mona", Role::Player, Some(black)).await;
     let fix = json!({"action": "correct-result", "black": black, "white": white, "outcome": "jigo", "reason": "misread"});
     let why = w.forbidden("sj", &w.mona, fix.clone()).await;

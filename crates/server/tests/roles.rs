@@ -124,6 +124,9 @@ enum Act {
     Decline,
     /// Withdraw Alice Adams.
     WithdrawA,
+    /// Link Dan Dunn (no account) to `otto`; unlink Carol Clark (ARB-R50).
+    LinkDan,
+    UnlinkCarol,
     AddModerator,
     RemoveModerator,
     ChangeRules,
@@ -171,6 +174,10 @@ impl Act {
             Act::AddPlayer => json!({"action": "add-player", "name": "Nina Newman"}),
             Act::Approve => json!({"action": "approve", "player": "Zed Zane"}),
             Act::Decline => json!({"action": "decline", "player": "Zed Zane", "reason": "full"}),
+            Act::LinkDan => {
+                json!({"action": "link-account", "player": "Dan Dunn", "account": "otto"})
+            }
+            Act::UnlinkCarol => json!({"action": "unlink-account", "player": "Carol Clark"}),
             Act::WithdrawA => {
                 json!({"action": "withdraw", "player": "Alice Adams", "reason": "no time"})
             }
@@ -247,6 +254,8 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::Approve,            [N, N,   N, N, N, Y, Y,  Y]),
     (Act::Decline,            [N, N,   N, N, N, Y, Y,  Y]),
     (Act::WithdrawA,          [N, N,   Y, N, N, Y, Y,  Y]), // a player withdraws only himself
+    (Act::LinkDan,            [N, N,   N, N, N, Y, Y,  Y]), // ARB-R50: moderators link
+    (Act::UnlinkCarol,        [N, N,   N, N, N, Y, Y,  Y]),
     (Act::AddModerator,       [N, N,   N, N, N, N, N,  Y]), // the owner alone
     (Act::RemoveModerator,    [N, N,   N, N, N, N, N,  Y]),
     (Act::ChangeRules,        [N, N,   N, N, N, N, N,  Y]),
@@ -367,7 +376,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 35);
+    assert_eq!(MATRIX.len(), 37);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX

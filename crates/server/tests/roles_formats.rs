@@ -139,16 +139,6 @@ impl World {
             .await;
             assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
         }
-        for id in [XL, XC, SJ] {
-            for (username, role, player) in [
-                ("mona", GrantRole::Moderator, None),
-                ("pete", GrantRole::Moderator, None),
-                ("pete", GrantRole::Player, Some("Pete Moder")),
-                ("alice", GrantRole::Player, Some("Alice Adams")),
-            ] {
-                grant(&state, id, username, role, player).await;
-            }
-        }
         world.act_ok(XL, &olga, &json!({"action": "roll"})).await;
         for (name, rank, rating) in SUNJANG_PLAYERS {
             world
@@ -158,6 +148,18 @@ impl World {
                     &json!({"action": "add-player", "name": name, "rank": rank, "rating": rating}),
                 )
                 .await;
+        }
+        // The players' links are the competitions' own events (ARB-R50),
+        // made once the Sunjang league has its players.
+        for id in [XL, XC, SJ] {
+            for (username, role, player) in [
+                ("mona", GrantRole::Moderator, None),
+                ("pete", GrantRole::Moderator, None),
+                ("pete", GrantRole::Player, Some("Pete Moder")),
+                ("alice", GrantRole::Player, Some("Alice Adams")),
+            ] {
+                grant(&state, id, username, role, player).await;
+            }
         }
         world
             .act_ok(SJ, &olga, &json!({"action": "plan-season"}))
@@ -244,12 +246,18 @@ enum Act {
     LPlayoffGameA,
     LAddModerator,
     LRemoveModerator,
+    /// Link Eve Evans to `otto`; unlink Alice Adams (ARB-R50).
+    LLink,
+    LUnlink,
     // XMadn Challengers
     CQualifier,
     CGameM,
     CGameA,
     CAddModerator,
     CRemoveModerator,
+    /// Link Eve Evans to `otto`; unlink Alice Adams (ARB-R50).
+    CLink,
+    CUnlink,
     // Sunjang league
     SAddPlayer,
     SUpdatePlayer,
@@ -272,6 +280,9 @@ enum Act {
     SWithdrawFromFinal,
     SAddModerator,
     SRemoveModerator,
+    /// Link Eve Evans to `otto`; unlink Alice Adams (ARB-R50).
+    SLink,
+    SUnlink,
 }
 
 impl Act {
@@ -294,6 +305,12 @@ impl Act {
             }
             Act::LRemoveModerator | Act::CRemoveModerator | Act::SRemoveModerator => {
                 json!({"action": "remove-moderator", "username": "mona"})
+            }
+            Act::LLink | Act::CLink | Act::SLink => {
+                json!({"action": "link-account", "player": "Eve Evans", "account": "otto"})
+            }
+            Act::LUnlink | Act::CUnlink | Act::SUnlink => {
+                json!({"action": "unlink-account", "player": "Alice Adams"})
             }
             Act::LRoll => json!({"action": "roll"}),
             Act::LRecordM => {
@@ -401,11 +418,15 @@ const MATRIX: &[(Act, [E; 6])] = &[
     (Act::LPlayoffGameA,       [N,  N,  N,  Y, Y,  Y]),
     (Act::LAddModerator,       [N,  N,  N,  N, N,  Y]), // the owner alone
     (Act::LRemoveModerator,    [N,  N,  N,  N, N,  Y]),
+    (Act::LLink,               [N,  N,  N,  Y, Y,  Y]), // ARB-R50: moderators link
+    (Act::LUnlink,             [N,  N,  N,  Y, Y,  Y]),
     (Act::CQualifier,          [N,  N,  N,  N, Y,  Y]), // Pete plays Game 0
     (Act::CGameM,              [N,  N,  N,  N, Y,  Y]),
     (Act::CGameA,              [N,  N,  N,  Y, Y,  Y]),
     (Act::CAddModerator,       [N,  N,  N,  N, N,  Y]),
     (Act::CRemoveModerator,    [N,  N,  N,  N, N,  Y]),
+    (Act::CLink,               [N,  N,  N,  Y, Y,  Y]), // ARB-R50: moderators link
+    (Act::CUnlink,             [N,  N,  N,  Y, Y,  Y]),
     (Act::SAddPlayer,          [N,  N,  N,  Y, Y,  Y]),
     (Act::SUpdatePlayer,       [N,  N,  N,  Y, Y,  Y]),
     (Act::SWithdrawPlayer,     [N,  N,  N,  Y, Y,  Y]),
@@ -427,6 +448,8 @@ const MATRIX: &[(Act, [E; 6])] = &[
     (Act::SWithdrawFromFinal,  [N,  N,  N,  Y, Y,  Y]),
     (Act::SAddModerator,       [N,  N,  N,  N, N,  Y]),
     (Act::SRemoveModerator,    [N,  N,  N,  N, N,  Y]),
+    (Act::SLink,               [N,  N,  N,  Y, Y,  Y]), // ARB-R50: moderators link
+    (Act::SUnlink,             [N,  N,  N,  Y, Y,  Y]),
 ];
 
 /// Check one cell; `Err` says what went wrong. `changed` tells whether

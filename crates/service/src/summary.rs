@@ -210,9 +210,7 @@ pub fn league(l: &League, e: &league::Event) -> String {
             )
         }
         E::AccountLinked { player, account } => link(l.name_of(*player), *player, account, true),
-        E::AccountUnlinked { player, account } => {
-            link(l.name_of(*player), *player, account, false)
-        }
+        E::AccountUnlinked { player, account } => link(l.name_of(*player), *player, account, false),
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
     }
 }
@@ -253,9 +251,7 @@ pub fn challengers(c: &Challengers, e: &challengers::Event) -> String {
             format_time(score.seconds)
         ),
         E::AccountLinked { player, account } => link(c.name_of(*player), *player, account, true),
-        E::AccountUnlinked { player, account } => {
-            link(c.name_of(*player), *player, account, false)
-        }
+        E::AccountUnlinked { player, account } => link(c.name_of(*player), *player, account, false),
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
     }
 }
@@ -339,9 +335,7 @@ pub fn sunjang(l: &SunjangLeague, e: &season::Event) -> String {
         ),
         E::FinalWithdrawn { player, .. } => format!("{} withdrew from the final round", n(player)),
         E::AccountLinked { player, account } => link(l.name_of(*player), *player, account, true),
-        E::AccountUnlinked { player, account } => {
-            link(l.name_of(*player), *player, account, false)
-        }
+        E::AccountUnlinked { player, account } => link(l.name_of(*player), *player, account, false),
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
     }
 }

@@ -8,7 +8,7 @@ use super::dto::{
     RulesDto, SeasonNo, pids, players, restrictions, restrictions_dto,
 };
 use crate::envelope::event_dto;
-use crate::v1::{PlayerAccountDto, Pid, RevertedDto, Stamp};
+use crate::v1::{Pid, PlayerAccountDto, RevertedDto, Stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

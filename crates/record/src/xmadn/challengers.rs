@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dto::{Arr, ChallengersRulesDto, ColoursDto, ScoreDto, pids, players};
 use crate::envelope::event_dto;
-use crate::v1::{PlayerAccountDto, Pid, RevertedDto, Stamp};
+use crate::v1::{Pid, PlayerAccountDto, RevertedDto, Stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

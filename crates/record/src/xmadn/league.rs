@@ -8,7 +8,7 @@ use super::dto::{
     rounds, rounds_dto,
 };
 use crate::envelope::event_dto;
-use crate::v1::{PlayerAccountDto, Gid, Hex32, Pid, RevertedDto, Stamp};
+use crate::v1::{Gid, Hex32, Pid, PlayerAccountDto, RevertedDto, Stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -169,34 +169,35 @@ pub(crate) async fn account_to_link(state: &AppState, username: &str) -> Result<
     }
 }
 
-/// Keep the directory of where accounts play in step with the link events
-/// just stored (`link` picks them out: player, account, linked or not): a
-/// [`Role::Player`] grant naming the player, which the account page lists.
-/// The directory gives no right: the player an account acts as is read
-/// from the competition's events alone (ARB-R50).
-pub(crate) async fn directory<E, S: Linked + Named>(
+/// Keep the directory of where accounts play in step with the events
+/// just stored, for each account they touch (`accounts`): a
+/// [`Role::Player`] grant naming the player the account acts as now, which
+/// the account page lists, or none. The directory gives no right: the
+/// player an account acts as is read from the competition's events alone
+/// (ARB-R50).
+pub(crate) async fn directory<S: Linked + Named>(
     state: &AppState,
     competition: &str,
-    events: &[E],
     after: &S,
-    link: impl Fn(&E) -> Option<(PlayerId, &String, bool)>,
+    accounts: impl IntoIterator<Item = String>,
 ) -> Result<(), ApiError> {
     let store = state.service.store();
-    for (player, account, linked) in events.iter().filter_map(link) {
-        let result = if linked {
-            store
-                .grant(&grant(
-                    competition,
-                    account.clone(),
-                    Role::Player,
-                    Some(after.player_name(player)),
-                ))
+    for account in accounts {
+        let result = match after.account_player(&account) {
+            Some(player) => {
+                store
+                    .grant(&grant(
+                        competition,
+                        account,
+                        Role::Player,
+                        Some(after.player_name(player)),
+                    ))
+                    .await
+            }
+            None => store
+                .revoke(competition, &account, Role::Player)
                 .await
-        } else {
-            store
-                .revoke(competition, account, Role::Player)
-                .await
-                .map(|_| ())
+                .map(|_| ()),
         };
         result.map_err(ApiError::from_store)?;
     }
