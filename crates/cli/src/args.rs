@@ -61,6 +61,13 @@ pub struct Cli {
         help_heading = "Global options"
     )]
     pub idempotency_key: Option<String>,
+    /// Make the SQLite database (and its directory) if it does not exist.
+    /// Without it only the commands that create (`competition create` and
+    /// the other formats' `create`, `import`, `demo`, `serve --demo`, a
+    /// script with one of them) make one; others refuse a path that holds
+    /// no database.
+    #[arg(long, global = true, help_heading = "Global options")]
+    pub create: bool,
     #[command(subcommand)]
     pub command: Noun,
 }

@@ -2,7 +2,7 @@
 //! accounts, grants and API tokens) as one JSON Lines file, read and written
 //! by `arbiter_service::transfer` (format: docs/export-format.md).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context as _, Result, anyhow, bail};
@@ -92,9 +92,19 @@ fn write_file(path: &Path, export: &transfer::Export) -> Result<()> {
 }
 
 pub async fn import(svc: &Svc, g: &Globals, a: &ImportArgs) -> Result<()> {
-    let (name, bytes) = read_input(&a.file)?;
-    let export =
-        transfer::parse(&bytes).map_err(|e| anyhow!("{name}: {e}; nothing was imported"))?;
+    // Read a line at a time, never the whole file (issue 14, item 5): the
+    // parser stops at `transfer::MAX_FILE` bytes and a line at `MAX_LINE`.
+    let (name, parsed) = if a.file.as_os_str() == "-" {
+        let stdin = std::io::stdin();
+        let parsed = transfer::parse_reader(stdin.lock());
+        ("standard input".to_owned(), parsed)
+    } else {
+        let file = std::fs::File::open(&a.file)
+            .with_context(|| format!("cannot read the export file {}", a.file.display()))?;
+        let parsed = transfer::parse_reader(std::io::BufReader::with_capacity(1 << 16, file));
+        (a.file.display().to_string(), parsed)
+    };
+    let export = parsed.map_err(|e| anyhow!("{name}: {e}; nothing was imported"))?;
     let imported = match transfer::import(svc.store(), &export).await {
         Ok(imported) => imported,
         // Only a refusal of the accounts after the competitions went in
@@ -117,19 +127,4 @@ pub async fn import(svc: &Svc, g: &Globals, a: &ImportArgs) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// The file's name for messages, and its bytes (`-`: standard input).
-fn read_input(file: &Path) -> Result<(String, Vec<u8>)> {
-    let mut bytes = Vec::new();
-    if file.as_os_str() == "-" {
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .context("cannot read the export from standard input")?;
-        return Ok(("standard input".to_owned(), bytes));
-    }
-    let bytes = std::fs::read(file)
-        .with_context(|| format!("cannot read the export file {}", file.display()))?;
-    Ok((file.display().to_string(), bytes))
 }

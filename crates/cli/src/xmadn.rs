@@ -148,7 +148,7 @@ fn game_id(s: &str) -> Result<GameId> {
 }
 
 fn read_text(path: &std::path::Path) -> Result<String> {
-    crate::csv::read_utf8(path, "the rules file")
+    crate::input::read_rules(path)
 }
 
 /// What the moderator should know after a write: the significant outcomes
