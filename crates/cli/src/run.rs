@@ -148,13 +148,19 @@ pub async fn main(cli: Cli) -> Result<()> {
     if let Noun::Rules(RulesCmd::Preset { name }) = &cli.command {
         return print_preset(&globals, name);
     }
+    if let Noun::Import(a) = &cli.command {
+        // Checked whole before the database is opened (and made).
+        let (name, export) = crate::transfer::read(a)?;
+        let svc = open(&spec, true).await?;
+        return crate::transfer::import(&svc, &globals, &name, &export).await;
+    }
     let svc = open(&spec, cli.create || creates(&cli.command)).await?;
     match &cli.command {
         Noun::Script(_) => unreachable_noun(),
         Noun::Demo(d) => crate::demo::run(&svc, &globals, &d.id).await,
         Noun::Account(a) => crate::account::run(&svc, &globals, a).await,
         Noun::Export(a) => crate::transfer::export(&svc, &globals, a).await,
-        Noun::Import(a) => crate::transfer::import(&svc, &globals, a).await,
+        Noun::Import(_) => unreachable_noun(),
         other => execute(&svc, &globals, other).await,
     }
 }

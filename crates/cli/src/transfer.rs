@@ -91,9 +91,12 @@ fn write_file(path: &Path, export: &transfer::Export) -> Result<()> {
     Ok(())
 }
 
-pub async fn import(svc: &Svc, g: &Globals, a: &ImportArgs) -> Result<()> {
-    // Read a line at a time, never the whole file (issue 14, item 5): the
-    // parser stops at `transfer::MAX_FILE` bytes and a line at `MAX_LINE`.
+/// The export file `a` names (or standard input) read and checked, with its
+/// name for messages. Read a line at a time, never whole (issue 14, item 5):
+/// the parser stops at `transfer::MAX_FILE` bytes and a line at `MAX_LINE`.
+/// The database is opened only after (`run::main`), so a refused file makes
+/// no database either.
+pub fn read(a: &ImportArgs) -> Result<(String, transfer::Export)> {
     let (name, parsed) = if a.file.as_os_str() == "-" {
         let stdin = std::io::stdin();
         let parsed = transfer::parse_reader(stdin.lock());
@@ -105,7 +108,12 @@ pub async fn import(svc: &Svc, g: &Globals, a: &ImportArgs) -> Result<()> {
         (a.file.display().to_string(), parsed)
     };
     let export = parsed.map_err(|e| anyhow!("{name}: {e}; nothing was imported"))?;
-    let imported = match transfer::import(svc.store(), &export).await {
+    Ok((name, export))
+}
+
+/// Import `export`, read from `name` by [`read`].
+pub async fn import(svc: &Svc, g: &Globals, name: &str, export: &transfer::Export) -> Result<()> {
+    let imported = match transfer::import(svc.store(), export).await {
         Ok(imported) => imported,
         // Only a refusal of the accounts after the competitions went in
         // (a username registered meanwhile) is partial, and says so.
