@@ -79,7 +79,7 @@ pub async fn open(spec: &StoreSpec, create: bool) -> Result<Svc> {
             format!("cannot open the database {spec}")
         } else {
             format!(
-                "cannot open the database {spec} (only `competition create`, `import`, `demo` and the other commands that create make a new one; give --create to make it)"
+                "cannot open the database {spec} (only `competition create`, `import`, `demo`, `account add` and the other commands that create make a new one; give --create to make it)"
             )
         }
     })?;
@@ -101,12 +101,14 @@ fn print_preset(g: &Globals, name: &str) -> Result<()> {
     Ok(())
 }
 
-/// Whether `command` creates a competition (or, `import`, brings some in),
-/// and so may make the database it names (issue 14, item 6).
+/// Whether `command` creates a competition (or, `import`, brings some in;
+/// `account add`, the first account of a server's installation), and so
+/// may make the database it names (issue 14, item 6).
 pub fn creates(command: &Noun) -> bool {
     matches!(
         command,
         Noun::Competition(CompetitionCmd::Create { .. })
+            | Noun::Account(AccountCmd::Add { .. })
             | Noun::League(LeagueCmd::Create { .. })
             | Noun::Challengers(ChallengersCmd::Create { .. })
             | Noun::Sunjang(SunjangCmd::Create { .. })
@@ -145,8 +147,13 @@ pub async fn main(cli: Cli) -> Result<()> {
         return crate::script::run_lines_of(&svc, &globals, &name, &lines, &spec, !s.no_rehearsal)
             .await;
     }
-    if let Noun::Rules(RulesCmd::Preset { name }) = &cli.command {
-        return print_preset(&globals, name);
+    // The commands that need no database open none.
+    match &cli.command {
+        Noun::Rules(RulesCmd::Preset { name }) => return print_preset(&globals, name),
+        Noun::Roll(cmd @ RollCmd::Recompute { .. }) => {
+            return crate::xmadn::roll_recompute(&globals, cmd);
+        }
+        _ => {}
     }
     if let Noun::Import(a) = &cli.command {
         // Checked whole before the database is opened (and made).

@@ -13,6 +13,13 @@ use crate::args::{ExportArgs, ImportArgs};
 use crate::run::{Globals, Svc, print_json};
 
 pub async fn export(svc: &Svc, g: &Globals, a: &ExportArgs) -> Result<()> {
+    if a.without_secrets {
+        // Issue 14, item 8: the old name promised more than it did.
+        return Err(crate::run::Usage(
+            "--without-secrets is gone: it left out only the draw seeds and kept the password and token hashes; give --without-seeds, --without-credentials, or --public for an export safe to publish".into(),
+        )
+        .into());
+    }
     let competition = if a.all {
         None
     } else {
@@ -34,9 +41,16 @@ pub async fn export(svc: &Svc, g: &Globals, a: &ExportArgs) -> Result<()> {
     let options = ExportOptions {
         competition,
         accounts: a.all,
-        secrets: !a.without_secrets,
+        secrets: !(a.without_seeds || a.public),
     };
-    let export = transfer::export(svc.store(), &options).await?;
+    let mut export = transfer::export(svc.store(), &options).await?;
+    let credentials = !(a.without_credentials || a.public);
+    if !credentials {
+        export.leave_out_credentials();
+    }
+    if a.public {
+        export.leave_out_emails();
+    }
     match &a.output {
         None => {
             let stdout = std::io::stdout();
@@ -57,6 +71,8 @@ pub async fn export(svc: &Svc, g: &Globals, a: &ExportArgs) -> Result<()> {
                     "file": path.display().to_string(),
                     "counts": counts,
                     "secrets_included": export.secrets_included,
+                    "credentials_included": credentials,
+                    "emails_included": !a.public,
                 }))?;
             } else {
                 outln!("Exported {counts} to {}.", path.display());
@@ -131,7 +147,7 @@ pub async fn import(svc: &Svc, g: &Globals, name: &str, export: &transfer::Expor
     }
     if !imported.secrets_included {
         eprintln!(
-            "warning: the export was made --without-secrets: the imported competitions cannot draw or roll with the seeds they committed to"
+            "warning: the export was made without its seeds (--without-seeds or --public): the imported competitions cannot draw or roll with the seeds they committed to"
         );
     }
     Ok(())

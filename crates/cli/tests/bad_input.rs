@@ -642,7 +642,7 @@ fn a_script_with_unbalanced_quotes_stores_nothing() {
 
 #[test]
 fn a_script_with_a_bad_option_value_stores_nothing_even_in_a_new_database() {
-    let a = Arbiter::new();
+    let a = Arbiter::without_db();
     a.script(
         "fresh.arbiter",
         "competition create tws --name \"T\" --moderator \"J R\" --at 2026-01-05\n\
@@ -891,7 +891,6 @@ fn a_script_with_an_unknown_file_is_refused() {
 #[test]
 fn an_empty_database_explains_what_to_do() {
     let a = Arbiter::new();
-    a.ok(&["--create", "competition", "list"]);
     a.run(&["ladder", "show"])
         .fails_with(1)
         .stderr_names(&["no competition yet", "competition create"]);
@@ -938,7 +937,7 @@ fn times_outside_the_recordable_years_are_refused() {
 /// path, and makes neither; `--create` makes it on purpose.
 #[test]
 fn a_read_command_on_a_missing_database_creates_nothing() {
-    let a = Arbiter::new();
+    let a = Arbiter::without_db();
     let missing = a.db().parent().unwrap().join("nonexistent/dir/x.db");
     let db = missing.to_string_lossy().into_owned();
     for args in [
@@ -985,7 +984,7 @@ fn a_read_command_on_a_missing_database_creates_nothing() {
 #[cfg(unix)]
 #[test]
 fn a_script_from_an_endless_stream_is_refused_at_its_limit() {
-    let a = Arbiter::new();
+    let a = Arbiter::without_db();
     let started = std::time::Instant::now();
     a.run(&["script", "/dev/zero"])
         .fails_with(2)

@@ -96,6 +96,28 @@ impl Export {
     }
 }
 
+impl Export {
+    /// Leave out the credentials (issue 14, item 8: `--without-secrets`
+    /// kept them): every password hash is written empty, and such an
+    /// account cannot log in (no password verifies against it) until it is
+    /// given a new one; the API tokens are left out. The seeds are left out
+    /// by [`ExportOptions::secrets`].
+    pub fn leave_out_credentials(&mut self) {
+        for a in &mut self.accounts {
+            a.password_hash.clear();
+        }
+        self.tokens.clear();
+    }
+
+    /// Leave out the accounts' e-mail addresses (personal data that a
+    /// published export must not carry).
+    pub fn leave_out_emails(&mut self) {
+        for a in &mut self.accounts {
+            a.email = None;
+        }
+    }
+}
+
 impl fmt::Display for Counts {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = |count: u64, one: &str, many: &str| {

@@ -101,7 +101,16 @@ pub struct Arbiter {
 }
 
 impl Arbiter {
+    /// A fresh, empty database (made with `--create`: read commands no
+    /// longer make a missing one, issue 14, item 6).
     pub fn new() -> Self {
+        let a = Self::without_db();
+        a.run(&["--create", "competition", "list"]).success();
+        a
+    }
+
+    /// A temporary directory whose database does not exist yet.
+    pub fn without_db() -> Self {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let db = dir.path().join("arbiter.db");
         Self { dir, db }
