@@ -61,6 +61,13 @@ pub struct Cli {
         help_heading = "Global options"
     )]
     pub idempotency_key: Option<String>,
+    /// Make the SQLite database (and its directory) if it does not exist.
+    /// Without it only the commands that create (`competition create` and
+    /// the other formats' `create`, `import`, `demo`, `account add`,
+    /// `serve --demo`, a script with one of them) make one; others refuse a
+    /// path that holds no database.
+    #[arg(long, global = true, help_heading = "Global options")]
+    pub create: bool,
     #[command(subcommand)]
     pub command: Noun,
 }
@@ -142,7 +149,7 @@ pub enum Noun {
     /// Accounts that log in to `arbiter serve`, and their roles.
     #[command(subcommand)]
     Account(AccountCmd),
-    /// Write competitions (--all: the whole installation) to a JSON Lines file; it holds secrets.
+    /// Write competitions (--all: the whole installation) to a JSON Lines file; it holds secrets unless --public.
     #[command(long_about = EXPORT_HELP)]
     Export(ExportArgs),
     /// Add the competitions (and accounts) of an export file, all or nothing.
@@ -158,9 +165,10 @@ Without -c or --all: the only competition. With --all: every competition, and th
 Move an installation with `arbiter --db old.db export --all -o x.jsonl` then \
 `arbiter --db NEW import x.jsonl`.\n\n\
 The export holds secrets: the unrevealed draw seeds a competition committed to (whoever reads \
-them can predict its next draws) and, with --all, password and token hashes. Keep it private, \
-or leave the seeds out with --without-secrets (the imported competitions then cannot draw \
-their next round).";
+them can predict its next draws) and, with --all, password and token hashes and e-mail \
+addresses. Keep it private. --without-seeds leaves the seeds out (the imported competitions \
+then cannot draw their next round), --without-credentials the password and token hashes, and \
+--public all of them and the e-mail addresses: an export safe to publish.";
 
 const IMPORT_FILE_HELP: &str = "Add the competitions, accounts, grants and API tokens of an \
 export file (or - for standard input). The whole file is read and checked first, every event \
@@ -177,8 +185,17 @@ pub struct ExportArgs {
     /// Write to FILE (replaced whole, never left half-written) instead of standard output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Leave out the secrets (unrevealed committed draw seeds), which the export otherwise holds.
+    /// Leave out the unrevealed draw seeds (the imported competitions then cannot draw or roll with them).
     #[arg(long)]
+    pub without_seeds: bool,
+    /// Leave out the password hashes (written empty: those accounts cannot log in until given a new password) and the API token hashes.
+    #[arg(long)]
+    pub without_credentials: bool,
+    /// An export safe to publish: without the seeds, the credentials and the accounts' e-mail addresses.
+    #[arg(long)]
+    pub public: bool,
+    /// Refused: it left out only the seeds, not the password and token hashes (issue 14, item 8).
+    #[arg(long, hide = true)]
     pub without_secrets: bool,
 }
 

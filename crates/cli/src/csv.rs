@@ -3,10 +3,9 @@
 //! [--csv]`. The reading, checking and writing are
 //! `arbiter_service::csv`'s; this is the terminal's glue.
 
-use std::io::Read as _;
 use std::path::Path;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use arbiter_service::csv::{MAX_BYTES, Table};
 
 pub use arbiter_service::csv::Export;
@@ -17,13 +16,7 @@ use crate::run::{Globals, Svc, competition, print_json};
 /// Read at most one byte more than the service takes: a huge file is
 /// refused without being read whole.
 fn read_limited(path: &Path) -> Result<Vec<u8>> {
-    let f = std::fs::File::open(path)
-        .with_context(|| format!("cannot read the CSV file {}", path.display()))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_BYTES as u64 + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read the CSV file {}", path.display()))?;
-    Ok(bytes)
+    crate::input::read_at_most(path, "the CSV file", MAX_BYTES as u64 + 1)
 }
 
 pub async fn import(svc: &Svc, g: &Globals, path: &Path) -> Result<()> {
@@ -101,31 +94,6 @@ fn as_objects(t: &Table) -> Vec<serde_json::Value> {
             )
         })
         .collect()
-}
-
-/// A text file (a rules file, a script) read as UTF-8: a file in another
-/// encoding (Latin-1 from an old editor) is refused naming the line and
-/// column of the first byte that is not UTF-8, rather than with the bare
-/// "stream did not contain valid UTF-8".
-pub fn read_utf8(path: &Path, what: &str) -> Result<String> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read {what} {}", path.display()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let bytes = e.as_bytes();
-        let at = e.utf8_error().valid_up_to();
-        let before = &bytes[..at];
-        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
-        let start = before
-            .iter()
-            .rposition(|b| *b == b'\n')
-            .map_or(0, |i| i + 1);
-        let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
-        anyhow::anyhow!(
-            "{}, line {line}, column {column}: not UTF-8 (byte 0x{:02X}; Latin-1 or Windows-1252?): save {what} as UTF-8",
-            path.display(),
-            bytes.get(at).copied().unwrap_or(0)
-        )
-    })
 }
 
 /// Where rules came from, for an error: the file, or the preset.

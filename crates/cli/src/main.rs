@@ -10,6 +10,7 @@ mod args;
 mod clinch;
 mod csv;
 mod demo;
+mod input;
 mod insight;
 mod installation;
 mod render;

@@ -34,7 +34,7 @@ impl std::error::Error for Usage {}
 
 /// The exit code for an error: 1 refused, 2 usage, 3 conflict, 4 storage.
 pub fn exit_code(e: &anyhow::Error) -> u8 {
-    if e.downcast_ref::<Usage>().is_some() {
+    if e.downcast_ref::<Usage>().is_some() || e.downcast_ref::<crate::input::TooLarge>().is_some() {
         return 2;
     }
     if matches!(e.downcast_ref::<StoreError>(), Some(StoreError::Backend(_))) {
@@ -65,12 +65,56 @@ pub fn db_spec(db: Option<&str>) -> Result<StoreSpec> {
     }
 }
 
-/// Open the database `spec` names and the service over it.
-pub async fn open(spec: &StoreSpec) -> Result<Svc> {
-    let store = AnyStore::open_spec(spec)
-        .await
-        .with_context(|| format!("cannot open the database {spec}"))?;
+/// Open the database `spec` names and the service over it; with `create`,
+/// a SQLite file that does not exist is made (with its directory), else it
+/// is refused naming the path (issue 14, item 6).
+pub async fn open(spec: &StoreSpec, create: bool) -> Result<Svc> {
+    let store = if create {
+        AnyStore::open_spec(spec).await
+    } else {
+        AnyStore::open_existing(spec).await
+    }
+    .with_context(|| {
+        if create {
+            format!("cannot open the database {spec}")
+        } else {
+            format!(
+                "cannot open the database {spec} (only `competition create`, `import`, `demo`, `account add` and the other commands that create make a new one; give --create to make it)"
+            )
+        }
+    })?;
     Ok(service(store))
+}
+
+/// `arbiter rules preset NAME`: the preset's text; it needs no database.
+fn print_preset(g: &Globals, name: &str) -> Result<()> {
+    let text = arbiter_record::preset(name).ok_or_else(|| {
+        anyhow!(
+            "there is no preset {name:?}; presets: {}",
+            arbiter_record::PRESETS.join(", ")
+        )
+    })?;
+    if g.json {
+        return print_json(&toml_as_json(text)?);
+    }
+    out!("{text}");
+    Ok(())
+}
+
+/// Whether `command` creates a competition (or, `import`, brings some in;
+/// `account add`, the first account of a server's installation), and so
+/// may make the database it names (issue 14, item 6).
+pub fn creates(command: &Noun) -> bool {
+    matches!(
+        command,
+        Noun::Competition(CompetitionCmd::Create { .. })
+            | Noun::Account(AccountCmd::Add { .. })
+            | Noun::League(LeagueCmd::Create { .. })
+            | Noun::Challengers(ChallengersCmd::Create { .. })
+            | Noun::Sunjang(SunjangCmd::Create { .. })
+            | Noun::Import(_)
+            | Noun::Demo(_)
+    )
 }
 
 /// The service over `store`.
@@ -92,16 +136,38 @@ pub async fn main(cli: Cli) -> Result<()> {
         return crate::serve::run(cli.db.as_deref(), s).await;
     }
     let spec = db_spec(cli.db.as_deref())?;
-    let svc = open(&spec).await?;
     let globals = Globals::from_cli(&cli)?;
+    if let Noun::Script(s) = &cli.command {
+        // Read and parse the script before the database is opened: a file
+        // that is too large or malformed is refused as such, and the script
+        // may make the database only if one of its lines creates.
+        let (name, lines) = crate::script::read(&s.file)?;
+        let create = cli.create || lines.iter().any(|l| creates(&l.cli.command));
+        let svc = open(&spec, create).await?;
+        return crate::script::run_lines_of(&svc, &globals, &name, &lines, &spec, !s.no_rehearsal)
+            .await;
+    }
+    // The commands that need no database open none.
     match &cli.command {
-        Noun::Script(s) => {
-            crate::script::run_file(&svc, &globals, &s.file, &spec, !s.no_rehearsal).await
+        Noun::Rules(RulesCmd::Preset { name }) => return print_preset(&globals, name),
+        Noun::Roll(cmd @ RollCmd::Recompute { .. }) => {
+            return crate::xmadn::roll_recompute(&globals, cmd);
         }
+        _ => {}
+    }
+    if let Noun::Import(a) = &cli.command {
+        // Checked whole before the database is opened (and made).
+        let (name, export) = crate::transfer::read(a)?;
+        let svc = open(&spec, true).await?;
+        return crate::transfer::import(&svc, &globals, &name, &export).await;
+    }
+    let svc = open(&spec, cli.create || creates(&cli.command)).await?;
+    match &cli.command {
+        Noun::Script(_) => unreachable_noun(),
         Noun::Demo(d) => crate::demo::run(&svc, &globals, &d.id).await,
         Noun::Account(a) => crate::account::run(&svc, &globals, a).await,
         Noun::Export(a) => crate::transfer::export(&svc, &globals, a).await,
-        Noun::Import(a) => crate::transfer::import(&svc, &globals, a).await,
+        Noun::Import(_) => unreachable_noun(),
         other => execute(&svc, &globals, other).await,
     }
 }
@@ -391,7 +457,7 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
 }
 
 fn read_rules_file(path: &std::path::Path) -> Result<arbiter_engine::tws::LadderRules> {
-    let text = crate::csv::read_utf8(path, "the rules file")?;
+    let text = crate::input::read_rules(path)?;
     arbiter_record::parse_rules(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
 }
 
@@ -436,19 +502,7 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
             }
             Ok(())
         }
-        Noun::Rules(RulesCmd::Preset { name }) => {
-            let text = arbiter_record::preset(name).ok_or_else(|| {
-                anyhow!(
-                    "there is no preset {name:?}; presets: {}",
-                    arbiter_record::PRESETS.join(", ")
-                )
-            })?;
-            if g.json {
-                return print_json(&toml_as_json(text)?);
-            }
-            out!("{text}");
-            Ok(())
-        }
+        Noun::Rules(RulesCmd::Preset { name }) => print_preset(g, name),
         Noun::League(cmd) => crate::xmadn::league(svc, g, cmd).await,
         Noun::Challengers(cmd) => crate::xmadn::challengers(svc, g, cmd).await,
         Noun::Roll(cmd) => crate::xmadn::roll(svc, g, cmd).await,

@@ -193,18 +193,28 @@ async fn copy_in_memory(store: &AnyStore) -> Result<AnyStore, StoreError> {
     Ok(copy)
 }
 
-pub async fn run_file(
+/// The script at `path` read (at most `input::MAX_SCRIPT` bytes) and
+/// parsed, with its name for messages. Every refusal is a usage mistake
+/// (exit 2) except a file that cannot be opened at all.
+pub fn read(path: &Path) -> Result<(String, Vec<Line>)> {
+    let text = crate::input::read_utf8(path, "the script", crate::input::MAX_SCRIPT)?;
+    let name = path.display().to_string();
+    let lines = parse(&name, &text)?;
+    Ok((name, lines))
+}
+
+/// Run the parsed `lines` of the script `name`: tried on a copy of the
+/// database first unless `rehearsal` is false.
+pub async fn run_lines_of(
     svc: &Svc,
     g: &Globals,
-    path: &Path,
+    name: &str,
+    lines: &[Line],
     db: &StoreSpec,
     rehearsal: bool,
 ) -> Result<()> {
-    let text = crate::csv::read_utf8(path, "the script")?;
-    let name = path.display().to_string();
-    let lines = parse(&name, &text)?;
     if !rehearsal {
-        return run_lines(svc, g, &name, &lines).await;
+        return run_lines(svc, g, name, lines).await;
     }
     // The rehearsal and the real run must draw the same sides, or a result
     // that depends on a side (a win "by VP" at -20) could pass in one and
@@ -219,7 +229,7 @@ pub async fn run_file(
         }
         other => other.clone(),
     };
-    rehearse(db, svc.store(), &seeds, g, &name, &lines).await?;
+    rehearse(db, svc.store(), &seeds, g, name, lines).await?;
     let real = arbiter_service::Service::new(svc.store().clone()).with_seeds(seeds);
-    run_lines(&real, g, &name, &lines).await
+    run_lines(&real, g, name, lines).await
 }

@@ -21,7 +21,7 @@ pub async fn run(db: Option<&str>, args: &ServeArgs) -> Result<()> {
         Some(dir) => StoreSpec::Sqlite(dir.path().join("arbiter-demo.db")),
         None => db_spec(db)?,
     };
-    let svc = open(&path).await?;
+    let svc = open(&path, args.demo).await?;
     let mut demo_accounts = None;
     if args.demo {
         let existing = svc.competitions().await?;

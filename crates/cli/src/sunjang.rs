@@ -89,7 +89,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
     } = cmd
     {
         let text = match rules {
-            Some(path) => crate::csv::read_utf8(path, "the rules file")?,
+            Some(path) => crate::input::read_rules(path)?,
             None => arbiter_record::preset(preset)
                 .filter(|_| preset == "sunjang-league")
                 .ok_or_else(|| {
@@ -182,7 +182,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
             }
         },
         SunjangCmd::Restrictions { file, reason } => {
-            let text = crate::csv::read_utf8(file, "the rules file")?;
+            let text = crate::input::read_rules(file)?;
             let (_, restrictions) = arbiter_record::parse_sunjang_rules(&text)
                 .map_err(|e| anyhow!("{}: {e}", file.display()))?;
             exec!(season::Command::ChangeRestrictions {

@@ -2,7 +2,7 @@
 //! accounts, grants and API tokens) as one JSON Lines file, read and written
 //! by `arbiter_service::transfer` (format: docs/export-format.md).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context as _, Result, anyhow, bail};
@@ -13,6 +13,13 @@ use crate::args::{ExportArgs, ImportArgs};
 use crate::run::{Globals, Svc, print_json};
 
 pub async fn export(svc: &Svc, g: &Globals, a: &ExportArgs) -> Result<()> {
+    if a.without_secrets {
+        // Issue 14, item 8: the old name promised more than it did.
+        return Err(crate::run::Usage(
+            "--without-secrets is gone: it left out only the draw seeds and kept the password and token hashes; give --without-seeds, --without-credentials, or --public for an export safe to publish".into(),
+        )
+        .into());
+    }
     let competition = if a.all {
         None
     } else {
@@ -34,9 +41,16 @@ pub async fn export(svc: &Svc, g: &Globals, a: &ExportArgs) -> Result<()> {
     let options = ExportOptions {
         competition,
         accounts: a.all,
-        secrets: !a.without_secrets,
+        secrets: !(a.without_seeds || a.public),
     };
-    let export = transfer::export(svc.store(), &options).await?;
+    let mut export = transfer::export(svc.store(), &options).await?;
+    let credentials = !(a.without_credentials || a.public);
+    if !credentials {
+        export.leave_out_credentials();
+    }
+    if a.public {
+        export.leave_out_emails();
+    }
     match &a.output {
         None => {
             let stdout = std::io::stdout();
@@ -57,6 +71,8 @@ pub async fn export(svc: &Svc, g: &Globals, a: &ExportArgs) -> Result<()> {
                     "file": path.display().to_string(),
                     "counts": counts,
                     "secrets_included": export.secrets_included,
+                    "credentials_included": credentials,
+                    "emails_included": !a.public,
                 }))?;
             } else {
                 outln!("Exported {counts} to {}.", path.display());
@@ -91,11 +107,29 @@ fn write_file(path: &Path, export: &transfer::Export) -> Result<()> {
     Ok(())
 }
 
-pub async fn import(svc: &Svc, g: &Globals, a: &ImportArgs) -> Result<()> {
-    let (name, bytes) = read_input(&a.file)?;
-    let export =
-        transfer::parse(&bytes).map_err(|e| anyhow!("{name}: {e}; nothing was imported"))?;
-    let imported = match transfer::import(svc.store(), &export).await {
+/// The export file `a` names (or standard input) read and checked, with its
+/// name for messages. Read a line at a time, never whole (issue 14, item 5):
+/// the parser stops at `transfer::MAX_FILE` bytes and a line at `MAX_LINE`.
+/// The database is opened only after (`run::main`), so a refused file makes
+/// no database either.
+pub fn read(a: &ImportArgs) -> Result<(String, transfer::Export)> {
+    let (name, parsed) = if a.file.as_os_str() == "-" {
+        let stdin = std::io::stdin();
+        let parsed = transfer::parse_reader(stdin.lock());
+        ("standard input".to_owned(), parsed)
+    } else {
+        let file = std::fs::File::open(&a.file)
+            .with_context(|| format!("cannot read the export file {}", a.file.display()))?;
+        let parsed = transfer::parse_reader(std::io::BufReader::with_capacity(1 << 16, file));
+        (a.file.display().to_string(), parsed)
+    };
+    let export = parsed.map_err(|e| anyhow!("{name}: {e}; nothing was imported"))?;
+    Ok((name, export))
+}
+
+/// Import `export`, read from `name` by [`read`].
+pub async fn import(svc: &Svc, g: &Globals, name: &str, export: &transfer::Export) -> Result<()> {
+    let imported = match transfer::import(svc.store(), export).await {
         Ok(imported) => imported,
         // Only a refusal of the accounts after the competitions went in
         // (a username registered meanwhile) is partial, and says so.
@@ -113,23 +147,8 @@ pub async fn import(svc: &Svc, g: &Globals, a: &ImportArgs) -> Result<()> {
     }
     if !imported.secrets_included {
         eprintln!(
-            "warning: the export was made --without-secrets: the imported competitions cannot draw or roll with the seeds they committed to"
+            "warning: the export was made without its seeds (--without-seeds or --public): the imported competitions cannot draw or roll with the seeds they committed to"
         );
     }
     Ok(())
-}
-
-/// The file's name for messages, and its bytes (`-`: standard input).
-fn read_input(file: &Path) -> Result<(String, Vec<u8>)> {
-    let mut bytes = Vec::new();
-    if file.as_os_str() == "-" {
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .context("cannot read the export from standard input")?;
-        return Ok(("standard input".to_owned(), bytes));
-    }
-    let bytes = std::fs::read(file)
-        .with_context(|| format!("cannot read the export file {}", file.display()))?;
-    Ok((file.display().to_string(), bytes))
 }

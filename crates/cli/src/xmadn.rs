@@ -148,7 +148,7 @@ fn game_id(s: &str) -> Result<GameId> {
 }
 
 fn read_text(path: &std::path::Path) -> Result<String> {
-    crate::csv::read_utf8(path, "the rules file")
+    crate::input::read_rules(path)
 }
 
 /// What the moderator should know after a write: the significant outcomes
@@ -508,55 +508,64 @@ pub async fn roll(svc: &Svc, g: &Globals, cmd: &RollCmd) -> Result<()> {
                 bail!("some rounds of die-roll do not verify");
             }
         }
-        RollCmd::Recompute {
-            seed,
-            commitment,
-            players,
-            faces,
-            tiebreak,
-        } => {
-            let seed = hex32(seed, "--seed")?;
-            if *faces < 2 {
-                bail!(usage(format!(
-                    "--faces {faces}: a die has at least 2 faces"
-                )));
-            }
-            if players.len() < 2 {
-                bail!(usage(
-                    "give at least two --player, in the order they rolled".into()
-                ));
-            }
-            let ids: Vec<usize> = (0..players.len()).collect();
-            let mut dice = draw::Dice::new(&seed, 0, *faces);
-            let rounds = if *tiebreak {
-                draw::roll_until_separated(&mut dice, &ids)
-            } else {
-                draw::roll_order(&mut dice, &ids).0
-            };
-            let committed = commitment
-                .as_deref()
-                .map(|c| hex32(c, "--commitment"))
-                .transpose()?;
-            let ok = committed.map(|c| draw::verify(&seed, &c));
-            let text: Vec<String> = rounds
-                .iter()
-                .map(|r| {
-                    r.iter()
-                        .map(|(i, f)| format!("{} {f}", players[*i]))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .collect();
-            if g.json {
-                return print_json(&serde_json::json!({"rounds": text, "commitment_ok": ok}));
-            }
-            outln!("{}", text.join("; then "));
-            match ok {
-                Some(true) => outln!("The seed matches the commitment."),
-                Some(false) => bail!("the seed does NOT match the commitment"),
-                None => {}
-            }
-        }
+        RollCmd::Recompute { .. } => return roll_recompute(g, cmd),
+    }
+    Ok(())
+}
+
+/// `arbiter roll recompute`: a round of die-roll from a published seed; it
+/// needs no database (`run::main` calls it before opening one).
+pub fn roll_recompute(g: &Globals, cmd: &RollCmd) -> Result<()> {
+    let RollCmd::Recompute {
+        seed,
+        commitment,
+        players,
+        faces,
+        tiebreak,
+    } = cmd
+    else {
+        bail!("`roll verify` needs the league's database");
+    };
+    let seed = hex32(seed, "--seed")?;
+    if *faces < 2 {
+        bail!(usage(format!(
+            "--faces {faces}: a die has at least 2 faces"
+        )));
+    }
+    if players.len() < 2 {
+        bail!(usage(
+            "give at least two --player, in the order they rolled".into()
+        ));
+    }
+    let ids: Vec<usize> = (0..players.len()).collect();
+    let mut dice = draw::Dice::new(&seed, 0, *faces);
+    let rounds = if *tiebreak {
+        draw::roll_until_separated(&mut dice, &ids)
+    } else {
+        draw::roll_order(&mut dice, &ids).0
+    };
+    let committed = commitment
+        .as_deref()
+        .map(|c| hex32(c, "--commitment"))
+        .transpose()?;
+    let ok = committed.map(|c| draw::verify(&seed, &c));
+    let text: Vec<String> = rounds
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|(i, f)| format!("{} {f}", players[*i]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect();
+    if g.json {
+        return print_json(&serde_json::json!({"rounds": text, "commitment_ok": ok}));
+    }
+    outln!("{}", text.join("; then "));
+    match ok {
+        Some(true) => outln!("The seed matches the commitment."),
+        Some(false) => bail!("the seed does NOT match the commitment"),
+        None => {}
     }
     Ok(())
 }

@@ -642,7 +642,7 @@ fn a_script_with_unbalanced_quotes_stores_nothing() {
 
 #[test]
 fn a_script_with_a_bad_option_value_stores_nothing_even_in_a_new_database() {
-    let a = Arbiter::new();
+    let a = Arbiter::without_db();
     a.script(
         "fresh.arbiter",
         "competition create tws --name \"T\" --moderator \"J R\" --at 2026-01-05\n\
@@ -651,7 +651,13 @@ fn a_script_with_a_bad_option_value_stores_nothing_even_in_a_new_database() {
     )
     .fails_with(2)
     .stderr_names(&["line 3", "--bogus"]);
-    assert_eq!(a.ok(&["competition", "list", "--json"]).trim(), "[]");
+    // The script is parsed before the database is opened: not even an
+    // empty database is left behind (issue 14, item 6).
+    assert!(
+        !a.db().exists(),
+        "a refused script made {}",
+        a.db().display()
+    );
 }
 
 #[test]
@@ -924,4 +930,129 @@ fn times_outside_the_recordable_years_are_refused() {
     a.refused(2, &["round", "announce", "--at", "+10000-01-01T00:00:00Z"])
         .stderr_names(&["--at", "is not a time"]);
     assert_unchanged(&before, &a.stored(), "announcements at impossible times");
+}
+
+/// Issue 14, item 6: a read command with a mistyped `--db` created the
+/// directory and an empty database and exited 0. Now it fails naming the
+/// path, and makes neither; `--create` makes it on purpose.
+#[test]
+fn a_read_command_on_a_missing_database_creates_nothing() {
+    let a = Arbiter::without_db();
+    let missing = a.db().parent().unwrap().join("nonexistent/dir/x.db");
+    let db = missing.to_string_lossy().into_owned();
+    for args in [
+        vec!["competition", "list"],
+        vec!["ladder", "show"],
+        vec!["history"],
+        vec!["export", "--all"],
+        vec!["player", "add", "Ana Morales"],
+    ] {
+        a.run_on(&missing, &args)
+            .fails_with(4)
+            .stderr_names(&["no database at", &db, "--create"]);
+        assert!(
+            !missing.parent().unwrap().exists(),
+            "`{}` made {}",
+            args.join(" "),
+            missing.parent().unwrap().display()
+        );
+    }
+    a.run_on(&missing, &["--create", "competition", "list"])
+        .success();
+    assert!(missing.is_file());
+    // A command that creates makes the database without --create.
+    let other = a.db().parent().unwrap().join("made/by/create.db");
+    a.run_on(
+        &other,
+        &[
+            "competition",
+            "create",
+            "t",
+            "--name",
+            "T",
+            "--at",
+            "2026-01-05",
+        ],
+    )
+    .success();
+    assert!(other.is_file());
+}
+
+/// Issue 14, item 5: `arbiter script /dev/zero` ran for over a minute and
+/// grew to 10.6 GB. Now it reads at most the 16 MiB a script may be and
+/// exits 2 naming the file and the limit, before any database is opened.
+#[cfg(unix)]
+#[test]
+fn a_script_from_an_endless_stream_is_refused_at_its_limit() {
+    let a = Arbiter::without_db();
+    let started = std::time::Instant::now();
+    a.run(&["script", "/dev/zero"])
+        .fails_with(2)
+        .stderr_names(&["/dev/zero", "16 MiB"]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(!a.db().exists());
+    // The rules file and the export file are bounded the same way.
+    a.ok(&[
+        "competition",
+        "create",
+        "t",
+        "--name",
+        "T",
+        "--at",
+        "2026-01-05",
+    ]);
+    let before = a.stored();
+    a.run(&["rules", "change", "--file", "/dev/zero", "--reason", "r"])
+        .fails_with(2)
+        .stderr_names(&["/dev/zero", "1 MiB"]);
+    a.run(&[
+        "competition",
+        "create",
+        "u",
+        "--name",
+        "U",
+        "--rules",
+        "/dev/zero",
+    ])
+    .fails_with(2)
+    .stderr_names(&["/dev/zero", "1 MiB"]);
+    a.run(&["import", "/dev/zero"])
+        .fails_with(1)
+        .stderr_names(&["/dev/zero", "line 1", "256 MiB", "nothing was imported"]);
+    assert_unchanged(&before, &a.stored(), "the endless files");
+}
+
+/// Issue 14, item 6: an empty rules file was taken as the defaults.
+#[test]
+fn an_empty_rules_file_is_refused() {
+    let a = Arbiter::new();
+    let empty = a.file("empty.toml", "");
+    let comments = a.file("comments.toml", "# nothing set\n\n");
+    let empty = empty.to_string_lossy().into_owned();
+    let comments = comments.to_string_lossy().into_owned();
+    for file in [&empty, &comments] {
+        a.run(&["competition", "create", "t", "--name", "T", "--rules", file])
+            .fails_with(1)
+            .stderr_names(&[file.as_str(), "holds no setting", "format"]);
+    }
+    a.ok(&[
+        "competition",
+        "create",
+        "t",
+        "--name",
+        "T",
+        "--at",
+        "2026-01-05",
+    ]);
+    let before = a.stored();
+    for file in ["/dev/null", empty.as_str(), comments.as_str()] {
+        a.run(&["rules", "change", "--file", file, "--reason", "r"])
+            .fails_with(1)
+            .stderr_names(&[file, "holds no setting"]);
+    }
+    assert_unchanged(&before, &a.stored(), "the empty rules files");
 }

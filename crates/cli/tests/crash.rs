@@ -690,6 +690,11 @@ fn big_export() -> &'static PathBuf {
 
 /// `arbiter export -c big` of `db`, or `None` when it has no competition `big`.
 fn export_of(db: &Db) -> Option<Vec<u8>> {
+    // An import killed while its file was still being read never opened the
+    // database, so made none (issue 14, item 6).
+    if db.kind == "sqlite" && !std::path::Path::new(&db.spec).exists() {
+        return None;
+    }
     let list = db.ok_json(&["competition", "list", "--json"]);
     let present = list.as_array().unwrap().iter().any(|c| c["id"] == "big");
     if !present {

@@ -120,10 +120,31 @@ struct FormatOnly {
     format: Option<TwsLadderFormat>,
 }
 
+/// Refuse a rules file that holds no setting at all: empty, blank or only
+/// comments (issue 14, item 6: `rules change --file /dev/null` and
+/// `competition create --rules empty.toml` were taken as the defaults, a
+/// silent change of every rule). A file of its `format` line alone is a
+/// deliberate choice of the defaults and is read. A file that is not TOML is
+/// left to the parse that follows, which names the line.
+pub(crate) fn not_empty(text: &str) -> Result<(), RulesFileError> {
+    match DeTable::parse(text) {
+        // Placed where the `format` line it asks for would go.
+        Ok(doc) if doc.get_ref().is_empty() => Err(RulesFileError {
+            line: Some(1),
+            column: Some(1),
+            field: Some("format".into()),
+            message: "the file holds no setting (it is empty, blank or only comments), and an empty file is refused rather than taken as the defaults: write at least its `format` line, or leave the rules out to use the preset".into(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Read the `format` setting `P` (a struct of `format` alone, other settings
 /// ignored) before the rest, so that a file of another format is refused as
-/// such rather than for the first setting this format does not have.
+/// such rather than for the first setting this format does not have; an
+/// empty file is refused first ([`not_empty`]).
 pub(crate) fn format_first<P: DeserializeOwned>(text: &str) -> Result<(), RulesFileError> {
+    not_empty(text)?;
     toml::from_str::<P>(text)
         .map(|_| ())
         .map_err(|e| toml_error(text, &e))

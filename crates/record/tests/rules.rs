@@ -44,13 +44,15 @@ fn the_preset_sets_every_setting() {
     }
 }
 
+/// Issue 14, item 6: an empty file (`/dev/null`, a blank or comment-only
+/// file) is refused, not taken as the defaults; its `format` line alone is
+/// a deliberate choice of them.
 #[test]
-fn an_empty_file_gives_the_defaults() {
-    assert_eq!(parse_rules(""), Ok(LadderRules::default()));
-    assert_eq!(
-        parse_rules("# nothing but a comment\n\n"),
-        Ok(LadderRules::default())
-    );
+fn an_empty_file_is_refused_and_the_format_line_alone_gives_the_defaults() {
+    for text in ["", "  \n\n", "# nothing but a comment\n\n"] {
+        let e = parse_rules(text).unwrap_err();
+        assert!(e.message.contains("holds no setting"), "{text:?}: {e}");
+    }
     assert_eq!(
         parse_rules("format = \"tws-ladder\"\n"),
         Ok(LadderRules::default())

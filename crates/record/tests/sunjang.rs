@@ -1076,10 +1076,15 @@ fn rules_to_toml_of_the_preset_is_frozen() {
     );
 }
 
+/// Issue 14, item 6: an empty file is refused, not taken as the defaults;
+/// the `format` line alone gives them, without restrictions.
 #[test]
-fn an_empty_file_gives_the_defaults_without_restrictions() {
+fn an_empty_file_is_refused_and_the_format_line_alone_gives_the_defaults() {
     let defaults = (SunjangRules::default(), Restrictions::default());
-    assert_eq!(parse_sunjang_rules(""), Ok(defaults.clone()));
+    for text in ["", "\n", "# only a comment\n"] {
+        let e = parse_sunjang_rules(text).unwrap_err();
+        assert!(e.message.contains("holds no setting"), "{text:?}: {e}");
+    }
     assert_eq!(
         parse_sunjang_rules("format = \"sunjang-league\"\n"),
         Ok(defaults)

@@ -981,15 +981,21 @@ fn rules_to_toml_of_the_defaults_is_frozen() {
     );
 }
 
+/// Issue 14, item 6: an empty file is refused, not taken as the defaults.
 #[test]
-fn an_empty_file_gives_the_defaults() {
-    assert_eq!(parse_league_rules(""), Ok(LeagueRules::default()));
+fn an_empty_file_is_refused_and_the_format_line_alone_gives_the_defaults() {
+    for text in ["", "\n", "# only a comment\n"] {
+        let e = parse_league_rules(text).unwrap_err();
+        assert!(e.message.contains("holds no setting"), "{text:?}: {e}");
+        let e = parse_challengers_rules(text).unwrap_err();
+        assert!(e.message.contains("holds no setting"), "{text:?}: {e}");
+    }
     assert_eq!(
         parse_league_rules("format = \"xmadn-league\"\n"),
         Ok(LeagueRules::default())
     );
     assert_eq!(
-        parse_challengers_rules("# nothing\n"),
+        parse_challengers_rules("format = \"xmadn-challengers\"\n"),
         Ok(ChallengersRules::default())
     );
 }

@@ -658,6 +658,18 @@ impl<S: EventStore> Service<S> {
             }
             events.extend(announced);
             if preview {
+                // Issue 14, item 8: the preview used to carry the seed it
+                // drew with, before the announcement revealed it; it carries
+                // UNREVEALED_SEED instead, in its state and its events, so no
+                // front end can show it.
+                for e in &mut events {
+                    if let Event::RoundAnnounced(a) = e {
+                        a.seed = UNREVEALED_SEED;
+                    }
+                }
+                if let Some(round) = state.rounds.last_mut() {
+                    round.seed = UNREVEALED_SEED;
+                }
                 return Ok((
                     state,
                     Executed {
@@ -1082,6 +1094,12 @@ impl<S: EventStore> Service<S> {
 }
 
 pub use arbiter_engine;
+
+/// What a preview of an announcement carries in place of the round's seed,
+/// which stays secret until the announcement reveals it (issue 14, item 8):
+/// the views show no seed for it. A real seed is never all zeros (it comes
+/// from the OS or from SHA-256).
+pub const UNREVEALED_SEED: Seed = [0; 32];
 
 #[cfg(test)]
 mod tests {

@@ -19,7 +19,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Read as _, Write};
 
 use arbiter_store::{
     Account, AccountStore, ApiToken, CompetitionDump, EventStore, Grant, KeyRecord, Role, Seq,
@@ -38,6 +38,12 @@ pub const FORMAT_VERSION: u64 = 1;
 /// The longest line [`parse`] accepts (an event of a million-player round
 /// is tens of megabytes).
 pub const MAX_LINE: usize = 256 << 20;
+
+/// The largest file [`parse_reader`] reads (issue 14, item 5: an import is
+/// read a line at a time and stops here, so a stream without end, such as
+/// `/dev/zero` or a pipe that never closes, is refused rather than read
+/// into memory). A ladder of 10,000 results exports to about 7 MB.
+pub const MAX_FILE: u64 = 1 << 30;
 
 // ------------------------------------------------------------------ model
 
@@ -86,6 +92,28 @@ impl Export {
             accounts: self.accounts.len() as u64,
             grants: self.grants.len() as u64,
             tokens: self.tokens.len() as u64,
+        }
+    }
+}
+
+impl Export {
+    /// Leave out the credentials (issue 14, item 8: `--without-secrets`
+    /// kept them): every password hash is written empty, and such an
+    /// account cannot log in (no password verifies against it) until it is
+    /// given a new one; the API tokens are left out. The seeds are left out
+    /// by [`ExportOptions::secrets`].
+    pub fn leave_out_credentials(&mut self) {
+        for a in &mut self.accounts {
+            a.password_hash.clear();
+        }
+        self.tokens.clear();
+    }
+
+    /// Leave out the accounts' e-mail addresses (personal data that a
+    /// published export must not carry).
+    pub fn leave_out_emails(&mut self) {
+        for a in &mut self.accounts {
+            a.email = None;
         }
     }
 }
@@ -739,32 +767,80 @@ pub fn parse(input: &[u8]) -> Parsed<Export> {
     read(input, true)
 }
 
+/// [`parse`] from a reader, a line at a time: at most [`MAX_LINE`] bytes of
+/// the file are held at once besides what was read from it, and reading
+/// stops past [`MAX_FILE`] bytes (issue 14, item 5). A read error is refused
+/// at the line it happened on.
+pub fn parse_reader<R: BufRead>(input: R) -> Parsed<Export> {
+    read(input, true)
+}
+
 /// [`parse`] without decoding the payloads: the structure only (for tests
 /// of the format itself, whose payloads are not real events).
 pub fn parse_structure(input: &[u8]) -> Parsed<Export> {
     read(input, false)
 }
 
-fn read(input: &[u8], check_payloads: bool) -> Parsed<Export> {
-    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+/// The next line of `input` into `buf` (without its `\n`), at most
+/// [`MAX_LINE`] bytes (with a CR): `Ok(false)` at the end of the input.
+fn next_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>, number: usize) -> Parsed<bool> {
+    buf.clear();
+    // One byte more than a line may have, and its newline: a longer line is
+    // refused after reading no more than that.
+    let limit = MAX_LINE as u64 + 2;
+    let n = input
+        .by_ref()
+        .take(limit)
+        .read_until(b'\n', buf)
+        .map_err(|e| at_line(number, format!("cannot read the line: {e}")))?;
+    if n == 0 {
+        return Ok(false);
+    }
+    let ended = buf.last() == Some(&b'\n');
+    if ended {
+        buf.pop();
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    if buf.len() > MAX_LINE || (!ended && n as u64 == limit) {
+        return Err(at_line(
+            number,
+            format!(
+                "the line is longer than the {} MiB a line may have",
+                MAX_LINE >> 20
+            ),
+        ));
+    }
+    Ok(true)
+}
+
+fn read<R: BufRead>(mut input: R, check_payloads: bool) -> Parsed<Export> {
     let mut reader: Option<Reader> = None;
     let mut last_line = 0;
-    // A final newline ends the last line; it does not begin another.
-    let body = input.strip_suffix(b"\n").unwrap_or(input);
-    for (i, raw) in body.split(|&b| b == b'\n').enumerate() {
-        let number = i + 1;
+    let mut total: u64 = 0;
+    let mut buf = Vec::new();
+    loop {
+        let number = last_line + 1;
+        if !next_line(&mut input, &mut buf, number)? {
+            break;
+        }
         last_line = number;
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if raw.len() > MAX_LINE {
+        total += buf.len() as u64 + 1;
+        if total > MAX_FILE {
             return Err(at_line(
                 number,
                 format!(
-                    "the line is {} bytes long, more than the {} MiB a line may have",
-                    raw.len(),
-                    MAX_LINE >> 20
+                    "the file is larger than the {} GiB an import may be",
+                    MAX_FILE >> 30
                 ),
             ));
         }
+        let raw = if number == 1 {
+            buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&buf)
+        } else {
+            &buf
+        };
         let text = std::str::from_utf8(raw).map_err(|e| {
             at_line(
                 number,

@@ -393,6 +393,9 @@ pub struct RoundView {
     pub unpaired: Vec<String>,
     pub unresolved: u32,
     pub overdue: Vec<String>,
+    /// The revealed seed of the round's draws (hex); empty in a preview,
+    /// whose seed stays secret until the announcement reveals it (issue 14,
+    /// item 8).
     pub seed: String,
     pub deadline_rule: ExplanationView,
     pub bid_rule: ExplanationView,
@@ -465,7 +468,11 @@ pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> R
             Vec::new()
         },
         unresolved,
-        seed: hex::encode(r.seed),
+        seed: if r.seed == crate::UNREVEALED_SEED {
+            String::new()
+        } else {
+            hex::encode(r.seed)
+        },
         deadline_rule: ladder.explain_deadline(r).into(),
         bid_rule: ladder.explain_bid(r).into(),
         closed_early: r.closed.as_ref().and_then(|c| c.early.clone()),

@@ -467,3 +467,34 @@ async fn a_byte_order_mark_crlf_blank_lines_and_no_final_newline_are_accepted() 
     let parsed: Export = transfer::parse(&crlf).unwrap();
     assert_eq!(parsed, expected);
 }
+
+/// Issue 14, item 8: the export flags leave out what they name. Without
+/// credentials no password or token hash is written (the hashes empty, no
+/// `token` line); without e-mail addresses none is; the file still reads,
+/// imports, and its accounts cannot log in with any password.
+#[tokio::test]
+async fn credentials_and_emails_are_left_out_when_asked() {
+    let source = installation().await;
+    let mut export = transfer::export(&source, &all()).await.unwrap();
+    assert!(export.accounts.iter().any(|a| !a.password_hash.is_empty()));
+    assert!(export.accounts.iter().any(|a| a.email.is_some()));
+    export.leave_out_credentials();
+    export.leave_out_emails();
+    let bytes = transfer::to_bytes(&export);
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    for account in source.accounts().await.unwrap() {
+        assert!(!text.contains(&account.password_hash), "{text}");
+        if let Some(email) = account.email {
+            assert!(!text.contains(&email), "{text}");
+        }
+    }
+    assert!(!text.contains(r#""type":"token""#), "{text}");
+    let parsed = transfer::parse(&bytes).unwrap();
+    assert_eq!(parsed, export);
+    let target = SqliteStore::open_in_memory().await.unwrap();
+    transfer::import(&target, &parsed).await.unwrap();
+    for account in target.accounts().await.unwrap() {
+        assert_eq!(account.password_hash, "");
+        assert_eq!(account.email, None);
+    }
+}

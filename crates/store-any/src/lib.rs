@@ -93,7 +93,21 @@ impl AnyStore {
         }
     }
 
-    /// Open the SQLite file at `path`.
+    /// Open what `spec` names if it exists: a SQLite file is neither created
+    /// nor its directory made (issue 14, item 6; only commands that create
+    /// use [`AnyStore::open_spec`]). A PostgreSQL database is always made by
+    /// its server's administrator; opening it brings its schema up to date.
+    pub async fn open_existing(spec: &StoreSpec) -> Result<Self, StoreError> {
+        match spec {
+            StoreSpec::Sqlite(path) => {
+                Ok(AnyStore::Sqlite(SqliteStore::open_existing(path).await?))
+            }
+            StoreSpec::Postgres(url) => Ok(AnyStore::Postgres(PostgresStore::open(url).await?)),
+        }
+    }
+
+    /// Open the SQLite file at `path` (created with its parent directories
+    /// if missing).
     pub async fn open_sqlite(path: &Path) -> Result<Self, StoreError> {
         Ok(AnyStore::Sqlite(SqliteStore::open(path).await?))
     }

@@ -125,7 +125,6 @@ impl SqliteStore {
     /// Open (creating it and its parent directories if missing) the database
     /// at `path`, and bring its schema up to date.
     pub async fn open(path: &Path) -> Result<Self, StoreError> {
-        let name = path.display().to_string();
         if let Some(parent) = path.parent()
             && !parent.as_os_str().is_empty()
         {
@@ -136,9 +135,34 @@ impl SqliteStore {
                 ))
             })?;
         }
+        Self::connect(path, true).await
+    }
+
+    /// Open the database at `path` only if it exists, creating neither it
+    /// nor a directory (issue 14, item 6: a mistyped `--db` of a read
+    /// command made a directory and an empty database and answered as if
+    /// all was well). Its schema is brought up to date.
+    pub async fn open_existing(path: &Path) -> Result<Self, StoreError> {
+        // SQLite would report only "unable to open database file".
+        if !path.is_file() {
+            return Err(StoreError::Backend(format!(
+                "there is no database at {}{}",
+                path.display(),
+                if path.exists() {
+                    " (it is not a file)"
+                } else {
+                    ""
+                }
+            )));
+        }
+        Self::connect(path, false).await
+    }
+
+    async fn connect(path: &Path, create: bool) -> Result<Self, StoreError> {
+        let name = path.display().to_string();
         let options = SqliteConnectOptions::new()
             .filename(path)
-            .create_if_missing(true)
+            .create_if_missing(create)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)

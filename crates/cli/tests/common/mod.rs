@@ -101,7 +101,16 @@ pub struct Arbiter {
 }
 
 impl Arbiter {
+    /// A fresh, empty database (made with `--create`: read commands no
+    /// longer make a missing one, issue 14, item 6).
     pub fn new() -> Self {
+        let a = Self::without_db();
+        a.run(&["--create", "competition", "list"]).success();
+        a
+    }
+
+    /// A temporary directory whose database does not exist yet.
+    pub fn without_db() -> Self {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let db = dir.path().join("arbiter.db");
         Self { dir, db }
@@ -120,13 +129,18 @@ impl Arbiter {
 
     /// The command with the test environment, not yet run.
     pub fn command(&self) -> Command {
+        Self::command_on(&self.db)
+    }
+
+    /// The command with the test environment on the database `db`.
+    pub fn command_on(db: &Path) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
         cmd.env("ARBITER_DETERMINISTIC_SEEDS", "test")
             .env_remove("ARBITER_COMPETITION")
             .env_remove("ARBITER_DB")
             .env_remove("ARBITER_ACTOR")
             .arg("--db")
-            .arg(&self.db)
+            .arg(db)
             .arg("--actor")
             .arg("tester")
             .stdin(Stdio::null());
@@ -135,8 +149,12 @@ impl Arbiter {
 
     /// Run `arbiter ARGS` from the workspace root.
     pub fn run(&self, args: &[&str]) -> Run {
-        let out = self
-            .command()
+        self.run_on(&self.db, args)
+    }
+
+    /// Run `arbiter ARGS` from the workspace root on the database `db`.
+    pub fn run_on(&self, db: &Path, args: &[&str]) -> Run {
+        let out = Self::command_on(db)
             .current_dir(workspace_root())
             .args(args)
             .output()

@@ -251,7 +251,9 @@ impl SunjangFile {
 /// superior ranks cannot be any lower than the limits for inferior ranks.").
 pub fn parse_sunjang_rules(text: &str) -> Result<(SunjangRules, Restrictions), RulesFileError> {
     // The `format` first, so that a file of another format is refused as
-    // such rather than for the first setting this format does not have.
+    // such rather than for the first setting this format does not have;
+    // an empty file is refused before (issue 14, item 6).
+    crate::rules_file::not_empty(text)?;
     toml::from_str::<FormatOnly>(text).map_err(|e| file_error(text, &e))?;
     let file: SunjangFile = toml::from_str(text).map_err(|e| file_error(text, &e))?;
     let (rules, restrictions) = file.into_rules();
