@@ -75,6 +75,8 @@ async fn installation() -> SqliteStore {
                 username: "alice".to_owned(),
                 label: label.to_owned(),
                 created_at: "2026-01-02T00:00:00Z".to_owned(),
+                expires_at: None,
+                last_used: None,
             })
             .await
             .unwrap();
