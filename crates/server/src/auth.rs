@@ -78,7 +78,8 @@ pub struct AuthConfig {
     pub slowdown_max: Duration,
     pub throttle_window: Duration,
     /// Registrations allowed per client address within
-    /// [`AuthConfig::registration_window`] (every attempt counts).
+    /// [`AuthConfig::registration_window`] (those that reach the store:
+    /// made, or refused for a taken username).
     pub max_registrations_per_address: u32,
     pub registration_window: Duration,
     /// Reverse proxies whose `X-Forwarded-For` names the client. From any
@@ -494,16 +495,42 @@ pub fn token_expired(token: &ApiToken, now: chrono::DateTime<chrono::Utc>) -> bo
     })
 }
 
-/// Count a registration from the caller's address, or refuse it (429)
-/// when the address has registered too often (issue 14 item 7).
-pub fn registration_allowed(state: &AppState, caller: &Caller) -> Result<(), ApiError> {
-    state
-        .throttle
-        .registration(&state.auth, caller.address)
-        .map_err(|wait| {
-            tracing::warn!(address = ?caller.address, "registration refused: throttled");
-            throttled("too many accounts were registered from this address", wait)
-        })
+/// Register an account for `caller` ([`create_account`], not an
+/// organizer), unless the caller's address has registered too often (429,
+/// issue 14 item 7).
+pub async fn register(
+    state: &AppState,
+    caller: &Caller,
+    username: &str,
+    display_name: &str,
+    email: Option<&str>,
+    password: &str,
+) -> Result<Account, ApiError> {
+    if let Err(wait) = state.throttle.may_register(&state.auth, caller.address) {
+        tracing::warn!(address = ?caller.address, "registration refused: throttled");
+        return Err(throttled(
+            "too many accounts were registered from this address",
+            wait,
+        ));
+    }
+    let result = create_account(
+        state.service.store(),
+        state.now(),
+        username,
+        display_name,
+        email,
+        password,
+        false,
+    )
+    .await;
+    if result.is_ok()
+        || result
+            .as_ref()
+            .is_err_and(|e| e.status == axum::http::StatusCode::CONFLICT)
+    {
+        state.throttle.registered(&state.auth, caller.address);
+    }
+    result
 }
 
 /// How long a token's recorded last use may lag behind: a request costs a
@@ -733,26 +760,45 @@ impl Throttle {
         }
     }
 
-    /// Count a registration attempt from `address`; `Err(seconds to wait)`
-    /// when it has made [`AuthConfig::max_registrations_per_address`]
-    /// within the window (and this one is not counted).
-    pub fn registration(&self, config: &AuthConfig, address: Option<IpAddr>) -> Result<(), u64> {
-        let Ok(mut map) = self.counts.lock() else {
+    /// `Err(seconds to wait)` when `address` has made
+    /// [`AuthConfig::max_registrations_per_address`] registrations within
+    /// the window ([`Throttle::registered`] counts them).
+    pub fn may_register(&self, config: &AuthConfig, address: Option<IpAddr>) -> Result<(), u64> {
+        let Ok(map) = self.counts.lock() else {
             return Ok(());
         };
-        // Without an address (a test calling the router directly) every
-        // attempt shares one bucket, like those behind one proxy.
-        let key = format!(
+        let (count, left) = Self::count(
+            &map,
+            &Self::register_key(address),
+            config.registration_window,
+        );
+        if count >= config.max_registrations_per_address {
+            Err(left.as_secs().max(1))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Count a registration from `address` that reached the store: made,
+    /// or refused because the username is taken (so that probing for
+    /// taken usernames counts too). A form refused for a field does not.
+    pub fn registered(&self, config: &AuthConfig, address: Option<IpAddr>) {
+        if let Ok(mut map) = self.counts.lock() {
+            Self::add(
+                &mut map,
+                Self::register_key(address),
+                config.registration_window,
+            );
+        }
+    }
+
+    /// Without an address (a test calling the router directly) every
+    /// registration shares one bucket, like those behind one proxy.
+    fn register_key(address: Option<IpAddr>) -> String {
+        format!(
             "register:{}",
             address.map_or_else(|| "-".to_owned(), address_key)
-        );
-        let window = config.registration_window;
-        let (count, left) = Self::count(&map, &key, window);
-        if count >= config.max_registrations_per_address {
-            return Err(left.as_secs().max(1));
-        }
-        Self::add(&mut map, key, window);
-        Ok(())
+        )
     }
 }
 
@@ -891,10 +937,20 @@ pub async fn create_account(
 /// The longest expiry a token may be given, in days (ten years).
 pub const MAX_TOKEN_DAYS: u32 = 3650;
 
-/// Make an API token for `username`, valid for `days` days when given
-/// (issue 14 item 2), else until revoked; the token itself is shown once
-/// and only its digest is kept.
+/// Make an API token for `username` that works until revoked; the token
+/// itself is shown once and only its digest is kept.
 pub async fn create_token(
+    state: &AppState,
+    username: &str,
+    label: &str,
+) -> Result<String, ApiError> {
+    Ok(create_expiring_token(state, username, label, None).await?.0)
+}
+
+/// Make an API token for `username`, valid for `days` days when given
+/// (issue 14 item 2), else until revoked: the token, shown once, and what
+/// the store keeps of it.
+pub async fn create_expiring_token(
     state: &AppState,
     username: &str,
     label: &str,

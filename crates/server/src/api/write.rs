@@ -263,15 +263,13 @@ pub async fn register(
     caller: Caller,
     ApiJson(body): ApiJson<RegisterBody>,
 ) -> Result<Response, ApiError> {
-    auth::registration_allowed(&state, &caller)?;
-    let account = auth::create_account(
-        state.service.store(),
-        state.now(),
+    let account = auth::register(
+        &state,
+        &caller,
         &body.username,
         &body.name,
         body.email.as_deref(),
         &body.password,
-        false,
     )
     .await?;
     let me = me_of(&state, &account, None).await?;
@@ -354,7 +352,8 @@ pub async fn create_token(
     let account = caller.account()?;
     caller.check_csrf(csrf_header(&headers))?;
     let (token, record) =
-        auth::create_token(&state, &account.username, &body.label, body.expires_in_days).await?;
+        auth::create_expiring_token(&state, &account.username, &body.label, body.expires_in_days)
+            .await?;
     Ok((
         StatusCode::CREATED,
         Json(TokenCreated {

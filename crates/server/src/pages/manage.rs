@@ -260,15 +260,13 @@ pub(crate) async fn register(
 ) -> Response {
     let result = async {
         caller.check_csrf(form.csrf.as_deref())?;
-        auth::registration_allowed(&state, &caller)?;
-        let account = auth::create_account(
-            state.service.store(),
-            state.now(),
+        let account = auth::register(
+            &state,
+            &caller,
             &form.username,
             &form.name,
             form.email.as_deref(),
             &form.password,
-            false,
         )
         .await?;
         auth::start_session(&state, &account.username).await
@@ -433,7 +431,7 @@ pub(crate) async fn create_token(
                 .with_field("expires_in_days")
             })?),
         };
-        auth::create_token(&state, &account.username, &form.label, days).await
+        auth::create_expiring_token(&state, &account.username, &form.label, days).await
     }
     .await;
     match result {
