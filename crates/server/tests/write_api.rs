@@ -1167,6 +1167,8 @@ async fn a_revoked_token_answers_401() {
     // Sorted by creation, then label.
     assert_eq!(labels, ["ci", "tests"], "{list}");
     let ci = &list[0];
+    fits_schema("TokenView", ci);
+    fits_schema("TokenView", &list[1]);
     assert_eq!(ci["id"], id.as_str());
     assert_eq!(ci["created_at"], "2026-03-02T12:00:00+00:00");
     assert_eq!(
@@ -1433,5 +1435,34 @@ async fn cross_site_writes_are_refused() {
     assert_eq!(
         count(tokens_of(&w.app, As::Token(token)).await.json()),
         before + 2
+    );
+}
+
+/// Issue 14 item 7: "the history tells an account from a CLI actor". The
+/// ladder's events written through the API name the account that acted,
+/// marked as an account; an event written under a name no account has (as
+/// the command line writes them) is marked as not one.
+#[tokio::test]
+async fn the_history_page_tells_accounts_from_other_actors() {
+    let w = World::new().await;
+    let page = send(
+        &w.app,
+        Method::GET,
+        &format!("/c/{LADDER}/history"),
+        As::Nobody,
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::OK);
+    let html = page.text();
+    assert!(
+        html.contains(r#"<td>olga <span class="muted">account</span></td>"#),
+        "{html}"
+    );
+    assert!(html.contains(r#"<td>zed <span class="muted">account</span></td>"#));
+    assert!(
+        !html.contains("not an account</span></td>"),
+        "every actor here is an account"
     );
 }
