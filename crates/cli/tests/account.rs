@@ -282,7 +282,9 @@ fn tokens_are_listed_revoked_and_ended_by_a_new_password_and_a_removal() {
     assert!(!list.contains("otto's"), "{list}");
     let json = a.ok_json(&["--json", "account", "tokens", "vera"]);
     assert_eq!(json.as_array().unwrap().len(), 2, "{json}");
-    assert_eq!(json[0]["id"], "a1a1a1a1a1a1a1a1", "{json}");
+    // Sorted by creation, then label.
+    assert_eq!(json[0]["id"], "b2b2b2b2b2b2b2b2", "{json}");
+    assert_eq!(json[1]["label"], "laptop", "{json}");
 
     // Revoking by id, only among the account's own tokens.
     let out = a.ok(&["account", "revoke-token", "vera", "a1a1a1a1a1a1a1a1"]);
