@@ -553,7 +553,8 @@ async fn note_use(
     if recent {
         return;
     }
-    if let Err(e) = store.touch_token(&token.hash, &now.to_rfc3339()).await {
+    let at = now.to_rfc3339_opts(chrono::SecondsFormat::Secs, false);
+    if let Err(e) = store.touch_token(&token.hash, &at).await {
         tracing::warn!(token = %token.id(), error = %e, "the API token's use could not be recorded");
     }
 }
@@ -977,7 +978,11 @@ pub async fn create_expiring_token(
         username: username.to_string(),
         label: label.to_string(),
         created_at: now.to_rfc3339(),
-        expires_at: days.map(|d| (now + chrono::TimeDelta::days(i64::from(d))).to_rfc3339()),
+        // To the second: an expiry is read by people.
+        expires_at: days.map(|d| {
+            (now + chrono::TimeDelta::days(i64::from(d)))
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
+        }),
         last_used: None,
     };
     state

@@ -308,7 +308,8 @@ pub struct TokenView {
     pub label: String,
     /// RFC 3339.
     pub created_at: String,
-    /// RFC 3339, to the minute; absent: never used.
+    /// RFC 3339, to the second, noted at most once a minute; absent: never
+    /// used.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_used: Option<String>,
     /// RFC 3339; absent: never expires.
