@@ -78,15 +78,85 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &AccountCmd) -> Result<()> {
         }
         AccountCmd::Password { username } => {
             let password = read_password()?;
-            arbiter_server::auth::check_new_password(&password).map_err(api)?;
-            let hash = arbiter_server::auth::hash_password(&password).map_err(api)?;
             let username = username.trim().to_lowercase();
+            let Some(account) = store.account(&username).await? else {
+                bail!("there is no account {username:?} (`arbiter account list`)");
+            };
+            arbiter_server::auth::check_new_password(
+                &password,
+                &[&account.username, &account.display_name],
+            )
+            .map_err(api)?;
+            let hash = arbiter_server::auth::hash_password(&password).map_err(api)?;
             if !store.set_password(&username, &hash).await? {
                 bail!("there is no account {username:?} (`arbiter account list`)");
             }
-            // A new password ends every session logged in with the old one.
-            let ended = store.delete_sessions_of(&username).await?;
-            outln!("Password of {username} changed; {ended} session(s) ended.");
+            // A new password ends everything that acted with the old one:
+            // sessions and API tokens (issue 14 item 2).
+            let (tokens, sessions) = arbiter_server::auth::end_access(store, &username).await?;
+            if g.json {
+                print_json(&serde_json::json!({
+                    "username": username,
+                    "sessions_ended": sessions,
+                    "tokens_revoked": tokens,
+                }))?;
+            } else {
+                outln!(
+                    "Password of {username} changed; {sessions} session(s) ended, {tokens} API token(s) revoked."
+                );
+            }
+        }
+        AccountCmd::Tokens { username } => {
+            let username = username.trim().to_lowercase();
+            if store.account(&username).await?.is_none() {
+                bail!("there is no account {username:?} (`arbiter account list`)");
+            }
+            let now = g.now();
+            let tokens = store.tokens_of(&username).await?;
+            let views: Vec<arbiter_server::api::write::TokenView> = tokens
+                .iter()
+                .map(|t| arbiter_server::api::write::TokenView::of(t, now))
+                .collect();
+            if g.json {
+                return print_json(&views);
+            }
+            if views.is_empty() {
+                outln!("{username} has no API token.");
+            }
+            for t in &views {
+                outln!(
+                    "{}  {}  created {}  last used {}  expires {}{}",
+                    t.id,
+                    t.label,
+                    t.created_at,
+                    t.last_used.as_deref().unwrap_or("never"),
+                    t.expires_at.as_deref().unwrap_or("never"),
+                    if t.expired { " (expired)" } else { "" }
+                );
+            }
+        }
+        AccountCmd::RevokeToken { username, id } => {
+            let username = username.trim().to_lowercase();
+            if store.account(&username).await?.is_none() {
+                bail!("there is no account {username:?} (`arbiter account list`)");
+            }
+            let token = arbiter_server::auth::revoke_token(store, &username, id.trim())
+                .await
+                .map_err(api)?;
+            outln!(
+                "API token {} ({}) of {username} revoked.",
+                token.id(),
+                token.label
+            );
+        }
+        AccountCmd::Remove { username } => {
+            let username = username.trim().to_lowercase();
+            if !store.delete_account(&username).await? {
+                bail!("there is no account {username:?} (`arbiter account list`)");
+            }
+            outln!(
+                "Account {username} removed, with its roles, sessions and API tokens; the history keeps it as the actor of what it did."
+            );
         }
         AccountCmd::List => {
             let accounts = store.accounts().await?;

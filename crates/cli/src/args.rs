@@ -222,8 +222,15 @@ pub enum AccountCmd {
         #[arg(long)]
         organizer: bool,
     },
-    /// Set a new password (from standard input) and end the account's sessions.
+    /// Set a new password (from standard input) and end the account's sessions and API tokens.
     Password { username: String },
+    /// The account's API tokens: id, label, created, last used, expiry.
+    Tokens { username: String },
+    /// Revoke one API token of the account, by the id `arbiter account tokens` shows.
+    RevokeToken { username: String, id: String },
+    /// Remove the account with its roles, sessions and API tokens. The
+    /// history keeps its username as the actor of what it did.
+    Remove { username: String },
     /// Every account with its roles.
     List,
     /// Give an account a role in a competition.
@@ -676,6 +683,12 @@ pub struct ServeArgs {
     /// Secure cookies to http://localhost anyway.
     #[arg(long)]
     pub insecure_cookies: bool,
+    /// A reverse proxy in front of the server (repeat for several): from
+    /// its address, the client is the one its X-Forwarded-For names, for
+    /// login throttling and registration limits. From any other peer the
+    /// header is ignored.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 #[derive(Debug, Args)]

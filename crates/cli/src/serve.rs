@@ -135,6 +135,7 @@ pub async fn run(db: Option<&str>, args: &ServeArgs) -> Result<()> {
         .unwrap_or_else(|| format!("http://{addr}"));
     let auth = arbiter_server::auth::AuthConfig {
         secure_cookies: !args.insecure_cookies,
+        trusted_proxies: args.trusted_proxies.clone(),
         ..arbiter_server::auth::AuthConfig::default()
     };
     let state = arbiter_server::AppState::new(svc)

@@ -119,6 +119,32 @@ fn bad_accounts_are_refused_naming_the_field_and_nothing_is_stored() {
             "\n",
             "standard input",
         ),
+        // Issue 14 item 7: long enough, but easy to guess; reserved names.
+        (
+            vec!["account", "add", "bob", "--name", "Bob"],
+            "password12\n",
+            "too easy to guess",
+        ),
+        (
+            vec!["account", "add", "bob", "--name", "Bob"],
+            "1234567890\n",
+            "too easy to guess",
+        ),
+        (
+            vec!["account", "add", "bob", "--name", "Bob"],
+            "          \n",
+            "too easy to guess",
+        ),
+        (
+            vec!["account", "add", "admin", "--name", "Admin"],
+            "a long password\n",
+            "reserved",
+        ),
+        (
+            vec!["account", "add", "demo", "--name", "Demo"],
+            "a long password\n",
+            "reserved",
+        ),
         (
             vec![
                 "account",
@@ -196,9 +222,116 @@ fn a_new_password_comes_from_the_environment_too() {
     );
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .contains("Password of eve changed; 0 session(s) ended.")
+            .contains("Password of eve changed; 0 session(s) ended, 0 API token(s) revoked.")
     );
     let (code, _, err) = with_stdin(&a, &["account", "password", "mallory"], "a long password\n");
+    assert_ne!(code, 0);
+    assert!(err.contains("no account"), "{err}");
+}
+
+/// A token of `username` put straight into the database (the CLI makes
+/// none: the account page and `POST /api/tokens` do), with its hash.
+fn put_token(a: &Arbiter, username: &str, hash: &str, label: &str) {
+    use arbiter_store::{AccountStore, ApiToken};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let store = arbiter_store_sqlite::SqliteStore::open(a.db())
+            .await
+            .unwrap();
+        store
+            .put_token(&ApiToken {
+                hash: hash.to_owned(),
+                username: username.to_owned(),
+                label: label.to_owned(),
+                created_at: "2026-01-01T00:00:00+00:00".to_owned(),
+                expires_at: Some("2026-02-01T00:00:00+00:00".to_owned()),
+                last_used: None,
+            })
+            .await
+            .unwrap();
+        store.close().await;
+    });
+}
+
+/// Issue 14 item 2: `arbiter account tokens` lists an account's tokens,
+/// `revoke-token` revokes one by id, a new password revokes the rest, and
+/// `remove` takes the account away with everything of it.
+#[test]
+fn tokens_are_listed_revoked_and_ended_by_a_new_password_and_a_removal() {
+    let a = Arbiter::new();
+    for user in ["vera", "otto"] {
+        let (code, _, err) = with_stdin(
+            &a,
+            &["account", "add", user, "--name", user],
+            "correct horse battery staple\n",
+        );
+        assert_eq!(code, 0, "{err}");
+    }
+    let h1 = format!("{}{}", "a1".repeat(8), "0".repeat(48));
+    let h2 = format!("{}{}", "b2".repeat(8), "0".repeat(48));
+    let h3 = format!("{}{}", "c3".repeat(8), "0".repeat(48));
+    put_token(&a, "vera", &h1, "laptop");
+    put_token(&a, "vera", &h2, "ci");
+    put_token(&a, "otto", &h3, "otto's");
+    let list = a.ok(&["--at", "2026-03-01", "account", "tokens", "vera"]);
+    assert!(list.contains("a1a1a1a1a1a1a1a1  laptop  created 2026-01-01T00:00:00+00:00  last used never  expires 2026-02-01T00:00:00+00:00 (expired)"), "{list}");
+    assert!(list.contains("b2b2b2b2b2b2b2b2  ci"), "{list}");
+    assert!(!list.contains("otto's"), "{list}");
+    let json = a.ok_json(&["--json", "account", "tokens", "vera"]);
+    assert_eq!(json.as_array().unwrap().len(), 2, "{json}");
+    // Sorted by creation, then label.
+    assert_eq!(json[0]["id"], "b2b2b2b2b2b2b2b2", "{json}");
+    assert_eq!(json[1]["label"], "laptop", "{json}");
+
+    // Revoking by id, only among the account's own tokens.
+    let out = a.ok(&["account", "revoke-token", "vera", "a1a1a1a1a1a1a1a1"]);
+    assert!(
+        out.contains("API token a1a1a1a1a1a1a1a1 (laptop) of vera revoked."),
+        "{out}"
+    );
+    let (code, _, err) = with_stdin(
+        &a,
+        &["account", "revoke-token", "vera", "c3c3c3c3c3c3c3c3"],
+        "",
+    );
+    assert_ne!(code, 0);
+    assert!(err.contains("no API token"), "{err}");
+    let (code, _, err) = with_stdin(&a, &["account", "revoke-token", "vera", "not hex"], "");
+    assert_ne!(code, 0);
+    assert!(err.contains("field: id"), "{err}");
+    assert!(!a.ok(&["account", "tokens", "vera"]).contains("laptop"));
+
+    // A new password revokes the tokens that are left.
+    let (code, out, err) = with_stdin(
+        &a,
+        &["account", "password", "vera"],
+        "another correct horse battery\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("0 session(s) ended, 1 API token(s) revoked."),
+        "{out}"
+    );
+    assert!(
+        a.ok(&["account", "tokens", "vera"])
+            .contains("vera has no API token.")
+    );
+    assert!(
+        a.ok(&["account", "tokens", "otto"]).contains("otto's"),
+        "otto keeps his"
+    );
+
+    // A removal takes otto's tokens with him.
+    let out = a.ok(&["account", "remove", "otto"]);
+    assert!(out.contains("Account otto removed"), "{out}");
+    assert!(!a.ok(&["account", "list"]).contains("otto"));
+    let (code, _, err) = with_stdin(&a, &["account", "tokens", "otto"], "");
+    assert_ne!(code, 0);
+    assert!(err.contains("no account"), "{err}");
+    let (code, _, err) = with_stdin(&a, &["account", "remove", "otto"], "");
     assert_ne!(code, 0);
     assert!(err.contains("no account"), "{err}");
 }

@@ -269,6 +269,7 @@ async fn the_openapi_document_is_served_and_describes_every_route() {
             "/api/session",
             "/api/stats",
             "/api/tokens",
+            "/api/tokens/{id}",
         ]
     );
     // Every error response of every method is documented with the one

@@ -373,10 +373,14 @@ async fn a_form_without_its_sessions_csrf_token_is_refused_and_stores_nothing() 
         ("a pre-login CSRF token", Some(&pre.csrf)),
     ];
     // (route, its form without the token)
-    let mut routes: Vec<(String, Vec<(&'static str, String)>)> = vec![(
-        "/account/tokens".into(),
-        vec![("label", "from a form".into())],
-    )];
+    let olga_token_id = auth::digest(&w.olga_token)[..16].to_string();
+    let mut routes: Vec<(String, Vec<(&'static str, String)>)> = vec![
+        (
+            "/account/tokens".into(),
+            vec![("label", "from a form".into())],
+        ),
+        (format!("/account/tokens/{olga_token_id}/revoke"), vec![]),
+    ];
     for (format, extra) in [
         ("tws-ladder", ""),
         ("xmadn-league", "A\nB\nC"),
@@ -556,8 +560,10 @@ async fn a_form_that_needs_a_session_sent_without_one_goes_to_the_login_page() {
     // check is not what refuses), and one with no cookie at all.
     let pre = w.pre_login().await;
     let none = Browser::default();
+    let olga_token_id = auth::digest(&w.olga_token)[..16].to_string();
     let mut routes: Vec<(String, Vec<(&'static str, String)>)> = vec![
         ("/account/tokens".into(), vec![("label", "x".into())]),
+        (format!("/account/tokens/{olga_token_id}/revoke"), vec![]),
         (
             "/new".into(),
             vec![
@@ -951,4 +957,113 @@ async fn the_ladder_desk_as_its_owner_and_as_a_player() {
         assert!(!html.contains(&b.csrf), "redacted");
         insta::assert_snapshot!(format!("ladder_desk_{name}"), html);
     }
+}
+
+/// Issue 14 item 2: the account page lists each token (label, id,
+/// created, last used, expiry) with a button that revokes it; the revoked
+/// token answers 401, and a token made with an expiry shows it.
+#[tokio::test]
+async fn the_account_page_lists_tokens_and_revokes_one() {
+    let w = world().await;
+    let olga = w.session("olga").await;
+    // The setup token has been used: its use shows.
+    assert_eq!(
+        w.api(Method::GET, "/api/me", &w.olga_token, None)
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let made = w
+        .post(
+            "/account/tokens",
+            &olga,
+            &[
+                ("_csrf", olga.csrf.clone()),
+                ("label", "nightly".into()),
+                ("expires_in_days", "7".into()),
+            ],
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::OK, "{}", made.text());
+    let page = w.get("/account", &olga).await.text();
+    let id = auth::digest(&w.olga_token)[..16].to_string();
+    assert!(page.contains(&format!("<code>{id}</code>")), "{page}");
+    assert!(
+        page.contains("<td>2026-03-02 12:00</td>"),
+        "last used: {page}"
+    );
+    assert!(
+        page.contains("<td>2026-03-09 12:00</td>"),
+        "the expiry: {page}"
+    );
+    assert!(
+        page.contains(&format!("action=\"/account/tokens/{id}/revoke\"")),
+        "{page}"
+    );
+    // A bad expiry names its field and makes nothing.
+    let before = w.stored().await;
+    let bad = w
+        .post(
+            "/account/tokens",
+            &olga,
+            &[
+                ("_csrf", olga.csrf.clone()),
+                ("label", "x".into()),
+                ("expires_in_days", "soon".into()),
+            ],
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST, "{}", bad.text());
+    assert!(bad.text().contains("expires_in_days"), "{}", bad.text());
+    assert_eq!(w.stored().await, before);
+
+    let revoked = w
+        .post(
+            &format!("/account/tokens/{id}/revoke"),
+            &olga,
+            &[("_csrf", olga.csrf.clone())],
+        )
+        .await;
+    assert_eq!(revoked.status, StatusCode::OK, "{}", revoked.text());
+    assert!(
+        revoked.text().contains("The token “setup” is revoked"),
+        "{}",
+        revoked.text()
+    );
+    assert_eq!(
+        w.api(Method::GET, "/api/me", &w.olga_token, None)
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+    // Someone else's token is not found among one's own.
+    let pat = w.session("pat").await;
+    let nightly = w
+        .state
+        .service
+        .store()
+        .tokens_of("olga")
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|t| t.label == "nightly")
+        .unwrap();
+    let other = w
+        .post(
+            &format!("/account/tokens/{}/revoke", nightly.id()),
+            &pat,
+            &[("_csrf", pat.csrf.clone())],
+        )
+        .await;
+    assert_eq!(other.status, StatusCode::NOT_FOUND, "{}", other.text());
+    assert_eq!(
+        w.state
+            .service
+            .store()
+            .tokens_of("olga")
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
 }

@@ -835,6 +835,15 @@ impl AccountStore for FakeAccounts {
     async fn delete_token(&self, _: &str) -> Result<bool, StoreError> {
         Ok(false)
     }
+    async fn touch_token(&self, _: &str, _: &str) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    async fn delete_tokens_of(&self, _: &str) -> Result<u64, StoreError> {
+        Ok(0)
+    }
+    async fn delete_account(&self, _: &str) -> Result<bool, StoreError> {
+        Ok(false)
+    }
     async fn import_accounts(
         &self,
         _: &[Account],

@@ -647,7 +647,8 @@ async fn the_history_lists_every_event_with_its_record() {
                 r#"<th scope="col" class="num">Seq</th>"#,
                 r#"<tr id="e1">"#,
                 "<summary>Stored record</summary>",
-                "<td>demo</td>",
+                // Issue 14 item 7: the demo's actor is not an account.
+                r#"<td>demo <span class="muted">not an account</span></td>"#,
             ],
         );
     }

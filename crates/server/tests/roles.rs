@@ -106,6 +106,33 @@ impl World {
                 )
                 .await
             }
+            Act::RevokeToken => {
+                // Revoke a token made for the purpose (the role's own token
+                // must serve the rest of the row): its id, or none when the
+                // caller may not make one.
+                let made = send(
+                    &self.app,
+                    Method::POST,
+                    "/api/tokens",
+                    who,
+                    &[],
+                    Some(&json!({"label": "to revoke"})),
+                )
+                .await;
+                let id = made.json()["id"]
+                    .as_str()
+                    .unwrap_or("0000000000000000")
+                    .to_string();
+                send(
+                    &self.app,
+                    Method::DELETE,
+                    &format!("/api/tokens/{id}"),
+                    who,
+                    &[],
+                    None,
+                )
+                .await
+            }
             _ => self.act(who, &act.body(self)).await,
         }
     }
@@ -118,6 +145,8 @@ impl World {
 enum Act {
     CreateCompetition,
     CreateToken,
+    /// `DELETE /api/tokens/{id}` of a token of one's own (issue 14 item 2).
+    RevokeToken,
     Join,
     AddPlayer,
     Approve,
@@ -169,7 +198,9 @@ impl Act {
                 "final_state": "turn 7, USSR to move", "decision": "the moderator's decision"})
         };
         match self {
-            Act::CreateCompetition | Act::CreateToken => unreachable!("not a ladder action"),
+            Act::CreateCompetition | Act::CreateToken | Act::RevokeToken => {
+                unreachable!("not a ladder action")
+            }
             Act::Join => json!({"action": "join"}),
             Act::AddPlayer => json!({"action": "add-player", "name": "Nina Newman"}),
             Act::Approve => json!({"action": "approve", "player": "Zed Zane"}),
@@ -249,6 +280,7 @@ const MATRIX: &[(Act, [E; 8])] = &[
     //                         Pub Out  A  B  C  PM Mod Own
     (Act::CreateCompetition,  [N, N,   N, N, N, N, N,  Y]), // organizers only
     (Act::CreateToken,        [N, Y,   Y, Y, Y, Y, Y,  Y]),
+    (Act::RevokeToken,        [N, Y,   Y, Y, Y, Y, Y,  Y]), // one's own tokens
     (Act::Join,               [N, Y,   Y, Y, Y, Y, Y,  Y]),
     (Act::AddPlayer,          [N, N,   N, N, N, Y, Y,  Y]),
     (Act::Approve,            [N, N,   N, N, N, Y, Y,  Y]),
@@ -376,7 +408,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 37);
+    assert_eq!(MATRIX.len(), 38);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -422,7 +454,12 @@ async fn the_matrix_covers_every_ladder_action() {
     let world = World::new().await;
     let mut covered: Vec<String> = MATRIX
         .iter()
-        .filter(|(act, _)| !matches!(act, Act::CreateCompetition | Act::CreateToken))
+        .filter(|(act, _)| {
+            !matches!(
+                act,
+                Act::CreateCompetition | Act::CreateToken | Act::RevokeToken
+            )
+        })
         .map(|(act, _)| act.body(&world)["action"].as_str().unwrap().to_string())
         .collect();
     covered.sort();

@@ -298,6 +298,12 @@ struct TokenLine<'a> {
     label: &'a str,
     created_at: &'a str,
     hash: &'a str,
+    /// Absent when the token never expires, so that files written before
+    /// tokens could expire read and write back byte for byte (issue 14
+    /// item 2). The last use is not exported: like a session, it is a trace
+    /// of use, not part of the token.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expires_at: Option<&'a str>,
 }
 
 fn line<W: Write, T: Serialize>(out: &mut W, value: &T) -> io::Result<()> {
@@ -426,6 +432,7 @@ pub fn write<W: Write>(export: &Export, out: &mut W) -> io::Result<()> {
                 label: &t.label,
                 created_at: &t.created_at,
                 hash: &t.hash,
+                expires_at: t.expires_at.as_deref(),
             },
         )?;
     }
@@ -1289,13 +1296,25 @@ impl Reader {
         let label = obj.string("label")?;
         let created_at = obj.string("created_at")?;
         let hash = obj.non_empty("hash")?;
+        let expires_at = obj.optional("expires_at")?;
         obj.finish()?;
+        if let Some(at) = &expires_at
+            && chrono::DateTime::parse_from_rfc3339(at).is_err()
+        {
+            return Err(at_field(
+                line,
+                "expires_at",
+                format!("{at:?} is not an RFC 3339 time such as \"2026-01-01T00:00:00Z\""),
+            ));
+        }
         self.known_user(line, &username, "an API token")?;
         let token = ApiToken {
             hash,
             username,
             label,
             created_at,
+            expires_at,
+            last_used: None,
         };
         if let Some(previous) = self.export.tokens.last()
             && token_order(previous) >= token_order(&token)

@@ -75,6 +75,10 @@ async fn installation() -> SqliteStore {
                 username: "alice".to_owned(),
                 label: label.to_owned(),
                 created_at: "2026-01-02T00:00:00Z".to_owned(),
+                // Issue 14 item 2: an expiry is exported and read back.
+                expires_at: (label == "ci").then(|| "2026-06-01T00:00:00Z".to_owned()),
+                // The last use is not exported.
+                last_used: Some("2026-01-03T00:00:00Z".to_owned()),
             })
             .await
             .unwrap();
@@ -121,6 +125,23 @@ async fn a_round_trip_is_exact_and_the_imported_installation_works() {
     assert_eq!(export.accounts.len(), 3);
     assert_eq!(export.grants.len(), 3);
     assert_eq!(export.tokens.len(), 2);
+    assert!(
+        text.contains(r#""expires_at":"2026-06-01T00:00:00Z""#),
+        "{text}"
+    );
+    assert!(
+        !text.contains("last_used"),
+        "a token's last use is not exported"
+    );
+    assert_eq!(
+        export
+            .tokens
+            .iter()
+            .filter(|t| t.expires_at.is_some())
+            .count(),
+        1,
+        "only the token with an expiry has one"
+    );
     assert_eq!(
         transfer::to_bytes(&export),
         bytes,
@@ -277,6 +298,18 @@ async fn every_kind_of_damage_is_refused_naming_its_line_and_field() {
         cases.push((what, join_lines(&l), expect));
     };
     let e5 = event_line(&good, 5);
+    let token = good
+        .iter()
+        .position(|l| l.contains(r#""type":"token""#) && l.contains(r#""expires_at""#))
+        .unwrap();
+    edit(
+        "a token's expiry that is no time",
+        &|l| l[token] = l[token].replace("2026-06-01T00:00:00Z", "soon"),
+        format!(
+            "line {}, field `expires_at`: \"soon\" is not an RFC 3339 time",
+            token + 1
+        ),
+    );
     edit(
         "a gap in the sequence",
         &|l| {

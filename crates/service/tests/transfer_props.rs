@@ -83,6 +83,8 @@ fn base() -> &'static [u8] {
                     username: "bob".to_owned(),
                     label: "ci".to_owned(),
                     created_at: "2026-01-01T00:00:00Z".to_owned(),
+                    expires_at: None,
+                    last_used: None,
                 })
                 .await
                 .unwrap();
@@ -441,6 +443,8 @@ fn export() -> impl Strategy<Value = Export> {
                                 username: usernames[u % usernames.len()].clone(),
                                 label,
                                 created_at,
+                                expires_at: None,
+                                last_used: None,
                             });
                         }
                     }

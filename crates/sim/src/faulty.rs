@@ -531,6 +531,21 @@ impl<S: AccountStore> AccountStore for FaultyStore<S> {
             .await
     }
 
+    async fn touch_token(&self, hash: &str, at: &str) -> Result<bool, StoreError> {
+        self.call(Call::Accounts, || self.inner.touch_token(hash, at))
+            .await
+    }
+
+    async fn delete_tokens_of(&self, username: &str) -> Result<u64, StoreError> {
+        self.call(Call::Accounts, || self.inner.delete_tokens_of(username))
+            .await
+    }
+
+    async fn delete_account(&self, username: &str) -> Result<bool, StoreError> {
+        self.call(Call::Accounts, || self.inner.delete_account(username))
+            .await
+    }
+
     async fn import_accounts(
         &self,
         accounts: &[Account],

@@ -424,6 +424,32 @@ impl AccountStore for MemoryStore {
         Ok(self.data()?.tokens.remove(hash).is_some())
     }
 
+    async fn touch_token(&self, hash: &str, at: &str) -> Result<bool, StoreError> {
+        Ok(match self.data()?.tokens.get_mut(hash) {
+            Some(token) => {
+                token.last_used = Some(at.to_owned());
+                true
+            }
+            None => false,
+        })
+    }
+
+    async fn delete_tokens_of(&self, username: &str) -> Result<u64, StoreError> {
+        let mut data = self.data()?;
+        let before = data.tokens.len();
+        data.tokens.retain(|_, t| t.username != username);
+        Ok((before - data.tokens.len()) as u64)
+    }
+
+    async fn delete_account(&self, username: &str) -> Result<bool, StoreError> {
+        // One lock: all at once.
+        let mut data = self.data()?;
+        data.tokens.retain(|_, t| t.username != username);
+        data.sessions.retain(|_, s| s.username != username);
+        data.grants.retain(|_, g| g.username != username);
+        Ok(data.accounts.remove(username).is_some())
+    }
+
     async fn import_accounts(
         &self,
         accounts: &[Account],

@@ -405,6 +405,8 @@ async fn installation() -> transfer::Export {
             username: "bob".into(),
             label: "ci".into(),
             created_at: "2026-01-01T00:00:00Z".into(),
+            expires_at: None,
+            last_used: None,
         })
         .await
         .unwrap();

@@ -290,6 +290,18 @@ impl AccountStore for AnyStore {
         delegate!(self, s => s.delete_token(hash))
     }
 
+    async fn touch_token(&self, hash: &str, at: &str) -> Result<bool, StoreError> {
+        delegate!(self, s => s.touch_token(hash, at))
+    }
+
+    async fn delete_tokens_of(&self, username: &str) -> Result<u64, StoreError> {
+        delegate!(self, s => s.delete_tokens_of(username))
+    }
+
+    async fn delete_account(&self, username: &str) -> Result<bool, StoreError> {
+        delegate!(self, s => s.delete_account(username))
+    }
+
     async fn import_accounts(
         &self,
         accounts: &[Account],

@@ -192,15 +192,19 @@ impl AccountStore for PostgresStore {
 
     async fn put_token(&self, token: &ApiToken) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO api_tokens (hash, username, label, created_at) \
-             VALUES ($1, $2, $3, $4) \
+            "INSERT INTO api_tokens \
+             (hash, username, label, created_at, expires_at, last_used) \
+             VALUES ($1, $2, $3, $4, $5, $6) \
              ON CONFLICT (hash) DO UPDATE SET username = excluded.username, \
-             label = excluded.label, created_at = excluded.created_at",
+             label = excluded.label, created_at = excluded.created_at, \
+             expires_at = excluded.expires_at, last_used = excluded.last_used",
         )
         .bind(&token.hash)
         .bind(&token.username)
         .bind(&token.label)
         .bind(&token.created_at)
+        .bind(&token.expires_at)
+        .bind(&token.last_used)
         .execute(&self.pool)
         .await
         .map_err(self.backend("cannot keep the API token"))?;
@@ -209,7 +213,8 @@ impl AccountStore for PostgresStore {
 
     async fn token(&self, hash: &str) -> Result<Option<ApiToken>, StoreError> {
         let row: Option<TokenRow> = sqlx::query_as(
-            "SELECT hash, username, label, created_at FROM api_tokens WHERE hash = $1",
+            "SELECT hash, username, label, created_at, expires_at, last_used \
+             FROM api_tokens WHERE hash = $1",
         )
         .bind(hash)
         .fetch_optional(&self.pool)
@@ -221,8 +226,8 @@ impl AccountStore for PostgresStore {
     async fn tokens_of(&self, username: &str) -> Result<Vec<ApiToken>, StoreError> {
         // The hash last only makes the order total.
         let rows: Vec<TokenRow> = sqlx::query_as(
-            "SELECT hash, username, label, created_at FROM api_tokens \
-             WHERE username = $1 ORDER BY created_at, label, hash",
+            "SELECT hash, username, label, created_at, expires_at, last_used \
+             FROM api_tokens WHERE username = $1 ORDER BY created_at, label, hash",
         )
         .bind(username)
         .fetch_all(&self.pool)
@@ -237,6 +242,64 @@ impl AccountStore for PostgresStore {
             .execute(&self.pool)
             .await
             .map_err(self.backend("cannot delete the API token"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn touch_token(&self, hash: &str, at: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE api_tokens SET last_used = $2 WHERE hash = $1")
+            .bind(hash)
+            .bind(at)
+            .execute(&self.pool)
+            .await
+            .map_err(self.backend("cannot record the API token's use"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn delete_tokens_of(&self, username: &str) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM api_tokens WHERE username = $1")
+            .bind(username)
+            .execute(&self.pool)
+            .await
+            .map_err(self.backend("cannot delete the API tokens of the account"))?;
+        Ok(done.rows_affected())
+    }
+
+    async fn delete_account(&self, username: &str) -> Result<bool, StoreError> {
+        // One transaction: all of it or nothing (the trait's order matters
+        // only to backends that cannot).
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(self.backend("cannot begin removing the account"))?;
+        for (sql, what) in [
+            (
+                "DELETE FROM api_tokens WHERE username = $1",
+                "cannot delete the API tokens of the account",
+            ),
+            (
+                "DELETE FROM sessions WHERE username = $1",
+                "cannot delete the sessions of the account",
+            ),
+            (
+                "DELETE FROM grants WHERE username = $1",
+                "cannot delete the grants of the account",
+            ),
+        ] {
+            sqlx::query(sql)
+                .bind(username)
+                .execute(&mut *tx)
+                .await
+                .map_err(self.backend(what))?;
+        }
+        let done = sqlx::query("DELETE FROM accounts WHERE username = $1")
+            .bind(username)
+            .execute(&mut *tx)
+            .await
+            .map_err(self.backend("cannot delete the account"))?;
+        tx.commit()
+            .await
+            .map_err(self.backend("cannot commit the account's removal"))?;
         Ok(done.rows_affected() > 0)
     }
 

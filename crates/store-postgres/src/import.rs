@@ -389,14 +389,19 @@ async fn write_accounts(
         let usernames: Vec<&str> = tokens.iter().map(|t| t.username.as_str()).collect();
         let labels: Vec<&str> = tokens.iter().map(|t| t.label.as_str()).collect();
         let created: Vec<&str> = tokens.iter().map(|t| t.created_at.as_str()).collect();
+        let expires: Vec<Option<&str>> = tokens.iter().map(|t| t.expires_at.as_deref()).collect();
+        let used: Vec<Option<&str>> = tokens.iter().map(|t| t.last_used.as_deref()).collect();
         sqlx::query(
-            "INSERT INTO api_tokens (hash, username, label, created_at) \
-             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])",
+            "INSERT INTO api_tokens (hash, username, label, created_at, expires_at, last_used) \
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], \
+             $5::text[], $6::text[])",
         )
         .bind(&hashes)
         .bind(&usernames)
         .bind(&labels)
         .bind(&created)
+        .bind(&expires)
+        .bind(&used)
         .execute(&mut *tx)
         .await
         .map_err(sql("cannot import the API tokens"))?;

@@ -226,15 +226,19 @@ impl AccountStore for SqliteStore {
         let mut slot = self.inner.writer.lock().await;
         let conn = slot.conn(&self.inner.name).await?;
         sqlx::query(
-            "INSERT INTO api_tokens (hash, username, label, created_at) \
-             VALUES (?1, ?2, ?3, ?4) \
+            "INSERT INTO api_tokens \
+             (hash, username, label, created_at, expires_at, last_used) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
              ON CONFLICT (hash) DO UPDATE SET username = excluded.username, \
-             label = excluded.label, created_at = excluded.created_at",
+             label = excluded.label, created_at = excluded.created_at, \
+             expires_at = excluded.expires_at, last_used = excluded.last_used",
         )
         .bind(&token.hash)
         .bind(&token.username)
         .bind(&token.label)
         .bind(&token.created_at)
+        .bind(&token.expires_at)
+        .bind(&token.last_used)
         .execute(conn)
         .await
         .map_err(backend("cannot keep the API token"))?;
@@ -245,7 +249,8 @@ impl AccountStore for SqliteStore {
         let mut slot = self.reader().await;
         let conn = slot.conn(&self.inner.name).await?;
         let row: Option<TokenRow> = sqlx::query_as(
-            "SELECT hash, username, label, created_at FROM api_tokens WHERE hash = ?1",
+            "SELECT hash, username, label, created_at, expires_at, last_used \
+             FROM api_tokens WHERE hash = ?1",
         )
         .bind(hash)
         .fetch_optional(conn)
@@ -259,8 +264,8 @@ impl AccountStore for SqliteStore {
         let conn = slot.conn(&self.inner.name).await?;
         // The hash last only makes the order total.
         let rows: Vec<TokenRow> = sqlx::query_as(
-            "SELECT hash, username, label, created_at FROM api_tokens \
-             WHERE username = ?1 ORDER BY created_at, label, hash",
+            "SELECT hash, username, label, created_at, expires_at, last_used \
+             FROM api_tokens WHERE username = ?1 ORDER BY created_at, label, hash",
         )
         .bind(username)
         .fetch_all(conn)
@@ -277,6 +282,62 @@ impl AccountStore for SqliteStore {
             .execute(conn)
             .await
             .map_err(backend("cannot delete the API token"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn touch_token(&self, hash: &str, at: &str) -> Result<bool, StoreError> {
+        let mut slot = self.inner.writer.lock().await;
+        let conn = slot.conn(&self.inner.name).await?;
+        let done = sqlx::query("UPDATE api_tokens SET last_used = ?2 WHERE hash = ?1")
+            .bind(hash)
+            .bind(at)
+            .execute(conn)
+            .await
+            .map_err(backend("cannot record the API token's use"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn delete_tokens_of(&self, username: &str) -> Result<u64, StoreError> {
+        let mut slot = self.inner.writer.lock().await;
+        let conn = slot.conn(&self.inner.name).await?;
+        let done = sqlx::query("DELETE FROM api_tokens WHERE username = ?1")
+            .bind(username)
+            .execute(conn)
+            .await
+            .map_err(backend("cannot delete the API tokens of the account"))?;
+        Ok(done.rows_affected())
+    }
+
+    async fn delete_account(&self, username: &str) -> Result<bool, StoreError> {
+        let mut slot = self.inner.writer.lock().await;
+        let conn = slot.conn(&self.inner.name).await?;
+        // One statement each, in the trait's order: what acts for the
+        // account goes before the account.
+        for (sql, what) in [
+            (
+                "DELETE FROM api_tokens WHERE username = ?1",
+                "cannot delete the API tokens of the account",
+            ),
+            (
+                "DELETE FROM sessions WHERE username = ?1",
+                "cannot delete the sessions of the account",
+            ),
+            (
+                "DELETE FROM grants WHERE username = ?1",
+                "cannot delete the grants of the account",
+            ),
+        ] {
+            sqlx::query(sql)
+                .bind(username)
+                .execute(&mut *conn)
+                .await
+                .map_err(backend(what))?;
+        }
+        let done = sqlx::query("DELETE FROM accounts WHERE username = ?1")
+            .bind(username)
+            .execute(conn)
+            .await
+            .map_err(backend("cannot delete the account"))?;
         Ok(done.rows_affected() > 0)
     }
 

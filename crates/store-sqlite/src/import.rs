@@ -264,8 +264,8 @@ pub(crate) async fn accounts(
     }
     for chunk in tokens.chunks(IMPORT_CHUNK) {
         let sql = insert_sql(
-            "INSERT INTO api_tokens (hash, username, label, created_at)",
-            4,
+            "INSERT INTO api_tokens (hash, username, label, created_at, expires_at, last_used)",
+            6,
             chunk.len(),
             "",
         );
@@ -275,7 +275,9 @@ pub(crate) async fn accounts(
                 .bind(&t.hash)
                 .bind(&t.username)
                 .bind(&t.label)
-                .bind(&t.created_at);
+                .bind(&t.created_at)
+                .bind(&t.expires_at)
+                .bind(&t.last_used);
         }
         query
             .execute(&mut *conn)

@@ -480,6 +480,8 @@ async fn accounts_survive_a_reopen_and_are_not_append_only() {
         username: "alice".to_owned(),
         label: "ci".to_owned(),
         created_at: "2024-05-01T12:00:00Z".to_owned(),
+        expires_at: None,
+        last_used: None,
     };
     let store = SqliteStore::open(&path).await.unwrap();
     store.create_account(&alice).await.unwrap();

@@ -92,6 +92,27 @@ pub struct ApiToken {
     pub label: String,
     /// RFC 3339.
     pub created_at: String,
+    /// RFC 3339; from then on the token is refused (the caller compares,
+    /// issue 14 item 2: "a token can carry an expiry"). `None`: never.
+    pub expires_at: Option<String>,
+    /// RFC 3339: when it last authenticated a request, as the caller last
+    /// recorded it ([`AccountStore::touch_token`]). `None`: never used.
+    pub last_used: Option<String>,
+}
+
+/// How many hex digits of the hash name a token in lists and in
+/// `DELETE /api/tokens/{id}`.
+pub const TOKEN_ID_LEN: usize = 16;
+
+impl ApiToken {
+    /// The token's public name: the first [`TOKEN_ID_LEN`] hex digits of
+    /// its hash. Safe to show: the hash of a 256-bit random token does not
+    /// give the token back, and only the owner's list shows it. Unique
+    /// within one account's tokens except with probability about 2^-64 per
+    /// pair; revoking by id resolves it among the owner's tokens only.
+    pub fn id(&self) -> &str {
+        self.hash.get(..TOKEN_ID_LEN).unwrap_or(&self.hash)
+    }
 }
 
 /// The checks of [`AccountStore::import_accounts`] that need no store:
@@ -199,6 +220,19 @@ pub trait AccountStore: Send + Sync {
     /// An account's tokens, sorted by creation then label.
     async fn tokens_of(&self, username: &str) -> Result<Vec<ApiToken>, StoreError>;
     async fn delete_token(&self, hash: &str) -> Result<bool, StoreError>;
+    /// Record that the token with this hash authenticated a request at `at`
+    /// (RFC 3339); false when there is no such token.
+    async fn touch_token(&self, hash: &str, at: &str) -> Result<bool, StoreError>;
+    /// Delete every token of an account (password change, removal); how
+    /// many.
+    async fn delete_tokens_of(&self, username: &str) -> Result<u64, StoreError>;
+    /// Remove an account with everything that acts for it or as it: its
+    /// API tokens, sessions and grants, then the account itself (in that
+    /// order, so that a failure half way leaves an account that can do less,
+    /// never a token or session that outlives its account; calling it again
+    /// finishes). False when there was no such account (the rest is deleted
+    /// all the same).
+    async fn delete_account(&self, username: &str) -> Result<bool, StoreError>;
 
     /// Write accounts with their grants and API tokens (an export of this or
     /// another store; sessions are never exported), in one transaction: all
@@ -236,8 +270,15 @@ pub mod rows {
     /// id_hash, username, csrf, created_at, expires_at.
     pub type SessionRow = (String, String, String, i64, i64);
 
-    /// hash, username, label, created_at.
-    pub type TokenRow = (String, String, String, String);
+    /// hash, username, label, created_at, expires_at, last_used.
+    pub type TokenRow = (
+        String,
+        String,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+    );
 
     pub fn account_from_row(
         (username, display_name, email, password_hash, organizer, created_at): AccountRow,
@@ -280,12 +321,16 @@ pub mod rows {
         }
     }
 
-    pub fn token_from_row((hash, username, label, created_at): TokenRow) -> ApiToken {
+    pub fn token_from_row(
+        (hash, username, label, created_at, expires_at, last_used): TokenRow,
+    ) -> ApiToken {
         ApiToken {
             hash,
             username,
             label,
             created_at,
+            expires_at,
+            last_used,
         }
     }
 }

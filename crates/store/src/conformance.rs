@@ -1571,6 +1571,9 @@ pub mod accounts {
         check!(delete_sessions_of);
         check!(purge_sessions);
         check!(tokens);
+        check!(token_expiry_and_last_use);
+        check!(delete_tokens_of);
+        check!(delete_account);
         check!(import_accounts_round_trips);
         check!(import_accounts_refuses_taken_usernames);
         check!(import_accounts_refuses_inconsistent_sets);
@@ -1670,6 +1673,8 @@ pub mod accounts {
             username: username.to_owned(),
             label: label.to_owned(),
             created_at: created_at.to_owned(),
+            expires_at: None,
+            last_used: None,
         }
     }
 
@@ -2190,6 +2195,134 @@ pub mod accounts {
         );
         assert_eq!(tokens_of(&store, "bob").await, vec![bobs]);
     }
+
+    /// A token's expiry and last use are kept (issue 14 item 2);
+    /// [`AccountStore::touch_token`] changes only the last use of its token.
+    pub async fn token_expiry_and_last_use<S: AccountStore>(store: S) {
+        create(&store, &account("alice")).await;
+        let expiring = ApiToken {
+            expires_at: Some("2025-01-01T00:00:00Z".to_owned()),
+            ..token("h1", "alice", "ci", "2024-06-01T00:00:00Z")
+        };
+        let other = token("h2", "alice", "laptop", "2024-06-02T00:00:00Z");
+        put_token(&store, &expiring).await;
+        put_token(&store, &other).await;
+        assert_eq!(
+            ok("token h1", store.token("h1").await),
+            Some(expiring.clone()),
+            "the expiry reads back"
+        );
+        assert!(ok(
+            "touch_token h1",
+            store.touch_token("h1", "2024-07-01T12:00:00Z").await
+        ));
+        let used = ApiToken {
+            last_used: Some("2024-07-01T12:00:00Z".to_owned()),
+            ..expiring.clone()
+        };
+        assert_eq!(ok("token h1", store.token("h1").await), Some(used.clone()));
+        assert!(ok(
+            "touch_token h1 again",
+            store.touch_token("h1", "2024-07-02T12:00:00Z").await
+        ));
+        let used_again = ApiToken {
+            last_used: Some("2024-07-02T12:00:00Z".to_owned()),
+            ..expiring
+        };
+        assert_eq!(
+            tokens_of(&store, "alice").await,
+            vec![used_again, other],
+            "the last use is replaced, the other token untouched"
+        );
+        assert!(
+            !ok(
+                "touch_token unknown",
+                store.touch_token("unknown", "2024-07-01T12:00:00Z").await
+            ),
+            "an unknown token"
+        );
+        assert_eq!(ok("token unknown", store.token("unknown").await), None);
+    }
+
+    /// [`AccountStore::delete_tokens_of`] deletes every token of one
+    /// account and says how many.
+    pub async fn delete_tokens_of<S: AccountStore>(store: S) {
+        create(&store, &account("alice")).await;
+        create(&store, &account("bob")).await;
+        let bobs = token("h3", "bob", "b", "2024-01-01T00:00:00Z");
+        for t in [
+            &token("h1", "alice", "a", "2024-01-01T00:00:00Z"),
+            &token("h2", "alice", "b", "2024-01-02T00:00:00Z"),
+            &bobs,
+        ] {
+            put_token(&store, t).await;
+        }
+        assert_eq!(
+            ok(
+                "delete_tokens_of alice",
+                store.delete_tokens_of("alice").await
+            ),
+            2
+        );
+        assert!(tokens_of(&store, "alice").await.is_empty());
+        assert_eq!(ok("token h1", store.token("h1").await), None);
+        assert_eq!(tokens_of(&store, "bob").await, vec![bobs], "bob keeps his");
+        assert_eq!(
+            ok(
+                "delete_tokens_of alice",
+                store.delete_tokens_of("alice").await
+            ),
+            0,
+            "none left"
+        );
+    }
+
+    /// [`AccountStore::delete_account`] removes the account with its
+    /// tokens, sessions and grants, and nothing of anyone else's.
+    pub async fn delete_account<S: AccountStore>(store: S) {
+        create(&store, &account("alice")).await;
+        create(&store, &account("bob")).await;
+        put_token(&store, &token("h1", "alice", "a", "2024-01-01T00:00:00Z")).await;
+        let bobs_token = token("h2", "bob", "b", "2024-01-01T00:00:00Z");
+        put_token(&store, &bobs_token).await;
+        put_session(&store, &session("s1", "alice", 5000)).await;
+        let bobs_session = session("s2", "bob", 5000);
+        put_session(&store, &bobs_session).await;
+        let grant = |username: &str| Grant {
+            competition: "c1".to_owned(),
+            username: username.to_owned(),
+            role: Role::Moderator,
+            player: None,
+        };
+        give(&store, &grant("alice")).await;
+        give(&store, &grant("bob")).await;
+
+        assert!(ok(
+            "delete_account alice",
+            store.delete_account("alice").await
+        ));
+        assert_eq!(lookup(&store, "alice").await, None, "the account is gone");
+        assert_eq!(ok("token h1", store.token("h1").await), None, "its token");
+        assert!(tokens_of(&store, "alice").await.is_empty());
+        assert_eq!(get_session(&store, "s1", 0).await, None, "its session");
+        assert!(grants_of(&store, "alice").await.is_empty(), "its grants");
+        assert_eq!(grants_in(&store, "c1").await, vec![grant("bob")]);
+        assert!(lookup(&store, "bob").await.is_some(), "bob is untouched");
+        assert_eq!(tokens_of(&store, "bob").await, vec![bobs_token]);
+        assert_eq!(get_session(&store, "s2", 0).await, Some(bobs_session));
+        assert!(
+            !ok(
+                "delete_account alice again",
+                store.delete_account("alice").await
+            ),
+            "no such account any more"
+        );
+        // The name is free again, and the new account inherits nothing.
+        create(&store, &account("alice")).await;
+        assert!(grants_of(&store, "alice").await.is_empty());
+        assert!(tokens_of(&store, "alice").await.is_empty());
+    }
+
     /// Imported accounts, grants and tokens read back as given.
     pub async fn import_accounts_round_trips<S: AccountStore>(store: S) {
         ok("empty import", store.import_accounts(&[], &[], &[]).await);

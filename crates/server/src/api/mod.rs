@@ -11,7 +11,7 @@ use axum::extract::{FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, get, post};
+use axum::routing::{any, delete, get, post};
 use axum::{Json, Router};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -33,7 +33,11 @@ pub fn routes() -> Router<AppState> {
         .route("/api/session", post(write::login).delete(write::logout))
         .route("/api/me", get(write::me))
         .route("/api/accounts", post(write::register))
-        .route("/api/tokens", post(write::create_token))
+        .route(
+            "/api/tokens",
+            get(write::list_tokens).post(write::create_token),
+        )
+        .route("/api/tokens/{id}", delete(write::revoke_token))
         .route("/api/competitions/{id}", get(competitions::show))
         .route("/api/competitions/{id}/history", get(competitions::history))
         .route(
@@ -99,6 +103,8 @@ A competition's responses carry its version as `ETag` (`\"v42\"`), to send back 
         write::me,
         write::register,
         write::create_token,
+        write::list_tokens,
+        write::revoke_token,
     ),
     tags(
         (name = "competitions", description = "Competitions of every format, read side"),

@@ -241,7 +241,8 @@ pub struct RegisterBody {
     pub name: String,
     #[serde(default)]
     pub email: Option<String>,
-    /// At least 10 characters.
+    /// At least 10 characters, and not easy to guess (the zxcvbn estimator
+    /// must score it 3 of 4 at least; the refusal says why).
     pub password: String,
 }
 
@@ -252,22 +253,23 @@ pub struct RegisterBody {
     request_body = RegisterBody,
     responses(
         (status = 201, description = "The account exists (a player's; organizers are made with `arbiter account add --organizer`)", body = Me),
-        (status = 400, description = "A field is not valid (`field` names it)", body = ErrorBody),
+        (status = 400, description = "A field is not valid (`field` names it): a reserved username, a weak password with the reason", body = ErrorBody),
         (status = 409, description = "The username is taken", body = ErrorBody),
+        (status = 429, description = "Too many registrations from this address; `Retry-After` says when to try again", body = ErrorBody),
     )
 )]
 pub async fn register(
     State(state): State<AppState>,
+    caller: Caller,
     ApiJson(body): ApiJson<RegisterBody>,
 ) -> Result<Response, ApiError> {
-    let account = auth::create_account(
-        state.service.store(),
-        state.now(),
+    let account = auth::register(
+        &state,
+        &caller,
         &body.username,
         &body.name,
         body.email.as_deref(),
         &body.password,
-        false,
     )
     .await?;
     let me = me_of(&state, &account, None).await?;
@@ -279,13 +281,55 @@ pub async fn register(
 #[serde(deny_unknown_fields)]
 pub struct TokenBody {
     pub label: String,
+    /// The token stops working this many days from now (1 to 3650);
+    /// without it, it works until revoked.
+    #[serde(default)]
+    pub expires_in_days: Option<u32>,
 }
 
 /// The token, shown this once: only its SHA-256 is kept.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TokenCreated {
     pub token: String,
+    /// What `DELETE /api/tokens/{id}` revokes it by.
+    pub id: String,
     pub label: String,
+    /// RFC 3339, when it stops working; absent: never.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+}
+
+/// One of the caller's API tokens (never the token itself).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenView {
+    /// Its name in `DELETE /api/tokens/{id}`: the first 16 hex digits of
+    /// its SHA-256.
+    pub id: String,
+    pub label: String,
+    /// RFC 3339.
+    pub created_at: String,
+    /// RFC 3339, to the second, noted at most once a minute; absent: never
+    /// used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_used: Option<String>,
+    /// RFC 3339; absent: never expires.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+    /// Past its expiry: refused with 401.
+    pub expired: bool,
+}
+
+impl TokenView {
+    pub fn of(token: &arbiter_store::ApiToken, now: arbiter_engine::model::Time) -> Self {
+        TokenView {
+            id: token.id().to_string(),
+            label: token.label.clone(),
+            created_at: token.created_at.clone(),
+            last_used: token.last_used.clone(),
+            expires_at: token.expires_at.clone(),
+            expired: auth::token_expired(token, now),
+        }
+    }
 }
 
 #[utoipa::path(
@@ -296,6 +340,7 @@ pub struct TokenCreated {
     params(("X-CSRF-Token" = Option<String>, Header, description = "The session's CSRF token, with a session cookie")),
     responses(
         (status = 201, description = "The token: send it as `Authorization: Bearer <token>`", body = TokenCreated),
+        (status = 400, description = "The label or the expiry is not valid (`field` names it)", body = ErrorBody),
         (status = 401, description = "Not logged in", body = ErrorBody),
     )
 )]
@@ -307,15 +352,70 @@ pub async fn create_token(
 ) -> Result<Response, ApiError> {
     let account = caller.account()?;
     caller.check_csrf(csrf_header(&headers))?;
-    let token = auth::create_token(&state, &account.username, &body.label).await?;
+    let (token, record) =
+        auth::create_expiring_token(&state, &account.username, &body.label, body.expires_in_days)
+            .await?;
     Ok((
         StatusCode::CREATED,
         Json(TokenCreated {
             token,
-            label: body.label.trim().to_string(),
+            id: record.id().to_string(),
+            label: record.label,
+            expires_at: record.expires_at,
         }),
     )
         .into_response())
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/tokens",
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The caller's API tokens, oldest first", body = Vec<TokenView>),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+    )
+)]
+pub async fn list_tokens(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Result<Json<Vec<TokenView>>, ApiError> {
+    let account = caller.account()?;
+    let tokens = state
+        .service
+        .store()
+        .tokens_of(&account.username)
+        .await
+        .map_err(ApiError::from_store)?;
+    let now = state.now();
+    Ok(Json(tokens.iter().map(|t| TokenView::of(t, now)).collect()))
+}
+
+#[utoipa::path(
+    delete,
+    path = "/api/tokens/{id}",
+    tag = "accounts",
+    params(
+        ("id" = String, Path, description = "The token's id, from `GET /api/tokens`"),
+        ("X-CSRF-Token" = Option<String>, Header, description = "The session's CSRF token, with a session cookie"),
+    ),
+    responses(
+        (status = 204, description = "Revoked: the token answers 401 from now on"),
+        (status = 401, description = "Not logged in", body = ErrorBody),
+        (status = 403, description = "CSRF token missing or wrong", body = ErrorBody),
+        (status = 404, description = "The caller has no token with this id", body = ErrorBody),
+    )
+)]
+pub async fn revoke_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    let account = caller.account()?;
+    caller.check_csrf(csrf_header(&headers))?;
+    auth::revoke_token(state.service.store(), &account.username, &id).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 /// Creating a competition.

@@ -26,6 +26,12 @@ struct EventRow {
     seq: u64,
     recorded_at: String,
     actor: String,
+    /// The actor is an account of this server (issue 14 item 7: the
+    /// history tells an account from a CLI actor). Events keep only the
+    /// name; the server writes its accounts' usernames, the command line,
+    /// scripts and the demo other names, and registration refuses the
+    /// names the program itself acts under (`auth::RESERVED_USERNAMES`).
+    by_account: bool,
     kind: String,
     summary: String,
     /// The stored record, pretty-printed.
@@ -115,6 +121,7 @@ async fn rows<F: Format>(
                 seq: h.seq,
                 recorded_at: h.recorded_at,
                 actor: h.actor,
+                by_account: false,
                 kind: h.kind,
                 summary: summary(&value),
                 payload: serde_json::to_string_pretty(&value).unwrap_or(stored),
@@ -148,11 +155,12 @@ pub(super) async fn page(
             .filter(|p| (1..=pages).contains(p))
             .ok_or_else(super::not_found_page)?,
     };
-    let rows: Vec<EventRow> = all
+    let mut rows: Vec<EventRow> = all
         .into_iter()
         .skip((page - 1) * PER_PAGE)
         .take(PER_PAGE)
         .collect();
+    mark_accounts(&state, &mut rows).await?;
     render(&HistoryPage {
         chrome: Chrome::competition(
             format!("History of {name}"),
@@ -170,6 +178,29 @@ pub(super) async fn page(
         last_seq: rows.last().map_or(0, |r| r.seq),
         rows,
     })
+}
+
+/// Mark the rows whose actor is an account, looking each distinct actor up
+/// once.
+async fn mark_accounts(state: &AppState, rows: &mut [EventRow]) -> Result<(), PageError> {
+    use arbiter_store::AccountStore;
+    let mut known: HashMap<String, bool> = HashMap::new();
+    for row in rows.iter_mut() {
+        if let Some(&is) = known.get(&row.actor) {
+            row.by_account = is;
+            continue;
+        }
+        let is = state
+            .service
+            .store()
+            .account(&row.actor)
+            .await
+            .map_err(|e| PageError::Internal(format!("cannot look up the actor: {e}")))?
+            .is_some();
+        known.insert(row.actor.clone(), is);
+        row.by_account = is;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -260,14 +260,13 @@ pub(crate) async fn register(
 ) -> Response {
     let result = async {
         caller.check_csrf(form.csrf.as_deref())?;
-        let account = auth::create_account(
-            state.service.store(),
-            state.now(),
+        let account = auth::register(
+            &state,
+            &caller,
             &form.username,
             &form.name,
             form.email.as_deref(),
             &form.password,
-            false,
         )
         .await?;
         auth::start_session(&state, &account.username).await
@@ -289,8 +288,35 @@ struct AccountPage {
     email: String,
     organizer: bool,
     roles: Vec<(String, String, String)>,
-    tokens: Vec<(String, String)>,
+    tokens: Vec<TokenRow>,
     new_token: Option<String>,
+    /// What was just revoked, by label.
+    revoked: Option<String>,
+    max_token_days: u32,
+}
+
+/// One API token in the account's list (issue 14 item 2).
+#[derive(Debug)]
+struct TokenRow {
+    id: String,
+    label: String,
+    created: String,
+    /// "never", or the time to the minute.
+    last_used: String,
+    /// "never", or the date; with "(expired)" when past.
+    expires: String,
+}
+
+/// An RFC 3339 time as the list shows it: `2026-01-02 13:04` (UTC).
+fn minute(rfc3339: &str) -> String {
+    chrono::DateTime::parse_from_rfc3339(rfc3339).map_or_else(
+        |_| rfc3339.to_string(),
+        |t| {
+            t.with_timezone(&chrono::Utc)
+                .format("%Y-%m-%d %H:%M")
+                .to_string()
+        },
+    )
 }
 
 /// Redirect to the login page, coming back to `here`.
@@ -302,6 +328,7 @@ async fn account_page_for(
     state: &AppState,
     caller: &Caller,
     new_token: Option<String>,
+    revoked: Option<String>,
 ) -> Response {
     let Some(account) = &caller.account else {
         return to_login("/account");
@@ -341,22 +368,42 @@ async fn account_page_for(
             })
             .collect(),
         tokens: tokens
-            .into_iter()
-            .map(|t| (t.label, t.created_at.chars().take(10).collect()))
+            .iter()
+            .map(|t| TokenRow {
+                id: t.id().to_string(),
+                label: t.label.clone(),
+                created: t.created_at.chars().take(10).collect(),
+                last_used: t
+                    .last_used
+                    .as_deref()
+                    .map_or_else(|| "never".into(), minute),
+                expires: match &t.expires_at {
+                    None => "never".into(),
+                    Some(at) if auth::token_expired(t, state.now()) => {
+                        format!("{} (expired)", minute(at))
+                    }
+                    Some(at) => minute(at),
+                },
+            })
             .collect(),
         new_token,
+        revoked,
+        max_token_days: auth::MAX_TOKEN_DAYS,
     };
     render(&page).into_response()
 }
 
 /// `GET /account`.
 pub(crate) async fn account(State(state): State<AppState>, caller: Caller) -> Response {
-    account_page_for(&state, &caller, None).await
+    account_page_for(&state, &caller, None, None).await
 }
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct TokenForm {
     label: String,
+    /// Empty: the token never expires.
+    #[serde(default)]
+    expires_in_days: Option<String>,
     #[serde(rename = "_csrf")]
     csrf: Option<String>,
 }
@@ -373,12 +420,45 @@ pub(crate) async fn create_token(
     let result = async {
         let account = caller.account()?;
         caller.check_csrf(form.csrf.as_deref())?;
-        auth::create_token(&state, &account.username, &form.label).await
+        let days = match form.expires_in_days.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(text) => Some(text.parse::<u32>().map_err(|_| {
+                ApiError::bad_request(format!(
+                    "the days until the token expires are a whole number from 1 to {}, not {:?}",
+                    auth::MAX_TOKEN_DAYS,
+                    text.chars().take(20).collect::<String>()
+                ))
+                .with_field("expires_in_days")
+            })?),
+        };
+        auth::create_expiring_token(&state, &account.username, &form.label, days).await
     }
     .await;
     match result {
-        Ok(token) => account_page_for(&state, &caller, Some(token)).await,
+        Ok((token, _)) => account_page_for(&state, &caller, Some(token), None).await,
         Err(e) => problem(e, "/account"),
+    }
+}
+
+/// `POST /account/tokens/{id}/revoke`: the token answers 401 from now on.
+pub(crate) async fn revoke_token(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Form(form): Form<CsrfForm>,
+) -> Response {
+    if caller.account.is_none() {
+        return to_login("/account");
+    }
+    let result = async {
+        let account = caller.account()?;
+        caller.check_csrf(form.csrf.as_deref())?;
+        auth::revoke_token(state.service.store(), &account.username, &id).await
+    }
+    .await;
+    match result {
+        Ok(token) => account_page_for(&state, &caller, None, Some(token.label)).await,
+        Err(e) => problem(e, "/account#tokens"),
     }
 }
 

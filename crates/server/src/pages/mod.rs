@@ -73,6 +73,7 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/account", get(manage::account))
         .route("/account/tokens", post(manage::create_token))
+        .route("/account/tokens/{id}/revoke", post(manage::revoke_token))
         .route("/new", get(manage::new_page).post(manage::create))
         .route("/c/{id}/manage", get(manage::desk))
         .route("/c/{id}/act", post(manage::act))
