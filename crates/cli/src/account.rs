@@ -250,7 +250,14 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &AccountCmd) -> Result<()> {
             let role = Role::parse(role)
                 .ok_or_else(|| anyhow!("--role is owner, moderator or player, not {role:?}"))?;
             let username = username.trim().to_lowercase();
-            if store.revoke(competition, &username, role).await? {
+            // A player's role ends with the competition's own unlink event
+            // (ARB-R50); the directory grant goes with it.
+            let unlinked = role == Role::Player
+                && svc
+                    .unlink_account(competition, &username, &g.ctx())
+                    .await?
+                    .is_some();
+            if store.revoke(competition, &username, role).await? || unlinked {
                 outln!(
                     "{username} is no longer {} of {competition}.",
                     role.as_str()

@@ -71,6 +71,20 @@ fn an_organizer_is_made_from_stdin_and_listed_with_roles() {
         "another long one\n",
     );
     assert_eq!(code, 0, "{err}");
+    // A player's role is the link of an existing player (ARB-R50).
+    a.run(&[
+        "account",
+        "grant",
+        "ana",
+        "tws",
+        "--role",
+        "player",
+        "--player",
+        "Ana Morales",
+    ])
+    .fails_with(1)
+    .stderr_names(&["no player named \"Ana Morales\"", "ARB-R50"]);
+    a.ok(&["player", "add", "Ana Morales"]);
     a.ok(&[
         "account",
         "grant",

@@ -748,7 +748,7 @@ fn registrations_that_break_a_rule_are_refused() {
             "sunjang", "player", "add", " ", "--rank", "5k", "--rating", "1500",
         ],
     )
-    .stderr_names(&["must be 1 to 64 printable characters", "field `name`"]);
+    .stderr_names(&["must not be empty", "field `name`"]);
     a.refused_every(1, &["sunjang", "player", "return", "Ahn Jae"])
         .stderr_names(&["Ahn Jae has not withdrawn", "Sunjang B.4"]);
     a.ok(&[

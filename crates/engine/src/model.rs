@@ -465,6 +465,8 @@ pub trait Linked {
 
 #[cfg(test)]
 mod name_tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::*;
 
     #[test]

@@ -710,3 +710,59 @@ async fn a_role_counts_only_in_its_own_competition() {
     let a = w.act(XL, Some(&mona), &Act::LCancelDrr.body(&w)).await;
     assert_ne!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
 }
+
+/// Issue 14 item 1 (ARB-R50): whatever name an account shows — a player's
+/// name in another case or spacing, or an id of any form — with no link
+/// and no grant it may do nothing in an XMadn league, a Challengers event
+/// or a Sunjang league: every action of the matrix is refused (403) and
+/// nothing is stored.
+#[test]
+fn no_display_name_gives_a_right_in_the_other_formats() {
+    use proptest::prelude::*;
+    let names = prop_oneof![
+        (0u32..12, prop::sample::select(vec!["P", "p", "G", "#", ""]))
+            .prop_map(|(n, prefix)| format!("{prefix}{n}")),
+        (
+            prop::sample::select(vec!["Alice Adams", "Pete Moder", "Eve Evans", "Mona Mills"]),
+            any::<bool>()
+        )
+            .prop_map(|(n, upper)| {
+                let n = if upper {
+                    n.to_uppercase()
+                } else {
+                    n.to_lowercase()
+                };
+                format!(" {} ", n.replace(' ', "  "))
+            }),
+    ];
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig::with_cases(12));
+    runner
+        .run(&names, |name| {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                let w = World::new().await;
+                let token = accounts_with_tokens(&w.state, &[("mallory", name.as_str(), false)])
+                    .await["mallory"]
+                    .clone();
+                for (act, _) in MATRIX {
+                    let id = act.competition();
+                    let before = w.fingerprint(id).await;
+                    let a = w.act(id, Some(&token), &act.body(&w)).await;
+                    prop_assert_eq!(
+                        a.status,
+                        StatusCode::FORBIDDEN,
+                        "{:?} as {:?}: {}",
+                        act,
+                        name,
+                        a.text()
+                    );
+                    prop_assert_eq!(w.fingerprint(id).await, before);
+                }
+                Ok(())
+            })
+        })
+        .unwrap();
+}

@@ -789,6 +789,80 @@ impl<S: EventStore> Service<S> {
         })
     }
 
+    /// End the link of `account` to its player in `competition` (ARB-R50),
+    /// by the format's own `UnlinkAccount` event: `None` when the account
+    /// is linked to no player there.
+    pub async fn unlink_account(
+        &self,
+        competition: &str,
+        account: &str,
+        ctx: &Context,
+    ) -> Result<Option<u64>> {
+        use arbiter_engine::model::Linked;
+        use arbiter_engine::sunjang::season::{self, League as Sunjang};
+        use arbiter_engine::xmadn::{challengers, league};
+        Ok(match self.format_of(competition).await? {
+            format::CompetitionFormat::TwsLadder => {
+                let (l, _) = self.load(competition, None).await?;
+                match l.links().player_of(account) {
+                    Some(player) => Some(
+                        self.execute(competition, Command::UnlinkAccount { player }, ctx)
+                            .await?
+                            .last,
+                    ),
+                    None => None,
+                }
+            }
+            format::CompetitionFormat::XmadnLeague => {
+                let (l, _) = self.load_as::<league::League>(competition, None).await?;
+                match l.links().player_of(account) {
+                    Some(player) => Some(
+                        self.execute_as::<league::League>(
+                            competition,
+                            league::Command::UnlinkAccount { player },
+                            ctx,
+                        )
+                        .await?
+                        .last,
+                    ),
+                    None => None,
+                }
+            }
+            format::CompetitionFormat::XmadnChallengers => {
+                let (c, _) = self
+                    .load_as::<challengers::Challengers>(competition, None)
+                    .await?;
+                match c.links().player_of(account) {
+                    Some(player) => Some(
+                        self.execute_as::<challengers::Challengers>(
+                            competition,
+                            challengers::Command::UnlinkAccount { player },
+                            ctx,
+                        )
+                        .await?
+                        .last,
+                    ),
+                    None => None,
+                }
+            }
+            format::CompetitionFormat::SunjangLeague => {
+                let (l, _) = self.load_as::<Sunjang>(competition, None).await?;
+                match l.links().player_of(account) {
+                    Some(player) => Some(
+                        self.execute_as::<Sunjang>(
+                            competition,
+                            season::Command::UnlinkAccount { player },
+                            ctx,
+                        )
+                        .await?
+                        .last,
+                    ),
+                    None => None,
+                }
+            }
+        })
+    }
+
     /// Decide a ladder `command` and append its events (see
     /// [`Service::execute_as`]).
     pub async fn execute(

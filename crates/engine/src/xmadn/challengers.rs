@@ -1013,6 +1013,12 @@ impl Challengers {
     }
 }
 
+impl crate::model::Linked for Challengers {
+    fn links(&self) -> &Links {
+        &self.links
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -1415,11 +1421,5 @@ mod tests {
         }
         log.extend(events);
         assert_eq!(Challengers::fold(&log), s);
-    }
-}
-
-impl crate::model::Linked for Challengers {
-    fn links(&self) -> &Links {
-        &self.links
     }
 }
