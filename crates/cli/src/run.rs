@@ -1011,10 +1011,17 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 outln!("No side was drawn in round {number}.");
             }
             for c in &checks {
+                // ARB-R8 (issue 14, item 8): a pair's draw, a ladder
+                // player's own draw against an eliminator, or, in a round
+                // announced before, draw k by position.
+                let draw = match c.keyed_by.as_str() {
+                    "position" => format!("draw {}", c.draw_index),
+                    "player" => format!("own draw (stream {})", c.draw_index),
+                    _ => format!("pair's draw (stream {})", c.draw_index),
+                };
                 outln!(
-                    "{} draw {}: {} recorded {}, recomputed {} — {}",
+                    "{} {draw}: {} recorded {}, recomputed {} — {}",
                     c.game,
-                    c.draw_index,
                     c.player,
                     c.recorded,
                     c.recomputed,

@@ -29,6 +29,60 @@ pub fn coin(seed: &Seed, index: u64) -> bool {
     rng.next_u32() & 1 == 1
 }
 
+/// What a side draw's stream is keyed by (ARB-R8). The stream is what a
+/// `SideReason` records as its `draw_index`; its value tells the keying:
+/// positions are below 2^32, player keys are at or above it (player ids
+/// start at 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrawKey {
+    /// Rounds announced before issue 14 (item 8): the game's position in
+    /// its round, 1 for the first game announced. A moderator could reorder
+    /// the pairs of an exception to move a pair to another position, so
+    /// new draws are no longer keyed this way; old ones verify by it.
+    Position(u32),
+    /// A game between two ladder players, by their ids (either order).
+    Pair(u32, u32),
+    /// A ladder player against a volunteer eliminator, by the ladder
+    /// player's id alone: the moderator may name any volunteer (ARB-R15),
+    /// so the volunteer's id is no part of the key.
+    Player(u32),
+}
+
+impl DrawKey {
+    /// The key of a game between players `a` and `b`, in either order.
+    pub fn pair(a: u32, b: u32) -> Self {
+        Self::Pair(a.min(b), a.max(b))
+    }
+
+    /// The stream the draw uses: a position as is; a pair as
+    /// `(smaller id << 32) | larger id`; a player as `id << 32` (a pair's
+    /// larger id is at least 2, so the two never meet).
+    pub fn stream(self) -> u64 {
+        match self {
+            Self::Position(k) => u64::from(k),
+            Self::Pair(a, b) => (u64::from(a.min(b)) << 32) | u64::from(a.max(b)),
+            Self::Player(p) => u64::from(p) << 32,
+        }
+    }
+
+    /// The key a recorded stream was made from.
+    pub fn of_stream(stream: u64) -> Self {
+        // Both halves fit in 32 bits by construction.
+        let (high, low) = ((stream >> 32) as u32, stream as u32);
+        match (high, low) {
+            (0, k) => Self::Position(k),
+            (p, 0) => Self::Player(p),
+            (a, b) => Self::Pair(a, b),
+        }
+    }
+}
+
+/// The side draw for `key` under `seed` (ARB-R8): [`coin`] on the key's
+/// stream.
+pub fn side_coin(seed: &Seed, key: DrawKey) -> bool {
+    coin(seed, key.stream())
+}
+
 /// A die: faces `1..=faces` drawn from ChaCha20 seeded with a revealed seed,
 /// on stream `stream`. Each face takes the next 32-bit word; words at or
 /// above the largest multiple of `faces` are skipped so every face is
@@ -158,6 +212,26 @@ mod tests {
                 assert!(r.len() < 3 || rounds[0].iter().all(|x| x.1 == rounds[0][0].1));
             }
         }
+    }
+
+    #[test]
+    fn draw_keys_round_trip_and_never_meet_positions() {
+        for key in [
+            DrawKey::Position(1),
+            DrawKey::Position(u32::MAX),
+            DrawKey::pair(1, 2),
+            DrawKey::pair(7, 3),
+            DrawKey::pair(u32::MAX - 1, u32::MAX),
+            DrawKey::Player(1),
+            DrawKey::Player(u32::MAX),
+        ] {
+            assert_eq!(DrawKey::of_stream(key.stream()), key, "{key:?}");
+        }
+        assert_eq!(DrawKey::pair(3, 7), DrawKey::pair(7, 3));
+        assert_eq!(DrawKey::pair(3, 7).stream(), (3 << 32) | 7);
+        assert!(DrawKey::pair(1, 2).stream() > u64::from(u32::MAX));
+        assert!(DrawKey::Player(1).stream() > u64::from(u32::MAX));
+        assert_ne!(DrawKey::Player(1).stream(), DrawKey::pair(1, 2).stream());
     }
 
     #[test]

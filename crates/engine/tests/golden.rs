@@ -836,19 +836,31 @@ impl Runner {
                 {
                     return Err("the round's seed is not the committed one".into());
                 }
-                let (player, side, idx) = match g.sides {
+                // ARB-R8 (issue 14, item 8): a pair's draw is keyed by its
+                // two ids, smaller first; a draw against an eliminator by the
+                // ladder player's id alone; never by a position.
+                let (lo, hi) = (
+                    u64::from(g.ussr.player.0.min(g.us.player.0)),
+                    u64::from(g.ussr.player.0.max(g.us.player.0)),
+                );
+                let (player, side, idx, key) = match g.sides {
                     SideReason::Drawn {
                         higher,
                         side,
                         draw_index,
-                    } => (higher, side, draw_index),
+                    } => (higher, side, draw_index, (lo << 32) | hi),
                     SideReason::EliminatorDrawn {
                         player,
                         side,
                         draw_index,
-                    } => (player, side, draw_index),
+                    } => (player, side, draw_index, u64::from(player.0) << 32),
                     ref other => return Err(format!("sides were not drawn: {other:?}")),
                 };
+                if idx != key {
+                    return Err(format!(
+                        "the draw used stream {idx}, not the game's key {key}"
+                    ));
+                }
                 // Recompute the draw from the revealed seed.
                 let expected = if draw::coin(&seed, idx) {
                     Side::Ussr

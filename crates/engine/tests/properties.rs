@@ -29,13 +29,13 @@
 use std::collections::{HashMap, HashSet};
 
 use arbiter_engine::RuleError;
-use arbiter_engine::draw::{self, Seed};
+use arbiter_engine::draw::{self, DrawKey, Seed};
 use arbiter_engine::model::{
     Adjudication, Counts, EndTag, GameId, GameStatus, Outcome, PlayerId, Side, Time,
 };
 use arbiter_engine::tws::{
     Command, Confirmer, Event, Ladder, LadderRules, Membership, MoveReason, PairingPlan,
-    PairingReason, ResultInput, RoundClosed, SideCounts, fold,
+    PairingReason, ResultInput, RoundClosed, SideCounts, SideReason, fold,
 };
 use chrono::{Duration, TimeZone, Utc};
 use proptest::prelude::*;
@@ -72,6 +72,11 @@ struct Sim {
 
 impl Sim {
     fn new() -> Sim {
+        Sim::committing(seed_of(1))
+    }
+
+    /// A ladder whose first round's draws use `seed`.
+    fn committing(seed: Seed) -> Sim {
         let mut sim = Sim {
             ladder: Ladder::default(),
             log: Vec::new(),
@@ -79,7 +84,7 @@ impl Sim {
         sim.must(Command::Create {
             name: "prop".into(),
             rules: LadderRules::default(),
-            seed_hash: draw::commitment(&seed_of(1)),
+            seed_hash: draw::commitment(&seed),
         });
         sim
     }
@@ -200,9 +205,21 @@ fn histories(l: &Ladder) -> HashMap<PlayerId, SideCounts> {
     h
 }
 
-/// ARB-R8: draw k is the k-th game of its round.
-fn drawn_side(seed: &Seed, index: u64) -> Side {
-    if draw::coin(seed, index) {
+/// ARB-R8 (issue 14, item 8): a pair's draw is on the stream
+/// `(smaller id << 32) | larger id`, whatever its place in the round.
+fn pair_stream(a: PlayerId, b: PlayerId) -> u64 {
+    (u64::from(a.0.min(b.0)) << 32) | u64::from(a.0.max(b.0))
+}
+
+/// ARB-R8: against a volunteer eliminator, the ladder player's own stream
+/// `id << 32`, whichever volunteer he meets.
+fn player_stream(p: PlayerId) -> u64 {
+    u64::from(p.0) << 32
+}
+
+/// The side the seed draws on `stream` for the player it names.
+fn drawn_side(seed: &Seed, stream: u64) -> Side {
+    if draw::coin(seed, stream) {
         Side::Ussr
     } else {
         Side::Us
@@ -217,7 +234,6 @@ fn oracle_side(
     champion: Option<PlayerId>,
     h: &HashMap<PlayerId, SideCounts>,
     seed: &Seed,
-    index: u64,
 ) -> Side {
     let ha = h.get(&hi).copied().unwrap_or_default();
     let hb = h.get(&lo).copied().unwrap_or_default();
@@ -233,7 +249,7 @@ fn oracle_side(
         return l;
     }
     match (ha.last, hb.last) {
-        (None, None) => drawn_side(seed, index),
+        (None, None) => drawn_side(seed, pair_stream(hi, lo)),
         (None, Some(lb)) => lb,
         (Some(la), None) => la.other(),
         (Some(la), Some(lb)) if la != lb => la.other(),
@@ -648,7 +664,7 @@ fn check_announcement(pre: &Ladder, post: &Ladder, requested_skips: &HashSet<Pla
                 rungs: (rung(*a), rung(b))
             }
         );
-        let side_a = oracle_side(*a, b, champion, &h, &round.seed, i as u64 + 1);
+        let side_a = oracle_side(*a, b, champion, &h, &round.seed);
         assert_eq!(
             g.side_of(*a),
             Some(side_a),
@@ -665,10 +681,10 @@ fn check_announcement(pre: &Ladder, post: &Ladder, requested_skips: &HashSet<Pla
             let elim = if g.ussr.player == last { g.us } else { g.ussr };
             assert_eq!(elim.counts, Counts::QuickRound);
             assert!(!active.contains(&elim.player), "the eliminator is free");
-            let want = h.get(&last).and_then(|c| c.last).map_or_else(
-                || drawn_side(&round.seed, expected_pairs.len() as u64 + 1),
-                Side::other,
-            );
+            let want = h
+                .get(&last)
+                .and_then(|c| c.last)
+                .map_or_else(|| drawn_side(&round.seed, player_stream(last)), Side::other);
             assert_eq!(g.side_of(last), Some(want), "ARB-R1 sides");
         } else {
             assert_eq!(round.byes, vec![(last, rung(last))], "TWS-R10 bye");
@@ -1096,8 +1112,7 @@ fn run_scenario(s: &Scenario) {
                 // ARB-R1 for the late game: he has no ladder game yet.
                 let g = sim.ladder.games.last().expect("added");
                 let open = pre.open_round().expect("open");
-                let position = open.games.len() as u64 + 1;
-                assert_eq!(g.side_of(p), Some(drawn_side(&open.seed, position)));
+                assert_eq!(g.side_of(p), Some(drawn_side(&open.seed, player_stream(p))));
                 assert_eq!(
                     g.participants()
                         .iter()
@@ -1236,6 +1251,202 @@ proptest! {
     }
 }
 
+/// The side of every player in a round announcement decided on `plan`
+/// and not applied: a preview.
+fn preview_sides(sim: &Sim, plan: PairingPlan, seed: Seed) -> HashMap<PlayerId, Side> {
+    let events = sim
+        .ladder
+        .decide(Command::AnnounceRound {
+            at: day(1),
+            deadline: None,
+            plan,
+            seed,
+            next_seed_hash: draw::commitment(&seed_of(2)),
+        })
+        .expect("the announcement is accepted");
+    let mut sides = HashMap::new();
+    for e in events {
+        if let Event::RoundAnnounced(a) = e {
+            for g in a.games {
+                sides.insert(g.ussr.player, Side::Ussr);
+                sides.insert(g.us.player, Side::Us);
+            }
+        }
+    }
+    sides
+}
+
+/// The six orders of three pairs.
+const ORDERS: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// ARB-R8, issue 14 item 8: drawn sides cannot be shopped for by
+    /// previewing the same pairing exception in other orders. Six members
+    /// without a ladder game (every side is drawn), paired three ways by a
+    /// random exception: every order of the three pairs, with the two names
+    /// of each pair either way round, gives every player the same side.
+    /// (Keyed by the game's position, `A:B C:D E:F` and its reverse gave A
+    /// different sides.)
+    #[test]
+    fn drawn_sides_do_not_depend_on_the_order_of_the_pairs(
+        seed in any::<[u8; 32]>(),
+        shuffle in Just((1u32..=6).collect::<Vec<u32>>()).prop_shuffle(),
+    ) {
+        let mut sim = Sim::committing(seed);
+        sim.must(Command::AddModerator { name: "Mod1".into() });
+        for i in 0..6 {
+            sim.join(format!("Player {}", i + 1));
+        }
+        let pairs: Vec<(PlayerId, PlayerId)> = shuffle
+            .chunks_exact(2)
+            .map(|c| (PlayerId(c[0]), PlayerId(c[1])))
+            .collect();
+        let plan = |order: &[usize; 3], swap: u8| PairingPlan::Override {
+            pairs: order
+                .iter()
+                .map(|&k| {
+                    let (a, b) = pairs[k];
+                    if swap & (1 << k) == 0 { (a, b) } else { (b, a) }
+                })
+                .collect(),
+            byes: vec![],
+            reason: "a preview".into(),
+        };
+        let first = preview_sides(&sim, plan(&ORDERS[0], 0), seed);
+        prop_assert_eq!(first.len(), 6);
+        for order in &ORDERS {
+            for swap in 0..8u8 {
+                let sides = preview_sides(&sim, plan(order, swap), seed);
+                prop_assert_eq!(&sides, &first, "order {:?}, swapped {:03b}", order, swap);
+            }
+        }
+    }
+
+    /// ARB-R8, issue 14 item 8: against a volunteer eliminator, the ladder
+    /// player's drawn side does not depend on the volunteer the moderator
+    /// names (ARB-R15: he may name any): the draw is the ladder player's own.
+    #[test]
+    fn a_drawn_side_against_an_eliminator_does_not_depend_on_the_volunteer(
+        seed in any::<[u8; 32]>(),
+    ) {
+        let mut sim = Sim::committing(seed);
+        sim.must(Command::AddModerator { name: "Mod1".into() });
+        for i in 0..5 {
+            sim.join(format!("Player {}", i + 1));
+        }
+        let mut volunteers = Vec::new();
+        for name in ["Guest A", "Guest B", "Guest C"] {
+            sim.must(Command::RegisterGuest { name: name.into(), surname: None });
+            let v = PlayerId(sim.ladder.players.len() as u32);
+            sim.must(Command::VolunteerEliminator { player: v });
+            volunteers.push(v);
+        }
+        let last = PlayerId(5);
+        let sides: Vec<Option<Side>> = volunteers
+            .iter()
+            .map(|v| {
+                let plan = PairingPlan::Default { eliminator: Some(*v) };
+                preview_sides(&sim, plan, seed).get(&last).copied()
+            })
+            .collect();
+        prop_assert!(sides[0].is_some());
+        prop_assert!(sides.iter().all(|s| *s == sides[0]), "{:?}", sides);
+    }
+}
+
+/// ARB-R8, issue 14 item 8: `draw verify` checks a pair's draw against the
+/// pair's key, and a round announced before the change (its draws keyed by
+/// position) against the positions, as then; a draw that carries another
+/// game's key does not verify.
+#[test]
+fn draws_verify_by_their_pair_and_old_rounds_by_position() {
+    let seed = [5u8; 32];
+    let mut sim = Sim::committing(seed);
+    sim.must(Command::AddModerator {
+        name: "Mod1".into(),
+    });
+    for i in 0..6 {
+        sim.join(format!("Player {}", i + 1));
+    }
+    sim.must(Command::AnnounceRound {
+        at: day(1),
+        deadline: None,
+        plan: PairingPlan::Default { eliminator: None },
+        seed,
+        next_seed_hash: draw::commitment(&seed_of(2)),
+    });
+    let checks = sim.ladder.recheck_draws(1).expect("round 1");
+    assert_eq!(checks.len(), 3);
+    assert!(checks.iter().all(|c| c.matches()), "{checks:?}");
+    assert!(checks.iter().all(|c| matches!(c.key, DrawKey::Pair(..))));
+
+    // The same round as an old log recorded it: draw k on stream k.
+    let old = |log: &[(u64, Event)], stream_of: &dyn Fn(usize) -> u64| -> Ladder {
+        let events: Vec<(u64, Event)> = log
+            .iter()
+            .map(|(seq, e)| match e {
+                Event::RoundAnnounced(a) => {
+                    let mut a = a.clone();
+                    for (i, g) in a.games.iter_mut().enumerate() {
+                        let stream = stream_of(i);
+                        let higher = if let SideReason::Drawn { higher, .. } = g.sides {
+                            higher
+                        } else {
+                            panic!("drawn")
+                        };
+                        let side = drawn_side(&seed, stream);
+                        let (mut hi, mut lo) = if g.ussr.player == higher {
+                            (g.ussr, g.us)
+                        } else {
+                            (g.us, g.ussr)
+                        };
+                        hi.side = side;
+                        lo.side = side.other();
+                        (g.ussr, g.us) = if side == Side::Ussr {
+                            (hi, lo)
+                        } else {
+                            (lo, hi)
+                        };
+                        g.sides = SideReason::Drawn {
+                            higher,
+                            side,
+                            draw_index: stream,
+                        };
+                    }
+                    (*seq, Event::RoundAnnounced(a))
+                }
+                e => (*seq, e.clone()),
+            })
+            .collect();
+        fold(events.iter().map(|(s, e)| (*s, e)))
+    };
+    let by_position = old(&sim.log, &|i| i as u64 + 1);
+    let checks = by_position.recheck_draws(1).expect("round 1");
+    assert_eq!(checks.len(), 3);
+    assert!(checks.iter().all(|c| c.matches()), "{checks:?}");
+    assert!(
+        checks
+            .iter()
+            .enumerate()
+            .all(|(i, c)| c.key == DrawKey::Position(i as u32 + 1))
+    );
+    // A game that claims another game's position (or a position where the
+    // round is keyed by pairs) does not verify.
+    let shifted = old(&sim.log, &|i| [2, 1, 3][i]);
+    let checks = shifted.recheck_draws(1).expect("round 1");
+    assert!(!checks[0].matches() && !checks[1].matches(), "{checks:?}");
+    assert!(checks[2].matches());
+}
+
 /// The oracle of sides agrees with a hand-checked case (the golden case
 /// sides-champion-switch): rule 1 beats rule 2.
 #[test]
@@ -1253,11 +1464,11 @@ fn side_oracle_rule_one_first() {
     h.insert(other, b);
     let seed = seed_of(1);
     assert_eq!(
-        oracle_side(champ, other, Some(champ), &h, &seed, 1),
+        oracle_side(champ, other, Some(champ), &h, &seed),
         Side::Ussr
     );
     // Without the champion, Dunn (2 US) is more unbalanced and gets the USSR.
-    assert_eq!(oracle_side(champ, other, None, &h, &seed, 1), Side::Us);
+    assert_eq!(oracle_side(champ, other, None, &h, &seed), Side::Us);
 }
 
 /// ARB-R45: report events that do not fit the state (a report by someone

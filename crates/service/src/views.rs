@@ -1,11 +1,11 @@
 //! Serializable views of a ladder: what `--json` prints and what pages show.
 //! Each decision carries its explanation.
 
-use arbiter_engine::draw;
+use arbiter_engine::draw::DrawKey;
 use arbiter_engine::explain::Explanation;
-use arbiter_engine::model::{Counts, GameStatus, Outcome, PlayerId, Side, Time};
+use arbiter_engine::model::{Counts, GameStatus, Outcome, PlayerId, Time};
 use arbiter_engine::tws::stats::Record;
-use arbiter_engine::tws::{Game, Ladder, Membership, Move, PairingMethod, Round, SideReason};
+use arbiter_engine::tws::{Game, Ladder, Membership, Move, PairingMethod, Round};
 use serde::Serialize;
 
 fn date(t: Time) -> String {
@@ -864,48 +864,41 @@ pub fn player_view(ladder: &Ladder, p: PlayerId, now: Time) -> Option<PlayerView
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct DrawCheck {
     pub game: String,
+    /// The stream the event recorded.
     pub draw_index: u64,
+    /// What the game's draw is keyed by (ARB-R8): "pair" (its two players),
+    /// "player" (the ladder player against a volunteer eliminator), or
+    /// "position" (its place in a round announced before issue 14, item 8).
+    pub keyed_by: String,
     pub player: String,
     pub recorded: String,
     pub recomputed: String,
+    /// The recorded stream is the game's key, the seed gives the recorded
+    /// side on it, and the player plays that side.
     pub matches: bool,
 }
 
-/// Recompute every draw of round `round` from its revealed seed.
+/// Recompute every draw of round `round` from its revealed seed, each on
+/// the key the rules give its game (ARB-R8; issue 14, item 8).
 pub fn verify_draws(ladder: &Ladder, round: u32) -> Result<Vec<DrawCheck>, String> {
-    let r = ladder
-        .rounds
-        .iter()
-        .find(|r| r.number == round)
+    let checks = ladder
+        .recheck_draws(round)
         .ok_or_else(|| format!("round {round} has not been announced"))?;
-    let mut out = Vec::new();
-    for g in r.games.iter().filter_map(|g| ladder.game(*g)) {
-        let (player, side, index) = match &g.sides {
-            SideReason::Drawn {
-                higher,
-                side,
-                draw_index,
-            } => (*higher, *side, *draw_index),
-            SideReason::EliminatorDrawn {
-                player,
-                side,
-                draw_index,
-            } => (*player, *side, *draw_index),
-            _ => continue,
-        };
-        let recomputed = if draw::coin(&r.seed, index) {
-            Side::Ussr
-        } else {
-            Side::Us
-        };
-        out.push(DrawCheck {
-            game: g.id.to_string(),
-            draw_index: index,
-            player: ladder.name_of(player),
-            recorded: side.name().into(),
-            recomputed: recomputed.name().into(),
-            matches: side == recomputed,
-        });
-    }
-    Ok(out)
+    Ok(checks
+        .iter()
+        .map(|c| DrawCheck {
+            game: c.game.to_string(),
+            draw_index: c.recorded_key.stream(),
+            keyed_by: match c.key {
+                DrawKey::Position(_) => "position",
+                DrawKey::Pair(..) => "pair",
+                DrawKey::Player(_) => "player",
+            }
+            .into(),
+            player: ladder.name_of(c.player),
+            recorded: c.recorded.name().into(),
+            recomputed: c.recomputed.name().into(),
+            matches: c.matches(),
+        })
+        .collect())
 }

@@ -193,8 +193,10 @@ async fn draw_seeds_are_committed_before_use_and_draws_verify() {
             "round {round}: {checks:?}"
         );
         if round == 1 {
-            // Nobody has a ladder game yet: every game's sides are drawn.
+            // Nobody has a ladder game yet: every game's sides are drawn,
+            // each keyed by its pair (ARB-R8; issue 14, item 8).
             assert_eq!(checks.len(), 4);
+            assert!(checks.iter().all(|c| c.keyed_by == "pair"), "{checks:?}");
         }
     }
     assert!(matches!(

@@ -6,7 +6,7 @@ use super::{
     Report, ResultInput, RoundAnnounced, ScheduledGame, SideReason, Skip,
 };
 use crate::RuleError;
-use crate::draw;
+use crate::draw::{self, DrawKey};
 use crate::model::{
     Counts, EndTag, GameId, GameResult, GameStatus, Outcome, Participant, PlayerId, Side, Time,
     invisible,
@@ -1488,10 +1488,6 @@ impl Ladder {
         for (i, (a, b)) in pairs.into_iter().enumerate() {
             let id = GameId(next_id);
             next_id += 1;
-            // ARB-R8: draw k is the k-th game of the round, so no game id
-            // the moderator can shift (by undoing and adding a quick game)
-            // changes a draw.
-            let draw_index = i as u64 + 1;
             let (bp, brung) = b;
             let pairing = match &method {
                 PairingMethod::Override { reason } => PairingReason::Override {
@@ -1511,7 +1507,11 @@ impl Ladder {
             };
             let (ussr, us, sides) = if brung == 0 {
                 // bp is an eliminator: the game counts as a quick round for him.
-                let (side, why) = sides::assign_vs_eliminator(seat_a, &seed, draw_index);
+                // ARB-R8: keyed by the ladder player alone, so neither the
+                // pair's place in the round nor the volunteer named changes
+                // the draw (issue 14, item 8).
+                let key = DrawKey::Player(a.0.0);
+                let (side, why) = sides::assign_vs_eliminator(seat_a, &seed, key);
                 let pa = Participant {
                     player: a.0,
                     side,
@@ -1535,7 +1535,11 @@ impl Ladder {
                 } else {
                     (seat_b, seat_a)
                 };
-                let (side_hi, why) = sides::assign(hi, lo, champion, &seed, draw_index);
+                // ARB-R8: keyed by the pair, which reordering the pairs of
+                // an exception (or its two names) does not change; its
+                // position in the round would (issue 14, item 8).
+                let key = DrawKey::pair(hi.player.0, lo.player.0);
+                let (side_hi, why) = sides::assign(hi, lo, champion, &seed, key);
                 let pa = Participant {
                     player: hi.player,
                     side: side_hi,
@@ -1804,8 +1808,6 @@ impl Ladder {
             .field("at"));
         }
         let id = self.next_game_id();
-        // ARB-R8: the game's position in its round.
-        let draw_index = round.games.len() as u64 + 1;
         let rung = self.rung_of(player).unwrap_or(0);
         let seat = Seat {
             player,
@@ -1824,8 +1826,10 @@ impl Ladder {
             } else {
                 (other, seat)
             };
-            let (side, why) =
-                sides::assign(hi, lo, self.order.first().copied(), &round.seed, draw_index);
+            // ARB-R8: the pair's draw, as at the announcement (issue 14,
+            // item 8).
+            let key = DrawKey::pair(hi.player.0, lo.player.0);
+            let (side, why) = sides::assign(hi, lo, self.order.first().copied(), &round.seed, key);
             (
                 Participant {
                     player: hi.player,
@@ -1857,7 +1861,10 @@ impl Ladder {
                 .field("opponent"));
             }
             self.check_volunteer(opponent, "opponent")?;
-            let (side, why) = sides::assign_vs_eliminator(seat, &round.seed, draw_index);
+            // ARB-R8: the ladder player's own draw, whichever volunteer he
+            // meets (issue 14, item 8).
+            let key = DrawKey::Player(player.0);
+            let (side, why) = sides::assign_vs_eliminator(seat, &round.seed, key);
             (
                 Participant {
                     player,

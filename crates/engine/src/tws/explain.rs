@@ -5,6 +5,7 @@ use super::{
     Confirmer, Game, Ladder, Move, MoveReason, PairingMethod, PairingReason, Retirement, Round,
     SideReason,
 };
+use crate::draw::DrawKey;
 use crate::explain::Explanation;
 use crate::model::Side;
 
@@ -12,6 +13,16 @@ const SIDES: &str = "TWS Assignment of Sides";
 const STANDINGS: &str = "TWS Change of Ladder Standings";
 const SKIPPING: &str = "TWS Skipping Rounds";
 const PAIRINGS: &str = "TWS Pairings";
+
+/// A recorded side draw in words (ARB-R8): `keyed` for a draw keyed by its
+/// players; "draw k" for a round drawn by positions, before issue 14
+/// (item 8).
+fn draw_name(stream: u64, keyed: &str) -> String {
+    match DrawKey::of_stream(stream) {
+        DrawKey::Position(k) => format!("draw {k}"),
+        DrawKey::Pair(..) | DrawKey::Player(_) => keyed.to_string(),
+    }
+}
 
 impl Ladder {
     /// Why the players of `game` have their sides.
@@ -102,8 +113,9 @@ impl Ladder {
                 SIDES,
                 &["TWS-R7"],
                 format!(
-                    "neither player has a ladder game yet; a recorded draw (seed of round {}, draw {draw_index}) gave {} (the higher rung) the {side}",
+                    "neither player has a ladder game yet; a recorded draw (seed of round {}, {}) gave {} (the higher rung) the {side}",
                     game.round.unwrap_or(0),
+                    draw_name(*draw_index, "the pair's draw"),
                     n(*higher)
                 ),
             ),
@@ -124,8 +136,10 @@ impl Ladder {
                 SIDES,
                 &["TWS-R7", "ARB-R1"],
                 format!(
-                    "{} has no ladder game yet and plays a volunteer eliminator; a recorded draw (draw {draw_index}) gave the {side}",
-                    n(*player)
+                    "{} has no ladder game yet and plays a volunteer eliminator; a recorded draw (seed of round {}, {}) gave the {side}",
+                    n(*player),
+                    game.round.unwrap_or(0),
+                    draw_name(*draw_index, "his own draw, whichever volunteer he meets")
                 ),
             ),
             SideReason::Chosen => Explanation::new(

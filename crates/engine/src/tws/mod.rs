@@ -18,6 +18,7 @@ pub mod stats;
 use std::collections::{BTreeMap, HashMap};
 
 pub use rules::{Bid, LadderRules};
+pub use sides::DrawRecheck;
 
 use crate::draw::Seed;
 use crate::model::{

@@ -1,7 +1,8 @@
 //! ASSIGNMENT OF SIDES (tws-ladder.txt) with rulings TWS-R6..R9 and ARB-R1.
 
 use super::{Ladder, SideCounts, SideReason};
-use crate::draw::{self, Seed};
+use crate::draw::{self, DrawKey, Seed};
+use crate::model::GameId;
 use crate::model::{PlayerId, Side};
 
 /// One player of a pairing as the side rules see him.
@@ -25,16 +26,110 @@ impl Ladder {
     }
 }
 
+/// A side draw of a game recomputed from its round's revealed seed
+/// (`arbiter draw verify`, ARB-R8).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DrawRecheck {
+    pub game: GameId,
+    /// The player the draw gave a side to (the higher rung, or the ladder
+    /// player against an eliminator).
+    pub player: PlayerId,
+    /// The side recorded for `player`.
+    pub recorded: Side,
+    /// The key of the stream the event recorded.
+    pub recorded_key: DrawKey,
+    /// The key the rules give this game: its pair (or ladder player) for a
+    /// draw keyed by players; its position in the round for a round drawn
+    /// by positions, before issue 14 (item 8).
+    pub key: DrawKey,
+    /// The side the seed gives on `key`'s stream.
+    pub recomputed: Side,
+    /// Whether `player` plays `recorded` in the game.
+    pub plays_recorded: bool,
+}
+
+impl DrawRecheck {
+    /// The draw verifies: the recorded key is the game's, the seed gives
+    /// the recorded side on it, and the player plays that side.
+    pub fn matches(&self) -> bool {
+        self.recorded_key.stream() == self.key.stream()
+            && self.recorded == self.recomputed
+            && self.plays_recorded
+    }
+}
+
+fn drawn_side(seed: &Seed, key: DrawKey) -> Side {
+    if draw::side_coin(seed, key) {
+        Side::Ussr
+    } else {
+        Side::Us
+    }
+}
+
+impl Ladder {
+    /// Every side draw of round `round`, recomputed (ARB-R8); `None` if the
+    /// round was not announced. A draw keyed by players must carry its
+    /// game's key (the pair, or the ladder player against an eliminator); a
+    /// draw of a round keyed by positions (announced before issue 14, item
+    /// 8) must carry its game's position in the round, as it did then.
+    pub fn recheck_draws(&self, round: u32) -> Option<Vec<DrawRecheck>> {
+        let r = self.rounds.iter().find(|r| r.number == round)?;
+        let mut out = Vec::new();
+        // The round's games are in the order they got their positions: the
+        // announced games, the games carried into it, the games added.
+        for (i, g) in r.games.iter().enumerate() {
+            // A game carried into the round (ARB-R21) was drawn in its own.
+            let Some(g) = self.game(*g).filter(|g| g.round == Some(r.number)) else {
+                continue;
+            };
+            let (player, recorded, stream, own) = match g.sides {
+                SideReason::Drawn {
+                    higher,
+                    side,
+                    draw_index,
+                } => (
+                    higher,
+                    side,
+                    draw_index,
+                    DrawKey::pair(g.ussr.player.0, g.us.player.0),
+                ),
+                SideReason::EliminatorDrawn {
+                    player,
+                    side,
+                    draw_index,
+                } => (player, side, draw_index, DrawKey::Player(player.0)),
+                _ => continue,
+            };
+            let recorded_key = DrawKey::of_stream(stream);
+            let key = match recorded_key {
+                DrawKey::Position(_) => DrawKey::Position(u32::try_from(i + 1).unwrap_or(u32::MAX)),
+                DrawKey::Pair(..) | DrawKey::Player(_) => own,
+            };
+            out.push(DrawRecheck {
+                game: g.id,
+                player,
+                recorded,
+                recorded_key,
+                key,
+                recomputed: drawn_side(&r.seed, key),
+                plays_recorded: g.side_of(player) == Some(recorded),
+            });
+        }
+        Some(out)
+    }
+}
+
 /// Decide the sides of a normal ladder game between `a` and `b`, where `a`
 /// is the higher-rung player (TWS-R9: nearer rung 1). `champion` is the
 /// current ladder champion if he plays in this game. Returns (side of `a`,
-/// reason). `draw_index` identifies the draw under `seed` if one is needed.
+/// reason). `key` identifies the draw under `seed` if one is needed
+/// (ARB-R8: the pair, never its position in the round; issue 14, item 8).
 pub(crate) fn assign(
     a: Seat,
     b: Seat,
     champion: Option<PlayerId>,
     seed: &Seed,
-    draw_index: u64,
+    key: DrawKey,
 ) -> (Side, SideReason) {
     // Rule 1: "The current Ladder Champion must always switch sides relative
     // to his previous game, and his opponent must play the opposite side."
@@ -57,17 +152,13 @@ pub(crate) fn assign(
     match (a.history.last, b.history.last) {
         // TWS-R7: neither has a ladder game: a recorded, reproducible draw.
         (None, None) => {
-            let side = if draw::coin(seed, draw_index) {
-                Side::Ussr
-            } else {
-                Side::Us
-            };
+            let side = drawn_side(seed, key);
             (
                 side,
                 SideReason::Drawn {
                     higher: a.player,
                     side,
-                    draw_index,
+                    draw_index: key.stream(),
                 },
             )
         }
@@ -147,11 +238,7 @@ pub(crate) fn assign(
 /// (as TWS-R7), so the ladder player switches relative to his last ladder
 /// game; with no ladder game yet, a recorded draw decides. Returns the side
 /// of the ladder player.
-pub(crate) fn assign_vs_eliminator(
-    player: Seat,
-    seed: &Seed,
-    draw_index: u64,
-) -> (Side, SideReason) {
+pub(crate) fn assign_vs_eliminator(player: Seat, seed: &Seed, key: DrawKey) -> (Side, SideReason) {
     match player.history.last {
         Some(last) => (
             last.other(),
@@ -161,17 +248,13 @@ pub(crate) fn assign_vs_eliminator(
             },
         ),
         None => {
-            let side = if draw::coin(seed, draw_index) {
-                Side::Ussr
-            } else {
-                Side::Us
-            };
+            let side = drawn_side(seed, key);
             (
                 side,
                 SideReason::EliminatorDrawn {
                     player: player.player,
                     side,
-                    draw_index,
+                    draw_index: key.stream(),
                 },
             )
         }
