@@ -23,9 +23,9 @@ fn the_running_fixture_is_what_the_tests_expect() {
     assert_eq!(
         names,
         [
-            "Ladder Round 2 Volkov v. Morales",
-            "Ladder Round 2 Carter v. Lindgren",
-            "Ladder Round 2 Haddad v. Dubois",
+            "Ladder Round 2 Morales v. Volkov",
+            "Ladder Round 2 Lindgren v. Carter",
+            "Ladder Round 2 Dubois v. Haddad",
         ]
     );
 }
@@ -72,7 +72,7 @@ fn a_result_for_a_game_of_a_closed_round_is_refused() {
             "2026-03-11",
         ],
     )
-    .stderr_names(&["round 1 is closed", "Ladder Round 1 Morales v. Carter"]);
+    .stderr_names(&["round 1 is closed", "Ladder Round 1 Carter v. Morales"]);
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn a_winner_who_does_not_play_in_the_game_is_refused() {
             "2026-03-11",
         ],
     )
-    .stderr_names(&["Ana Morales does not play in", "Carter v. Lindgren"]);
+    .stderr_names(&["Ana Morales does not play in", "Lindgren v. Carter"]);
 }
 
 #[test]
@@ -418,8 +418,8 @@ fn implausible_figures_are_refused() {
 
 #[test]
 fn a_vp_win_with_the_marker_on_the_losers_side_is_refused() {
-    // G5: Ben Carter is the USSR. "Result: USSR win (Ben Carter), by 20 VP,
-    // VP +20" is what `game show G5` then says.
+    // G5: Ben Carter is the US (the pair's draw, ARB-R8). "Result: US win
+    // (Ben Carter), by 20 VP, VP -20" is what `game show G5` then says.
     let a = running();
     a.refused(
         1,
@@ -432,7 +432,7 @@ fn a_vp_win_with_the_marker_on_the_losers_side_is_refused() {
             "--by",
             "vp",
             "--vp",
-            "20",
+            "-20",
             "--at",
             "2026-03-11",
         ],
@@ -448,8 +448,8 @@ fn a_close_while_games_are_open_lists_them() {
         .stderr_names(&[
             "round 2 cannot close",
             "2 game(s) still being played",
-            "G5 \"Ladder Round 2 Carter v. Lindgren\"",
-            "G6 \"Ladder Round 2 Haddad v. Dubois\"",
+            "G5 \"Ladder Round 2 Lindgren v. Carter\"",
+            "G6 \"Ladder Round 2 Dubois v. Haddad\"",
             "TWS Conduct of Games",
         ]);
 }
@@ -464,8 +464,8 @@ fn a_close_after_the_deadline_lists_the_overdue_games() {
             "passed the deadline of 2026-06-01",
             "agree",
             "adjudicate",
-            "G5 \"Ladder Round 2 Carter v. Lindgren\"",
-            "G6 \"Ladder Round 2 Haddad v. Dubois\"",
+            "G5 \"Ladder Round 2 Lindgren v. Carter\"",
+            "G6 \"Ladder Round 2 Dubois v. Haddad\"",
         ]);
     assert!(!run.stderr.contains("G4"), "G4 is decided: {}", run.stderr);
 }

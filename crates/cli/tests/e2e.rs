@@ -117,7 +117,7 @@ async fn visit(b: &Browser) -> Vec<PathBuf> {
         rungs[..3],
         [
             ("1".to_string(), "Hiro Tanaka".to_string()),
-            ("2".to_string(), "Dmitri Volkov".to_string()),
+            ("2".to_string(), "Chloé Dubois".to_string()),
             ("3".to_string(), "Stefan Kowalski".to_string()),
         ],
         "the top of the ladder"

@@ -132,7 +132,7 @@ fn what_if_shows_the_close_and_stores_nothing() {
         "--result",
         "G51=us",
         "--result",
-        "G52=Bianca Costa",
+        "G52=Farid Haddad",
         "--result",
         "G53=ussr",
         "--result",

@@ -134,8 +134,16 @@ pub fn cross_site(headers: &HeaderMap, base_url: &str, from_proxy: bool) -> Opti
             .and_then(|v| v.to_str().ok())
             .map(str::trim)
     };
-    if text("sec-fetch-site").is_some_and(|v| v.eq_ignore_ascii_case("cross-site")) {
-        return Some("the browser marked the request cross-site (Sec-Fetch-Site)".into());
+    // Fetch metadata is set by the browser, never by a page, so it decides
+    // when present: a form posted from our own page under our
+    // `Referrer-Policy: no-referrer` carries `Origin: null` in Chromium,
+    // but `Sec-Fetch-Site: same-origin`.
+    match text("sec-fetch-site") {
+        Some(v) if v.eq_ignore_ascii_case("cross-site") => {
+            return Some("the browser marked the request cross-site (Sec-Fetch-Site)".into());
+        }
+        Some(v) if v.eq_ignore_ascii_case("same-origin") => return None,
+        _ => {}
     }
     let origin = text("origin")?;
     let refused = || {
@@ -199,6 +207,12 @@ mod tests {
                 ("origin", "https://LOCALHOST"),
                 ("host", "localhost"),
             ],
+            // Chromium's form post under `Referrer-Policy: no-referrer`.
+            &[
+                ("sec-fetch-site", "same-origin"),
+                ("origin", "null"),
+                ("host", "localhost:8080"),
+            ],
         ] {
             assert_eq!(cross_site(&headers(same), base, false), None, "{same:?}");
         }
@@ -209,6 +223,11 @@ mod tests {
                 ("host", "localhost:8080"),
             ],
             &[("origin", "null"), ("host", "localhost:8080")],
+            &[
+                ("sec-fetch-site", "same-site"),
+                ("origin", "https://other.localhost:8080"),
+                ("host", "localhost:8080"),
+            ],
             &[
                 ("origin", "https://localhost:8080.evil.example"),
                 ("host", "localhost:8080"),

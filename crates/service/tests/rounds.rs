@@ -164,7 +164,10 @@ async fn a_preview_stores_nothing_and_consumes_no_seed() {
                 .unwrap();
             assert_eq!(svc.store().secrets_put(), secrets + 1, "the next seed");
             let (p, r) = (announcement(&preview.events), announcement(&done.events));
-            assert_eq!(p.seed, r.seed, "{seeds:?}");
+            // The preview shows no seed (issue 14 item 8): the announcement
+            // reveals it.
+            assert_eq!(p.seed, arbiter_service::UNREVEALED_SEED, "{seeds:?}");
+            assert_ne!(r.seed, arbiter_service::UNREVEALED_SEED, "{seeds:?}");
             assert_eq!(p.games, r.games);
             assert_eq!((&p.skips, &p.byes), (&r.skips, &r.byes));
             assert!(svc.seed_commitment_ok(COMP, round).await.unwrap());
