@@ -47,13 +47,15 @@ pub(super) struct DeskHead {
 }
 
 impl DeskHead {
-    /// The head of desk `id` at `version`, with the sentence `done`.
+    /// The head of desk `id` at `version`, with the sentence `done` or the
+    /// notice of a stale form.
     pub(super) async fn of(
         state: &AppState,
         caller: &Caller,
         id: &str,
         version: u64,
         done: Option<&'static str>,
+        stale: Option<Stale>,
     ) -> Result<Self, ApiError> {
         let account = caller.account()?;
         let roles = caller.roles(state, id).await?;
@@ -78,7 +80,7 @@ impl DeskHead {
             username: account.username.clone(),
             display_name: account.display_name.clone(),
             done: done.map(str::to_string),
-            stale: None,
+            stale,
             moderator_accounts,
         })
     }

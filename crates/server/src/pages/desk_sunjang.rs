@@ -73,8 +73,15 @@ pub(super) async fn desk(
     stale: Option<Stale>,
 ) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
-    let mut h = DeskHead::of(state, caller, id, version, done.and_then(done_message)).await?;
-    h.stale = stale;
+    let h = DeskHead::of(
+        state,
+        caller,
+        id,
+        version,
+        done.and_then(done_message),
+        stale,
+    )
+    .await?;
     let mut v = sunjang_view(&l, id, version);
     let season = v.seasons.pop();
     let status = season.as_ref().map(|s| s.status);

@@ -65,8 +65,15 @@ pub(super) async fn league_desk(
     stale: Option<Stale>,
 ) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
-    let mut h = DeskHead::of(state, caller, id, version, done.and_then(done_message)).await?;
-    h.stale = stale;
+    let h = DeskHead::of(
+        state,
+        caller,
+        id,
+        version,
+        done.and_then(done_message),
+        stale,
+    )
+    .await?;
     let mut v = league_view(&l, id, version);
     v.phase = super::xmadn::phase_for_the_web(&v.phase);
     let games = desk_games(
@@ -136,8 +143,15 @@ pub(super) async fn challengers_desk(
     stale: Option<Stale>,
 ) -> Result<Response, ApiError> {
     let (c, version) = state.service.load_as::<Challengers>(id, None).await?;
-    let mut h = DeskHead::of(state, caller, id, version, done.and_then(done_message)).await?;
-    h.stale = stale;
+    let h = DeskHead::of(
+        state,
+        caller,
+        id,
+        version,
+        done.and_then(done_message),
+        stale,
+    )
+    .await?;
     let v = challengers_view(&c, id, version);
     let at_board: Vec<String> = match &v.next {
         Some(n) => n.players.to_vec(),

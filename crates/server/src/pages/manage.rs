@@ -705,8 +705,15 @@ async fn ladder_desk(
     stale: Option<Stale>,
 ) -> Result<Response, ApiError> {
     let (ladder, version) = state.service.load(id, None).await?;
-    let mut h = DeskHead::of(state, caller, id, version, done.and_then(done_message)).await?;
-    h.stale = stale;
+    let h = DeskHead::of(
+        state,
+        caller,
+        id,
+        version,
+        done.and_then(done_message),
+        stale,
+    )
+    .await?;
     let id = id.to_string();
     let here = format!("/c/{id}/manage");
     let now = state.now();
