@@ -42,7 +42,9 @@ pub enum ErrorCode {
     /// 403: the caller's role in the competition does not allow this (or
     /// the CSRF token is missing or wrong: `field` is `_csrf`).
     Forbidden,
-    /// 429: too many failed logins; `Retry-After` says when to try again.
+    /// 429: too many failed logins, or too many heavy reads (projections,
+    /// analyses, previews: the server is busy, or the address asked too
+    /// often); `Retry-After` says when to try again.
     Throttled,
     /// 428: a write must say which version it expects (`If-Match`).
     PreconditionRequired,

@@ -21,6 +21,7 @@ mod app;
 pub mod auth;
 pub mod demo;
 pub mod error;
+pub mod heavy;
 pub mod mail;
 pub mod pages;
 
@@ -83,11 +84,12 @@ pub struct Config {
     /// A larger request body is refused with 413 (`payload-too-large`).
     pub body_limit: usize,
     /// Simulated seasons of a projection page that asks for none (the API's
-    /// default is the service's, 10,000).
+    /// default is the service's, 10,000, or the caller's cap if lower).
     pub page_seasons: u32,
-    /// The most simulated seasons one request may ask for: a projection is
-    /// open to everyone and costs CPU (the CLI may ask for more).
-    pub max_seasons: u32,
+    /// Projections, clinch analyses and what-if previews are open to
+    /// everyone and cost CPU: caps per caller, concurrency, queue and rate
+    /// (issue 14, item 3; the CLI may ask for more).
+    pub heavy: heavy::HeavyLimits,
 }
 
 impl Default for Config {
@@ -96,7 +98,7 @@ impl Default for Config {
             timeout: Duration::from_secs(10),
             body_limit: 1024 * 1024,
             page_seasons: 2_000,
-            max_seasons: 20_000,
+            heavy: heavy::HeavyLimits::default(),
         }
     }
 }
@@ -113,6 +115,11 @@ pub struct AppState {
     pub projections: Arc<api::insight::ProjectionCache>,
     /// Clinch analyses already made, by competition, version and group.
     pub clinches: Arc<api::insight::Kept<arbiter_service::clinch::ClinchView>>,
+    /// What-if previews already made, by competition, version, results and
+    /// minute.
+    pub what_ifs: Arc<api::insight::Kept<arbiter_service::what_if::AnyWhatIfView>>,
+    /// The limiter every projection, analysis and preview goes through.
+    pub heavy: Arc<heavy::Heavy>,
     pub auth: auth::AuthConfig,
     /// Failed logins, per username and per address.
     pub throttle: Arc<auth::Throttle>,
@@ -131,6 +138,8 @@ impl AppState {
             views: Arc::default(),
             projections: Arc::default(),
             clinches: Arc::default(),
+            what_ifs: Arc::default(),
+            heavy: Arc::new(heavy::Heavy::new(Config::default().heavy)),
             auth: auth::AuthConfig::default(),
             throttle: Arc::default(),
             mailer: None,
@@ -164,6 +173,7 @@ impl AppState {
     #[must_use]
     pub fn with_config(mut self, config: Config) -> Self {
         self.config = config;
+        self.heavy = Arc::new(heavy::Heavy::new(config.heavy));
         self
     }
 

@@ -223,15 +223,28 @@ async fn pages_that_do_not_exist_answer_404() {
         "/c/sunjang-demo/ratings",
         "/c/xmadn-challengers-demo/projection",
         "/c/tws-demo/ratings?system=chess",
-        "/c/tws-demo/projection?seasons=lots",
         "/c/nobody/projection",
     ] {
         let (status, _) = get(&w.app, uri).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
     }
-    // Out of bounds: the page says why, and shows no figures.
-    let html = page(&w.app, "/c/tws-demo/projection?seasons=0").await;
-    assert!(html.contains("No projection: seasons must be from 1 to 100000"));
+    // Bad input is 400 with the field named, the form shown again and no
+    // figures (issue 14, item 3: it was 404).
+    for (uri, says) in [
+        (
+            "/c/tws-demo/projection?seasons=lots",
+            "Field “seasons”: “lots” is not a whole number.",
+        ),
+        (
+            "/c/tws-demo/projection?seasons=0",
+            "Field “seasons”: seasons must be from 1 to 2000, not 0.",
+        ),
+    ] {
+        let (status, html) = get(&w.app, uri).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}");
+        assert!(html.contains(says), "{uri}: {html}");
+        assert!(!html.contains("simulated seasons, seed"), "{uri}");
+    }
 }
 
 #[tokio::test]
@@ -321,14 +334,15 @@ async fn a_request_for_more_seasons_than_the_server_allows_is_refused() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     let v: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(v["error"]["field"], "seasons");
+    // Without an account the cap is lower than logged in (issue 14, item 3).
     assert!(
         v["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("at most 20000")
+            .contains("at most 2000 without an account")
     );
     let (status, _) = get(&w.app, "/c/tws-demo/projection?seasons=20001").await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     // Within the limit, it answers.
     let (status, _) = get(&w.app, "/api/competitions/tws-demo/projection?seasons=50").await;
     assert_eq!(status, StatusCode::OK);

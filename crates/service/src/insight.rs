@@ -44,6 +44,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use arbiter_engine::draw::Seed;
@@ -648,8 +649,25 @@ fn group<O: Ord + Copy>(
 
 /// What a projection reports as it runs: simulated seasons done, out of
 /// how many in all (every division's seasons for a Sunjang league). It is
-/// called every [`projection::PROGRESS_EVERY`] seasons and at the end.
-pub type Progress<'a> = &'a mut dyn FnMut(u64, u64);
+/// called every [`projection::PROGRESS_EVERY`] seasons and at the end, and
+/// answers whether to go on: `Break` stops the projection, which is then
+/// refused as stopped (a server whose caller went away, issue 14).
+pub type Progress<'a> = &'a mut dyn FnMut(u64, u64) -> ControlFlow<()>;
+
+/// The refusal of a projection its progress callback stopped.
+fn stopped() -> ServiceError {
+    ServiceError::Input("the projection was stopped before it finished".to_string())
+}
+
+/// `Err` when the engine's projection counts fewer seasons than asked: its
+/// callback stopped it.
+fn finished<O>(p: Projection<O>, asked: u32) -> Result<Projection<O>> {
+    if p.seasons < asked {
+        Err(stopped())
+    } else {
+        Ok(p)
+    }
+}
 
 /// The projection of a ladder.
 pub fn ladder_projection(
@@ -680,6 +698,7 @@ pub fn ladder_projection(
         seed,
         &mut |done| progress(u64::from(done), total),
     )?;
+    let p = finished(p, seasons)?;
     use LadderOutcome as L;
     let columns: Vec<(L, String, String)> = [
         (L::Champion, "champion", "Champion"),
@@ -742,6 +761,7 @@ pub fn league_projection(
         seed,
         &mut |done| progress(u64::from(done), total),
     )?;
+    let p = finished(p, seasons)?;
     use XmadnOutcome as X;
     let columns: Vec<(X, String, String)> = vec![
         (X::Place(1), "place-1".into(), "1st place".into()),
@@ -811,6 +831,7 @@ pub fn sunjang_projection(
             seed,
             &mut |done| progress(before + u64::from(done), total),
         )?;
+        let p = finished(p, seasons)?;
         use SunjangOutcome as J;
         let largest = division.iter().map(|g| g.players.len()).max().unwrap_or(0);
         let mut wanted: BTreeSet<J> = (1..=u32::try_from(largest).unwrap_or(0))
@@ -890,12 +911,26 @@ pub struct Loaded {
 impl Loaded {
     /// Run the projection (CPU-bound: many simulated seasons).
     pub fn project(&self, request: &ProjectionRequest) -> Result<ProjectionView> {
-        self.project_with_progress(request, &mut |_, _| {})
+        self.project_until(request, &mut |_, _| ControlFlow::Continue(()))
     }
 
     /// [`Loaded::project`], reporting the seasons simulated so far to
     /// `progress` (for a progress bar); the same figures.
     pub fn project_with_progress(
+        &self,
+        request: &ProjectionRequest,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<ProjectionView> {
+        self.project_until(request, &mut |done, total| {
+            progress(done, total);
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// [`Loaded::project_with_progress`] whose callback may stop the
+    /// projection (`Break`): it is then refused as stopped, with nothing
+    /// counted.
+    pub fn project_until(
         &self,
         request: &ProjectionRequest,
         progress: Progress<'_>,

@@ -268,7 +268,72 @@ fn plan_after_close(copy: &SunjangLeague, at: Time) -> Result<Option<SeasonView>
         .map(|s| season_view(&l, s)))
 }
 
+/// A competition loaded for a what-if: [`WhatIfInput::run`] needs no store
+/// and no runtime, so a server can run it on a blocking thread (issue 14,
+/// item 3: a preview costs CPU and is open to everyone).
+#[derive(Debug, Clone)]
+pub struct WhatIfInput {
+    pub competition: String,
+    pub version: u64,
+    state: WhatIfState,
+}
+
+#[derive(Debug, Clone)]
+enum WhatIfState {
+    Ladder(arbiter_engine::tws::Ladder),
+    League(XmadnLeague),
+    Sunjang(SunjangLeague),
+}
+
+impl WhatIfInput {
+    /// The what-if of the hypothetical `results` at `at`, on a copy.
+    pub fn run(&self, results: &[(String, String)], at: Time) -> Result<AnyWhatIfView> {
+        let (c, v) = (self.competition.as_str(), self.version);
+        Ok(match &self.state {
+            WhatIfState::Ladder(l) => AnyWhatIfView::Ladder(Box::new(
+                crate::insight::ladder_what_if(l, c, v, results, at)?,
+            )),
+            WhatIfState::League(l) => {
+                AnyWhatIfView::League(Box::new(league_what_if(l, c, v, results, at)?))
+            }
+            WhatIfState::Sunjang(l) => {
+                AnyWhatIfView::Sunjang(Box::new(sunjang_what_if(l, c, v, results, at)?))
+            }
+        })
+    }
+}
+
 impl<S: EventStore> Service<S> {
+    /// Load a competition for [`WhatIfInput::run`]; refused for a format
+    /// without what-if (XMadn Challengers).
+    pub async fn what_if_input(&self, competition: &str) -> Result<WhatIfInput> {
+        let (state, version) = match self.format_of(competition).await? {
+            CompetitionFormat::TwsLadder => {
+                let (l, v) = self.load(competition, None).await?;
+                (WhatIfState::Ladder(l), v)
+            }
+            CompetitionFormat::XmadnLeague => {
+                let (l, v) = self.load_as::<XmadnLeague>(competition, None).await?;
+                (WhatIfState::League(l), v)
+            }
+            CompetitionFormat::SunjangLeague => {
+                let (l, v) = self.load_as::<SunjangLeague>(competition, None).await?;
+                (WhatIfState::Sunjang(l), v)
+            }
+            other => {
+                return Err(input(format!(
+                    "what-if is for TWS ladders, XMadn leagues and Sunjang leagues; this competition is {}",
+                    other.words()
+                )));
+            }
+        };
+        Ok(WhatIfInput {
+            competition: competition.to_string(),
+            version,
+            state,
+        })
+    }
+
     /// What-if for any format (see the module's text): the hypothetical
     /// `results` as (key, value) texts, on a copy; nothing is stored.
     pub async fn what_if_any(
@@ -277,27 +342,7 @@ impl<S: EventStore> Service<S> {
         results: &[(String, String)],
         at: Time,
     ) -> Result<AnyWhatIfView> {
-        match self.format_of(competition).await? {
-            CompetitionFormat::TwsLadder => Ok(AnyWhatIfView::Ladder(Box::new(
-                self.what_if(competition, results, at).await?,
-            ))),
-            CompetitionFormat::XmadnLeague => self
-                .read_as::<XmadnLeague, _>(competition, |l, v| {
-                    league_what_if(l, competition, v, results, at)
-                })
-                .await?
-                .map(|v| AnyWhatIfView::League(Box::new(v))),
-            CompetitionFormat::SunjangLeague => self
-                .read_as::<SunjangLeague, _>(competition, |l, v| {
-                    sunjang_what_if(l, competition, v, results, at)
-                })
-                .await?
-                .map(|v| AnyWhatIfView::Sunjang(Box::new(v))),
-            other => Err(input(format!(
-                "what-if is for TWS ladders, XMadn leagues and Sunjang leagues; this competition is {}",
-                other.words()
-            ))),
-        }
+        self.what_if_input(competition).await?.run(results, at)
     }
 }
 

@@ -31,6 +31,7 @@ pub mod tws;
 pub mod xmadn;
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -129,32 +130,47 @@ pub fn run<O: Ord + Copy>(
     players: &[PlayerId],
     season: impl FnMut(&mut SimRng, &mut Tally<O>),
 ) -> Projection<O> {
-    run_with_progress(seasons, seed, players, season, &mut |_| {})
+    run_with_progress(seasons, seed, players, season, &mut go_on)
 }
 
 /// Seasons between two calls of a progress callback.
 pub const PROGRESS_EVERY: u32 = 64;
 
+/// What a progress callback answers: go on, or stop the simulation.
+pub type Progress<'a> = &'a mut dyn FnMut(u32) -> ControlFlow<()>;
+
+/// A progress callback that only goes on.
+pub fn go_on(_done: u32) -> ControlFlow<()> {
+    ControlFlow::Continue(())
+}
+
 /// [`run`], calling `progress` with the number of seasons simulated so far
 /// every [`PROGRESS_EVERY`] seasons and once at the end. The callback sees
 /// nothing of the seasons: the counts are those of [`run`].
+///
+/// A callback that answers `Break` stops the simulation there (a server
+/// whose caller went away, issue 14): the projection then counts only the
+/// seasons simulated so far, its `seasons` says how many, and it is the
+/// projection of that many seasons from the same seed. The caller compares
+/// `seasons` with what it asked for.
 pub fn run_with_progress<O: Ord + Copy>(
     seasons: u32,
     seed: Seed,
     players: &[PlayerId],
     mut season: impl FnMut(&mut SimRng, &mut Tally<O>),
-    progress: &mut dyn FnMut(u32),
+    progress: Progress<'_>,
 ) -> Projection<O> {
     let mut tally = Tally::new();
     for i in 0..seasons {
         let mut rng = SimRng::season(&seed, u64::from(i));
         season(&mut rng, &mut tally);
         let done = i + 1;
-        if done % PROGRESS_EVERY == 0 && done < seasons {
-            progress(done);
+        if done % PROGRESS_EVERY == 0 && done < seasons && progress(done).is_break() {
+            return tally.finish(done, seed, players);
         }
     }
-    progress(seasons);
+    // The last call cannot stop anything: every season is simulated.
+    let _ = progress(seasons);
     tally.finish(seasons, seed, players)
 }
 
@@ -410,8 +426,33 @@ mod progress_tests {
         };
         let plain = run(200, [7; 32], &players, season);
         let mut seen = Vec::new();
-        let with = run_with_progress(200, [7; 32], &players, season, &mut |d| seen.push(d));
+        let with = run_with_progress(200, [7; 32], &players, season, &mut |d| {
+            seen.push(d);
+            ControlFlow::Continue(())
+        });
         assert_eq!(plain, with);
         assert_eq!(seen, [64, 128, 192, 200]);
+    }
+
+    #[test]
+    fn a_callback_that_stops_ends_the_run_with_the_seasons_done_so_far() {
+        let players = [PlayerId(1), PlayerId(2)];
+        let season = |rng: &mut SimRng, tally: &mut Tally<u8>| {
+            let p = players[rng.below(2) as usize];
+            tally.add(p, 0);
+        };
+        let mut calls = 0;
+        let stopped = run_with_progress(10_000, [7; 32], &players, season, &mut |_| {
+            calls += 1;
+            if calls == 2 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        assert_eq!(calls, 2, "no call after the stop");
+        assert_eq!(stopped.seasons, 128);
+        // The same as a run of that many seasons from the same seed.
+        assert_eq!(stopped, run(128, [7; 32], &players, season));
     }
 }

@@ -107,7 +107,7 @@ pub fn project_division(
     seasons: u32,
     seed: Seed,
 ) -> Result<Projection<SunjangOutcome>, RuleError> {
-    project_division_with_progress(league, division, model, seasons, seed, &mut |_| {})
+    project_division_with_progress(league, division, model, seasons, seed, &mut super::go_on)
 }
 
 /// [`project_division`], reporting the seasons simulated so far to
@@ -118,7 +118,7 @@ pub fn project_division_with_progress(
     model: &WinModel,
     seasons: u32,
     seed: Seed,
-    progress: &mut dyn FnMut(u32),
+    progress: super::Progress<'_>,
 ) -> Result<Projection<SunjangOutcome>, RuleError> {
     let setup = Setup::new(league, division)?;
     let players = setup.players.clone();

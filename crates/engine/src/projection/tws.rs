@@ -66,7 +66,7 @@ pub fn project_ladder(
     seasons: u32,
     seed: Seed,
 ) -> Result<Projection<LadderOutcome>, RuleError> {
-    project_ladder_with_progress(ladder, rounds, model, seasons, seed, &mut |_| {})
+    project_ladder_with_progress(ladder, rounds, model, seasons, seed, &mut super::go_on)
 }
 
 /// [`project_ladder`], reporting the seasons simulated so far to
@@ -77,7 +77,7 @@ pub fn project_ladder_with_progress(
     model: &WinModel,
     seasons: u32,
     seed: Seed,
-    progress: &mut dyn FnMut(u32),
+    progress: super::Progress<'_>,
 ) -> Result<Projection<LadderOutcome>, RuleError> {
     if !ladder.created {
         return Err(RuleError::new(CLAUSE, "the ladder has not been created"));

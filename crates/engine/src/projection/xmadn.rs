@@ -63,7 +63,7 @@ pub fn project_league(
     seasons: u32,
     seed: Seed,
 ) -> Result<Projection<XmadnOutcome>, RuleError> {
-    project_league_with_progress(league, model, seasons, seed, &mut |_| {})
+    project_league_with_progress(league, model, seasons, seed, &mut super::go_on)
 }
 
 /// [`project_league`], reporting the seasons simulated so far to
@@ -73,7 +73,7 @@ pub fn project_league_with_progress(
     model: &WinModel,
     seasons: u32,
     seed: Seed,
-    progress: &mut dyn FnMut(u32),
+    progress: super::Progress<'_>,
 ) -> Result<Projection<XmadnOutcome>, RuleError> {
     if !league.created {
         return Err(RuleError::new(

@@ -11,28 +11,45 @@ use serde::Deserialize;
 
 use super::{ApiPath, ApiQuery, Versioned};
 use crate::AppState;
+use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 
 /// Analyse competition `id` (every table with games left, or one Sunjang
-/// group) off the async runtime, or find the analysis already made at its
-/// version.
+/// group) on a blocking thread through the heavy-work limiter
+/// ([`crate::heavy`], issue 14, item 3), or find the analysis already made
+/// at its version. (A search has its own budget, so it ends on its own; it
+/// is not stopped when the caller goes away.)
 pub async fn clinch_of(
     state: &AppState,
+    caller: &Caller,
     id: &str,
     group: Option<String>,
-) -> Result<Arc<ClinchView>, arbiter_service::ServiceError> {
+) -> Result<Arc<ClinchView>, ApiError> {
+    if let Some(g) = &group
+        && g.len() > MAX_GROUP
+    {
+        return Err(ApiError::bad_request(format!(
+            "group must be at most {MAX_GROUP} bytes (a group's label, such as B2), not {}",
+            g.len()
+        ))
+        .with_field("group"));
+    }
     let input = state.service.clinch_input(id).await?;
     let key = format!("{id}\0{}\0{group:?}", input.version);
     if let Some(v) = state.clinches.get(&key) {
         return Ok(v);
     }
-    let view = tokio::task::spawn_blocking(move || input.analyse(group.as_deref()))
-        .await
-        .map_err(|e| arbiter_service::ServiceError::Input(format!("the analysis failed: {e}")))??;
+    let view = state
+        .heavy
+        .run(caller.address, move |_| input.analyse(group.as_deref()))
+        .await??;
     let view = Arc::new(view);
     state.clinches.put(key, view.clone());
     Ok(view)
 }
+
+/// The longest group label a request may name.
+const MAX_GROUP: usize = 16;
 
 #[derive(Debug, Deserialize)]
 pub struct ClinchQuery {
@@ -53,14 +70,16 @@ pub struct ClinchQuery {
             headers(("ETag" = String, description = "The competition's version, `\"v42\"`"))),
         (status = 400, description = "No such group, or a format without a table to judge (a TWS ladder, XMadn Challengers)", body = ErrorBody),
         (status = 404, description = "No such competition", body = ErrorBody),
+        (status = 429, description = "The server is busy with other heavy reads, or this address asked for too many; `Retry-After` says when to try again", body = ErrorBody),
         (status = 500, description = "The database failed", body = ErrorBody),
     )
 )]
 pub async fn clinch(
     State(state): State<AppState>,
+    caller: Caller,
     ApiPath(id): ApiPath<String>,
     ApiQuery(q): ApiQuery<ClinchQuery>,
 ) -> Result<Versioned<ClinchView>, ApiError> {
-    let v = clinch_of(&state, &id, q.group).await?;
+    let v = clinch_of(&state, &caller, &id, q.group).await?;
     Ok(Versioned(v.version, (*v).clone()))
 }

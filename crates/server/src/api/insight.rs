@@ -4,10 +4,14 @@
 //! has no clock, so the same request at the same version has the same
 //! answer.
 
+use std::ops::ControlFlow;
+
+use chrono::DurationRound;
 use std::sync::{Arc, Mutex};
 
 use arbiter_service::insight::{
-    AreaReportView, ProjectionRequest, ProjectionView, RatingScope, RatingSystem, RatingsView,
+    AreaReportView, DEFAULT_SEASONS, ProjectionRequest, ProjectionView, RatingScope, RatingSystem,
+    RatingsView,
 };
 use arbiter_service::what_if::AnyWhatIfView;
 use std::collections::BTreeMap;
@@ -17,8 +21,9 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::{ApiPath, ApiQuery, Versioned};
-use crate::AppState;
+use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
+use crate::{AppState, heavy};
 
 /// How many views a [`Kept`] holds; the oldest half goes when it is full.
 const KEPT: usize = 64;
@@ -59,13 +64,16 @@ impl<T> Kept<T> {
 /// Projections already run.
 pub type ProjectionCache = Kept<ProjectionView>;
 
-/// Run (or find) the projection of competition `id`. The service's
-/// defaults apply to what `request` leaves out.
+/// Run (or find) the projection of competition `id` for `caller`, through
+/// the heavy-work limiter ([`crate::heavy`]): kept per competition version
+/// and request, and stopped if the caller goes away (issue 14, item 3).
+/// `request` has been checked against the caller's caps.
 pub async fn projection_of(
     state: &AppState,
+    caller: &Caller,
     id: &str,
     request: ProjectionRequest,
-) -> Result<Arc<ProjectionView>, arbiter_service::ServiceError> {
+) -> Result<Arc<ProjectionView>, ApiError> {
     let loaded = state.service.projection_input(id).await?;
     let key = format!(
         "{id}\0{}\0{:?}\0{:?}\0{:?}\0{:?}",
@@ -74,14 +82,66 @@ pub async fn projection_of(
     if let Some(v) = state.projections.get(&key) {
         return Ok(v);
     }
-    let view = tokio::task::spawn_blocking(move || loaded.project(&request))
-        .await
-        .map_err(|e| {
-            arbiter_service::ServiceError::Input(format!("the projection failed: {e}"))
-        })??;
+    let view = state
+        .heavy
+        .run(caller.address, move |token| {
+            loaded.project_until(&request, &mut |_, _| {
+                if token.is_cancelled() {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+        })
+        .await??;
     let view = Arc::new(view);
     state.projections.put(key, view.clone());
     Ok(view)
+}
+
+/// The longest seed text a projection takes (it is hashed; a longer one
+/// would only cost memory and hashing).
+pub const MAX_SEED: usize = 256;
+
+/// A projection request with the caller's defaults, checked against his
+/// caps ([`crate::heavy::HeavyLimits::caps`]): 400 naming the field and its
+/// limit above them (issue 14, item 3). `default_seasons` applies when the
+/// request names none, lowered to the cap.
+pub fn checked_request(
+    state: &AppState,
+    caller: &Caller,
+    mut request: ProjectionRequest,
+    default_seasons: u32,
+) -> Result<ProjectionRequest, ApiError> {
+    let caps = state.config.heavy.caps(caller);
+    let anonymous = caller.account.is_none();
+    let seasons = request
+        .seasons
+        .unwrap_or_else(|| default_seasons.min(caps.seasons));
+    if seasons == 0 {
+        return Err(ApiError::bad_request(format!(
+            "seasons must be from 1 to {}, not 0",
+            caps.seasons
+        ))
+        .with_field("seasons"));
+    }
+    heavy::check_cap("seasons", seasons, caps.seasons, anonymous)?;
+    let rounds = request
+        .rounds
+        .unwrap_or(arbiter_service::insight::DEFAULT_ROUNDS);
+    heavy::check_cap("rounds", rounds, caps.rounds, anonymous)?;
+    if let Some(seed) = &request.seed
+        && seed.len() > MAX_SEED
+    {
+        return Err(ApiError::bad_request(format!(
+            "seed must be at most {MAX_SEED} bytes, not {}",
+            seed.len()
+        ))
+        .with_field("seed"));
+    }
+    request.seasons = Some(seasons);
+    request.rounds = Some(rounds);
+    Ok(request)
 }
 
 #[derive(Debug, Deserialize)]
@@ -159,12 +219,14 @@ pub async fn area_report(
 
 #[derive(Debug, Deserialize)]
 pub struct ProjectionQuery {
-    /// Simulated seasons, 1 to 20000 on this server by default (default 10000).
+    /// Simulated seasons, 1 to the caller's cap (by default 2000 without an
+    /// account, 20000 logged in); default 10000, or the cap if lower.
     pub seasons: Option<u32>,
     /// The seed: 64 hexadecimal digits, or any text (its SHA-256). Default:
     /// derived from the competition's id and version.
     pub seed: Option<String>,
-    /// A ladder's rounds after the running one (default 1, at most 20).
+    /// A ladder's rounds after the running one (default 1; at most 3
+    /// without an account, 20 logged in, by default).
     pub rounds: Option<u32>,
     /// A ladder's rating system for the odds (default `area`).
     pub system: Option<RatingSystem>,
@@ -187,40 +249,30 @@ impl From<ProjectionQuery> for ProjectionRequest {
     tag = "competitions",
     params(
         ("id" = String, Path, description = "The competition's id (a TWS ladder, an XMadn league or a Sunjang league)"),
-        ("seasons" = Option<u32>, Query, description = "Simulated seasons, 1 to the server's limit (20000 by default; default 10000)"),
-        ("seed" = Option<String>, Query, description = "64 hexadecimal digits, or any text (its SHA-256); default: derived from the competition's id and version"),
-        ("rounds" = Option<u32>, Query, description = "A ladder's rounds after the running one (default 1, at most 20)"),
+        ("seasons" = Option<u32>, Query, description = "Simulated seasons, 1 to the caller's cap (by default 2000 without an account, 20000 logged in); default 10000, or the cap if lower"),
+        ("seed" = Option<String>, Query, description = "64 hexadecimal digits, or any text of at most 256 bytes (its SHA-256); default: derived from the competition's id and version"),
+        ("rounds" = Option<u32>, Query, description = "A ladder's rounds after the running one (default 1; at most 3 without an account, 20 logged in, by default)"),
         ("system" = Option<RatingSystem>, Query, description = "A ladder's rating system for the odds (default `area`)"),
     ),
     responses(
         (status = 200, description = "Each player's outcomes counted over the simulated seasons (ARB-R48); the same seed gives the same counts", body = ProjectionView,
             headers(("ETag" = String, description = "The competition's version, `\"v42\"`"))),
-        (status = 400, description = "Seasons or rounds out of bounds, or a format without projections", body = ErrorBody),
+        (status = 400, description = "Seasons, rounds or seed out of bounds (`field` names it, the message its limit), or a format without projections", body = ErrorBody),
         (status = 404, description = "No such competition", body = ErrorBody),
         (status = 422, description = "The rules cannot play the competition out (not created, no running season)", body = ErrorBody),
+        (status = 429, description = "The server is busy with other heavy reads, or this address asked for too many; `Retry-After` says when to try again", body = ErrorBody),
         (status = 500, description = "The database failed", body = ErrorBody),
     )
 )]
 pub async fn projection(
     State(state): State<AppState>,
+    caller: Caller,
     ApiPath(id): ApiPath<String>,
     ApiQuery(q): ApiQuery<ProjectionQuery>,
 ) -> Result<Versioned<ProjectionView>, ApiError> {
-    check_seasons(&state, q.seasons)?;
-    let v = projection_of(&state, &id, q.into()).await?;
+    let request = checked_request(&state, &caller, q.into(), DEFAULT_SEASONS)?;
+    let v = projection_of(&state, &caller, &id, request).await?;
     Ok(Versioned(v.version, (*v).clone()))
-}
-
-/// Refuse more simulated seasons than the server allows one request.
-pub(crate) fn check_seasons(state: &AppState, seasons: Option<u32>) -> Result<(), ApiError> {
-    let max = state.config.max_seasons;
-    match seasons {
-        Some(n) if n > max => Err(ApiError::bad_request(format!(
-            "this server simulates at most {max} seasons per request, not {n} (the CLI's `arbiter project` has no such limit below 100000)"
-        ))
-        .with_field("seasons")),
-        _ => Ok(()),
-    }
 }
 
 /// Hypothetical results, by the competition's format (nothing is stored).
@@ -282,11 +334,13 @@ impl WhatIfResults {
         (status = 400, description = "An unknown game, player or result, no running round or season, or a format without what-if (XMadn Challengers)", body = ErrorBody),
         (status = 404, description = "No such competition", body = ErrorBody),
         (status = 422, description = "The rules refuse a result or the close (e.g. games past their deadline left without a result)", body = ErrorBody),
+        (status = 429, description = "The server is busy with other heavy reads, or this address asked for too many; `Retry-After` says when to try again", body = ErrorBody),
         (status = 500, description = "The database failed", body = ErrorBody),
     )
 )]
 pub async fn what_if(
     State(state): State<AppState>,
+    caller: Caller,
     ApiPath(id): ApiPath<String>,
     // The API's JSON extractor: a malformed body is a 400 naming `body`, an
     // oversized one 413.
@@ -295,19 +349,69 @@ pub async fn what_if(
     let results = request.results.pairs()?;
     // A result the competition cannot take (no such game or player) is a
     // mistake in `results`.
-    let v = state
-        .service
-        .what_if_any(&id, &results, state.now())
+    let v = what_if_of(&state, &caller, &id, results, state.now())
         .await
         .map_err(|e| {
-            let e = ApiError::from(e);
             if e.status == axum::http::StatusCode::BAD_REQUEST && e.detail.field.is_none() {
                 e.with_field("results")
             } else {
                 e
             }
         })?;
-    Ok(Versioned(v.version(), v))
+    Ok(Versioned(v.version(), (*v).clone()))
+}
+
+/// Hypothetical results one what-if may hold at most (a running round, a
+/// league's schedule or a season's groups have fewer games).
+pub const MAX_WHAT_IF_RESULTS: usize = 2_000;
+/// The longest key or value of a hypothetical result.
+pub const MAX_WHAT_IF_TEXT: usize = 200;
+
+/// Run (or find) the what-if of competition `id` with `results` at `at`
+/// for `caller`, through the heavy-work limiter ([`crate::heavy`], issue
+/// 14, item 3). Kept per competition version, results and minute: the
+/// preview is computed at the start of the minute of `at`, since deadlines
+/// make the time one of its parameters.
+pub async fn what_if_of(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    results: Vec<(String, String)>,
+    at: arbiter_engine::model::Time,
+) -> Result<Arc<AnyWhatIfView>, ApiError> {
+    if results.len() > MAX_WHAT_IF_RESULTS {
+        return Err(ApiError::bad_request(format!(
+            "results: at most {MAX_WHAT_IF_RESULTS} hypothetical results, not {}",
+            results.len()
+        ))
+        .with_field("results"));
+    }
+    if let Some((k, v)) = results
+        .iter()
+        .find(|(k, v)| k.len() > MAX_WHAT_IF_TEXT || v.len() > MAX_WHAT_IF_TEXT)
+    {
+        let long = if k.len() > MAX_WHAT_IF_TEXT { k } else { v };
+        return Err(ApiError::bad_request(format!(
+            "results: a key or value is at most {MAX_WHAT_IF_TEXT} bytes, not {}",
+            long.len()
+        ))
+        .with_field("results"));
+    }
+    let at = at
+        .duration_trunc(chrono::TimeDelta::minutes(1))
+        .unwrap_or(at);
+    let input = state.service.what_if_input(id).await?;
+    let key = format!("{id}\0{}\0{}\0{results:?}", input.version, at.timestamp());
+    if let Some(v) = state.what_ifs.get(&key) {
+        return Ok(v);
+    }
+    let view = state
+        .heavy
+        .run(caller.address, move |_| input.run(&results, at))
+        .await??;
+    let view = Arc::new(view);
+    state.what_ifs.put(key, view.clone());
+    Ok(view)
 }
 
 #[cfg(test)]

@@ -51,21 +51,29 @@ fn csrf_header(headers: &HeaderMap) -> Option<&str> {
     headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok())
 }
 
-/// `If-Match: "v42"` (or `42`): the version the write expects.
+/// `If-Match: "v42"`: the version the write expects, exactly as the
+/// server's `ETag` gives it. Only that strong tag is taken (issue 14, item
+/// 4): a weak tag (`W/"v42"`), an unquoted `v42` or `42`, `*` or a list
+/// says nothing exact about the version the write was decided on, and is
+/// refused with 400 naming `If-Match`.
 pub fn if_match(headers: &HeaderMap) -> Result<Option<u64>, ApiError> {
     let Some(v) = headers.get(header::IF_MATCH) else {
         return Ok(None);
     };
     let text = v.to_str().unwrap_or("").trim();
-    let inner = text.trim_start_matches("W/").trim_matches('"');
-    inner
-        .strip_prefix('v')
-        .unwrap_or(inner)
-        .parse::<u64>()
+    text.strip_prefix("\"v")
+        .and_then(|t| t.strip_suffix('"'))
+        // Digits as the server writes them: no sign, no leading zero.
+        .filter(|digits| {
+            !digits.is_empty()
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && (*digits == "0" || !digits.starts_with('0'))
+        })
+        .and_then(|digits| digits.parse::<u64>().ok())
         .map(Some)
-        .map_err(|_| {
+        .ok_or_else(|| {
             ApiError::bad_request(format!(
-                "If-Match must be a version tag such as \"v42\" (the competition's ETag), not {text:?}"
+                "If-Match must be the competition's ETag exactly, a strong tag such as \"v42\" (not a weak W/ tag, an unquoted version, * or a list), not {text:?}"
             ))
             .with_field("If-Match")
         })

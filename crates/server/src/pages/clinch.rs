@@ -4,7 +4,6 @@
 //! demotion, final round), each verdict explained one click away with its
 //! ruling and the zone's clause.
 
-use arbiter_service::ServiceError;
 use arbiter_service::clinch::ClinchView;
 use askama::Template;
 use axum::extract::{Path, Query, State};
@@ -13,6 +12,7 @@ use serde::Deserialize;
 
 use super::{Chrome, Kind, PageError, not_found_page, render};
 use crate::AppState;
+use crate::auth::Caller;
 
 #[derive(Debug, Deserialize)]
 pub(super) struct ClinchQuery {
@@ -30,6 +30,7 @@ struct ClinchPage {
 /// `GET /c/{id}/clinch[?group=B2]`: what is still possible.
 pub(super) async fn page(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     Query(q): Query<ClinchQuery>,
 ) -> Result<Response, PageError> {
@@ -39,11 +40,9 @@ pub(super) async fn page(
     }
     let group = q.group.filter(|g| !g.trim().is_empty());
     let name = state.service.summary(&id).await?.name;
-    let v = match crate::api::clinch::clinch_of(&state, &id, group).await {
-        Ok(v) => v,
-        Err(ServiceError::Input(m)) => return Err(PageError::NotFound(format!("{m}."))),
-        Err(e) => return Err(e.into()),
-    };
+    let v = crate::api::clinch::clinch_of(&state, &caller, &id, group)
+        .await
+        .map_err(PageError::from_heavy)?;
     render(&ClinchPage {
         chrome: Chrome::competition(
             format!("What is still possible in {name}"),

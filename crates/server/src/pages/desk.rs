@@ -6,13 +6,13 @@ use arbiter_store::{AccountStore, Grant, Role};
 use axum::Form;
 use axum::body::{Body, Bytes};
 use axum::extract::FromRequest;
-use axum::http::{Request, header};
+use axum::http::{Request, StatusCode, header};
 use serde::de::DeserializeOwned;
 
 use crate::AppState;
 use crate::actions_xmadn::FormatDone;
 use crate::auth::{self, Caller, Roles};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 
 /// Parse a posted form body as `T`; the error names the problem.
 pub(super) async fn form_of<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
@@ -43,18 +43,22 @@ pub(super) struct DeskHead {
     /// The name of the player the account is linked to (ARB-R50), once
     /// the desk has read the competition ([`DeskHead::linked`]).
     pub player_name: Option<String>,
+    /// A form sent from an older version of this desk: what changed since.
+    pub stale: Option<Stale>,
     /// For the owner: the accounts with a moderator grant here.
     pub moderator_accounts: Vec<String>,
 }
 
 impl DeskHead {
-    /// The head of desk `id` at `version`, with the sentence `done`.
+    /// The head of desk `id` at `version`, with the sentence `done` or the
+    /// notice of a stale form.
     pub(super) async fn of(
         state: &AppState,
         caller: &Caller,
         id: &str,
         version: u64,
         done: Option<&'static str>,
+        stale: Option<Stale>,
     ) -> Result<Self, ApiError> {
         let account = caller.account()?;
         let roles = caller.roles(state, id).await?;
@@ -80,6 +84,7 @@ impl DeskHead {
             display_name: account.display_name.clone(),
             done: done.map(str::to_string),
             player_name: None,
+            stale,
             moderator_accounts,
         })
     }
@@ -191,4 +196,75 @@ pub(super) fn done_location(id: &str, done: &FormatDone) -> String {
         done.action.as_str()
     };
     format!("/c/{id}/manage?done={what}#done")
+}
+
+/// The version a desk form was shown at (`_version`): every form that
+/// changes something must send it, so that a write is always decided on
+/// the state its sender saw (issue 14, item 4: a form without it, or with
+/// an empty one, was stored). A preview changes nothing and may leave it
+/// out, as the API's `If-Match`.
+pub(super) fn form_version(v: &Option<String>, preview: bool) -> Result<Option<u64>, ApiError> {
+    match number::<u64>(v, "_version")? {
+        None if !preview => Err(ApiError::new(
+            StatusCode::PRECONDITION_REQUIRED,
+            ErrorCode::PreconditionRequired,
+            "the form did not say which version of the competition it was filled in on (its _version field is missing or empty); nothing was changed: reload the desk and send the form again",
+        )
+        .with_field("_version")),
+        v => Ok(v),
+    }
+}
+
+/// What a desk shows above itself when a form was sent from an older
+/// version: the events appended since, in words as the history shows
+/// them, and what the form held, so that nothing typed is lost.
+#[derive(Debug, Clone)]
+pub(crate) struct Stale {
+    /// The version the form was shown at.
+    pub since: u64,
+    /// The version the competition is at.
+    pub now: u64,
+    /// The events after `since`, one line each, oldest first.
+    pub changes: Vec<String>,
+    /// Events after `since` not listed (past [`STALE_LINES`]).
+    pub more: usize,
+    /// The form's fields as sent, without its tokens.
+    pub sent: Vec<(String, String)>,
+}
+
+/// Events listed at most above a desk.
+pub(crate) const STALE_LINES: usize = 20;
+/// Fields of a form shown again at most, and their length.
+const SENT_FIELDS: usize = 40;
+const SENT_CHARS: usize = 300;
+
+impl Stale {
+    /// The notice for a form sent at `since` while the competition is at
+    /// `now`, with the history's lines after `since` and the form `body`.
+    pub(crate) async fn new(since: u64, now: u64, mut changes: Vec<String>, body: &Bytes) -> Self {
+        let more = changes.len().saturating_sub(STALE_LINES);
+        changes.truncate(STALE_LINES);
+        // The body parsed as the desk parsed it (none if it does not).
+        let pairs: Vec<(String, String)> = form_of(body).await.unwrap_or_default();
+        let sent = pairs
+            .into_iter()
+            .filter(|(k, v)| !k.starts_with('_') && k != "action" && !v.trim().is_empty())
+            .take(SENT_FIELDS)
+            .map(|(k, v)| {
+                let v = if v.chars().count() > SENT_CHARS {
+                    v.chars().take(SENT_CHARS).chain(['…']).collect()
+                } else {
+                    v
+                };
+                (k, v)
+            })
+            .collect();
+        Self {
+            since,
+            now,
+            changes,
+            more,
+            sent,
+        }
+    }
 }

@@ -12,7 +12,10 @@ use axum::body::Bytes;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::desk::{DeskHead, done_location, done_message, form_of, no_action, number, opt, text};
+use super::desk::{
+    DeskHead, Stale, done_location, done_message, form_of, form_version, no_action, number, opt,
+    text,
+};
 use super::{Chrome, Kind, render};
 use crate::AppState;
 use crate::actions_sunjang::{self, SunjangAction};
@@ -67,11 +70,19 @@ pub(super) async fn desk(
     caller: &Caller,
     id: &str,
     done: Option<&str>,
+    stale: Option<Stale>,
 ) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
-    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message))
-        .await?
-        .linked(&l);
+    let h = DeskHead::of(
+        state,
+        caller,
+        id,
+        version,
+        done.and_then(done_message),
+        stale,
+    )
+    .await?
+    .linked(&l);
     let mut v = sunjang_view(&l, id, version);
     let season = v.seasons.pop();
     let status = season.as_ref().map(|s| s.status);
@@ -255,8 +266,8 @@ pub(super) async fn act(
     let form: SjForm = form_of(body).await?;
     caller.check_csrf(form.csrf.as_deref())?;
     let action = form.action()?;
-    let expected = number::<u64>(&form.version, "_version")?;
     let preview = action.is_preview();
+    let expected = form_version(&form.version, preview)?;
     let key = if preview { None } else { opt(&form.key) };
     let done = actions_sunjang::run_sunjang(state, caller, id, action, expected, key).await?;
     if !preview {

@@ -14,7 +14,10 @@ use axum::body::Bytes;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::desk::{DeskHead, done_location, done_message, form_of, no_action, number, opt, text};
+use super::desk::{
+    DeskHead, Stale, done_location, done_message, form_of, form_version, no_action, number, opt,
+    text,
+};
 use super::{Chrome, Kind, render};
 use crate::AppState;
 use crate::actions_xmadn::{self, ChallengersAction, LeagueAction};
@@ -59,11 +62,19 @@ pub(super) async fn league_desk(
     caller: &Caller,
     id: &str,
     done: Option<&str>,
+    stale: Option<Stale>,
 ) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
-    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message))
-        .await?
-        .linked(&l);
+    let h = DeskHead::of(
+        state,
+        caller,
+        id,
+        version,
+        done.and_then(done_message),
+        stale,
+    )
+    .await?
+    .linked(&l);
     let mut v = league_view(&l, id, version);
     v.phase = super::xmadn::phase_for_the_web(&v.phase);
     let games = desk_games(
@@ -130,11 +141,19 @@ pub(super) async fn challengers_desk(
     caller: &Caller,
     id: &str,
     done: Option<&str>,
+    stale: Option<Stale>,
 ) -> Result<Response, ApiError> {
     let (c, version) = state.service.load_as::<Challengers>(id, None).await?;
-    let h = DeskHead::of(state, caller, id, version, done.and_then(done_message))
-        .await?
-        .linked(&c);
+    let h = DeskHead::of(
+        state,
+        caller,
+        id,
+        version,
+        done.and_then(done_message),
+        stale,
+    )
+    .await?
+    .linked(&c);
     let v = challengers_view(&c, id, version);
     let at_board: Vec<String> = match &v.next {
         Some(n) => n.players.to_vec(),
@@ -264,13 +283,15 @@ pub(super) async fn act(
 ) -> Result<Response, ApiError> {
     let form: XmForm = form_of(body).await?;
     caller.check_csrf(form.csrf.as_deref())?;
-    let expected = number::<u64>(&form.version, "_version")?;
     let key = opt(&form.key);
     let done = if kind == Kind::League {
-        actions_xmadn::run_league(state, caller, id, form.league()?, expected, key).await?
+        let action = form.league()?;
+        let expected = form_version(&form.version, action.is_preview())?;
+        actions_xmadn::run_league(state, caller, id, action, expected, key).await?
     } else {
-        actions_xmadn::run_challengers(state, caller, id, form.challengers()?, expected, key)
-            .await?
+        let action = form.challengers()?;
+        let expected = form_version(&form.version, action.is_preview())?;
+        actions_xmadn::run_challengers(state, caller, id, action, expected, key).await?
     };
     Ok(Redirect::to(&done_location(id, &done)).into_response())
 }

@@ -133,6 +133,42 @@ async fn rows<F: Format>(
     Ok((name, rows))
 }
 
+/// The events of competition `id` after version `after`, oldest first, one
+/// line each in the words of the history page (sequence, kind, actor,
+/// time, summary): what a desk says changed since a stale form was shown
+/// (issue 14, item 4).
+pub(crate) async fn since(
+    state: &AppState,
+    id: &str,
+    kind: Kind,
+    after: u64,
+) -> Result<Vec<String>, PageError> {
+    let (_, all) = match kind {
+        Kind::Ladder => rows::<Ladder>(state, id, |_| String::new()).await?,
+        Kind::League => rows::<League>(state, id, |_| String::new()).await?,
+        Kind::Challengers => rows::<Challengers>(state, id, |_| String::new()).await?,
+        Kind::Sunjang => rows::<SunjangLeague>(state, id, |_| String::new()).await?,
+    };
+    Ok(all
+        .into_iter()
+        .filter(|r| r.seq > after)
+        .map(|r| {
+            let mut line = format!("#{} {} by {} at {}", r.seq, r.kind, r.actor, r.recorded_at);
+            if !r.summary.is_empty() {
+                line.push_str(": ");
+                line.push_str(&r.summary);
+            }
+            if let Some(u) = r.undoes {
+                line.push_str(&format!(" (undoes #{u})"));
+            }
+            if r.reverted {
+                line.push_str(" (undone since)");
+            }
+            line
+        })
+        .collect())
+}
+
 pub(super) async fn page(
     State(state): State<AppState>,
     Path(id): Path<String>,

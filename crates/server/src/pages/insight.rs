@@ -7,12 +7,15 @@ use arbiter_service::insight::{
 };
 use askama::Template;
 use axum::extract::{Path, Query, State};
-use axum::response::Response;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::svg::{self, Point, Svg};
 use super::{Chrome, Kind, PageError, not_found_page, render};
 use crate::AppState;
+use crate::api::insight::checked_request;
+use crate::auth::Caller;
 
 #[derive(Debug, Deserialize)]
 pub(super) struct RatingsQuery {
@@ -179,6 +182,8 @@ struct ProjectionPage {
     seasons: u32,
     seed: String,
     rounds: u32,
+    /// The caller's caps, for the form's bounds.
+    caps: crate::heavy::Caps,
     v: Option<ProjectionView>,
     refused: Option<String>,
 }
@@ -189,19 +194,25 @@ impl ProjectionPage {
     }
 }
 
-fn number_or(text: Option<&str>, default: u32) -> Result<u32, PageError> {
+/// A number of the form, or `None` when left empty; 400 naming the field
+/// when it is not one (issue 14, item 3: the page said 404).
+fn number_in(text: Option<&str>, field: &str) -> Result<Option<u32>, String> {
     match text.map(str::trim).filter(|t| !t.is_empty()) {
-        None => Ok(default),
-        Some(t) => t.parse().map_err(|_| {
-            PageError::NotFound(format!("“{t}” is not a number of seasons or rounds."))
-        }),
+        None => Ok(None),
+        Some(t) => t
+            .parse()
+            .map(Some)
+            .map_err(|_| format!("Field “{field}”: “{t}” is not a whole number.")),
     }
 }
 
 /// `GET /c/{id}/projection[?seasons=&seed=&rounds=]`: each player's
-/// chances, played out under the competition's rules.
+/// chances, played out under the competition's rules. A field out of the
+/// caller's caps is answered 400 with the form and the field's limit; a
+/// busy server 429 with `Retry-After` (issue 14, item 3).
 pub(super) async fn projection(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     Query(q): Query<ProjectionQuery>,
 ) -> Result<Response, PageError> {
@@ -209,33 +220,12 @@ pub(super) async fn projection(
     if kind == Kind::Challengers {
         return Err(not_found_page());
     }
-    let seasons = number_or(q.seasons.as_deref(), state.config.page_seasons)?;
-    if seasons > state.config.max_seasons {
-        return Err(PageError::NotFound(format!(
-            "This server simulates at most {} seasons per page.",
-            state.config.max_seasons
-        )));
-    }
-    let rounds = number_or(
-        q.rounds.as_deref(),
-        arbiter_service::insight::DEFAULT_ROUNDS,
-    )?;
-    let seed = q.seed.clone().filter(|s| !s.trim().is_empty());
     let name = state.service.summary(&id).await?.name;
-    let request = ProjectionRequest {
-        seasons: Some(seasons),
-        seed: seed.clone(),
-        rounds: Some(rounds),
-        system: None,
-    };
-    let (v, refused) = match crate::api::insight::projection_of(&state, &id, request).await {
-        Ok(v) => (Some((*v).clone()), None),
-        Err(
-            e @ (arbiter_service::ServiceError::Rule(_) | arbiter_service::ServiceError::Input(_)),
-        ) => (None, Some(e.to_string())),
-        Err(e) => return Err(e.into()),
-    };
-    render(&ProjectionPage {
+    let seed = q.seed.clone().filter(|s| !s.trim().is_empty());
+    let asked = number_in(q.seasons.as_deref(), "seasons").and_then(|seasons| {
+        number_in(q.rounds.as_deref(), "rounds").map(|rounds| (seasons, rounds))
+    });
+    let mut page = ProjectionPage {
         chrome: Chrome::competition(
             format!("Projection of {name}"),
             &id,
@@ -243,13 +233,67 @@ pub(super) async fn projection(
             kind,
             &format!("/c/{id}/projection"),
         ),
-        id,
+        id: id.clone(),
         name,
         ladder: kind == Kind::Ladder,
+        seasons: state.config.page_seasons,
+        seed: seed.clone().unwrap_or_default(),
+        rounds: arbiter_service::insight::DEFAULT_ROUNDS,
+        caps: state.config.heavy.caps(&caller),
+        v: None,
+        refused: None,
+    };
+    let (seasons, rounds) = match asked {
+        Ok(x) => x,
+        Err(m) => return page.answer(StatusCode::BAD_REQUEST, m, None),
+    };
+    let request = ProjectionRequest {
         seasons,
-        seed: seed.unwrap_or_default(),
+        seed,
         rounds,
-        v,
-        refused,
-    })
+        system: None,
+    };
+    let request = match checked_request(&state, &caller, request, state.config.page_seasons) {
+        Ok(r) => r,
+        Err(e) => {
+            let field = e.detail.field.clone().unwrap_or_default();
+            page.seasons = seasons.unwrap_or(page.seasons);
+            page.rounds = rounds.unwrap_or(page.rounds);
+            let m = format!("Field “{field}”: {}.", e.detail.message);
+            return page.answer(StatusCode::BAD_REQUEST, m, None);
+        }
+    };
+    page.seasons = request.seasons.unwrap_or(page.seasons);
+    page.rounds = request.rounds.unwrap_or(page.rounds);
+    match crate::api::insight::projection_of(&state, &caller, &id, request).await {
+        Ok(v) => page.v = Some((*v).clone()),
+        Err(e) if e.status == StatusCode::TOO_MANY_REQUESTS => {
+            let m = format!("{}.", e.detail.message);
+            return page.answer(StatusCode::TOO_MANY_REQUESTS, m, e.retry_after);
+        }
+        // The rules cannot play it out, or the format has none: the page
+        // says why, as before.
+        Err(e) if e.status.is_client_error() => page.refused = Some(e.detail.message),
+        Err(e) => return Err(PageError::Internal(e.detail.message)),
+    }
+    render(&page)
+}
+
+impl ProjectionPage {
+    /// The form again with `problem`, at `status` (and `Retry-After`).
+    fn answer(
+        mut self,
+        status: StatusCode,
+        problem: String,
+        retry_after: Option<u64>,
+    ) -> Result<Response, PageError> {
+        self.refused = Some(problem);
+        let mut response = (status, render(&self)?).into_response();
+        if let Some(seconds) = retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        Ok(response)
+    }
 }

@@ -24,7 +24,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::desk::{DeskHead, form_of, no_action, number, opt, text};
+use super::desk::{DeskHead, Stale, form_of, form_version, no_action, number, opt, text};
 use super::{Chrome, Kind, render};
 use crate::AppState;
 use crate::actions::{self, ActionDone, LadderAction, PairOverride, ResultForm};
@@ -706,30 +706,97 @@ pub(crate) async fn desk(
     if caller.account.is_none() {
         return to_login(&here);
     }
-    if kind != Kind::Ladder {
-        let done = q.done.as_deref();
-        let shown = match kind {
-            Kind::League => super::desk_xmadn::league_desk(&state, &caller, &id, done).await,
-            Kind::Challengers => {
-                super::desk_xmadn::challengers_desk(&state, &caller, &id, done).await
-            }
-            _ => super::desk_sunjang::desk(&state, &caller, &id, done).await,
-        };
-        return shown.unwrap_or_else(|e| problem(e, &format!("/c/{id}")));
-    }
-    let result = async {
-        let (ladder, version) = state.service.load(&id, None).await?;
-        let done = q.done.as_deref().and_then(done_message);
-        let h = DeskHead::of(&state, &caller, &id, version, done)
-            .await?
-            .linked(&ladder);
-        Ok::<_, ApiError>((h, ladder, version))
-    }
-    .await;
-    let (h, ladder, version) = match result {
-        Ok(x) => x,
-        Err(e) => return problem(e, &format!("/c/{id}")),
+    show_desk(&state, &caller, &id, kind, q.done.as_deref(), None).await
+}
+
+/// The desk of competition `id` (of format `kind`) in its current state,
+/// with the sentence of what the last form did, or the notice of a form
+/// sent from an older version.
+async fn show_desk(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    kind: Kind,
+    done: Option<&str>,
+    stale: Option<Stale>,
+) -> Response {
+    let shown = match kind {
+        Kind::Ladder => ladder_desk(state, caller, id, done, stale).await,
+        Kind::League => super::desk_xmadn::league_desk(state, caller, id, done, stale).await,
+        Kind::Challengers => {
+            super::desk_xmadn::challengers_desk(state, caller, id, done, stale).await
+        }
+        Kind::Sunjang => super::desk_sunjang::desk(state, caller, id, done, stale).await,
     };
+    shown.unwrap_or_else(|e| problem(e, &format!("/c/{id}")))
+}
+
+/// A refused desk form. A stale version (someone changed the competition
+/// after the form was shown) answers with the desk as it is now, what
+/// changed since in the history's words, and what the form held; nothing
+/// was stored (issue 14, item 4: it answered "409 conflict"). Any other
+/// refusal is its problem page.
+async fn refused(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    kind: Kind,
+    body: &axum::body::Bytes,
+    e: ApiError,
+) -> Response {
+    let back = format!("/c/{id}/manage");
+    let (StatusCode::CONFLICT, Some(now)) = (e.status, e.detail.current_version) else {
+        return problem(e, &back);
+    };
+    let since = match form_of::<VersionOnly>(body).await {
+        Ok(f) => number::<u64>(&f.version, CSRF_FIELD_VERSION).ok().flatten(),
+        Err(_) => None,
+    };
+    let Some(since) = since else {
+        return problem(e, &back);
+    };
+    let changes = match super::history::since(state, id, kind, since).await {
+        Ok(c) => c,
+        Err(_) => return problem(e, &back),
+    };
+    let stale = Stale::new(since, now, changes, body).await;
+    let mut response = show_desk(state, caller, id, kind, None, Some(stale)).await;
+    if response.status() == StatusCode::OK {
+        // Refused, not done: the status says so to programs; the page
+        // says it in words.
+        *response.status_mut() = StatusCode::CONFLICT;
+    }
+    response
+}
+
+/// The version field of any desk form.
+#[derive(Debug, Deserialize)]
+struct VersionOnly {
+    #[serde(rename = "_version")]
+    version: Option<String>,
+}
+
+/// The ladder's desk (see [`desk`]).
+async fn ladder_desk(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    done: Option<&str>,
+    stale: Option<Stale>,
+) -> Result<Response, ApiError> {
+    let (ladder, version) = state.service.load(id, None).await?;
+    let h = DeskHead::of(
+        state,
+        caller,
+        id,
+        version,
+        done.and_then(done_message),
+        stale,
+    )
+    .await?
+    .linked(&ladder);
+    let id = id.to_string();
+    let here = format!("/c/{id}/manage");
     let now = state.now();
     let round = ladder
         .open_round()
@@ -791,7 +858,7 @@ pub(crate) async fn desk(
         mail: state.mailer.is_some(),
         h,
     };
-    render(&page).into_response()
+    Ok(render(&page).into_response())
 }
 
 fn desk_game(
@@ -1064,14 +1131,16 @@ pub(crate) async fn act(
             Err(e) => return problem(e, &back),
         },
         Kind::League | Kind::Challengers => {
-            return super::desk_xmadn::act(&state, &caller, &id, kind, &body)
-                .await
-                .unwrap_or_else(|e| problem(e, &back));
+            return match super::desk_xmadn::act(&state, &caller, &id, kind, &body).await {
+                Ok(r) => r,
+                Err(e) => refused(&state, &caller, &id, kind, &body, e).await,
+            };
         }
         Kind::Sunjang => {
-            return super::desk_sunjang::act(&state, &caller, &id, &body)
-                .await
-                .unwrap_or_else(|e| problem(e, &back));
+            return match super::desk_sunjang::act(&state, &caller, &id, &body).await {
+                Ok(r) => r,
+                Err(e) => refused(&state, &caller, &id, kind, &body, e).await,
+            };
         }
     };
     if let Err(e) = caller.check_csrf(form.csrf.as_deref()) {
@@ -1085,8 +1154,8 @@ pub(crate) async fn act(
     let result = async {
         crate::api::competitions::expect_ladder(&state, &id).await?;
         let action = form.action()?;
-        let expected = number::<u64>(&form.version, CSRF_FIELD_VERSION)?;
         let preview = action.is_preview();
+        let expected = form_version(&form.version, preview)?;
         let done = actions::run_ladder(
             &state,
             &caller,
@@ -1143,7 +1212,7 @@ pub(crate) async fn act(
             render(&page).into_response()
         }
         Ok((false, done)) => see_other(&format!("/c/{id}/manage?done={}#done", done.action)),
-        Err(e) => problem(e, &back),
+        Err(e) => refused(&state, &caller, &id, kind, &body, e).await,
     }
 }
 

@@ -147,6 +147,23 @@ pub(crate) enum PageError {
     NotFound(String),
     /// 500; the details go to the log, not to the page.
     Internal(String),
+    /// 429 with `Retry-After` (seconds): the server is busy with heavy
+    /// reads, or the address asked for too many (issue 14, item 3).
+    Busy(String, u64),
+}
+
+impl PageError {
+    /// A heavy read's refusal as a page: 429 stays 429 (with its wait), a
+    /// refusal of the request a 404 with its words as today, the rest 500.
+    pub(crate) fn from_heavy(e: crate::error::ApiError) -> Self {
+        if e.status == StatusCode::TOO_MANY_REQUESTS {
+            PageError::Busy(format!("{}.", e.detail.message), e.retry_after.unwrap_or(1))
+        } else if e.status.is_client_error() {
+            PageError::NotFound(format!("{}.", e.detail.message))
+        } else {
+            PageError::Internal(e.detail.message)
+        }
+    }
 }
 
 impl PageError {
@@ -181,8 +198,13 @@ struct ErrorPage {
 
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
+        let mut retry_after = None;
         let (status, heading, message) = match self {
             PageError::NotFound(message) => (StatusCode::NOT_FOUND, "Page not found", message),
+            PageError::Busy(message, seconds) => {
+                retry_after = Some(seconds);
+                (StatusCode::TOO_MANY_REQUESTS, "Busy: please wait", message)
+            }
             PageError::Internal(detail) => {
                 tracing::error!(%detail, "a page failed");
                 (
@@ -198,13 +220,19 @@ impl IntoResponse for PageError {
             heading: heading.to_string(),
             message,
         };
-        match page.render() {
+        let mut response = match page.render() {
             Ok(body) => (status, Html(body)).into_response(),
             Err(e) => {
                 tracing::error!(error = %e, "the error page failed");
                 (status, heading).into_response()
             }
+        };
+        if let Some(seconds) = retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
         }
+        response
     }
 }
 

@@ -21,7 +21,6 @@ use arbiter_engine::sunjang::season::League as SunjangLeague;
 use arbiter_engine::tws::Ladder;
 use arbiter_engine::xmadn::league::League as XmadnLeague;
 use arbiter_engine::xmadn::parse_time;
-use arbiter_service::ServiceError;
 use arbiter_service::insight::WhatIfView;
 use arbiter_service::sunjang::season_view;
 use arbiter_service::views::{self, CloseView, ExplanationView};
@@ -34,6 +33,8 @@ use axum::response::{IntoResponse, Response};
 
 use super::{Chrome, Kind, PageError, not_found_page, render};
 use crate::AppState;
+use crate::api::insight::what_if_of;
+use crate::auth::Caller;
 
 /// An option of a select.
 #[derive(Debug, Clone)]
@@ -432,6 +433,7 @@ fn ladder_after(v: WhatIfView) -> LadderAfter {
 /// what the chosen results would make of the competition.
 pub(super) async fn page(
     State(state): State<AppState>,
+    caller: Caller,
     Path(id): Path<String>,
     Query(params): Query<Vec<(String, String)>>,
 ) -> Result<Response, PageError> {
@@ -484,16 +486,17 @@ pub(super) async fn page(
         sunjang: None,
     };
     let mut status = StatusCode::OK;
+    let mut retry_after = None;
     if !params.is_empty() {
         match results_of(kind, &mut form, &params) {
             Err(m) => {
                 status = StatusCode::BAD_REQUEST;
                 page.problem = Some(m);
             }
-            Ok(results) => match state.service.what_if_any(&id, &results, now).await {
+            Ok(results) => match what_if_of(&state, &caller, &id, results, now).await {
                 Ok(v) => {
                     page.version = v.version();
-                    match v {
+                    match (*v).clone() {
                         AnyWhatIfView::Ladder(v) => {
                             page.results = v.results.clone();
                             page.ladder = Some(ladder_after(*v));
@@ -510,19 +513,34 @@ pub(super) async fn page(
                         }
                     }
                 }
-                Err(ServiceError::Input(m)) => {
+                Err(e) if e.status == StatusCode::TOO_MANY_REQUESTS => {
+                    status = e.status;
+                    retry_after = e.retry_after;
+                    page.problem = Some(format!("{}.", e.detail.message));
+                }
+                Err(e) if e.status == StatusCode::UNPROCESSABLE_ENTITY => {
+                    status = e.status;
+                    let clause = e.detail.clause.as_deref().unwrap_or("the rules");
+                    page.problem = Some(format!(
+                        "The rules refuse this what-if: {} [{clause}]",
+                        e.detail.message
+                    ));
+                }
+                Err(e) if e.status.is_client_error() => {
                     status = StatusCode::BAD_REQUEST;
-                    page.problem = Some(format!("{m}."));
+                    page.problem = Some(format!("{}.", e.detail.message));
                 }
-                Err(e @ ServiceError::Rule(_)) => {
-                    status = StatusCode::UNPROCESSABLE_ENTITY;
-                    page.problem = Some(format!("The rules refuse this what-if: {e}"));
-                }
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(PageError::Internal(e.detail.message)),
             },
         }
     }
     page.parts = form.parts;
     let response = render(&page)?;
-    Ok((status, response).into_response())
+    let mut response = (status, response).into_response();
+    if let Some(seconds) = retry_after {
+        response
+            .headers_mut()
+            .insert(axum::http::header::RETRY_AFTER, seconds.into());
+    }
+    Ok(response)
 }
