@@ -43,34 +43,31 @@ async fn legacy_account(w: &World, username: &str, name: &str) -> String {
 /// numbered in the order they are added (Alice P1, Bob P2, …).
 const BOB: &str = "P2";
 
+/// `mallory` registers with the name shown `name`.
+async fn register(w: &World, name: &str) -> common::Answer {
+    send(
+        &w.app,
+        Method::POST,
+        "/api/accounts",
+        As::Nobody,
+        &[],
+        Some(&json!({"username": "mallory", "name": name, "password": PASSWORD})),
+    )
+    .await
+}
+
 #[tokio::test]
 async fn names_of_the_form_of_an_id_are_refused_at_registration() {
     let w = World::new().await;
     for name in ["P2", "p16", "G5", "#3", "2", " P 2 ", "+7"] {
-        let a = send(
-            &w.app,
-            Method::POST,
-            "/api/accounts",
-            As::Nobody,
-            &[],
-            Some(&json!({"username": "mallory", "name": name, "password": PASSWORD})),
-        )
-        .await;
+        let a = register(&w, name).await;
         assert_eq!(a.status, StatusCode::BAD_REQUEST, "{name:?}: {}", a.text());
         assert_eq!(a.json()["error"]["field"], "name", "{}", a.text());
         assert!(a.text().contains("ARB-R50"), "{}", a.text());
     }
     // Invisible and direction characters are refused as in player names.
     for name in ["Bob\u{202E}nworB", "Bob\u{200B}Brown"] {
-        let a = send(
-            &w.app,
-            Method::POST,
-            "/api/accounts",
-            As::Nobody,
-            &[],
-            Some(&json!({"username": "mallory", "name": name, "password": PASSWORD})),
-        )
-        .await;
+        let a = register(&w, name).await;
         assert_eq!(a.status, StatusCode::BAD_REQUEST, "{name:?}: {}", a.text());
     }
 }
