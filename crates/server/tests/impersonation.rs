@@ -78,7 +78,7 @@ async fn an_account_named_like_a_player_id_acts_as_nobody() {
     let bob = BOB;
     // The exact sequence of the report, with the account's name set to
     // Bob's id (an account from before the check: registration refuses it).
-    let mallory = legacy_account(&w, "mallory", &bob).await;
+    let mallory = legacy_account(&w, "mallory", bob).await;
     let before = w.version().await;
     let join = w.act(As::Token(&mallory), &json!({"action": "join"})).await;
     assert_eq!(
