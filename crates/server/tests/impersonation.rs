@@ -238,3 +238,39 @@ proptest! {
         })?;
     }
 }
+
+#[tokio::test]
+async fn a_moderator_links_an_account_from_the_desk_and_only_then_it_acts() {
+    let w = World::new().await;
+    let otto = w.token("otto").to_string();
+    let y = w.y.clone();
+    let report = json!({"action": "report-result", "game": y,
+        "result": common::ladder::result("Dan Dunn")});
+    let refused = w.act(As::Token(&otto), &report).await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.text());
+    // Olga links otto to Dan Dunn with the desk's form (ARB-R50).
+    let session = login_session(&w.app, "olga", PASSWORD).await;
+    let desk = common::get_with_cookie(&w.app, &format!("/c/{LADDER}/manage"), &session).await;
+    assert!(
+        desk.text().contains("Link an account to a player"),
+        "{}",
+        desk.text()
+    );
+    let csrf = common::hidden(&desk.text(), "_csrf");
+    let version = common::version(&w.app, LADDER).await.to_string();
+    let posted = post_form(
+        &w.app,
+        &format!("/c/{LADDER}/act"),
+        &session,
+        form_body(&[
+            ("_csrf", &csrf),
+            ("_version", &version),
+            ("action", "link-account"),
+            ("player", "Dan Dunn"),
+            ("account", "otto"),
+        ]),
+    )
+    .await;
+    assert_eq!(posted.status, StatusCode::SEE_OTHER, "{}", posted.text());
+    w.act_ok(As::Token(&otto), &report).await;
+}

@@ -909,6 +909,8 @@ fn done_message(action: &str) -> Option<&'static str> {
         "approve" => "Approved: the player enters at the bottom of the ladder.",
         "decline" => "The application was declined.",
         "withdraw" => "The player was withdrawn.",
+        "link-account" => "The account was linked to the player.",
+        "unlink-account" => "The account was unlinked from the player.",
         "add-moderator" => "The moderator was added.",
         "remove-moderator" => "The moderator was removed.",
         "change-rules" => "The rules were changed.",
@@ -997,6 +999,13 @@ impl ActionForm {
             "withdraw" => LadderAction::Withdraw {
                 player: text(&self.player),
                 reason: text(&self.reason),
+            },
+            "link-account" => LadderAction::LinkAccount {
+                player: text(&self.player),
+                account: text(&self.account),
+            },
+            "unlink-account" => LadderAction::UnlinkAccount {
+                player: text(&self.player),
             },
             "add-moderator" => LadderAction::AddModerator {
                 username: text(&self.username),
