@@ -738,7 +738,47 @@ impl<S: EventStore> Service<S> {
     ) -> Result<u64> {
         use arbiter_engine::sunjang::season::{self, League as Sunjang};
         use arbiter_engine::xmadn::{challengers, league};
-        let unknown = || {
+        let account = account.to_string();
+        let position = |names: &[String]| names.iter().position(|n| n == player);
+        let linked = match self.format_of(competition).await? {
+            format::CompetitionFormat::TwsLadder => {
+                self.on_player::<Ladder>(
+                    competition,
+                    ctx,
+                    |l| l.find(player),
+                    |player| Command::LinkAccount { player, account },
+                )
+                .await?
+            }
+            format::CompetitionFormat::XmadnLeague => {
+                self.on_player::<league::League>(
+                    competition,
+                    ctx,
+                    |l| position(&l.players).map(|i| league::PLAYERS[i]),
+                    |player| league::Command::LinkAccount { player, account },
+                )
+                .await?
+            }
+            format::CompetitionFormat::XmadnChallengers => {
+                self.on_player::<challengers::Challengers>(
+                    competition,
+                    ctx,
+                    |c| position(&c.players).map(|i| arbiter_engine::model::PlayerId(i as u32 + 1)),
+                    |player| challengers::Command::LinkAccount { player, account },
+                )
+                .await?
+            }
+            format::CompetitionFormat::SunjangLeague => {
+                self.on_player::<Sunjang>(
+                    competition,
+                    ctx,
+                    |l| l.find(player),
+                    |player| season::Command::LinkAccount { player, account },
+                )
+                .await?
+            }
+        };
+        linked.ok_or_else(|| {
             ServiceError::Rule(
                 RuleError::new(
                     "ARB-R50",
@@ -746,46 +786,6 @@ impl<S: EventStore> Service<S> {
                 )
                 .field("player"),
             )
-        };
-        let account = account.to_string();
-        Ok(match self.format_of(competition).await? {
-            format::CompetitionFormat::TwsLadder => {
-                let (l, _) = self.load(competition, None).await?;
-                let player = l.find(player).ok_or_else(unknown)?;
-                self.execute(competition, Command::LinkAccount { player, account }, ctx)
-                    .await?
-                    .last
-            }
-            format::CompetitionFormat::XmadnLeague => {
-                let (l, _) = self.load_as::<league::League>(competition, None).await?;
-                let i = l.players.iter().position(|n| n == player);
-                let player = i.map(|i| league::PLAYERS[i]).ok_or_else(unknown)?;
-                let command = league::Command::LinkAccount { player, account };
-                self.execute_as::<league::League>(competition, command, ctx)
-                    .await?
-                    .last
-            }
-            format::CompetitionFormat::XmadnChallengers => {
-                let (c, _) = self
-                    .load_as::<challengers::Challengers>(competition, None)
-                    .await?;
-                let i = c.players.iter().position(|n| n == player);
-                let player = i
-                    .map(|i| arbiter_engine::model::PlayerId(i as u32 + 1))
-                    .ok_or_else(unknown)?;
-                let command = challengers::Command::LinkAccount { player, account };
-                self.execute_as::<challengers::Challengers>(competition, command, ctx)
-                    .await?
-                    .last
-            }
-            format::CompetitionFormat::SunjangLeague => {
-                let (l, _) = self.load_as::<Sunjang>(competition, None).await?;
-                let player = l.find(player).ok_or_else(unknown)?;
-                let command = season::Command::LinkAccount { player, account };
-                self.execute_as::<Sunjang>(competition, command, ctx)
-                    .await?
-                    .last
-            }
         })
     }
 
@@ -801,66 +801,66 @@ impl<S: EventStore> Service<S> {
         use arbiter_engine::model::Linked;
         use arbiter_engine::sunjang::season::{self, League as Sunjang};
         use arbiter_engine::xmadn::{challengers, league};
-        Ok(match self.format_of(competition).await? {
+        let mine = |l: &dyn Linked| l.links().player_of(account);
+        match self.format_of(competition).await? {
             format::CompetitionFormat::TwsLadder => {
-                let (l, _) = self.load(competition, None).await?;
-                match l.links().player_of(account) {
-                    Some(player) => Some(
-                        self.execute(competition, Command::UnlinkAccount { player }, ctx)
-                            .await?
-                            .last,
-                    ),
-                    None => None,
-                }
+                self.on_player::<Ladder>(
+                    competition,
+                    ctx,
+                    |l| mine(l),
+                    |player| Command::UnlinkAccount { player },
+                )
+                .await
             }
             format::CompetitionFormat::XmadnLeague => {
-                let (l, _) = self.load_as::<league::League>(competition, None).await?;
-                match l.links().player_of(account) {
-                    Some(player) => Some(
-                        self.execute_as::<league::League>(
-                            competition,
-                            league::Command::UnlinkAccount { player },
-                            ctx,
-                        )
-                        .await?
-                        .last,
-                    ),
-                    None => None,
-                }
+                self.on_player::<league::League>(
+                    competition,
+                    ctx,
+                    |l| mine(l),
+                    |player| league::Command::UnlinkAccount { player },
+                )
+                .await
             }
             format::CompetitionFormat::XmadnChallengers => {
-                let (c, _) = self
-                    .load_as::<challengers::Challengers>(competition, None)
-                    .await?;
-                match c.links().player_of(account) {
-                    Some(player) => Some(
-                        self.execute_as::<challengers::Challengers>(
-                            competition,
-                            challengers::Command::UnlinkAccount { player },
-                            ctx,
-                        )
-                        .await?
-                        .last,
-                    ),
-                    None => None,
-                }
+                self.on_player::<challengers::Challengers>(
+                    competition,
+                    ctx,
+                    |c| mine(c),
+                    |player| challengers::Command::UnlinkAccount { player },
+                )
+                .await
             }
             format::CompetitionFormat::SunjangLeague => {
-                let (l, _) = self.load_as::<Sunjang>(competition, None).await?;
-                match l.links().player_of(account) {
-                    Some(player) => Some(
-                        self.execute_as::<Sunjang>(
-                            competition,
-                            season::Command::UnlinkAccount { player },
-                            ctx,
-                        )
-                        .await?
-                        .last,
-                    ),
-                    None => None,
-                }
+                self.on_player::<Sunjang>(
+                    competition,
+                    ctx,
+                    |l| mine(l),
+                    |player| season::Command::UnlinkAccount { player },
+                )
+                .await
             }
-        })
+        }
+    }
+
+    /// Load `competition` as `F`, find a player in it with `find`, and
+    /// append the command `command` makes for him: the last sequence
+    /// stored, or `None` when `find` finds nobody (and nothing is stored).
+    async fn on_player<F: Format>(
+        &self,
+        competition: &str,
+        ctx: &Context,
+        find: impl FnOnce(&F) -> Option<arbiter_engine::model::PlayerId>,
+        command: impl FnOnce(arbiter_engine::model::PlayerId) -> F::Command,
+    ) -> Result<Option<u64>> {
+        let (state, _) = self.load_as::<F>(competition, None).await?;
+        match find(&state) {
+            Some(player) => Ok(Some(
+                self.execute_as::<F>(competition, command(player), ctx)
+                    .await?
+                    .last,
+            )),
+            None => Ok(None),
+        }
     }
 
     /// Decide a ladder `command` and append its events (see
