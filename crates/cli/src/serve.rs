@@ -32,7 +32,10 @@ pub async fn run(db: Option<&str>, args: &ServeArgs) -> Result<()> {
                 existing.len()
             );
         }
-        let built = arbiter_demo::build(svc.store(), "tws-demo").await?;
+        // Told as of today, so the running round is weeks from its deadline.
+        let (built, made) = arbiter_server::demo::install(&svc, chrono::Utc::now())
+            .await
+            .map_err(|e| anyhow::anyhow!("the demo: {}", e.detail.message))?;
         outln!(
             "Built the demo competitions: {}, {}, {}, {}.",
             built.ladder.0,
@@ -40,40 +43,6 @@ pub async fn run(db: Option<&str>, args: &ServeArgs) -> Result<()> {
             built.challengers.0,
             built.sunjang.0
         );
-        let ladder = &built.ladder.1;
-        let players: Vec<String> = ladder
-            .players
-            .iter()
-            .map(|p| p.player.name.clone())
-            .collect();
-        let made = arbiter_server::demo::create_accounts(
-            svc.store(),
-            built.now,
-            &built.ladder.0,
-            &[
-                &built.ladder.0,
-                &built.league.0,
-                &built.challengers.0,
-                &built.sunjang.0,
-            ],
-            &ladder
-                .moderators
-                .iter()
-                .map(|m| m.name.clone())
-                .collect::<Vec<_>>(),
-            &players,
-        )
-        .await
-        .map_err(|e| anyhow::anyhow!("the demo accounts: {}", e.detail.message))?;
-        let linked: Vec<String> = players
-            .iter()
-            .filter(|p| made.iter().any(|m| m.role == "player" && &m.name == *p))
-            .cloned()
-            .collect();
-        let organizer = made.first().map_or("demo", |m| m.username.as_str());
-        arbiter_server::demo::link_players(&svc, &built.ladder.0, built.now, organizer, &linked)
-            .await
-            .map_err(|e| anyhow::anyhow!("the demo accounts' players: {}", e.detail.message))?;
         demo_accounts = Some((made, built.ladder.0.clone()));
     }
     let listener = tokio::net::TcpListener::bind(args.addr)

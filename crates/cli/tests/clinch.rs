@@ -12,7 +12,7 @@ use serde_json::Value;
 
 fn demo() -> Arbiter {
     let a = Arbiter::new();
-    a.ok(&["demo"]);
+    a.demo();
     a
 }
 

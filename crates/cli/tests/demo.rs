@@ -9,15 +9,23 @@ mod common;
 use common::Arbiter;
 
 #[test]
+fn the_compared_demo_is_told_on_the_demo_crates_reference_day() {
+    assert_eq!(
+        chrono::DateTime::parse_from_rfc3339(common::DEMO_DAY).unwrap(),
+        arbiter_demo::reference_today()
+    );
+}
+
+#[test]
 fn the_demo_builds_and_shows_the_same_ladder_every_time() {
     let a = Arbiter::new();
-    let first = a.ok(&["demo"]);
+    let first = a.demo();
     insta::assert_snapshot!("demo_output", first);
     // A second database gets exactly the same story.
     let b = Arbiter::new();
-    assert_eq!(b.ok(&["demo"]), first);
+    assert_eq!(b.demo(), first);
     // A second demo in the same database gets its own competition.
-    let again = a.ok(&["demo"]);
+    let again = a.demo();
     assert!(again.contains("`tws-demo-2`"), "{again}");
 }
 
@@ -243,4 +251,106 @@ fn the_demo_has_a_sunjang_league_of_three_seasons() {
         moves3.contains("withdrew: 1 direct promotion(s) from B lost, not passed on (B.4)"),
         "{moves3}"
     );
+}
+
+/// The actions the README suggests on the demo's running round, as of `at`
+/// (none: the real clock): no game is overdue, the deadline is weeks ahead
+/// and no event of any demo competition lies after the day it was built
+/// for; a moderator records a result, the close is previewed early, and a
+/// what-if of every open game shows the ladder after the round (issue 15
+/// §1: a demo dated 2025 refused all of these once its deadline passed).
+fn the_readme_actions_work(a: &Arbiter, at: Option<chrono::DateTime<chrono::Utc>>) {
+    let stamp = at.map(|t| t.to_rfc3339());
+    let run = |args: &[&str]| -> String {
+        let mut all: Vec<&str> = Vec::new();
+        if let Some(s) = &stamp {
+            all.extend(["--at", s.as_str()]);
+        }
+        all.extend(args);
+        a.ok(&all)
+    };
+    let today = at.unwrap_or_else(chrono::Utc::now);
+    run(&["demo"]);
+    let round: serde_json::Value =
+        serde_json::from_str(&run(&["-c", "tws-demo", "round", "show", "--json"])).unwrap();
+    assert_eq!(round["number"], 4, "{round}");
+    assert_eq!(round["overdue"], serde_json::json!([]), "{round}");
+    let deadline =
+        chrono::NaiveDate::parse_from_str(round["deadline"].as_str().unwrap(), "%Y-%m-%d").unwrap();
+    let weeks_ahead = (deadline - today.date_naive()).num_days();
+    assert!(
+        weeks_ahead >= 21,
+        "the running round's deadline {deadline} is only {weeks_ahead} days after {today}"
+    );
+    for id in [
+        "tws-demo",
+        "xmadn-league-demo",
+        "xmadn-challengers-demo",
+        "sunjang-demo",
+    ] {
+        let history: serde_json::Value =
+            serde_json::from_str(&run(&["-c", id, "history", "--json", "--limit", "100000"]))
+                .unwrap();
+        for h in history.as_array().unwrap() {
+            let t = chrono::DateTime::parse_from_rfc3339(h["time"].as_str().unwrap()).unwrap();
+            assert!(
+                t <= today + chrono::Duration::seconds(1),
+                "{id}: event {} at {t} lies after the day the demo was built for ({today})",
+                h["seq"]
+            );
+        }
+    }
+    let open: Vec<(String, String)> = round["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["result"].is_null())
+        .map(|g| {
+            (
+                g["id"].as_str().unwrap().to_string(),
+                g["ussr"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(open.len() >= 3, "the running round has open games: {round}");
+    let (first, ussr) = &open[0];
+    let recorded = run(&[
+        "-c", "tws-demo", "result", "record", first, "--winner", ussr, "--by", "vp", "--turn", "6",
+    ]);
+    assert!(recorded.contains("USSR win"), "{recorded}");
+    let preview = run(&[
+        "-c",
+        "tws-demo",
+        "round",
+        "close",
+        "--preview",
+        "--early",
+        "--reason",
+        "to see the re-sort",
+    ]);
+    assert!(
+        preview.contains("PREVIEW") && preview.contains("Champion:"),
+        "{preview}"
+    );
+    let mut what_if = vec!["-c", "tws-demo", "what-if"];
+    let results: Vec<String> = open[1..].iter().map(|(g, _)| format!("{g}=ussr")).collect();
+    for r in &results {
+        what_if.extend(["--result", r.as_str()]);
+    }
+    let after = run(&what_if);
+    assert!(
+        after.contains("What if") && after.contains("rung"),
+        "{after}"
+    );
+}
+
+#[test]
+fn the_readme_actions_work_on_the_demo_built_today() {
+    the_readme_actions_work(&Arbiter::new(), None);
+}
+
+#[test]
+fn the_readme_actions_work_on_the_demo_built_a_year_from_now() {
+    let later = chrono::Utc::now() + chrono::Duration::days(365);
+    the_readme_actions_work(&Arbiter::new(), Some(later));
 }

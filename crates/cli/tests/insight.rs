@@ -11,7 +11,7 @@ use common::Arbiter;
 
 fn demo() -> Arbiter {
     let a = Arbiter::new();
-    a.ok(&["demo"]);
+    a.demo();
     a
 }
 

@@ -16,7 +16,7 @@ use common::Arbiter;
 /// The demo, with an account, its grant and a keyed command on top.
 fn demo() -> Arbiter {
     let a = Arbiter::new();
-    a.ok(&["demo"]);
+    a.demo();
     let out = a
         .command()
         .args([

@@ -2,8 +2,15 @@
 //! four rounds (skips, joins during a round, an eliminator, quick rounds, an
 //! agreed result and an adjudication), an XMadn league with its playoff and a
 //! Challengers event, and a Sunjang league of three seasons. The same story
-//! every time (fixed times, results from a fixed generator, draws from a
-//! fixed seed base), for `arbiter demo`, `arbiter serve --demo` and tests.
+//! every time (results from a fixed generator, draws from a fixed seed base),
+//! for `arbiter demo`, `arbiter serve --demo` and tests.
+//!
+//! The story is placed relative to the day it is built for ([`build_on`]):
+//! the ladder's running round was announced [`ROUND_AGE_DAYS`] days before
+//! it, so its deadline (three months from the announcement, TWS Conduct of
+//! Games) lies weeks ahead and every action the README suggests works on any
+//! date. No event of the demo lies after that day. [`build`] tells it on
+//! [`reference_today`], a fixed day, for tests whose output is compared.
 
 pub mod sunjang;
 pub mod xmadn;
@@ -12,7 +19,7 @@ use arbiter_engine::model::{Adjudication, EndTag, GameId, Outcome, Side, Time};
 use arbiter_engine::tws::{Command, Ladder, LadderRules, PairingPlan, ResultInput};
 use arbiter_service::{Context, SeedSource, Service, ServiceError};
 use arbiter_store::EventStore;
-use chrono::{Duration, TimeZone, Utc};
+use chrono::{Duration, SubsecRound, TimeZone, Utc};
 
 type Result<T, E = ServiceError> = std::result::Result<T, E>;
 
@@ -20,8 +27,9 @@ type Result<T, E = ServiceError> = std::result::Result<T, E>;
 #[derive(Debug, Clone)]
 pub struct Built {
     pub ladder: (String, Ladder, u64),
-    /// A time during the ladder's fourth round, to show it at (deadlines,
-    /// overdue games).
+    /// The day the demo was built for: a time during the ladder's fourth
+    /// round, [`ROUND_AGE_DAYS`] days after it was announced, to show it at
+    /// (deadlines, overdue games). Every event of the demo is at or before it.
     pub now: Time,
     /// The adjudicated game of round 2.
     pub adjudicated: Option<GameId>,
@@ -114,6 +122,23 @@ impl Dice {
     }
 }
 
+/// How long before "today" the ladder's running round (round 4) was
+/// announced.
+pub const ROUND_AGE_DAYS: i64 = 30;
+
+/// How long before "today" the story starts: the days from the ladder's
+/// creation to round 4's announcement (4 + 60 + 95 + 5 + 75, the gaps in
+/// [`build_on`]) and [`ROUND_AGE_DAYS`].
+const STORY_DAYS: i64 = 239 + ROUND_AGE_DAYS;
+
+/// The fixed day [`build`] tells the story on (2025-09-28 09:00 UTC), so that
+/// its output can be compared byte for byte.
+pub fn reference_today() -> Time {
+    Utc.with_ymd_and_hms(2025, 1, 2, 9, 0, 0)
+        .single()
+        .map_or_else(Utc::now, |t0| t0 + Duration::days(STORY_DAYS))
+}
+
 fn day(base: Time, d: i64) -> Time {
     base + Duration::days(d)
 }
@@ -158,8 +183,15 @@ impl<S: EventStore> Demo<'_, S> {
         Ok(())
     }
 
-    /// Results for the open round's unresolved games, except `leave`.
-    async fn play(&self, dice: &mut Dice, start: Time, leave: &[GameId]) -> Result<()> {
+    /// Results for the open round's unresolved games, except `leave`: the
+    /// i-th game's on day `first + 3i mod span` after `start`.
+    async fn play(
+        &self,
+        dice: &mut Dice,
+        start: Time,
+        (first, span): (i64, i64),
+        leave: &[GameId],
+    ) -> Result<()> {
         let ladder = self.ladder().await?;
         let Some(round) = ladder.open_round() else {
             return Ok(());
@@ -169,7 +201,7 @@ impl<S: EventStore> Demo<'_, S> {
             if done || leave.contains(g) {
                 continue;
             }
-            let at = day(start, 10 + (i as i64 * 3) % 60);
+            let at = day(start, first + (i as i64 * 3) % span);
             self.exec(
                 at,
                 Command::RecordResult {
@@ -185,10 +217,22 @@ impl<S: EventStore> Demo<'_, S> {
     }
 }
 
-/// Build the demo competitions in `store`: the ladder `wanted` (or
-/// `wanted-2`, … when taken) and the XMadn league, Challengers event and
-/// Sunjang league beside it, each under a fresh id.
+/// [`build_on`] the fixed [`reference_today`]: the same output every time,
+/// for tests and snapshots.
 pub async fn build<S: EventStore + Clone>(store: &S, wanted: &str) -> Result<Built> {
+    build_on(store, wanted, reference_today()).await
+}
+
+/// Build the demo competitions in `store` as of `today`: the ladder `wanted`
+/// (or `wanted-2`, … when taken) and the XMadn league, Challengers event and
+/// Sunjang league beside it, each under a fresh id. The binaries pass the
+/// real day, so the running round is weeks from its deadline whenever the
+/// demo is built.
+pub async fn build_on<S: EventStore + Clone>(
+    store: &S,
+    wanted: &str,
+    today: Time,
+) -> Result<Built> {
     // The demo tells the same story every time: its draws come from a fixed
     // base (never do this for a real competition: the draws are predictable).
     let demo_svc =
@@ -216,10 +260,9 @@ pub async fn build<S: EventStore + Clone>(store: &S, wanted: &str) -> Result<Bui
         actor: "demo".into(),
     };
     let mut dice = Dice(0x2008_0305_1833);
-    let t0 = Utc
-        .with_ymd_and_hms(2025, 1, 2, 9, 0, 0)
-        .single()
-        .unwrap_or_else(Utc::now);
+    // Whole seconds: the story's times read as a person would write them.
+    let today = today.trunc_subsecs(0);
+    let t0 = today - Duration::days(STORY_DAYS);
 
     svc.create_ladder(
         &id,
@@ -254,7 +297,7 @@ pub async fn build<S: EventStore + Clone>(store: &S, wanted: &str) -> Result<Bui
     // Round 1: 24 players, adjacent pairings, sides drawn for newcomers.
     let r1 = day(t0, 4);
     demo.announce(r1).await?;
-    demo.play(&mut dice, r1, &[]).await?;
+    demo.play(&mut dice, r1, (10, 60), &[]).await?;
     // Early finishers play quick rounds.
     let a = demo.player("Hiro Tanaka").await?;
     let b = demo.player("Lena Fischer").await?;
@@ -317,6 +360,7 @@ pub async fn build<S: EventStore + Clone>(store: &S, wanted: &str) -> Result<Bui
     demo.play(
         &mut dice,
         r2,
+        (10, 60),
         &[late_a.unwrap_or(GameId(0)), late_b.unwrap_or(GameId(0))],
     )
     .await?;
@@ -449,7 +493,7 @@ pub async fn build<S: EventStore + Clone>(store: &S, wanted: &str) -> Result<Bui
     .await?;
     let r3 = day(after, 5);
     demo.announce(r3).await?;
-    demo.play(&mut dice, r3, &[]).await?;
+    demo.play(&mut dice, r3, (10, 60), &[]).await?;
 
     // Round 4: running, some games decided.
     let r4 = day(r3, 75);
@@ -460,9 +504,12 @@ pub async fn build<S: EventStore + Clone>(store: &S, wanted: &str) -> Result<Bui
         .map(|r| r.games.clone())
         .unwrap_or_default();
     let keep_open: Vec<GameId> = open.iter().copied().skip(open.len() / 2).collect();
-    demo.play(&mut dice, r4, &keep_open).await?;
+    // Its results so far came in during the weeks since it was announced.
+    demo.play(&mut dice, r4, (2, ROUND_AGE_DAYS - 3), &keep_open)
+        .await?;
 
-    let now = day(r4, 30);
+    let now = day(r4, ROUND_AGE_DAYS);
+    debug_assert_eq!(now, today);
     let (ladder, version) = svc.load(&id, None).await?;
     let league = xmadn::league(svc, &league_id, t0).await?;
     let challengers = xmadn::challengers(svc, &challengers_id, t0).await?;

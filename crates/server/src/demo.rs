@@ -147,6 +147,48 @@ pub async fn link_players(
     Ok(())
 }
 
+/// What `arbiter serve --demo` sets up: the demo competitions told as of
+/// `today` (so the ladder's running round is weeks from its deadline on any
+/// date, issue 15 §1), an account for each moderator and ladder player, and
+/// each player's account linked to him by the ladder's events (ARB-R50).
+pub async fn install(
+    service: &crate::Svc,
+    today: Time,
+) -> Result<(arbiter_demo::Built, Vec<DemoAccount>), ApiError> {
+    let built = arbiter_demo::build_on(service.store(), "tws-demo", today)
+        .await
+        .map_err(ApiError::from)?;
+    let ladder = &built.ladder.1;
+    let players: Vec<String> = ladder
+        .players
+        .iter()
+        .map(|p| p.player.name.clone())
+        .collect();
+    let moderators: Vec<String> = ladder.moderators.iter().map(|m| m.name.clone()).collect();
+    let made = create_accounts(
+        service.store(),
+        built.now,
+        &built.ladder.0,
+        &[
+            &built.ladder.0,
+            &built.league.0,
+            &built.challengers.0,
+            &built.sunjang.0,
+        ],
+        &moderators,
+        &players,
+    )
+    .await?;
+    let linked: Vec<String> = players
+        .iter()
+        .filter(|p| made.iter().any(|m| m.role == "player" && &m.name == *p))
+        .cloned()
+        .collect();
+    let organizer = made.first().map_or("demo", |m| m.username.as_str());
+    link_players(service, &built.ladder.0, built.now, organizer, &linked).await?;
+    Ok((built, made))
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

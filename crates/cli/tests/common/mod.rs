@@ -100,7 +100,20 @@ pub struct Arbiter {
     pub db: PathBuf,
 }
 
+/// The day tests whose output is compared tell the demo on: the demo
+/// crate's `reference_today` (checked in tests/demo.rs). Without `--at`,
+/// `arbiter demo` tells it as of today.
+#[allow(dead_code)]
+pub const DEMO_DAY: &str = "2025-09-28T09:00:00Z";
+
 impl Arbiter {
+    /// `arbiter demo` told on [`DEMO_DAY`], so its output is the same on
+    /// every date.
+    #[allow(dead_code)]
+    pub fn demo(&self) -> String {
+        self.ok(&["--at", DEMO_DAY, "demo"])
+    }
+
     /// A fresh, empty database (made with `--create`: read commands no
     /// longer make a missing one, issue 14, item 6).
     pub fn new() -> Self {
