@@ -401,12 +401,9 @@ pub fn player_id(ladder: &Ladder, name: &str) -> Result<PlayerId, ApiError> {
     {
         return Ok(PlayerId(n));
     }
-    let lower = name.to_lowercase();
+    // ARB-R62: the one normalization of names.
     ladder
-        .players
-        .iter()
-        .find(|p| p.player.name.to_lowercase() == lower)
-        .map(|p| p.player.id)
+        .find(name)
         .ok_or_else(|| {
             ApiError::bad_request(format!(
                 "there is no player named {name:?} in this competition"

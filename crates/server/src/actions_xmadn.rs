@@ -177,11 +177,10 @@ impl FormatDone {
     }
 }
 
-/// A player whose name is exactly `name` (case-insensitive).
+/// A player whose name is `name` under the one normalization of names
+/// (ARB-R62), never a prefix.
 fn exact(players: &[String], name: &str) -> Option<PlayerId> {
-    players
-        .iter()
-        .position(|p| p.trim().eq_ignore_ascii_case(name.trim()))
+    arbiter_engine::model::find_name(players.iter().map(String::as_str), name)
         .map(|i| PlayerId(i as u32 + 1))
 }
 

@@ -137,7 +137,7 @@ pub fn installation_stats(ladders: &[(String, Ladder, u64)]) -> InstallationStat
                 continue;
             }
             let name = rec.player.name.clone();
-            let i = *keys.entry(name.trim().to_lowercase()).or_insert_with(|| {
+            let i = *keys.entry(arbiter_engine::model::name_key(&name)).or_insert_with(|| {
                 players.push(Acc {
                     name: name.trim().to_string(),
                     ..Acc::default()

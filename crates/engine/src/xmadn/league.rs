@@ -463,15 +463,17 @@ impl League {
             .unwrap_or_else(|| p.to_string())
     }
 
-    /// A player by name (case-insensitive), or by unique prefix.
+    /// A player by name (the one normalization of every format, ARB-R62),
+    /// or by unique prefix of the normalized name.
     pub fn find(&self, name: &str) -> Option<PlayerId> {
-        let n = name.trim();
-        if let Some(i) = self.players.iter().position(|p| p.eq_ignore_ascii_case(n)) {
-            return Some(PLAYERS[i]);
+        if let Some(i) = crate::model::find_name(self.players.iter().map(String::as_str), name) {
+            return PLAYERS.get(i).copied();
         }
-        let lower = n.to_lowercase();
-        let hits: Vec<usize> = (0..self.players.len())
-            .filter(|&i| !lower.is_empty() && self.players[i].to_lowercase().starts_with(&lower))
+        let lower = crate::model::name_key(name);
+        let hits: Vec<usize> = (0..self.players.len().min(3))
+            .filter(|&i| {
+                !lower.is_empty() && crate::model::name_key(&self.players[i]).starts_with(&lower)
+            })
             .collect();
         match hits.as_slice() {
             [i] => Some(PLAYERS[*i]),
@@ -896,6 +898,7 @@ impl League {
                 }
                 rules.check()?;
                 super::check_players(&players)?;
+                let players = super::player_names(&players)?;
                 let name = name.trim().to_string();
                 if name.is_empty() || name.len() > 100 {
                     return Err(
@@ -905,7 +908,7 @@ impl League {
                 Ok(vec![Event::Created {
                     name,
                     rules,
-                    players: players.iter().map(|p| p.trim().to_string()).collect(),
+                    players,
                     seed_hash,
                 }])
             }

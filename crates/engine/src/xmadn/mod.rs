@@ -223,21 +223,31 @@ pub fn check_players(names: &[String]) -> Result<(), RuleError> {
         )
         .field("players"));
     }
-    for (i, n) in names.iter().enumerate() {
-        let t = n.trim();
-        // The one name check of every format (ARB-R22, ARB-R50).
-        if let Err(why) = crate::model::person_name(n, 64) {
-            return Err(
-                RuleError::new("ARB-R22", format!("player name {n:?} {why}")).field("players"),
-            );
+    player_names(names).map(drop)
+}
+
+/// The three players' names as they are stored (ARB-R62: NFC, single
+/// spaces), each passing the one name check of every format, no two the
+/// same name under its normalization.
+pub fn player_names(names: &[String]) -> Result<Vec<String>, RuleError> {
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for n in names {
+        // The one name check of every format (ARB-R22, ARB-R50, ARB-R62).
+        let name = crate::model::person_name(n, 64).map_err(|why| {
+            RuleError::new("ARB-R22", format!("player name {n:?} {why}")).field("players")
+        })?;
+        if let Some(existing) = out.iter().find(|m| crate::model::same_name(m, &name)) {
+            return Err(RuleError::new(
+                "ARB-R62",
+                format!(
+                    "{name:?} is the same name as {existing:?}, already a player: names are compared without regard to case, accents' composition or spacing"
+                ),
+            )
+            .field("players"));
         }
-        if names[..i].iter().any(|m| m.trim().eq_ignore_ascii_case(t)) {
-            return Err(
-                RuleError::new("ARB-R22", format!("two players are named {t:?}")).field("players"),
-            );
-        }
+        out.push(name);
     }
-    Ok(())
+    Ok(out)
 }
 
 #[cfg(test)]
