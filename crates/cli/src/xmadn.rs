@@ -210,9 +210,10 @@ fn find(names: &[String], found: Option<PlayerId>, name: &str) -> Result<PlayerI
 /// (ARB-R63).
 fn game_id(l: &League, s: &str) -> Result<GameId> {
     l.parse_game(s).ok_or_else(|| {
-        usage(format!(
-            "{s:?} is not a game of this league: give DRR 2 Game 4 (or 2.4, or Game 4 for the running DRR) or its id G10"
-        ))
+        anyhow!(
+            "there is no game {} in this league: give DRR 2 Game 4 (or 2.4, or Game 4 for the running DRR) or its id G10 (field `game`)",
+            s.trim()
+        )
     })
 }
 
