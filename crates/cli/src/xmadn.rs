@@ -75,10 +75,7 @@ fn given(r: &XmResultArgs) -> Result<Given> {
 
 /// `--faces Ames=5,Baker=2,Clark=6`: one round of faces of real dice
 /// rolled at the table (ARB-R64), names resolved by `pid`.
-fn parse_faces(
-    s: &str,
-    pid: &dyn Fn(&str) -> Result<PlayerId>,
-) -> Result<Vec<(PlayerId, u8)>> {
+fn parse_faces(s: &str, pid: &dyn Fn(&str) -> Result<PlayerId>) -> Result<Vec<(PlayerId, u8)>> {
     let bad = || {
         usage(format!(
             "--faces {s:?}: give each rolling player's face like Ames=5,Baker=2,Clark=6"

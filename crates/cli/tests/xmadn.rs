@@ -1357,7 +1357,9 @@ fn league_show_json_has_the_documented_shape() {
     );
     assert_keys(
         &games[0],
-        &["id", "label", "alias", "stage", "players", "status", "playable"],
+        &[
+            "id", "label", "alias", "stage", "players", "status", "playable",
+        ],
         "a scheduled game",
     );
     let open: Vec<bool> = games
@@ -1373,7 +1375,8 @@ fn league_show_json_has_the_documented_shape() {
     assert_keys(
         &g1,
         &[
-            "id", "label", "alias", "stage", "players", "status", "score", "winner", "time", "playable",
+            "id", "label", "alias", "stage", "players", "status", "score", "winner", "time",
+            "playable",
         ],
         "a played game",
     );
@@ -1854,12 +1857,24 @@ fn issue_15_entered_faces_pawns_home_and_document_game_numbers() {
     // The document's name and the id both find a game.
     a.refused_any(
         1,
-        &["league", "correct", "DRR 1 Game 2", "Anna", "Bert", "--pawns", "4-0", "--time", "9:00", "--reason", "x"],
+        &[
+            "league",
+            "correct",
+            "DRR 1 Game 2",
+            "Anna",
+            "Bert",
+            "--pawns",
+            "4-0",
+            "--time",
+            "9:00",
+            "--reason",
+            "x",
+        ],
     )
     .stderr_names(&["DRR 1 Game 2 (G2) has no result to correct"]);
     a.ok(&[
-        "league", "correct", "1.1", "Bert", "Anna", "--home", "4/4,0/3", "--time", "21:00", "--reason",
-        "misread",
+        "league", "correct", "1.1", "Bert", "Anna", "--home", "4/4,0/3", "--time", "21:00",
+        "--reason", "misread",
     ]);
     let v: Value = show(&a);
     assert_eq!(game(&v, "G1")["score"], "4-3");

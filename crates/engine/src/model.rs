@@ -553,7 +553,10 @@ mod name_tests {
         assert!(same_name("Ann\u{a0}Lee", "ann lee"));
         assert!(!same_name("Ann", "Anne"));
         // The spelling kept is the person's own, composed and single-spaced.
-        assert_eq!(person_name(" E\u{301}mile  Zola", 60).unwrap(), "\u{c9}mile Zola");
+        assert_eq!(
+            person_name(" E\u{301}mile  Zola", 60).unwrap(),
+            "\u{c9}mile Zola"
+        );
         assert!(person_name("Ann\u{200B}", 60).is_err());
         assert!(person_name("Ann\u{2060}", 60).is_err());
         let names = ["Ann Lee", "Bo"];

@@ -49,7 +49,10 @@ fn run(l: &mut League, c: Command) -> Result<Vec<Event>, arbiter_engine::RuleErr
     r
 }
 
-fn enter(l: &mut League, rounds: &[&[(PlayerId, u8)]]) -> Result<Vec<Event>, arbiter_engine::RuleError> {
+fn enter(
+    l: &mut League,
+    rounds: &[&[(PlayerId, u8)]],
+) -> Result<Vec<Event>, arbiter_engine::RuleError> {
     run(
         l,
         Command::EnterRoll {
@@ -89,11 +92,18 @@ fn entered_faces_decide_the_positions_and_say_who_entered_them() {
     let seed_hash = l.seed_hash;
     // Ames and Baker tie on 5 and re-roll: Baker 6 beats Ames 3.
     let ev = enter(&mut l, &[&[(A, 5), (B, 5), (C, 2)], &[(B, 6), (A, 3)]]).unwrap();
-    assert!(matches!(&ev[..], [Event::PositionsEntered { positions, by, .. }] if *positions == [B, A, C] && by == "alice"));
+    assert!(
+        matches!(&ev[..], [Event::PositionsEntered { positions, by, .. }] if *positions == [B, A, C] && by == "alice")
+    );
     // The committed seed is still the one to be revealed next.
     assert_eq!(l.seed_hash, seed_hash);
     let why = l.explain_positions(1).unwrap();
-    assert!(why.text.contains("faces entered by alice at 2026-03-01 19:00 UTC"), "{}", why.text);
+    assert!(
+        why.text
+            .contains("faces entered by alice at 2026-03-01 19:00 UTC"),
+        "{}",
+        why.text
+    );
     assert!(why.text.contains("not a committed draw"));
     let checks = l.verify_rolls();
     assert_eq!(checks.len(), 1);
@@ -209,7 +219,15 @@ fn games_are_named_and_found_by_the_document_numbers() {
         .unwrap();
     }
     enter(&mut l, &[&[(A, 6), (B, 4), (C, 2)]]).unwrap();
-    for text in ["DRR 2 Game 1", "drr2 game1", "D2G1", "2.1", "Game 1", "G7", "7"] {
+    for text in [
+        "DRR 2 Game 1",
+        "drr2 game1",
+        "D2G1",
+        "2.1",
+        "Game 1",
+        "G7",
+        "7",
+    ] {
         assert_eq!(l.parse_game(text), Some(GameId(7)), "{text:?}");
     }
     assert_eq!(l.parse_game("DRR 1 Game 4"), Some(GameId(4)));
@@ -228,6 +246,12 @@ fn games_are_named_and_found_by_the_document_numbers() {
         },
     )
     .unwrap_err();
-    assert!(e.message.contains("DRR 1 Game 1 (G1) already has a result"), "{e}");
-    assert_eq!(league::stage_words(l.game(GameId(12)).unwrap().stage), "DRR 2 Game 6");
+    assert!(
+        e.message.contains("DRR 1 Game 1 (G1) already has a result"),
+        "{e}"
+    );
+    assert_eq!(
+        league::stage_words(l.game(GameId(12)).unwrap().stage),
+        "DRR 2 Game 6"
+    );
 }

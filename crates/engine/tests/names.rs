@@ -11,9 +11,9 @@ use proptest::prelude::*;
 /// spaces of several kinds.
 fn name() -> impl Strategy<Value = String> {
     let pieces = prop::sample::select(vec![
-        "a", "A", "e", "E", "é", "É", "e\u{301}", "E\u{301}", "ß", "SS", "ss", "ẞ", "σ", "ς",
-        "Σ", "ſ", "s", "İ", "i", "ǅ", "ǆ", "Ǆ", " ", "  ", "\u{a0}", "\u{3000}", "\u{345}",
-        "ω", "Ω", "ﬁ", "Lee", "ANN",
+        "a", "A", "e", "E", "é", "É", "e\u{301}", "E\u{301}", "ß", "SS", "ss", "ẞ", "σ", "ς", "Σ",
+        "ſ", "s", "İ", "i", "ǅ", "ǆ", "Ǆ", " ", "  ", "\u{a0}", "\u{3000}", "\u{345}", "ω", "Ω",
+        "ﬁ", "Lee", "ANN",
     ]);
     prop::collection::vec(pieces, 0..8).prop_map(|v| v.concat())
 }
@@ -177,9 +177,24 @@ fn sunjang_and_the_ladder_refuse_them_too() {
         corr_rank: None,
         corr_rating: None,
     };
-    run(&mut s, S::Register { info: info("E\u{301}mile  Zola") }).expect("registered");
-    assert_eq!(s.info(PlayerId(1)).map(|i| i.name.as_str()), Some("\u{c9}mile Zola"));
-    let err = run(&mut s, S::Register { info: info("émile zola") }).expect_err("same name");
+    run(
+        &mut s,
+        S::Register {
+            info: info("E\u{301}mile  Zola"),
+        },
+    )
+    .expect("registered");
+    assert_eq!(
+        s.info(PlayerId(1)).map(|i| i.name.as_str()),
+        Some("\u{c9}mile Zola")
+    );
+    let err = run(
+        &mut s,
+        S::Register {
+            info: info("émile zola"),
+        },
+    )
+    .expect_err("same name");
     assert!(err.to_string().contains("\u{c9}mile Zola"), "{err}");
     assert_eq!(s.find("ÉMILE ZOLA"), Some(PlayerId(1)));
 

@@ -1310,7 +1310,10 @@ fn pawns_brought_home_and_entered_faces_round_trip() {
         },
         LEvent::TiebreakEntered {
             players: vec![PlayerId(1), PlayerId(2)],
-            rounds: vec![vec![(PlayerId(1), 3), (PlayerId(2), 3)], vec![(PlayerId(1), 1), (PlayerId(2), 4)]],
+            rounds: vec![
+                vec![(PlayerId(1), 3), (PlayerId(2), 3)],
+                vec![(PlayerId(1), 1), (PlayerId(2), 4)],
+            ],
             by: "alice".into(),
             at: t("2026-03-01T19:00:00Z"),
         },

@@ -402,14 +402,12 @@ pub fn player_id(ladder: &Ladder, name: &str) -> Result<PlayerId, ApiError> {
         return Ok(PlayerId(n));
     }
     // ARB-R62: the one normalization of names.
-    ladder
-        .find(name)
-        .ok_or_else(|| {
-            ApiError::bad_request(format!(
-                "there is no player named {name:?} in this competition"
-            ))
-            .with_field("player")
-        })
+    ladder.find(name).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "there is no player named {name:?} in this competition"
+        ))
+        .with_field("player")
+    })
 }
 
 /// A game by id (`G12` or `12`).

@@ -666,7 +666,10 @@ impl League {
         };
         let faces = describe_rounds(self, &roll.rounds);
         let (rulings, source): (&[&str], String) = match &roll.entered_by {
-            Some(by) => (&["XM-R1", "ARB-R64"], format!("; {}", entered_words(by, roll.at))),
+            Some(by) => (
+                &["XM-R1", "ARB-R64"],
+                format!("; {}", entered_words(by, roll.at)),
+            ),
             None => (&["XM-R1"], String::new()),
         };
         Some(Explanation::new(
@@ -693,11 +696,11 @@ impl League {
             .map(|(i, r)| {
                 if let Some(by) = &r.entered_by {
                     let faces_ok = match &r.purpose {
-                        RollPurpose::Positions { positions, .. } => self
-                            .entered_order(&r.players, &r.rounds)
-                            .is_ok_and(|(rounds, order)| {
-                                rounds == r.rounds && order == positions.to_vec()
-                            }),
+                        RollPurpose::Positions { positions, .. } => {
+                            self.entered_order(&r.players, &r.rounds).is_ok_and(
+                                |(rounds, order)| rounds == r.rounds && order == positions.to_vec(),
+                            )
+                        }
                         RollPurpose::Tiebreak => self
                             .entered_separation(&r.players, &r.rounds)
                             .is_ok_and(|rounds| rounds == r.rounds),

@@ -372,20 +372,19 @@ impl Table {
             rulings.push("XM-R5");
         }
         // A step-6 roll of real dice at the table says so (ARB-R64).
-        let entered = (s.step == 6)
-            .then(|| {
-                league
-                    .rolls
-                    .iter()
-                    .rev()
-                    .find(|r| r.purpose == RollPurpose::Tiebreak && same_set(&r.players, &s.among))
-            })
-            .flatten()
-            .and_then(|r| {
-                r.entered_by
-                    .as_deref()
-                    .map(|by| super::league::entered_words(by, r.at))
-            });
+        let entered =
+            (s.step == 6)
+                .then(|| {
+                    league.rolls.iter().rev().find(|r| {
+                        r.purpose == RollPurpose::Tiebreak && same_set(&r.players, &s.among)
+                    })
+                })
+                .flatten()
+                .and_then(|r| {
+                    r.entered_by
+                        .as_deref()
+                        .map(|by| super::league::entered_words(by, r.at))
+                });
         if entered.is_some() {
             rulings.push("ARB-R64");
         }

@@ -213,9 +213,10 @@ impl XmForm {
     /// `4/1,2/3` from the four boxes, when any is filled (ARB-R65).
     fn home(&self) -> Option<String> {
         let boxes = [&self.home_av, &self.home_ar, &self.home_bv, &self.home_br].map(text);
-        boxes.iter().any(|b| !b.is_empty()).then(|| {
-            format!("{}/{},{}/{}", boxes[0], boxes[1], boxes[2], boxes[3])
-        })
+        boxes
+            .iter()
+            .any(|b| !b.is_empty())
+            .then(|| format!("{}/{},{}/{}", boxes[0], boxes[1], boxes[2], boxes[3]))
     }
 
     fn league(&self) -> Result<LeagueAction, ApiError> {
