@@ -13,7 +13,7 @@ const C: PlayerId = PlayerId(3);
 
 fn t() -> arbiter_engine::model::Time {
     chrono::DateTime::parse_from_rfc3339("2026-03-01T19:00:00Z")
-        .unwrap()
+        .expect("ok")
         .with_timezone(&chrono::Utc)
 }
 
@@ -31,7 +31,7 @@ fn league(rule_set: RuleSet, drrs: u32) -> League {
             players: vec!["Ames".into(), "Baker".into(), "Clark".into()],
             seed_hash: draw::commitment(&[1; 32]),
         })
-        .unwrap();
+        .expect("ok");
     League::fold(&ev)
 }
 
@@ -78,26 +78,26 @@ fn home(v: u8, r: u8) -> Home {
 fn entered_faces_decide_the_positions_and_say_who_entered_them() {
     let mut l = league(RuleSet::Championship, 2);
     // Out of range, a missing player, a stranger to the tie, a missing re-roll.
-    let e = enter(&mut l, &[&[(A, 7), (B, 2), (C, 6)]]).unwrap_err();
+    let e = enter(&mut l, &[&[(A, 7), (B, 2), (C, 6)]]).expect_err("refused");
     assert!(e.message.contains("not 1 to 6"), "{e}");
     assert_eq!(e.field.as_deref(), Some("faces"));
-    let e = enter(&mut l, &[&[(A, 5), (B, 2)]]).unwrap_err();
+    let e = enter(&mut l, &[&[(A, 5), (B, 2)]]).expect_err("refused");
     assert!(e.message.contains("no face for Clark"), "{e}");
-    let e = enter(&mut l, &[&[(A, 5), (B, 5), (C, 2)]]).unwrap_err();
+    let e = enter(&mut l, &[&[(A, 5), (B, 5), (C, 2)]]).expect_err("refused");
     assert!(e.message.contains("Ames and Baker are tied"), "{e}");
-    let e = enter(&mut l, &[&[(A, 5), (B, 5), (C, 2)], &[(A, 6), (C, 3)]]).unwrap_err();
+    let e = enter(&mut l, &[&[(A, 5), (B, 5), (C, 2)], &[(A, 6), (C, 3)]]).expect_err("refused");
     assert!(e.message.contains("Clark, who does not roll"), "{e}");
-    let e = enter(&mut l, &[&[(A, 5), (B, 2), (C, 6)], &[(A, 1), (B, 2)]]).unwrap_err();
+    let e = enter(&mut l, &[&[(A, 5), (B, 2), (C, 6)], &[(A, 1), (B, 2)]]).expect_err("refused");
     assert!(e.message.contains("one too many"), "{e}");
     let seed_hash = l.seed_hash;
     // Ames and Baker tie on 5 and re-roll: Baker 6 beats Ames 3.
-    let ev = enter(&mut l, &[&[(A, 5), (B, 5), (C, 2)], &[(B, 6), (A, 3)]]).unwrap();
+    let ev = enter(&mut l, &[&[(A, 5), (B, 5), (C, 2)], &[(B, 6), (A, 3)]]).expect("ok");
     assert!(
         matches!(&ev[..], [Event::PositionsEntered { positions, by, .. }] if *positions == [B, A, C] && by == "alice")
     );
     // The committed seed is still the one to be revealed next.
     assert_eq!(l.seed_hash, seed_hash);
-    let why = l.explain_positions(1).unwrap();
+    let why = l.explain_positions(1).expect("ok");
     assert!(
         why.text
             .contains("faces entered by alice at 2026-03-01 19:00 UTC"),
@@ -120,7 +120,7 @@ fn entered_faces_decide_the_positions_and_say_who_entered_them() {
 #[test]
 fn committed_and_entered_rolls_verify_together() {
     let mut l = league(RuleSet::Championship, 2);
-    enter(&mut l, &[&[(A, 5), (B, 2), (C, 6)]]).unwrap();
+    enter(&mut l, &[&[(A, 5), (B, 2), (C, 6)]]).expect("ok");
     for g in l.drr_games(1).iter().map(|g| g.players).collect::<Vec<_>>() {
         run(
             &mut l,
@@ -132,7 +132,7 @@ fn committed_and_entered_rolls_verify_together() {
                 at: t(),
             },
         )
-        .unwrap();
+        .expect("ok");
     }
     assert_eq!(l.phase(), Phase::AwaitingPositions { drr: 2 });
     run(
@@ -143,7 +143,7 @@ fn committed_and_entered_rolls_verify_together() {
             at: t(),
         },
     )
-    .unwrap();
+    .expect("ok");
     let checks = l.verify_rolls();
     assert!(checks.iter().all(|c| c.commitment_ok && c.faces_ok));
     assert_eq!(checks[0].entered_by.as_deref(), Some("alice"));
@@ -161,7 +161,7 @@ fn counted_pawns_follow_from_the_pawns_brought_home() {
         (RuleSet::Masters, home(4, 4), home(2, 3), [8, 5]),
     ] {
         let mut l = league(rule_set, 1);
-        enter(&mut l, &[&[(A, 6), (B, 4), (C, 2)]]).unwrap();
+        enter(&mut l, &[&[(A, 6), (B, 4), (C, 2)]]).expect("ok");
         // Game 1: Ames v Baker; entered Baker first, the figures follow.
         let ev = run(
             &mut l,
@@ -173,17 +173,17 @@ fn counted_pawns_follow_from_the_pawns_brought_home() {
                 at: t(),
             },
         )
-        .unwrap();
+        .expect("ok");
         let [Event::ResultRecorded { score, home: h, .. }] = &ev[..] else {
             panic!("{ev:?}")
         };
         assert_eq!(score.pawns, counted, "{rule_set:?}");
         assert_eq!(*h, Some([winner, loser]));
-        assert_eq!(l.game(GameId(1)).unwrap().winner(), Some(A));
+        assert_eq!(l.game(GameId(1)).expect("ok").winner(), Some(A));
     }
     // A colour has four pawns; a loser cannot have a whole colour home in 2T.
     let mut l = league(RuleSet::Championship, 1);
-    enter(&mut l, &[&[(A, 6), (B, 4), (C, 2)]]).unwrap();
+    enter(&mut l, &[&[(A, 6), (B, 4), (C, 2)]]).expect("ok");
     let by = |h: [Home; 2]| Command::ByColour {
         entry: Entry::Result { game: None },
         players: [A, B],
@@ -191,9 +191,9 @@ fn counted_pawns_follow_from_the_pawns_brought_home() {
         seconds: 700,
         at: t(),
     };
-    let e = run(&mut l, by([home(5, 0), home(1, 1)])).unwrap_err();
+    let e = run(&mut l, by([home(5, 0), home(1, 1)])).expect_err("refused");
     assert_eq!(e.field.as_deref(), Some("home"), "{e}");
-    let e = run(&mut l, by([home(4, 0), home(4, 1)])).unwrap_err();
+    let e = run(&mut l, by([home(4, 0), home(4, 1)])).expect_err("refused");
     assert!(e.message.contains("best one allied colour (2T)"), "{e}");
     assert_eq!(e.field.as_deref(), Some("home"));
 }
@@ -204,7 +204,7 @@ fn counted_pawns_follow_from_the_pawns_brought_home() {
 #[test]
 fn games_are_named_and_found_by_the_document_numbers() {
     let mut l = league(RuleSet::Championship, 2);
-    enter(&mut l, &[&[(A, 6), (B, 4), (C, 2)]]).unwrap();
+    enter(&mut l, &[&[(A, 6), (B, 4), (C, 2)]]).expect("ok");
     for g in l.drr_games(1).iter().map(|g| g.players).collect::<Vec<_>>() {
         run(
             &mut l,
@@ -216,9 +216,9 @@ fn games_are_named_and_found_by_the_document_numbers() {
                 at: t(),
             },
         )
-        .unwrap();
+        .expect("ok");
     }
-    enter(&mut l, &[&[(A, 6), (B, 4), (C, 2)]]).unwrap();
+    enter(&mut l, &[&[(A, 6), (B, 4), (C, 2)]]).expect("ok");
     for text in [
         "DRR 2 Game 1",
         "drr2 game1",
@@ -245,13 +245,13 @@ fn games_are_named_and_found_by_the_document_numbers() {
             at: t(),
         },
     )
-    .unwrap_err();
+    .expect_err("refused");
     assert!(
         e.message.contains("DRR 1 Game 1 (G1) already has a result"),
         "{e}"
     );
     assert_eq!(
-        league::stage_words(l.game(GameId(12)).unwrap().stage),
+        league::stage_words(l.game(GameId(12)).expect("ok").stage),
         "DRR 2 Game 6"
     );
 }
