@@ -707,8 +707,11 @@ pub struct XmResultArgs {
     /// The second player.
     pub b: String,
     /// Counted pawns of the two players in that order, e.g. 4-2 (2T) or 5-8 (2T+).
-    #[arg(long)]
-    pub pawns: String,
+    #[arg(long, required_unless_present = "home", conflicts_with = "home")]
+    pub pawns: Option<String>,
+    /// Instead of --pawns (league games): the pawns each player brought home per allied colour, vanguard/rearguard, the two players in that order, e.g. 4/1,2/3; the counted pawns follow from the rule set (best colour in 2T, both in 2T+).
+    #[arg(long, value_name = "V/R,V/R")]
+    pub home: Option<String>,
     /// The game's time, m:ss (e.g. 23:05).
     #[arg(long)]
     pub time: String,
@@ -739,19 +742,23 @@ pub enum LeagueCmd {
         /// Only this player.
         player: Option<String>,
     },
-    /// Roll the dice the league needs now: positions of the next DRR, or step 6 of the tiebreak.
-    Roll,
+    /// Roll the dice the league needs now: positions of the next DRR, or step 6 of the tiebreak (a committed draw), or enter the faces of real dice rolled at the table with --faces.
+    Roll {
+        /// The faces of real dice rolled at the table, one round per --faces (e.g. Ames=5,Baker=5,Clark=2 --faces Ames=6,Baker=3): the first round every player who rolls, each next the players still tied, the highest tie first. Recorded as entered by you (--actor), not as a committed draw.
+        #[arg(long = "faces", value_name = "NAME=FACE,...")]
+        faces: Vec<String>,
+    },
     /// Record a round-robin result.
     Result {
         #[command(flatten)]
         result: XmResultArgs,
-        /// The game (G5), when the two players have more than one game open.
+        /// The game (DRR 2 Game 4, 2.4, or its id G10), when the two players have more than one game open.
         #[arg(long)]
         game: Option<String>,
     },
     /// Correct a round-robin result.
     Correct {
-        /// The game, e.g. G5.
+        /// The game: DRR 2 Game 4, 2.4, Game 4 (of the running DRR), or its id G10.
         game: String,
         #[command(flatten)]
         result: XmResultArgs,
@@ -760,7 +767,7 @@ pub enum LeagueCmd {
     },
     /// Cancel a remaining game by mutual consent (only once the significant outcomes are determined).
     Cancel {
-        /// The game, e.g. G6.
+        /// The game: DRR 1 Game 6, 1.6, Game 6 (of the running DRR), or its id G6.
         game: String,
         #[arg(long, default_value = "")]
         note: String,

@@ -15,11 +15,10 @@ use crate::run::{Globals, Svc, print_json};
 pub async fn stats(svc: &Svc, g: &Globals, a: &StatsArgs) -> Result<()> {
     let view = svc.installation_stats().await?;
     if let Some(name) = &a.player {
-        let key = name.trim().to_lowercase();
         let row = view
             .players
             .iter()
-            .find(|p| p.name.to_lowercase() == key)
+            .find(|p| arbiter_engine::model::same_name(&p.name, name))
             .cloned();
         if g.json {
             return print_json(&row);

@@ -7,7 +7,7 @@ use arbiter_engine::model::{GameId, PlayerId};
 use arbiter_engine::xmadn::challengers::{self, Challengers};
 use arbiter_engine::xmadn::league::{self, League};
 use arbiter_engine::xmadn::table::Table;
-use arbiter_engine::xmadn::{Colours, analysis, parse_time};
+use arbiter_engine::xmadn::{Colours, Home, analysis, parse_time};
 use arbiter_service::format::CompetitionFormat;
 use arbiter_service::forum::Markup;
 use arbiter_service::xmadn::{
@@ -35,6 +35,72 @@ pub fn parse_pawns(s: &str) -> Result<[u8; 2]> {
         a.trim().parse().map_err(|_| bad())?,
         b.trim().parse().map_err(|_| bad())?,
     ])
+}
+
+/// `4/1,2/3` → the pawns each player brought home per allied colour,
+/// vanguard/rearguard (ARB-R65).
+pub fn parse_home(s: &str) -> Result<[Home; 2]> {
+    let bad = || {
+        usage(format!(
+            "--home {s:?}: give the pawns each player brought home per allied colour, vanguard/rearguard, like 4/1,2/3"
+        ))
+    };
+    if s.len() > 40 {
+        return Err(bad());
+    }
+    let one = |t: &str| -> Result<Home> {
+        let (v, r) = t.trim().split_once('/').ok_or_else(bad)?;
+        Ok(Home {
+            vanguard: v.trim().parse().map_err(|_| bad())?,
+            rearguard: r.trim().parse().map_err(|_| bad())?,
+        })
+    };
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    Ok([one(a)?, one(b)?])
+}
+
+/// The counted pawns or the pawns brought home, as the result gives them.
+enum Given {
+    Pawns([u8; 2]),
+    Home([Home; 2]),
+}
+
+fn given(r: &XmResultArgs) -> Result<Given> {
+    match (&r.pawns, &r.home) {
+        (_, Some(h)) => Ok(Given::Home(parse_home(h)?)),
+        (Some(p), None) => Ok(Given::Pawns(parse_pawns(p)?)),
+        (None, None) => Err(usage("give --pawns (counted pawns, 4-2) or --home (pawns brought home per allied colour, 4/1,2/3)".into())),
+    }
+}
+
+/// `--faces Ames=5,Baker=2,Clark=6`: one round of faces of real dice
+/// rolled at the table (ARB-R64), names resolved by `pid`.
+fn parse_faces(s: &str, pid: &dyn Fn(&str) -> Result<PlayerId>) -> Result<Vec<(PlayerId, u8)>> {
+    let bad = || {
+        usage(format!(
+            "--faces {s:?}: give each rolling player's face like Ames=5,Baker=2,Clark=6"
+        ))
+    };
+    if s.len() > 400 {
+        return Err(usage(format!(
+            "--faces: at most 400 characters a round, not {}",
+            s.len()
+        )));
+    }
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() > 3 {
+        return Err(usage(format!(
+            "--faces {s:?}: a round has one face for each of at most three players"
+        )));
+    }
+    parts
+        .into_iter()
+        .map(|part| {
+            let (name, face) = part.rsplit_once('=').ok_or_else(bad)?;
+            let face: u8 = face.trim().parse().map_err(|_| bad())?;
+            Ok((pid(name.trim())?, face))
+        })
+        .collect()
 }
 
 /// `23:05` → seconds.
@@ -123,7 +189,7 @@ fn star_colours(s: &str, named: [PlayerId; 3]) -> Result<[String; 3]> {
 }
 
 fn precheck_result(r: &XmResultArgs) -> Result<()> {
-    parse_pawns(&r.pawns)?;
+    given(r)?;
     parse_game_time(&r.time)?;
     Ok(())
 }
@@ -137,14 +203,15 @@ fn find(names: &[String], found: Option<PlayerId>, name: &str) -> Result<PlayerI
     })
 }
 
-fn game_id(s: &str) -> Result<GameId> {
-    let digits = s.strip_prefix(['G', 'g']).unwrap_or(s);
-    digits
-        .parse::<u32>()
-        .ok()
-        .filter(|n| *n >= 1)
-        .map(GameId)
-        .ok_or_else(|| usage(format!("{s:?} is not a game id like G5")))
+/// A game of `l` by the document's numbering or its league-wide id
+/// (ARB-R63).
+fn game_id(l: &League, s: &str) -> Result<GameId> {
+    l.parse_game(s).ok_or_else(|| {
+        anyhow!(
+            "there is no game {} in this league: give DRR 2 Game 4 (or 2.4, or Game 4 for the running DRR) or its id G10 (field `game`)",
+            s.trim()
+        )
+    })
 }
 
 fn read_text(path: &std::path::Path) -> Result<String> {
@@ -284,22 +351,78 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
                 outln!("{}", v.line());
             }
         }
-        LeagueCmd::Roll => {
-            let done = svc.league_roll(&comp, &ctx).await?;
-            let (after, _) = load_league(svc, &comp).await?;
+        LeagueCmd::Roll { faces } => {
+            let done = if faces.is_empty() {
+                svc.league_roll(&comp, &ctx).await?
+            } else {
+                if faces.len() > league::MAX_ENTERED_ROUNDS {
+                    bail!(usage(format!(
+                        "--faces: at most {} rounds, not {}",
+                        league::MAX_ENTERED_ROUNDS,
+                        faces.len()
+                    )));
+                }
+                let rounds = faces
+                    .iter()
+                    .map(|f| parse_faces(f, &pid))
+                    .collect::<Result<Vec<_>>>()?;
+                svc.execute_as::<League>(
+                    &comp,
+                    league::Command::EnterRoll {
+                        rounds,
+                        by: ctx.actor.clone(),
+                        at,
+                    },
+                    &ctx,
+                )
+                .await?
+            };
+            let (after, version) = load_league(svc, &comp).await?;
+            if g.json {
+                // The faces of the roll this command made (or replayed).
+                let view = league_view(&after, &comp, version);
+                let rolled = done.events.iter().any(|e| {
+                    matches!(
+                        e,
+                        league::Event::PositionsRolled { .. }
+                            | league::Event::TiebreakRolled { .. }
+                            | league::Event::PositionsEntered { .. }
+                            | league::Event::TiebreakEntered { .. }
+                    )
+                });
+                let roll = if rolled { view.rolls.last() } else { None };
+                return print_json(&serde_json::json!({
+                    "first": done.first,
+                    "last": done.last,
+                    "replayed": done.replayed,
+                    "events": done.events.iter().map(league::Event::kind).collect::<Vec<_>>(),
+                    "roll": roll,
+                }));
+            }
             report_written::<League>(g, &done, |e| arbiter_service::summary::league(&after, e))?;
-            if !g.json && !done.replayed {
+            if !done.replayed {
                 next_steps(&l, &after);
             }
         }
         LeagueCmd::Result { result, game } => {
             let players = [pid(&result.a)?, pid(&result.b)?];
-            exec!(league::Command::RecordResult {
-                game: game.as_deref().map(game_id).transpose()?,
-                players,
-                pawns: parse_pawns(&result.pawns)?,
-                seconds: parse_game_time(&result.time)?,
-                at,
+            let game = game.as_deref().map(|s| game_id(&l, s)).transpose()?;
+            let seconds = parse_game_time(&result.time)?;
+            exec!(match given(result)? {
+                Given::Pawns(pawns) => league::Command::RecordResult {
+                    game,
+                    players,
+                    pawns,
+                    seconds,
+                    at,
+                },
+                Given::Home(home) => league::Command::ByColour {
+                    entry: league::Entry::Result { game },
+                    players,
+                    home,
+                    seconds,
+                    at,
+                },
             })
         }
         LeagueCmd::Correct {
@@ -308,17 +431,31 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
             reason,
         } => {
             let players = [pid(&result.a)?, pid(&result.b)?];
-            exec!(league::Command::CorrectResult {
-                game: game_id(game)?,
-                players,
-                pawns: parse_pawns(&result.pawns)?,
-                seconds: parse_game_time(&result.time)?,
-                reason: reason.clone(),
-                at,
+            let game = game_id(&l, game)?;
+            let seconds = parse_game_time(&result.time)?;
+            exec!(match given(result)? {
+                Given::Pawns(pawns) => league::Command::CorrectResult {
+                    game,
+                    players,
+                    pawns,
+                    seconds,
+                    reason: reason.clone(),
+                    at,
+                },
+                Given::Home(home) => league::Command::ByColour {
+                    entry: league::Entry::Correction {
+                        game,
+                        reason: reason.clone(),
+                    },
+                    players,
+                    home,
+                    seconds,
+                    at,
+                },
             })
         }
         LeagueCmd::Cancel { game, note } => exec!(league::Command::CancelGame {
-            game: game_id(game)?,
+            game: game_id(&l, game)?,
             note: note.clone(),
             at,
         }),
@@ -356,11 +493,21 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
         }),
         LeagueCmd::Playoff(PlayoffCmd::Result(result)) => {
             let players = [pid(&result.a)?, pid(&result.b)?];
-            exec!(league::Command::RecordPlayoffGame {
-                players,
-                pawns: parse_pawns(&result.pawns)?,
-                seconds: parse_game_time(&result.time)?,
-                at,
+            let seconds = parse_game_time(&result.time)?;
+            exec!(match given(result)? {
+                Given::Pawns(pawns) => league::Command::RecordPlayoffGame {
+                    players,
+                    pawns,
+                    seconds,
+                    at,
+                },
+                Given::Home(home) => league::Command::ByColour {
+                    entry: league::Entry::Playoff,
+                    players,
+                    home,
+                    seconds,
+                    at,
+                },
             })
         }
         LeagueCmd::Export { format } => {
@@ -460,7 +607,12 @@ pub async fn challengers(svc: &Svc, g: &Globals, cmd: &ChallengersCmd) -> Result
         }
         ChallengersCmd::Result(result) => exec!(challengers::Command::RecordGame {
             players: [pid(&result.a)?, pid(&result.b)?],
-            pawns: parse_pawns(&result.pawns)?,
+            pawns: match given(result)? {
+                Given::Pawns(p) => p,
+                Given::Home(_) => bail!(usage(
+                    "--home is taken for league games; a Challengers game takes --pawns".into()
+                )),
+            },
             seconds: parse_game_time(&result.time)?,
             at,
         }),
@@ -485,6 +637,16 @@ pub async fn roll(svc: &Svc, g: &Globals, cmd: &RollCmd) -> Result<()> {
                 outln!("No round of die-roll has been recorded yet.");
             }
             for r in &view.rolls {
+                if r.kind == "entered" {
+                    outln!(
+                        "Roll {} ({}): {}\n  {}",
+                        r.number,
+                        r.purpose,
+                        r.faces,
+                        r.verification
+                    );
+                    continue;
+                }
                 outln!(
                     "Roll {} ({}): {}\n  seed {}\n  commitment {} — seed {}, faces {}",
                     r.number,
@@ -634,19 +796,24 @@ fn explanation_lines(out: &mut String, lines: &[arbiter_service::views::Explanat
 }
 
 fn games_table(games: &[arbiter_service::xmadn::LeagueGameView]) -> String {
-    let mut t = table(&["game", "stage", "players", "pawns", "time", "status"]);
+    // The document's numbering, the league-wide id beside it (ARB-R63);
+    // pawns brought home per colour beside the counted pawns (ARB-R65).
+    let mut t = table(&["game", "players", "pawns", "time", "status", "id"]);
     for gm in games {
         t.add_row(vec![
-            Cell::new(&gm.label),
             Cell::new(&gm.stage),
             Cell::new(format!("{} v {}", gm.players[0], gm.players[1])),
-            right(gm.score.clone().unwrap_or_default()),
+            right(match (gm.score.clone(), gm.home_text()) {
+                (Some(s), Some(h)) => format!("{s} (home {h})"),
+                (s, _) => s.unwrap_or_default(),
+            }),
             right(gm.time.clone().unwrap_or_default()),
             Cell::new(match (gm.status, gm.playable) {
                 ("scheduled", true) => "to play now".to_string(),
                 ("cancelled", _) => format!("cancelled: {}", gm.note.clone().unwrap_or_default()),
                 (s, _) => s.to_string(),
             }),
+            Cell::new(&gm.alias),
         ]);
     }
     format!("{t}\n")
@@ -654,8 +821,17 @@ fn games_table(games: &[arbiter_service::xmadn::LeagueGameView]) -> String {
 
 pub fn render_league(v: &LeagueView) -> String {
     let mut out = format!(
-        "{} — {}, {} DRR, playoff: {}\n{}\n\n",
-        v.name, v.rule_set, v.double_round_robins, v.playoff, v.phase
+        "{} — {}, {} DRR, playoff: {}, head start: {}\n{}\n\n",
+        v.name,
+        v.rule_set,
+        v.double_round_robins,
+        v.playoff,
+        if v.head_start {
+            "allowed (XM-R7)"
+        } else {
+            "not allowed (XM-R7)"
+        },
+        v.phase
     );
     out.push_str(if v.provisional {
         "Table (provisional, XM-R5)\n"

@@ -167,14 +167,15 @@ fn pair(g: &Value) -> [String; 2] {
     [p[0].clone(), p[1].clone()]
 }
 
-/// The game `label` (G5) of the round-robins.
+/// The game of the round-robins whose league-wide id (its alias, ARB-R63)
+/// is `label` (G5).
 fn game(v: &Value, label: &str) -> Value {
     v["drrs"]
         .as_array()
         .unwrap()
         .iter()
         .flat_map(|d| d["games"].as_array().unwrap().iter())
-        .find(|g| g["label"] == label)
+        .find(|g| g["alias"] == label)
         .unwrap_or_else(|| panic!("no game {label} in {v}"))
         .clone()
 }
@@ -441,7 +442,7 @@ fn a_game_between_players_not_paired_in_a_playable_game_is_refused() {
         1,
         &[result(RESULT, &p, &q, "4-2", "20:10"), vec!["--game", "G3"]].concat(),
     )
-    .stderr_names(&["G3 is", &format!("not {p} v {q}"), "field `players`"]);
+    .stderr_names(&["(G3) is", &format!("not {p} v {q}"), "field `players`"]);
     a.refused_any(
         1,
         &[
@@ -535,7 +536,7 @@ fn cancelling_waits_for_the_significant_outcomes_and_a_cancelled_game_takes_no_r
     // A played game cannot be cancelled; Game 6 (#3 v #2) can.
     a.refused_any(1, &["league", "cancel", "G1"])
         .stderr_names(&[
-            "G1 has been played",
+            "(G1) has been played",
             "only remaining games may be cancelled",
         ]);
     let out = a.ok(&["league", "cancel", "G6", "--note", "both players agreed"]);
@@ -560,7 +561,7 @@ fn cancelling_waits_for_the_significant_outcomes_and_a_cancelled_game_takes_no_r
         ]
         .concat(),
     )
-    .stderr_names(&["G6 was cancelled by mutual consent", "takes no result"]);
+    .stderr_names(&["(G6) was cancelled by mutual consent", "takes no result"]);
     a.refused_any(
         1,
         &[
@@ -577,9 +578,9 @@ fn cancelling_waits_for_the_significant_outcomes_and_a_cancelled_game_takes_no_r
             "they played after all",
         ],
     )
-    .stderr_names(&["G6 has no result to correct"]);
+    .stderr_names(&["(G6) has no result to correct"]);
     a.refused_any(1, &["league", "cancel", "G6"])
-        .stderr_names(&["G6 is already cancelled", "XM-R6"]);
+        .stderr_names(&["(G6) is already cancelled", "XM-R6"]);
 
     // Game 5 is still played; the league ends with #1 champion.
     win(&a, three, one, 2, "25:00");
@@ -1181,6 +1182,10 @@ fn a_two_drr_league_runs_from_the_cli_to_its_champion() {
             &[
                 "number",
                 "purpose",
+                "kind",
+                "at",
+                "verification",
+                "rounds",
                 "faces",
                 "seed",
                 "commitment",
@@ -1282,6 +1287,7 @@ fn league_show_json_has_the_documented_shape() {
             "rule_set",
             "double_round_robins",
             "playoff",
+            "head_start",
             "players",
             "phase",
             "provisional",
@@ -1351,7 +1357,9 @@ fn league_show_json_has_the_documented_shape() {
     );
     assert_keys(
         &games[0],
-        &["id", "label", "stage", "players", "status", "playable"],
+        &[
+            "id", "label", "alias", "stage", "players", "status", "playable",
+        ],
         "a scheduled game",
     );
     let open: Vec<bool> = games
@@ -1367,7 +1375,8 @@ fn league_show_json_has_the_documented_shape() {
     assert_keys(
         &g1,
         &[
-            "id", "label", "stage", "players", "status", "score", "winner", "time", "playable",
+            "id", "label", "alias", "stage", "players", "status", "score", "winner", "time",
+            "playable",
         ],
         "a played game",
     );
@@ -1403,7 +1412,7 @@ fn undo_reverts_the_last_result() {
     assert_eq!(
         out.trim(),
         format!(
-            "Undid event 3 (league-result-recorded: G1 Game 1 (DRR 1): {p} v {q}: 4-2 in 21:30) by event 4."
+            "Undid event 3 (league-result-recorded: DRR 1 Game 1 (G1): {p} v {q}: 4-2 in 21:30) by event 4."
         )
     );
     let v = show(&a);
@@ -1799,4 +1808,75 @@ fn replaying_an_example_twice_gives_the_same_competition() {
             .stderr_names(&["already exists", "nothing was stored"]);
         assert_unchanged(&before, &a.stored_any(), "replaying the example again");
     }
+}
+
+/// Issue 15 §4 from the command line: `league show` names the head start
+/// setting (XM-R7); faces of real dice rolled at the table are entered with
+/// `league roll --faces` and recorded as entered by the actor (ARB-R64), and
+/// `--json` returns them; `roll verify` says who entered them; a result is
+/// entered by the pawns brought home per colour (ARB-R65); games are named
+/// by the document (DRR 1 Game 1) and found by it or by their id (ARB-R63).
+#[test]
+fn issue_15_entered_faces_pawns_home_and_document_game_numbers() {
+    let a = league(None);
+    let text = a.ok(&["league", "show"]);
+    assert!(text.contains("head start: allowed (XM-R7)"), "{text}");
+    // Out of range: refused, naming the field; nothing stored.
+    a.refused_any(1, &["league", "roll", "--faces", "Anna=7,Bert=2,Carl=6"])
+        .stderr_names(&["not 1 to 6", "field `faces`"]);
+    let v: Value = a.ok_json(&[
+        "league",
+        "roll",
+        "--faces",
+        "Anna=5,Bert=5,Carl=2",
+        "--faces",
+        "Bert=6,Anna=3",
+        "--json",
+    ]);
+    assert_eq!(v["events"][0], "league-positions-entered", "{v}");
+    assert_eq!(v["roll"]["kind"], "entered", "{v}");
+    assert_eq!(v["roll"]["entered_by"], "tester", "{v}");
+    assert_eq!(v["roll"]["rounds"][1][1]["player"], "Bert", "{v}");
+    assert_eq!(v["roll"]["rounds"][1][1]["face"], 6, "{v}");
+    let verify = a.ok(&["roll", "verify"]);
+    assert!(verify.contains("entered by tester at"), "{verify}");
+    assert!(verify.contains("not a committed draw"), "{verify}");
+    // Game 1 is Bert (#1) v Anna (#2): entered by the pawns home, Anna first.
+    a.ok(&[
+        "league", "result", "Anna", "Bert", "--home", "2/3,4/1", "--time", "21:00",
+    ]);
+    let v: Value = show(&a);
+    let g = game(&v, "G1");
+    assert_eq!(g["label"], "Game 1", "{g}");
+    assert_eq!(g["score"], "4-3", "{g}");
+    assert_eq!(g["brought_home"][0]["vanguard"], 4, "{g}");
+    assert_eq!(g["brought_home"][1]["rearguard"], 3, "{g}");
+    let text = a.ok(&["league", "show"]);
+    assert!(text.contains("DRR 1 Game 1"), "{text}");
+    assert!(text.contains("4-3 (home 4/1 v 2/3)"), "{text}");
+    // The document's name and the id both find a game.
+    a.refused_any(
+        1,
+        &[
+            "league",
+            "correct",
+            "DRR 1 Game 2",
+            "Anna",
+            "Bert",
+            "--pawns",
+            "4-0",
+            "--time",
+            "9:00",
+            "--reason",
+            "x",
+        ],
+    )
+    .stderr_names(&["DRR 1 Game 2 (G2) has no result to correct"]);
+    a.ok(&[
+        "league", "correct", "1.1", "Bert", "Anna", "--home", "4/4,0/3", "--time", "21:00",
+        "--reason", "misread",
+    ]);
+    let v: Value = show(&a);
+    assert_eq!(game(&v, "G1")["score"], "4-3");
+    assert_eq!(game(&v, "G1")["brought_home"][0]["vanguard"], 4);
 }

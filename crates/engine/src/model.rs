@@ -300,14 +300,45 @@ pub fn looks_like_an_id(name: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// A name as it is kept: canonical composition (NFC, so that an "é" typed
+/// as one character or as "e" and a combining accent is one spelling) and
+/// words separated by single spaces (ARB-R62).
+pub fn spelled(raw: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let nfc: String = raw.nfc().collect();
+    nfc.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The key two names are compared by, in every format and for accounts'
+/// names (ARB-R62): the spelling ([`spelled`]) under Unicode's canonical
+/// caseless match (NFD, full case folding, NFD; kept as NFC), so that
+/// "Ann  Lee" is "Ann Lee", "Émile" is "émile" and "STRASSE" is "Straße".
+/// Two names with one key are one person; the key is never shown.
+pub fn name_key(name: &str) -> String {
+    use caseless::Caseless;
+    use unicode_normalization::UnicodeNormalization;
+    let folded: String = spelled(name).nfd().default_case_fold().collect();
+    let key: String = folded.nfd().collect::<String>().nfc().collect();
+    // Folding can join what spacing kept apart only by whitespace, which
+    // it does not produce; collapse once more so the key is a fixed point.
+    key.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether two names are the same name (ARB-R62): one [`name_key`].
+pub fn same_name(a: &str, b: &str) -> bool {
+    name_key(a) == name_key(b)
+}
+
 /// The one check of a person's name, for players of every format and for
-/// the display names of accounts (ARB-R22, ARB-R50): single spaces between
-/// words, 1 to `max` characters with at least one letter or digit, no
-/// control or invisible formatting characters, and not of the form of an
-/// id. The name as stored, or what is wrong with it, as the end of a
-/// sentence ("must not be empty").
+/// the display names of accounts (ARB-R22, ARB-R50, ARB-R62): single spaces
+/// between words, NFC, 1 to `max` characters with at least one letter or
+/// digit, no control or invisible formatting characters, and not of the
+/// form of an id. The name as stored (the person's own spelling, NFC with
+/// single spaces), or what is wrong with it, as the end of a sentence
+/// ("must not be empty"). Whether it is already taken is
+/// [`same_name`]'s question, asked by each format.
 pub fn person_name(raw: &str, max: usize) -> Result<String, String> {
-    let name = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let name = spelled(raw);
     if name.is_empty() {
         Err("must not be empty".into())
     } else if name.chars().count() > max
@@ -324,6 +355,28 @@ pub fn person_name(raw: &str, max: usize) -> Result<String, String> {
     } else {
         Ok(name)
     }
+}
+
+/// Find `name` among `names` (ARB-R62): the name spelled exactly as
+/// stored first, else the one name with its key. `None` when no name has
+/// its key, or when two do (a log stored before ARB-R62 may hold two
+/// names that are one name now; only the exact spelling or the id then
+/// tells them apart).
+pub fn find_name<'a>(names: impl IntoIterator<Item = &'a str>, name: &str) -> Option<usize> {
+    let wanted = spelled(name);
+    let key = name_key(name);
+    let mut by_key = None;
+    let mut hits = 0;
+    for (i, n) in names.into_iter().enumerate() {
+        if n == wanted {
+            return Some(i);
+        }
+        if name_key(n) == key {
+            hits += 1;
+            by_key = Some(i);
+        }
+    }
+    (hits == 1).then_some(by_key).flatten()
 }
 
 /// The longest account username an event records.
@@ -487,6 +540,35 @@ mod name_tests {
         assert!(person_name("Ben\u{200B}", 100).is_err());
         assert!(person_name("...", 100).is_err());
         assert!(person_name(&"a".repeat(61), 60).is_err());
+    }
+
+    /// ARB-R62: one normalization for every name.
+    #[test]
+    fn names_are_compared_by_one_key() {
+        assert!(same_name("Ann Lee", "Ann  Lee"));
+        assert!(same_name("Émile", "émile"));
+        assert!(same_name("E\u{301}mile", "Émile"));
+        assert!(same_name("Straße", "STRASSE"));
+        assert!(same_name("ΣΟΦΙΑ", "σοφια"));
+        assert!(same_name("Ann\u{a0}Lee", "ann lee"));
+        assert!(!same_name("Ann", "Anne"));
+        // The spelling kept is the person's own, composed and single-spaced.
+        assert_eq!(
+            person_name(" E\u{301}mile  Zola", 60).unwrap(),
+            "\u{c9}mile Zola"
+        );
+        assert!(person_name("Ann\u{200B}", 60).is_err());
+        assert!(person_name("Ann\u{2060}", 60).is_err());
+        let names = ["Ann Lee", "Bo"];
+        assert_eq!(find_name(names, "ANN   LEE"), Some(0));
+        assert_eq!(find_name(names, "bo"), Some(1));
+        assert_eq!(find_name(names, "Cy"), None);
+        // Two stored names with one key (a log from before ARB-R62): the
+        // exact spelling tells them apart, the key alone does not.
+        let old = ["Ann Lee", "ann lee"];
+        assert_eq!(find_name(old, "ann lee"), Some(1));
+        assert_eq!(find_name(old, "Ann Lee"), Some(0));
+        assert_eq!(find_name(old, "ANN LEE"), None);
     }
 
     #[test]

@@ -105,6 +105,7 @@ fn league_samples() -> Vec<(&'static str, LEvent)> {
             LEvent::ResultRecorded {
                 game: GameId(4),
                 score: score(4, 2, 750),
+                home: None,
                 at,
             },
         ),
@@ -113,6 +114,7 @@ fn league_samples() -> Vec<(&'static str, LEvent)> {
             LEvent::ResultCorrected {
                 game: GameId(4),
                 score: score(3, 4, 1385),
+                home: None,
                 reason: "pawns were swapped".into(),
                 at: t("2026-03-02T08:15:30.5Z"),
             },
@@ -172,6 +174,7 @@ fn league_samples() -> Vec<(&'static str, LEvent)> {
             LEvent::PlayoffGamePlayed {
                 stage: PlayoffStage::Final,
                 score: score(2, 4, 1800),
+                home: None,
                 at,
             },
         ),
@@ -293,6 +296,7 @@ fn the_shapes_are_the_documented_ones() {
     let json = encode_league(&LEvent::ResultRecorded {
         game: GameId(4),
         score: score(4, 2, 750),
+        home: None,
         at: t("2026-03-01T19:00:00Z"),
     });
     assert_eq!(
@@ -325,6 +329,7 @@ fn keys_in_any_order_are_read() {
         Ok(LEvent::PlayoffGamePlayed {
             stage: PlayoffStage::Qualifying,
             score: score(0, 8, 60),
+            home: None,
             at: t("2026-03-01T19:00:00Z"),
         })
     );
@@ -732,12 +737,14 @@ fn league_event() -> impl Strategy<Value = LEvent> {
         (game_id(30), any_score(), time()).prop_map(|(game, score, at)| LEvent::ResultRecorded {
             game,
             score,
+            home: None,
             at
         }),
         (game_id(30), any_score(), text(), time()).prop_map(|(game, score, reason, at)| {
             LEvent::ResultCorrected {
                 game,
                 score,
+                home: None,
                 reason,
                 at,
             }
@@ -784,6 +791,7 @@ fn league_event() -> impl Strategy<Value = LEvent> {
         (stage(), any_score(), time()).prop_map(|(stage, score, at)| LEvent::PlayoffGamePlayed {
             stage,
             score,
+            home: None,
             at
         }),
         (any::<u64>(), text()).prop_map(|(seq, summary)| LEvent::Reverted { seq, summary }),
@@ -1256,5 +1264,62 @@ fn a_sunjang_record_is_refused_naming_its_format() {
     ] {
         let e = e.expect_err("another format");
         assert!(e.to_string().contains("a Sunjang league event"), "{e}");
+    }
+}
+
+/// ARB-R65: a result entered by the pawns brought home keeps them in an
+/// optional field; a result of an older log (without it) reads as before.
+/// ARB-R64: entered faces are their own events.
+#[test]
+fn pawns_brought_home_and_entered_faces_round_trip() {
+    use arbiter_engine::xmadn::Home;
+    let with = LEvent::ResultRecorded {
+        game: GameId(4),
+        score: score(4, 3, 750),
+        home: Some([
+            Home {
+                vanguard: 4,
+                rearguard: 1,
+            },
+            Home {
+                vanguard: 2,
+                rearguard: 3,
+            },
+        ]),
+        at: t("2026-03-01T19:00:00Z"),
+    };
+    let json = encode_league(&with);
+    assert!(
+        json.contains(r#""home":[{"vanguard":4,"rearguard":1},{"vanguard":2,"rearguard":3}]"#),
+        "{json}"
+    );
+    assert_eq!(decode_league(&json), Ok(with));
+    let old = r#"{"v":1,"type":"league-result-recorded","game":4,"score":{"pawns":[4,2],"seconds":750},"at":"2026-03-01T19:00:00Z"}"#;
+    let LEvent::ResultRecorded { home, .. } = decode_league(old).expect("an old result reads")
+    else {
+        panic!()
+    };
+    assert_eq!(home, None);
+    for e in [
+        LEvent::PositionsEntered {
+            drr: 1,
+            rounds: vec![vec![(PlayerId(1), 5), (PlayerId(2), 2), (PlayerId(3), 6)]],
+            positions: [PlayerId(3), PlayerId(1), PlayerId(2)],
+            by: "alice".into(),
+            at: t("2026-03-01T19:00:00Z"),
+        },
+        LEvent::TiebreakEntered {
+            players: vec![PlayerId(1), PlayerId(2)],
+            rounds: vec![
+                vec![(PlayerId(1), 3), (PlayerId(2), 3)],
+                vec![(PlayerId(1), 1), (PlayerId(2), 4)],
+            ],
+            by: "alice".into(),
+            at: t("2026-03-01T19:00:00Z"),
+        },
+    ] {
+        let json = encode_league(&e);
+        assert!(json.contains(r#""by":"alice""#), "{json}");
+        assert_eq!(decode_league(&json), Ok(e));
     }
 }

@@ -401,18 +401,13 @@ pub fn player_id(ladder: &Ladder, name: &str) -> Result<PlayerId, ApiError> {
     {
         return Ok(PlayerId(n));
     }
-    let lower = name.to_lowercase();
-    ladder
-        .players
-        .iter()
-        .find(|p| p.player.name.to_lowercase() == lower)
-        .map(|p| p.player.id)
-        .ok_or_else(|| {
-            ApiError::bad_request(format!(
-                "there is no player named {name:?} in this competition"
-            ))
-            .with_field("player")
-        })
+    // ARB-R62: the one normalization of names.
+    ladder.find(name).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "there is no player named {name:?} in this competition"
+        ))
+        .with_field("player")
+    })
 }
 
 /// A game by id (`G12` or `12`).

@@ -15,7 +15,7 @@
 use arbiter_engine::model::{GameId, PlayerId};
 use arbiter_engine::xmadn::challengers::{self, Challengers};
 use arbiter_engine::xmadn::league::{self, League};
-use arbiter_engine::xmadn::{Colours, parse_time};
+use arbiter_engine::xmadn::{Colours, Home, parse_time};
 use arbiter_service::Executed;
 use arbiter_service::sunjang::SeasonView;
 use arbiter_store::Seq;
@@ -40,6 +40,9 @@ pub struct XmScore {
     pub b: String,
     pub pawns: String,
     pub time: String,
+    /// The pawns brought home per allied colour instead (`4/1,2/3`,
+    /// ARB-R65).
+    pub home: Option<String>,
 }
 
 fn xs(a: &str, b: &str, pawns: &str, time: &str) -> XmScore {
@@ -48,6 +51,7 @@ fn xs(a: &str, b: &str, pawns: &str, time: &str) -> XmScore {
         b: b.into(),
         pawns: pawns.into(),
         time: time.into(),
+        home: None,
     }
 }
 
@@ -58,22 +62,36 @@ pub enum LeagueAction {
     /// Roll the dice the league needs next: the positions of the next
     /// double round-robin, or step 6 of the tiebreak (committed seeds).
     Roll,
-    /// Record the result of the next game of the two players (or of `game`).
-    /// `a` and `b` play; `pawns` their counted pawns in that order
-    /// (`4-2`), `time` the game's time (`23:05`).
+    /// The faces of real dice rolled at the table for the round of die-roll
+    /// the league needs next, recorded as entered by the caller, not as a
+    /// committed draw (ARB-R64): one string per round, `Ames=5,Baker=5,Clark=2`
+    /// then `Ames=6,Baker=3` (the players still tied), at most 32 rounds.
+    EnterRoll { faces: Vec<String> },
+    /// Record the result of the next game of the two players (or of `game`:
+    /// `DRR 2 Game 4`, `2.4` or its id `G10`, ARB-R63). `a` and `b` play;
+    /// `pawns` their counted pawns in that order (`4-2`), or `home` the
+    /// pawns each brought home per allied colour, vanguard/rearguard
+    /// (`4/1,2/3`), from which the counted pawns follow (ARB-R65); `time`
+    /// the game's time (`23:05`).
     RecordResult {
         #[serde(default)]
         game: Option<String>,
         a: String,
         b: String,
+        #[serde(default)]
         pawns: String,
+        #[serde(default)]
+        home: Option<String>,
         time: String,
     },
     CorrectResult {
         game: String,
         a: String,
         b: String,
+        #[serde(default)]
         pawns: String,
+        #[serde(default)]
+        home: Option<String>,
         time: String,
         reason: String,
     },
@@ -87,7 +105,10 @@ pub enum LeagueAction {
     RecordPlayoffGame {
         a: String,
         b: String,
+        #[serde(default)]
         pawns: String,
+        #[serde(default)]
+        home: Option<String>,
         time: String,
     },
     /// The owner makes an account a moderator. This format keeps its
@@ -177,11 +198,10 @@ impl FormatDone {
     }
 }
 
-/// A player whose name is exactly `name` (case-insensitive).
+/// A player whose name is `name` under the one normalization of names
+/// (ARB-R62), never a prefix.
 fn exact(players: &[String], name: &str) -> Option<PlayerId> {
-    players
-        .iter()
-        .position(|p| p.trim().eq_ignore_ascii_case(name.trim()))
+    arbiter_engine::model::find_name(players.iter().map(String::as_str), name)
         .map(|i| PlayerId(i as u32 + 1))
 }
 
@@ -228,18 +248,74 @@ pub fn parse_colours(s: &str, field: &str) -> Result<Colours, ApiError> {
     })
 }
 
-/// A game id: `G5` or `5`.
-fn game_id(s: &str) -> Result<GameId, ApiError> {
-    let t = s.trim();
-    t.strip_prefix(['G', 'g'])
-        .unwrap_or(t)
-        .parse::<u32>()
-        .ok()
-        .filter(|n| *n >= 1)
-        .map(GameId)
-        .ok_or_else(|| {
-            ApiError::bad_request(format!("{s:?} is not a game id like G5")).with_field("game")
+/// A game of the league by the document's numbering (`DRR 2 Game 4`,
+/// `2.4`, `Game 4` of the running DRR) or its league-wide id `G10`
+/// (ARB-R63).
+fn game_id(l: &League, s: &str) -> Result<GameId, ApiError> {
+    l.parse_game(s).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "{s:?} is not a game of this league: give DRR 2 Game 4 (or 2.4) or its id G10"
+        ))
+        .with_field("game")
+    })
+}
+
+/// `4/1,2/3`: the pawns each player brought home per allied colour,
+/// vanguard/rearguard (ARB-R65).
+pub fn parse_home(s: &str) -> Result<[Home; 2], ApiError> {
+    let bad = || {
+        ApiError::bad_request(format!(
+            "home {s:?}: give the pawns each player brought home per allied colour, vanguard/rearguard, like 4/1,2/3"
+        ))
+        .with_field("home")
+    };
+    if s.len() > 40 {
+        return Err(bad());
+    }
+    let one = |t: &str| -> Result<Home, ApiError> {
+        let (v, r) = t.trim().split_once('/').ok_or_else(bad)?;
+        Ok(Home {
+            vanguard: v.trim().parse().map_err(|_| bad())?,
+            rearguard: r.trim().parse().map_err(|_| bad())?,
         })
+    };
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    Ok([one(a)?, one(b)?])
+}
+
+/// `Ames=5,Baker=2,Clark=6` per round: faces of real dice rolled at the
+/// table (ARB-R64).
+fn parse_faces(l: &League, faces: &[String]) -> Result<Vec<Vec<(PlayerId, u8)>>, ApiError> {
+    if faces.is_empty() || faces.len() > league::MAX_ENTERED_ROUNDS {
+        return Err(ApiError::bad_request(format!(
+            "faces: give 1 to {} rounds of faces, like Ames=5,Baker=2,Clark=6",
+            league::MAX_ENTERED_ROUNDS
+        ))
+        .with_field("faces"));
+    }
+    faces
+        .iter()
+        .map(|round| {
+            let bad = || {
+                ApiError::bad_request(format!(
+                    "faces {round:?}: give each rolling player's face like Ames=5,Baker=2,Clark=6"
+                ))
+                .with_field("faces")
+            };
+            let parts: Vec<&str> = round.split(',').collect();
+            if round.len() > 400 || parts.len() > 3 {
+                return Err(bad());
+            }
+            parts
+                .into_iter()
+                .map(|part| {
+                    let (name, face) = part.rsplit_once('=').ok_or_else(bad)?;
+                    let face: u8 = face.trim().parse().map_err(|_| bad())?;
+                    Ok((league_player(l, name.trim(), "faces")?, face))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 fn unknown(name: &str, field: &str, players: &[String]) -> ApiError {
@@ -262,6 +338,7 @@ impl LeagueAction {
     pub fn name(&self) -> &'static str {
         match self {
             LeagueAction::Roll => "roll",
+            LeagueAction::EnterRoll { .. } => "enter-roll",
             LeagueAction::RecordResult { .. } => "record-result",
             LeagueAction::CorrectResult { .. } => "correct-result",
             LeagueAction::CancelGame { .. } => "cancel-game",
@@ -279,6 +356,7 @@ impl LeagueAction {
     pub fn who(&self) -> Who {
         match self {
             LeagueAction::Roll
+            | LeagueAction::EnterRoll { .. }
             | LeagueAction::LinkAccount { .. }
             | LeagueAction::UnlinkAccount { .. }
             | LeagueAction::CancelDrr { .. }
@@ -302,12 +380,31 @@ impl LeagueAction {
     fn score(&self) -> Option<XmScore> {
         match self {
             LeagueAction::RecordResult {
-                a, b, pawns, time, ..
+                a,
+                b,
+                pawns,
+                time,
+                home,
+                ..
             }
             | LeagueAction::CorrectResult {
-                a, b, pawns, time, ..
+                a,
+                b,
+                pawns,
+                time,
+                home,
+                ..
             }
-            | LeagueAction::RecordPlayoffGame { a, b, pawns, time } => Some(xs(a, b, pawns, time)),
+            | LeagueAction::RecordPlayoffGame {
+                a,
+                b,
+                pawns,
+                time,
+                home,
+            } => Some(XmScore {
+                home: home.clone().filter(|h| !h.trim().is_empty()),
+                ..xs(a, b, pawns, time)
+            }),
             _ => None,
         }
     }
@@ -323,7 +420,7 @@ impl LeagueAction {
         | LeagueAction::RecordResult {
             game: Some(game), ..
         } = self
-            && let Ok(g) = game_id(game)
+            && let Ok(g) = game_id(l, game)
             && let Some(g) = l.game(g)
         {
             out.extend(g.players);
@@ -366,6 +463,20 @@ fn league_command(
             parse_game_time(&s.time)?,
         ))
     };
+    // A result given by the pawns brought home per colour (ARB-R65).
+    let by_colour = |entry: league::Entry| -> Result<Option<league::Command>, ApiError> {
+        let s = action.score().unwrap_or_default();
+        let Some(home) = s.home.as_deref() else {
+            return Ok(None);
+        };
+        Ok(Some(league::Command::ByColour {
+            entry,
+            players: [league_player(l, &s.a, "a")?, league_player(l, &s.b, "b")?],
+            home: parse_home(home)?,
+            seconds: parse_game_time(&s.time)?,
+            at,
+        }))
+    };
     Ok(match action {
         LeagueAction::Roll => {
             return Err(ApiError::internal(
@@ -384,14 +495,23 @@ fn league_command(
         LeagueAction::UnlinkAccount { player } => league::Command::UnlinkAccount {
             player: league_player(l, player, "player")?,
         },
+        LeagueAction::EnterRoll { .. } => {
+            return Err(ApiError::internal(
+                "entered faces go through run_league with the caller's name",
+            ));
+        }
         LeagueAction::RecordResult { game, .. } => {
+            let game = game
+                .as_deref()
+                .filter(|g| !g.trim().is_empty())
+                .map(|g| game_id(l, g))
+                .transpose()?;
+            if let Some(c) = by_colour(league::Entry::Result { game })? {
+                return Ok(c);
+            }
             let (players, pawns, seconds) = score()?;
             league::Command::RecordResult {
-                game: game
-                    .as_deref()
-                    .filter(|g| !g.trim().is_empty())
-                    .map(game_id)
-                    .transpose()?,
+                game,
                 players,
                 pawns,
                 seconds,
@@ -399,18 +519,26 @@ fn league_command(
             }
         }
         LeagueAction::CorrectResult { game, reason, .. } => {
+            let game = game_id(l, game)?;
+            let reason = required(reason, "reason")?;
+            if let Some(c) = by_colour(league::Entry::Correction {
+                game,
+                reason: reason.clone(),
+            })? {
+                return Ok(c);
+            }
             let (players, pawns, seconds) = score()?;
             league::Command::CorrectResult {
-                game: game_id(game)?,
+                game,
                 players,
                 pawns,
                 seconds,
-                reason: required(reason, "reason")?,
+                reason,
                 at,
             }
         }
         LeagueAction::CancelGame { game, note } => league::Command::CancelGame {
-            game: game_id(game)?,
+            game: game_id(l, game)?,
             note: required(note, "note")?,
             at,
         },
@@ -424,6 +552,9 @@ fn league_command(
             at,
         },
         LeagueAction::RecordPlayoffGame { .. } => {
+            if let Some(c) = by_colour(league::Entry::Playoff)? {
+                return Ok(c);
+            }
             let (players, pawns, seconds) = score()?;
             league::Command::RecordPlayoffGame {
                 players,
@@ -463,6 +594,15 @@ pub async fn run_league(
     let ctx = context(&account, now, idempotency_key, expected);
     let executed = match &action {
         LeagueAction::Roll => svc.league_roll(competition, &ctx).await?,
+        LeagueAction::EnterRoll { faces } => {
+            // Recorded as entered by the caller's account (ARB-R64).
+            let command = league::Command::EnterRoll {
+                rounds: parse_faces(&l, faces)?,
+                by: ctx.actor.clone(),
+                at: now,
+            };
+            svc.execute_as::<League>(competition, command, &ctx).await?
+        }
         other => {
             let mut command = league_command(&l, other, now)?;
             if let league::Command::LinkAccount { account, .. } = &mut command {

@@ -234,6 +234,8 @@ impl World {
 enum Act {
     // XMadn league
     LRoll,
+    /// Faces of dice rolled at the table (ARB-R64).
+    LEnterRoll,
     LRecordM,
     LRecordA,
     LCorrectM,
@@ -313,6 +315,9 @@ impl Act {
                 json!({"action": "unlink-account", "player": "Alice Adams"})
             }
             Act::LRoll => json!({"action": "roll"}),
+            Act::LEnterRoll => {
+                json!({"action": "enter-roll", "faces": ["Alice Adams=5,Pete Moder=2,Eve Evans=6"]})
+            }
             Act::LRecordM => {
                 let mut b = score("record-result", "Pete Moder");
                 b["game"] = json!(pm);
@@ -406,6 +411,7 @@ use E::{N, Y};
 const MATRIX: &[(Act, [E; 6])] = &[
     //                          Pub Out Pl  PM Mod Own
     (Act::LRoll,               [N,  N,  N,  Y, Y,  Y]),
+    (Act::LEnterRoll,          [N,  N,  N,  Y, Y,  Y]),
     (Act::LRecordM,            [N,  N,  N,  N, Y,  Y]), // nobody moderates his own game
     (Act::LRecordA,            [N,  N,  N,  Y, Y,  Y]),
     (Act::LCorrectM,           [N,  N,  N,  N, Y,  Y]),

@@ -234,8 +234,10 @@ pub struct AreaReportView {
     pub text: String,
 }
 
+/// Players of several ladders are matched by name under the one
+/// normalization of names (ARB-R62).
 fn name_key(name: &str) -> String {
-    name.trim().to_lowercase()
+    arbiter_engine::model::name_key(name)
 }
 
 fn round1(x: f64) -> f64 {

@@ -137,13 +137,15 @@ pub fn installation_stats(ladders: &[(String, Ladder, u64)]) -> InstallationStat
                 continue;
             }
             let name = rec.player.name.clone();
-            let i = *keys.entry(name.trim().to_lowercase()).or_insert_with(|| {
-                players.push(Acc {
-                    name: name.trim().to_string(),
-                    ..Acc::default()
+            let i = *keys
+                .entry(arbiter_engine::model::name_key(&name))
+                .or_insert_with(|| {
+                    players.push(Acc {
+                        name: name.trim().to_string(),
+                        ..Acc::default()
+                    });
+                    players.len() - 1
                 });
-                players.len() - 1
-            });
             let Some(a) = players.get_mut(i) else {
                 continue;
             };

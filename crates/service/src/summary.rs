@@ -131,11 +131,25 @@ pub fn summarize(l: &Ladder, e: &Event) -> String {
 /// One league event in words.
 pub fn league(l: &League, e: &league::Event) -> String {
     use league::Event as E;
+    // The document's numbering, the league-wide id as its alias (ARB-R63).
     let game = |id: &GameId| {
         l.game(*id).map_or_else(
             || id.to_string(),
-            |g| format!("{} {}", g.id, l.describe_game(g)),
+            |g| {
+                format!(
+                    "{} ({id}): {} v {}",
+                    league::stage_words(g.stage),
+                    l.name_of(g.players[0]),
+                    l.name_of(g.players[1])
+                )
+            },
         )
+    };
+    // The pawns brought home per allied colour, when entered so (ARB-R65).
+    let home = |h: &Option<[arbiter_engine::xmadn::Home; 2]>| {
+        h.map_or(String::new(), |h| {
+            format!(" (brought home {} v {}, vanguard/rearguard)", h[0], h[1])
+        })
     };
     match e {
         E::Created { name, players, .. } => {
@@ -154,24 +168,30 @@ pub fn league(l: &League, e: &league::Event) -> String {
             league::describe_rounds(l, rounds)
         ),
         E::ResultRecorded {
-            game: id, score, ..
+            game: id,
+            score,
+            home: h,
+            ..
         } => format!(
-            "{}: {}-{} in {}",
+            "{}: {}-{}{} in {}",
             game(id),
             score.pawns[0],
             score.pawns[1],
+            home(h),
             format_time(score.seconds)
         ),
         E::ResultCorrected {
             game: id,
             score,
+            home: h,
             reason,
             ..
         } => format!(
-            "{} corrected to {}-{} in {} ({reason})",
+            "{} corrected to {}-{}{} in {} ({reason})",
             game(id),
             score.pawns[0],
             score.pawns[1],
+            home(h),
             format_time(score.seconds)
         ),
         E::GameCancelled { game: id, note, .. } => format!("{} cancelled: {note}", game(id)),
@@ -179,6 +199,25 @@ pub fn league(l: &League, e: &league::Event) -> String {
         E::TiebreakRolled { rounds, .. } => format!(
             "round of die-roll for step 6: {}",
             league::describe_rounds(l, rounds)
+        ),
+        E::PositionsEntered {
+            drr,
+            positions,
+            rounds,
+            by,
+            at,
+        } => format!(
+            "DRR {drr} positions by dice rolled at the table: #1 {}, #2 {}, #3 {} ({}; {})",
+            l.name_of(positions[0]),
+            l.name_of(positions[1]),
+            l.name_of(positions[2]),
+            league::describe_rounds(l, rounds),
+            league::entered_words(by, *at)
+        ),
+        E::TiebreakEntered { rounds, by, at, .. } => format!(
+            "round of die-roll for step 6 with dice rolled at the table: {} ({})",
+            league::describe_rounds(l, rounds),
+            league::entered_words(by, *at)
         ),
         E::PlayoffStarted {
             stage,
@@ -196,16 +235,22 @@ pub fn league(l: &League, e: &league::Event) -> String {
             l.name_of(*lower),
             if *head_start { ", head start 1-0" } else { "" }
         ),
-        E::PlayoffGamePlayed { stage, score, .. } => {
+        E::PlayoffGamePlayed {
+            stage,
+            score,
+            home: h,
+            ..
+        } => {
             let round = l.playoff.iter().rev().find(|r| r.stage == *stage);
             let (higher, lower) = round.map_or((String::new(), String::new()), |r| {
                 (l.name_of(r.higher), l.name_of(r.lower))
             });
             format!(
-                "{} game: {higher} {}-{} {lower} in {}",
+                "{} game: {higher} {}-{} {lower}{} in {}",
                 stage.name(),
                 score.pawns[0],
                 score.pawns[1],
+                home(h),
                 format_time(score.seconds)
             )
         }

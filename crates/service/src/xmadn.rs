@@ -253,8 +253,11 @@ impl<S: EventStore> Service<S> {
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct LeagueGameView {
     pub id: u32,
-    /// "G5".
+    /// The document's number of the game in its double round-robin (Game
+    /// 1 to 6) or playoff round: "Game 4" (ARB-R63).
     pub label: String,
+    /// The league-wide id, which input accepts too: "G10" (ARB-R63).
+    pub alias: String,
     /// "DRR 1 Game 4" or "final game 2".
     pub stage: String,
     pub players: [String; 2],
@@ -265,6 +268,11 @@ pub struct LeagueGameView {
     pub score: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<String>,
+    /// The pawns each player brought home per allied colour, in the order
+    /// of `players`, when the result was entered so; `score` holds the
+    /// counted pawns derived from them (ARB-R65).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub brought_home: Option<[HomeView; 2]>,
     /// The game's time, "m:ss".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
@@ -272,6 +280,27 @@ pub struct LeagueGameView {
     pub note: Option<String>,
     /// May be played now.
     pub playable: bool,
+}
+
+/// The pawns one player brought home per allied colour (ARB-R65).
+#[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub struct HomeView {
+    pub vanguard: u8,
+    pub rearguard: u8,
+}
+
+impl LeagueGameView {
+    /// "4/1 v 2/2": the pawns brought home, vanguard/rearguard, in the
+    /// order of `players` (ARB-R65).
+    pub fn home_text(&self) -> Option<String> {
+        self.brought_home.map(|[a, b]| {
+            format!(
+                "{}/{} v {}/{}",
+                a.vanguard, a.rearguard, b.vanguard, b.rearguard
+            )
+        })
+    }
 }
 
 /// A line of the table.
@@ -329,6 +358,14 @@ pub struct PlayoffView {
     pub explanation: ExplanationView,
 }
 
+/// One player's face in a round of die-roll.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub struct FaceView {
+    pub player: String,
+    pub face: u8,
+}
+
 /// A recorded round of die-roll and its check.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
@@ -336,11 +373,31 @@ pub struct RollView {
     pub number: usize,
     /// "positions of DRR 2" or "tiebreak step 6".
     pub purpose: String,
+    /// `committed` (a committed draw) or `entered` (real dice rolled at the
+    /// table, the faces entered by a moderator; ARB-R64).
+    pub kind: &'static str,
+    /// Who entered the faces, for an entered roll.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entered_by: Option<String>,
+    /// When the roll was recorded (RFC 3339).
+    pub at: String,
+    /// How it verifies, in words: the seed and commitment, or "entered by
+    /// alice at …, faces 1 to 6, one per tied player".
+    pub verification: String,
+    /// Every round's faces, the first round among every player who rolled,
+    /// each next among the players still tied.
+    pub rounds: Vec<Vec<FaceView>>,
     /// The faces, "Ames 5, Baker 3, Clark 3; then Baker 6, Clark 2".
     pub faces: String,
+    /// The revealed seed (64 hex digits); empty for an entered roll.
     pub seed: String,
+    /// The commitment published before the roll; empty for an entered roll.
     pub commitment: String,
+    /// The seed matches the commitment (true for an entered roll, which has
+    /// none to match).
     pub commitment_ok: bool,
+    /// The faces are the seed's, or, entered, within the die and one per
+    /// player still tied, exactly those players.
     pub faces_ok: bool,
 }
 
@@ -354,6 +411,9 @@ pub struct LeagueView {
     pub rule_set: String,
     pub double_round_robins: u32,
     pub playoff: String,
+    /// The organizer allows the one-win head start into a first-to-x series
+    /// (XM-R7).
+    pub head_start: bool,
     pub players: Vec<String>,
     /// Where the league stands, in words.
     pub phase: String,
@@ -411,9 +471,10 @@ pub fn phase_words(l: &League) -> String {
 
 fn game_view(l: &League, g: &LeagueGame, playable: &[u32]) -> LeagueGameView {
     let players = [l.name_of(g.players[0]), l.name_of(g.players[1])];
-    let stage = match g.stage {
-        Stage::RoundRobin { drr, number } => format!("DRR {drr} Game {number}"),
-        Stage::Playoff { round, number } => format!("{} game {number}", round.name()),
+    let stage = league::stage_words(g.stage);
+    let number = match g.stage {
+        Stage::RoundRobin { number, .. } => u32::from(number),
+        Stage::Playoff { number, .. } => number,
     };
     let (status, score, time, note) = match &g.status {
         GameStatus::Scheduled => ("scheduled", None, None, None),
@@ -425,13 +486,22 @@ fn game_view(l: &League, g: &LeagueGame, playable: &[u32]) -> LeagueGameView {
         ),
         GameStatus::Cancelled { note, .. } => ("cancelled", None, None, Some(note.clone())),
     };
+    let brought_home = match &g.status {
+        GameStatus::Played { home: Some(h), .. } => Some(h.map(|h| HomeView {
+            vanguard: h.vanguard,
+            rearguard: h.rearguard,
+        })),
+        _ => None,
+    };
     LeagueGameView {
         id: g.id.0,
-        label: g.id.to_string(),
+        label: format!("Game {number}"),
+        alias: g.id.to_string(),
         stage,
         players,
         status,
         score,
+        brought_home,
         winner: g.winner().map(|w| l.name_of(w)),
         time,
         note,
@@ -541,9 +611,38 @@ pub fn league_view(l: &League, competition: &str, version: u64) -> LeagueView {
                 RollPurpose::Positions { drr, .. } => format!("positions of DRR {drr}"),
                 RollPurpose::Tiebreak => "tiebreak step 6".to_string(),
             },
+            kind: if r.entered_by.is_some() {
+                "entered"
+            } else {
+                "committed"
+            },
+            entered_by: r.entered_by.clone(),
+            at: r.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            verification: roll_verification(l, &c),
+            rounds: r
+                .rounds
+                .iter()
+                .map(|round| {
+                    round
+                        .iter()
+                        .map(|(p, f)| FaceView {
+                            player: l.name_of(*p),
+                            face: *f,
+                        })
+                        .collect()
+                })
+                .collect(),
             faces: league::describe_rounds(l, &r.rounds),
-            seed: hex::encode(r.seed),
-            commitment: hex::encode(r.committed),
+            seed: if r.entered_by.is_some() {
+                String::new()
+            } else {
+                hex::encode(r.seed)
+            },
+            commitment: if r.entered_by.is_some() {
+                String::new()
+            } else {
+                hex::encode(r.committed)
+            },
             commitment_ok: c.commitment_ok,
             faces_ok: c.faces_ok,
         })
@@ -555,6 +654,7 @@ pub fn league_view(l: &League, competition: &str, version: u64) -> LeagueView {
         rule_set: l.rules.rule_set.to_string(),
         double_round_robins: l.rules.double_round_robins,
         playoff: playoff_words(l.rules.playoff),
+        head_start: l.rules.head_start,
         players: l.players.clone(),
         phase: phase_words(l),
         provisional: table.provisional,
@@ -567,6 +667,33 @@ pub fn league_view(l: &League, competition: &str, version: u64) -> LeagueView {
         playoffs,
         champion: l.champion().map(|c| l.name_of(c)),
         rolls,
+    }
+}
+
+/// How a roll verifies, in words (ARB-R64): a committed draw by its seed
+/// and commitment, entered faces by who entered them and when, and the
+/// procedure's checks.
+pub fn roll_verification(l: &League, c: &league::RollCheck) -> String {
+    match &c.entered_by {
+        Some(by) => format!(
+            "entered by {by} at {}: dice rolled at the table, not a committed draw; faces 1 to {}, one per tied player, exactly the tied players: {}",
+            c.at.format("%Y-%m-%d %H:%M UTC"),
+            l.rules.die_faces,
+            if c.faces_ok { "yes" } else { "NO" }
+        ),
+        None => format!(
+            "committed draw: seed {}, faces {}",
+            if c.commitment_ok {
+                "matches the commitment"
+            } else {
+                "DOES NOT match the commitment"
+            },
+            if c.faces_ok {
+                "recomputed the same"
+            } else {
+                "DIFFER when recomputed"
+            }
+        ),
     }
 }
 

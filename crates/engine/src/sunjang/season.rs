@@ -442,12 +442,10 @@ impl League {
             .and_then(|i| self.players.get(i as usize))
     }
 
-    /// A player by name, case-insensitive.
+    /// A player by name, under the one normalization of every format
+    /// (ARB-R62).
     pub fn find(&self, name: &str) -> Option<PlayerId> {
-        let n = name.trim();
-        self.players
-            .iter()
-            .position(|p| p.name.eq_ignore_ascii_case(n))
+        crate::model::find_name(self.players.iter().map(|p| p.name.as_str()), name)
             .map(|i| PlayerId(i as u32 + 1))
     }
 
@@ -640,16 +638,19 @@ impl League {
                     restrictions,
                 }])
             }
-            Command::Register { info } => {
+            Command::Register { mut info } => {
                 self.check_info(&info, None)?;
+                // ARB-R62: the spelling kept, NFC and single-spaced.
+                info.name = crate::model::spelled(&info.name);
                 Ok(vec![Event::PlayerRegistered {
                     player: PlayerId(self.players.len() as u32 + 1),
                     info,
                 }])
             }
-            Command::Update { player, info } => {
+            Command::Update { player, mut info } => {
                 self.known(player)?;
                 self.check_info(&info, Some(player))?;
+                info.name = crate::model::spelled(&info.name);
                 Ok(vec![Event::PlayerUpdated { player, info }])
             }
             Command::Withdraw { player, reason } => {
@@ -1030,7 +1031,14 @@ impl League {
         if let Some(other) = self.find(n)
             && Some(other) != me
         {
-            return Err(rule("ARB-R22", format!("{n:?} is already registered")).field("name"));
+            return Err(rule(
+                "ARB-R62",
+                format!(
+                    "{n:?} is already registered: it is the same name as {:?}",
+                    self.name_of(other)
+                ),
+            )
+            .field("name"));
         }
         if !(-1000..=5000).contains(&info.rating)
             || info

@@ -927,9 +927,10 @@ pub(crate) fn single_spaced(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// How names are compared: single-spaced, without regard to case (ARB-R22).
+/// How names are compared: the one normalization of every format
+/// (ARB-R22, ARB-R62).
 fn name_key(name: &str) -> String {
-    single_spaced(name).to_lowercase()
+    crate::model::name_key(name)
 }
 
 impl crate::model::Linked for Ladder {

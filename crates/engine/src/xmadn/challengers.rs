@@ -316,16 +316,6 @@ pub struct Challengers {
     champion: Option<PlayerId>,
 }
 
-/// Words separated by single spaces (ARB-R22).
-fn single_spaced(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// How names are compared: single-spaced, without regard to case (ARB-R22).
-fn name_key(s: &str) -> String {
-    single_spaced(s).to_lowercase()
-}
-
 /// A colour as the rules spell it when it matches one without regard to
 /// case, otherwise as given (trimmed), for the check to refuse.
 fn canonical_colour(colour: &str, palette: &[String]) -> String {
@@ -413,10 +403,7 @@ impl Challengers {
     /// Find a player by exact name, without regard to case or spacing
     /// (ARB-R22).
     pub fn find(&self, name: &str) -> Option<PlayerId> {
-        let key = name_key(name);
-        self.players
-            .iter()
-            .position(|n| name_key(n) == key)
+        crate::model::find_name(self.players.iter().map(String::as_str), name)
             .map(|i| PlayerId(i as u32 + 1))
     }
 
@@ -638,7 +625,8 @@ impl Challengers {
                 Event::Created {
                     name: name.trim().to_string(),
                     rules,
-                    players: players.iter().map(|p| single_spaced(p)).collect(),
+                    // ARB-R62: the spelling kept, NFC and single-spaced.
+                    players: players.iter().map(|p| crate::model::spelled(p)).collect(),
                 }
             }
             Command::RecordQualifier {

@@ -10,7 +10,7 @@ use crate::model::Links;
 use crate::model::{GameId, PlayerId, Time};
 
 use super::rules::{LeagueRules, Playoff, Series};
-use super::{Colours, Score};
+use super::{Colours, Home, Score};
 
 const CLAUSE_DRR: &str = "XMadn League: Double-round robins";
 const CLAUSE_RESULTS: &str = "XMadn League: Game results";
@@ -50,6 +50,9 @@ pub enum GameStatus {
     Scheduled,
     Played {
         score: Score,
+        /// The pawns each player brought home per allied colour, in the
+        /// game's player order, when the result was entered so.
+        home: Option<[Home; 2]>,
         at: Time,
     },
     /// Cancelled by mutual consent once the significant outcomes were
@@ -100,12 +103,17 @@ impl LeagueGame {
 }
 
 /// A round of die-roll as recorded: the seed it revealed, the commitment it
-/// was checked against, and the faces.
+/// was checked against, and the faces; or the faces of real dice rolled at
+/// the table, entered by a moderator (ARB-R64), which have neither seed nor
+/// commitment (both all zeros).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RollRecord {
     pub seed: Seed,
     /// The hash published before the roll.
     pub committed: [u8; 32],
+    /// Who entered the faces of dice rolled at the table (ARB-R64); `None`
+    /// for a committed draw.
+    pub entered_by: Option<String>,
     /// The players in the order they rolled.
     pub players: Vec<PlayerId>,
     pub rounds: Vec<RollRound<PlayerId>>,
@@ -184,14 +192,37 @@ pub enum Event {
         positions: [PlayerId; 3],
         at: Time,
     },
+    /// The positions of double round-robin `drr` by a round of die-roll
+    /// with real dice at the table, its faces entered by moderator `by`
+    /// (ARB-R64).
+    PositionsEntered {
+        drr: u32,
+        rounds: Vec<RollRound<PlayerId>>,
+        positions: [PlayerId; 3],
+        by: String,
+        at: Time,
+    },
+    /// Step 6 among `players` by real dice at the table, the faces entered
+    /// by moderator `by` (XM-R3, ARB-R64).
+    TiebreakEntered {
+        players: Vec<PlayerId>,
+        rounds: Vec<RollRound<PlayerId>>,
+        by: String,
+        at: Time,
+    },
     ResultRecorded {
         game: GameId,
         score: Score,
+        /// Per allied colour, in the game's player order, when entered so
+        /// (ARB-R65).
+        home: Option<[Home; 2]>,
         at: Time,
     },
     ResultCorrected {
         game: GameId,
         score: Score,
+        /// Per allied colour, in the game's player order (ARB-R65).
+        home: Option<[Home; 2]>,
         reason: String,
         at: Time,
     },
@@ -226,6 +257,8 @@ pub enum Event {
         stage: PlayoffStage,
         /// Pawns in the order higher seed, lower seed.
         score: Score,
+        /// Per allied colour, higher seed first (ARB-R65).
+        home: Option<[Home; 2]>,
         at: Time,
     },
     /// The account `account` plays as `player` (ARB-R50), linked by a
@@ -251,6 +284,8 @@ impl Event {
         match self {
             Event::Created { .. } => "league-created",
             Event::PositionsRolled { .. } => "league-positions-rolled",
+            Event::PositionsEntered { .. } => "league-positions-entered",
+            Event::TiebreakEntered { .. } => "league-tiebreak-entered",
             Event::ResultRecorded { .. } => "league-result-recorded",
             Event::ResultCorrected { .. } => "league-result-corrected",
             Event::GameCancelled { .. } => "league-game-cancelled",
@@ -263,6 +298,17 @@ impl Event {
             Event::Reverted { .. } => "reverted",
         }
     }
+}
+
+/// Which result a [`Command::ByColour`] is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// [`Command::RecordResult`].
+    Result { game: Option<GameId> },
+    /// [`Command::CorrectResult`].
+    Correction { game: GameId, reason: String },
+    /// [`Command::RecordPlayoffGame`].
+    Playoff,
 }
 
 /// What a moderator asks of a league.
@@ -279,6 +325,28 @@ pub enum Command {
     RollPositions {
         seed: Seed,
         next_seed_hash: [u8; 32],
+        at: Time,
+    },
+    /// The faces of the round of die-roll the league needs now (the
+    /// positions of the next DRR, or step 6), rolled with real dice at the
+    /// table and entered by moderator `by` (ARB-R64). `rounds`: the first
+    /// round gives one face to each player who rolls; each next round one
+    /// to each player still tied, the highest tie first.
+    EnterRoll {
+        rounds: Vec<RollRound<PlayerId>>,
+        by: String,
+        at: Time,
+    },
+    /// A result given as the pawns each of `players` brought home per
+    /// allied colour (vanguard, rearguard; ARB-R65): the counted pawns are
+    /// derived by the rule set ("the pawns of the respective players' best
+    /// one allied colour (2T) or both allied colours (2T+)"), then it is the
+    /// command `entry` names, and its event keeps the figures.
+    ByColour {
+        entry: Entry,
+        players: [PlayerId; 2],
+        home: [Home; 2],
+        seconds: u32,
         at: Time,
     },
     /// The result of the game between `players` (pawns in that order). With
@@ -338,6 +406,8 @@ impl Command {
             | Command::LinkAccount { .. }
             | Command::UnlinkAccount { .. } => None,
             Command::RollPositions { at, .. }
+            | Command::EnterRoll { at, .. }
+            | Command::ByColour { at, .. }
             | Command::RecordResult { at, .. }
             | Command::CorrectResult { at, .. }
             | Command::CancelGame { at, .. }
@@ -369,6 +439,8 @@ impl Command {
                 *next_seed_hash = [0; 32];
             }
             Command::RecordResult { at, .. }
+            | Command::EnterRoll { at, .. }
+            | Command::ByColour { at, .. }
             | Command::CorrectResult { at, .. }
             | Command::CancelGame { at, .. }
             | Command::CancelDrr { at, .. }
@@ -463,15 +535,17 @@ impl League {
             .unwrap_or_else(|| p.to_string())
     }
 
-    /// A player by name (case-insensitive), or by unique prefix.
+    /// A player by name (the one normalization of every format, ARB-R62),
+    /// or by unique prefix of the normalized name.
     pub fn find(&self, name: &str) -> Option<PlayerId> {
-        let n = name.trim();
-        if let Some(i) = self.players.iter().position(|p| p.eq_ignore_ascii_case(n)) {
-            return Some(PLAYERS[i]);
+        if let Some(i) = crate::model::find_name(self.players.iter().map(String::as_str), name) {
+            return PLAYERS.get(i).copied();
         }
-        let lower = n.to_lowercase();
-        let hits: Vec<usize> = (0..self.players.len())
-            .filter(|&i| !lower.is_empty() && self.players[i].to_lowercase().starts_with(&lower))
+        let lower = crate::model::name_key(name);
+        let hits: Vec<usize> = (0..self.players.len().min(3))
+            .filter(|&i| {
+                !lower.is_empty() && crate::model::name_key(&self.players[i]).starts_with(&lower)
+            })
             .collect();
         match hits.as_slice() {
             [i] => Some(PLAYERS[*i]),
@@ -591,11 +665,18 @@ impl League {
             return None;
         };
         let faces = describe_rounds(self, &roll.rounds);
+        let (rulings, source): (&[&str], String) = match &roll.entered_by {
+            Some(by) => (
+                &["XM-R1", "ARB-R64"],
+                format!("; {}", entered_words(by, roll.at)),
+            ),
+            None => (&["XM-R1"], String::new()),
+        };
         Some(Explanation::new(
             CLAUSE_DRR,
-            &["XM-R1"],
+            rulings,
             format!(
-                "DRR {drr}: #1 {}, #2 {}, #3 {} by round of die-roll, the highest yield #1 ({faces})",
+                "DRR {drr}: #1 {}, #2 {}, #3 {} by round of die-roll, the highest yield #1 ({faces}){source}",
                 self.name_of(positions[0]),
                 self.name_of(positions[1]),
                 self.name_of(positions[2]),
@@ -603,13 +684,39 @@ impl League {
         ))
     }
 
-    /// Check every recorded roll: its seed against the commitment published
-    /// before it, and its faces against the faces the seed gives.
+    /// Check every recorded roll: a committed draw's seed against the
+    /// commitment published before it, and its faces against the faces the
+    /// seed gives; the faces of dice rolled at the table (ARB-R64) against
+    /// the procedure: 1 to the die's faces, one per player still tied,
+    /// exactly the tied players, and the positions they give.
     pub fn verify_rolls(&self) -> Vec<RollCheck> {
         self.rolls
             .iter()
             .enumerate()
             .map(|(i, r)| {
+                if let Some(by) = &r.entered_by {
+                    let faces_ok = match &r.purpose {
+                        RollPurpose::Positions { positions, .. } => {
+                            self.entered_order(&r.players, &r.rounds).is_ok_and(
+                                |(rounds, order)| rounds == r.rounds && order == positions.to_vec(),
+                            )
+                        }
+                        RollPurpose::Tiebreak => self
+                            .entered_separation(&r.players, &r.rounds)
+                            .is_ok_and(|rounds| rounds == r.rounds),
+                    };
+                    return RollCheck {
+                        number: i + 1,
+                        purpose: r.purpose.clone(),
+                        seed: r.seed,
+                        committed: r.committed,
+                        entered_by: Some(by.clone()),
+                        at: r.at,
+                        // Nothing was committed, so nothing can fail to match.
+                        commitment_ok: true,
+                        faces_ok,
+                    };
+                }
                 let mut dice = self.dice(&r.seed);
                 let recomputed = match r.purpose {
                     RollPurpose::Positions { .. } => draw::roll_order(&mut dice, &r.players).0,
@@ -620,6 +727,8 @@ impl League {
                     purpose: r.purpose.clone(),
                     seed: r.seed,
                     committed: r.committed,
+                    entered_by: None,
+                    at: r.at,
                     commitment_ok: draw::verify(&r.seed, &r.committed),
                     faces_ok: recomputed == r.rounds,
                 }
@@ -660,7 +769,8 @@ impl League {
             Event::Created { players, .. } if players.len() != 3 => {
                 bad("a league has three players")
             }
-            Event::PositionsRolled { drr, positions, .. } => {
+            Event::PositionsRolled { drr, positions, .. }
+            | Event::PositionsEntered { drr, positions, .. } => {
                 let mut p = positions.to_vec();
                 p.sort_unstable();
                 if *drr != self.drrs.len() as u32 + 1
@@ -685,7 +795,7 @@ impl League {
                     bad("an unexpected double round-robin cancelled")
                 }
             }
-            Event::TiebreakRolled { players, .. } => {
+            Event::TiebreakRolled { players, .. } | Event::TiebreakEntered { players, .. } => {
                 if players.len() >= 2 && players.iter().all(|p| PLAYERS.contains(p)) {
                     Ok(())
                 } else {
@@ -731,29 +841,11 @@ impl League {
                 positions,
                 at,
             } => {
-                let first = self.games.len() as u32 + 1;
-                let pairs = schedule(*positions);
-                let mut ids = [GameId(0); 6];
-                for (k, pair) in pairs.iter().enumerate() {
-                    let id = GameId(first + k as u32);
-                    ids[k] = id;
-                    self.games.push(LeagueGame {
-                        id,
-                        stage: Stage::RoundRobin {
-                            drr: *drr,
-                            number: k as u8 + 1,
-                        },
-                        players: *pair,
-                        status: GameStatus::Scheduled,
-                    });
-                }
-                self.drrs.push(Drr::Scheduled {
-                    positions: *positions,
-                    games: ids,
-                });
+                self.schedule_drr(*drr, *positions);
                 self.rolls.push(RollRecord {
                     seed: *seed,
                     committed: self.seed_hash,
+                    entered_by: None,
                     players: PLAYERS.to_vec(),
                     rounds: rounds.clone(),
                     purpose: RollPurpose::Positions {
@@ -764,13 +856,62 @@ impl League {
                 });
                 self.seed_hash = *next_seed_hash;
             }
-            Event::ResultRecorded { game, score, at }
+            Event::PositionsEntered {
+                drr,
+                rounds,
+                positions,
+                by,
+                at,
+            } => {
+                // No seed is revealed: the committed one waits for the next
+                // committed roll (ARB-R64).
+                self.schedule_drr(*drr, *positions);
+                self.rolls.push(RollRecord {
+                    seed: [0; 32],
+                    committed: [0; 32],
+                    entered_by: Some(by.clone()),
+                    players: PLAYERS.to_vec(),
+                    rounds: rounds.clone(),
+                    purpose: RollPurpose::Positions {
+                        drr: *drr,
+                        positions: *positions,
+                    },
+                    at: *at,
+                });
+            }
+            Event::TiebreakEntered {
+                players,
+                rounds,
+                by,
+                at,
+            } => {
+                self.rolls.push(RollRecord {
+                    seed: [0; 32],
+                    committed: [0; 32],
+                    entered_by: Some(by.clone()),
+                    players: players.clone(),
+                    rounds: rounds.clone(),
+                    purpose: RollPurpose::Tiebreak,
+                    at: *at,
+                });
+            }
+            Event::ResultRecorded {
+                game,
+                score,
+                home,
+                at,
+            }
             | Event::ResultCorrected {
-                game, score, at, ..
+                game,
+                score,
+                home,
+                at,
+                ..
             } => {
                 if let Some(g) = self.games.get_mut(game.index()) {
                     g.status = GameStatus::Played {
                         score: *score,
+                        home: *home,
                         at: *at,
                     };
                 }
@@ -796,6 +937,7 @@ impl League {
                 self.rolls.push(RollRecord {
                     seed: *seed,
                     committed: self.seed_hash,
+                    entered_by: None,
                     players: players.clone(),
                     rounds: rounds.clone(),
                     purpose: RollPurpose::Tiebreak,
@@ -824,7 +966,12 @@ impl League {
                     wins: [u32::from(*head_start), 0],
                 });
             }
-            Event::PlayoffGamePlayed { stage, score, at } => {
+            Event::PlayoffGamePlayed {
+                stage,
+                score,
+                home,
+                at,
+            } => {
                 let id = GameId(self.games.len() as u32 + 1);
                 if let Some(r) = self.playoff.last_mut() {
                     r.games.push(id);
@@ -838,6 +985,7 @@ impl League {
                         players: [r.higher, r.lower],
                         status: GameStatus::Played {
                             score: *score,
+                            home: *home,
                             at: *at,
                         },
                     });
@@ -845,6 +993,29 @@ impl League {
             }
             Event::Reverted { .. } => {}
         }
+    }
+
+    /// The six games of double round-robin `drr` from its positions.
+    fn schedule_drr(&mut self, drr: u32, positions: [PlayerId; 3]) {
+        let first = self.games.len() as u32 + 1;
+        let mut ids = [GameId(0); 6];
+        for (k, pair) in schedule(positions).iter().enumerate() {
+            let id = GameId(first + k as u32);
+            ids[k] = id;
+            self.games.push(LeagueGame {
+                id,
+                stage: Stage::RoundRobin {
+                    drr,
+                    number: k as u8 + 1,
+                },
+                players: *pair,
+                status: GameStatus::Scheduled,
+            });
+        }
+        self.drrs.push(Drr::Scheduled {
+            positions,
+            games: ids,
+        });
     }
 
     // ----- decide -----
@@ -896,6 +1067,7 @@ impl League {
                 }
                 rules.check()?;
                 super::check_players(&players)?;
+                let players = super::player_names(&players)?;
                 let name = name.trim().to_string();
                 if name.is_empty() || name.len() > 100 {
                     return Err(
@@ -905,7 +1077,7 @@ impl League {
                 Ok(vec![Event::Created {
                     name,
                     rules,
-                    players: players.iter().map(|p| p.trim().to_string()).collect(),
+                    players,
                     seed_hash,
                 }])
             }
@@ -942,6 +1114,7 @@ impl League {
                 Ok(vec![Event::ResultRecorded {
                     game: g.id,
                     score,
+                    home: None,
                     at,
                 }])
             }
@@ -963,7 +1136,7 @@ impl League {
                 if !matches!(g.status, GameStatus::Played { .. }) {
                     return Err(rule(
                         CLAUSE_RESULTS,
-                        format!("{game} has no result to correct"),
+                        format!("{} has no result to correct", self.game_ref(game)),
                     ));
                 }
                 if !self.playoff.is_empty() {
@@ -979,6 +1152,7 @@ impl League {
                 Ok(vec![Event::ResultCorrected {
                     game,
                     score,
+                    home: None,
                     reason: reason.trim().to_string(),
                     at,
                 }])
@@ -996,14 +1170,15 @@ impl League {
                         return Err(rule(
                             "XMadn League: Double-round robins; XM-R6",
                             format!(
-                                "{game} has been played: only remaining games may be cancelled"
+                                "{} has been played: only remaining games may be cancelled",
+                                self.game_ref(game)
                             ),
                         ));
                     }
                     GameStatus::Cancelled { .. } => {
                         return Err(rule(
                             "XMadn League: Double-round robins; XM-R6",
-                            format!("{game} is already cancelled"),
+                            format!("{} is already cancelled", self.game_ref(game)),
                         ));
                     }
                     GameStatus::Scheduled => {}
@@ -1034,6 +1209,114 @@ impl League {
                     note: consent_note(&note),
                     at,
                 }])
+            }
+            Command::ByColour {
+                entry,
+                players,
+                home,
+                seconds,
+                at,
+            } => {
+                for (p, h) in players.iter().zip(&home) {
+                    h.check(&self.name_of(*p))?;
+                }
+                let rule_set = self.rules.rule_set;
+                let pawns = home.map(|h| rule_set.counted(h));
+                let inner = match entry {
+                    Entry::Result { game } => Command::RecordResult {
+                        game,
+                        players,
+                        pawns,
+                        seconds,
+                        at,
+                    },
+                    Entry::Correction { game, reason } => Command::CorrectResult {
+                        game,
+                        players,
+                        pawns,
+                        seconds,
+                        reason,
+                        at,
+                    },
+                    Entry::Playoff => Command::RecordPlayoffGame {
+                        players,
+                        pawns,
+                        seconds,
+                        at,
+                    },
+                };
+                let mut events = self.decide(inner).map_err(|e| {
+                    // Say where the counted pawns came from.
+                    if e.field.as_deref() == Some("pawns") {
+                        let message = format!(
+                            "{} (counted from the pawns brought home, {} v {}: {})",
+                            e.message,
+                            home[0],
+                            home[1],
+                            match rule_set {
+                                super::RuleSet::Championship => "the best one allied colour (2T)",
+                                super::RuleSet::Masters => "both allied colours (2T+)",
+                            }
+                        );
+                        RuleError { message, ..e }.field("home")
+                    } else {
+                        e
+                    }
+                })?;
+                for e in &mut events {
+                    if let Event::ResultRecorded { score, home: h, .. }
+                    | Event::ResultCorrected { score, home: h, .. }
+                    | Event::PlayoffGamePlayed { score, home: h, .. } = e
+                    {
+                        // The event's pawns are in the game's order; the
+                        // winner's and the loser's differ, so the order shows.
+                        *h = Some(if score.pawns == pawns {
+                            home
+                        } else {
+                            [home[1], home[0]]
+                        });
+                    }
+                }
+                Ok(events)
+            }
+            Command::EnterRoll { rounds, by, at } => {
+                let by = entered_by(&by)?;
+                if rounds.len() > MAX_ENTERED_ROUNDS {
+                    return Err(rule(
+                        "XM-R1",
+                        format!(
+                            "at most {MAX_ENTERED_ROUNDS} rounds of die-roll can be entered at once, not {}",
+                            rounds.len()
+                        ),
+                    )
+                    .field("faces"));
+                }
+                match self.phase() {
+                    Phase::AwaitingPositions { drr } => {
+                        let (rounds, order) = self
+                            .entered_order(&PLAYERS, &rounds)
+                            .map_err(|m| rule("XM-R1", m).field("faces"))?;
+                        Ok(vec![Event::PositionsEntered {
+                            drr,
+                            rounds,
+                            positions: [order[0], order[1], order[2]],
+                            by,
+                            at,
+                        }])
+                    }
+                    Phase::AwaitingTiebreak { players } => {
+                        let rounds = self
+                            .entered_separation(&players, &rounds)
+                            .map_err(|m| rule("XM-R3", m).field("faces"))?;
+                        Ok(vec![Event::TiebreakEntered {
+                            players,
+                            rounds,
+                            by,
+                            at,
+                        }])
+                    }
+                    _ => Err(self.not_now("enter the faces of a round of die-roll")),
+                }
             }
             Command::RollTiebreak {
                 seed,
@@ -1121,8 +1404,151 @@ impl League {
                 };
                 let score = Score { pawns, seconds };
                 score.check(self.rules.rule_set)?;
-                Ok(vec![Event::PlayoffGamePlayed { stage, score, at }])
+                Ok(vec![Event::PlayoffGamePlayed {
+                    stage,
+                    score,
+                    home: None,
+                    at,
+                }])
             }
+        }
+    }
+
+    /// Entered faces of rounds of die-roll that order `players` (XM-R1,
+    /// ARB-R64), checked as [`draw::roll_order`] rolls them: the first
+    /// round one face to each of `players`, then each tie, the highest
+    /// first, re-rolled among exactly its players until every place is
+    /// decided. The rounds in that procedure's order (each in the order of
+    /// the players who rolled) and the order, or what is wrong, naming the
+    /// round and the player.
+    pub fn entered_order(
+        &self,
+        players: &[PlayerId],
+        rounds: &[RollRound<PlayerId>],
+    ) -> Result<(Vec<RollRound<PlayerId>>, Vec<PlayerId>), String> {
+        let mut out = Vec::new();
+        let mut order = Vec::new();
+        self.order_into(players, rounds, &mut out, &mut order)?;
+        if out.len() < rounds.len() {
+            return Err(format!(
+                "round {} of the faces is one too many: the places are decided after {} round{}",
+                out.len() + 1,
+                out.len(),
+                if out.len() == 1 { "" } else { "s" }
+            ));
+        }
+        Ok((out, order))
+    }
+
+    fn order_into(
+        &self,
+        group: &[PlayerId],
+        rounds: &[RollRound<PlayerId>],
+        out: &mut Vec<RollRound<PlayerId>>,
+        order: &mut Vec<PlayerId>,
+    ) -> Result<(), String> {
+        if group.len() < 2 {
+            order.extend_from_slice(group);
+            return Ok(());
+        }
+        let round = self.entered_round(group, rounds, out.len())?;
+        out.push(round.clone());
+        let mut faces: Vec<u8> = round.iter().map(|r| r.1).collect();
+        faces.sort_unstable_by(|a, b| b.cmp(a));
+        faces.dedup();
+        for face in faces {
+            let tied: Vec<PlayerId> = round.iter().filter(|r| r.1 == face).map(|r| r.0).collect();
+            self.order_into(&tied, rounds, out, order)?;
+        }
+        Ok(())
+    }
+
+    /// Entered faces of step 6 among `players` (XM-R3, ARB-R64), checked as
+    /// [`draw::roll_until_separated`] rolls them: rounds among exactly
+    /// `players` until one separates anyone.
+    pub fn entered_separation(
+        &self,
+        players: &[PlayerId],
+        rounds: &[RollRound<PlayerId>],
+    ) -> Result<Vec<RollRound<PlayerId>>, String> {
+        let mut out = Vec::new();
+        loop {
+            let round = self.entered_round(players, rounds, out.len())?;
+            let separated = round.iter().any(|r| r.1 != round[0].1);
+            out.push(round);
+            if separated {
+                break;
+            }
+        }
+        if out.len() < rounds.len() {
+            return Err(format!(
+                "round {} of the faces is one too many: round {} already separates {}",
+                out.len() + 1,
+                out.len(),
+                self.names(players)
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Entered round number `k` (from 0) among exactly `group`, one face
+    /// from 1 to the die's faces each, in `group`'s order.
+    fn entered_round(
+        &self,
+        group: &[PlayerId],
+        rounds: &[RollRound<PlayerId>],
+        k: usize,
+    ) -> Result<RollRound<PlayerId>, String> {
+        let n = k + 1;
+        let Some(given) = rounds.get(k) else {
+            return Err(format!(
+                "{} are tied after round {k}: give round {n} with one face for each of them (and only them)",
+                self.names(group)
+            ));
+        };
+        let faces = self.rules.die_faces;
+        for (p, f) in given {
+            if !group.contains(p) {
+                return Err(format!(
+                    "round {n} gives a face to {}, who does not roll in it: round {n} is among {}",
+                    self.name_of(*p),
+                    self.names(group)
+                ));
+            }
+            if !(1..=faces).contains(f) {
+                return Err(format!(
+                    "round {n}: {}'s face {f} is not 1 to {faces}",
+                    self.name_of(*p)
+                ));
+            }
+        }
+        group
+            .iter()
+            .map(|p| {
+                let mine: Vec<u8> = given.iter().filter(|g| g.0 == *p).map(|g| g.1).collect();
+                match mine.as_slice() {
+                    [f] => Ok((*p, *f)),
+                    [] => Err(format!(
+                        "round {n} has no face for {}: round {n} is among {}",
+                        self.name_of(*p),
+                        self.names(group)
+                    )),
+                    _ => Err(format!(
+                        "round {n} gives {} more than one face",
+                        self.name_of(*p)
+                    )),
+                }
+            })
+            .collect()
+    }
+
+    /// "Ames, Baker and Clark".
+    fn names(&self, set: &[PlayerId]) -> String {
+        let names: Vec<String> = set.iter().map(|p| self.name_of(*p)).collect();
+        match names.as_slice() {
+            [] => String::new(),
+            [one] => one.clone(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
         }
     }
 
@@ -1225,7 +1651,8 @@ impl League {
                 return Err(rule(
                     CLAUSE_DRR,
                     format!(
-                        "{id} is {} v {}, not {names}",
+                        "{} is {} v {}, not {names}",
+                        self.game_ref(id),
                         self.name_of(g.players[0]),
                         self.name_of(g.players[1])
                     ),
@@ -1236,13 +1663,19 @@ impl League {
                 GameStatus::Cancelled { .. } => {
                     return Err(rule(
                         "XMadn League: Double-round robins; XM-R6",
-                        format!("{id} was cancelled by mutual consent; it takes no result"),
+                        format!(
+                            "{} was cancelled by mutual consent; it takes no result",
+                            self.game_ref(id)
+                        ),
                     ));
                 }
                 GameStatus::Played { .. } => {
                     return Err(rule(
                         CLAUSE_RESULTS,
-                        format!("{id} already has a result; use `league correct`"),
+                        format!(
+                            "{} already has a result; use `league correct`",
+                            self.game_ref(id)
+                        ),
                     ));
                 }
                 GameStatus::Scheduled => {}
@@ -1251,7 +1684,8 @@ impl League {
                 return Err(rule(
                     CLAUSE_DRR,
                     format!(
-                        "{id} cannot be played yet: Games 1 to 3 are played in order, then Games 4 to 6 in any order"
+                        "{} cannot be played yet: Games 1 to 3 are played in order, then Games 4 to 6 in any order",
+                        self.game_ref(id)
                     ),
                 ));
             }
@@ -1312,6 +1746,65 @@ impl League {
         }
     }
 
+    /// A game as users see it, by the document's numbering with the
+    /// league-wide id as its alias (ARB-R63): "DRR 2 Game 4 (G10)",
+    /// "final game 2 (G14)".
+    pub fn game_ref(&self, id: GameId) -> String {
+        match self.game(id) {
+            Some(g) => format!("{} ({id})", stage_words(g.stage)),
+            None => id.to_string(),
+        }
+    }
+
+    /// A round-robin game named by the document's numbering or by its
+    /// league-wide id (ARB-R63): `DRR 2 Game 4`, `D2G4`, `2.4`, `Game 4`
+    /// (of the running or last scheduled DRR), or the alias `G10` / `10`.
+    /// Case, spaces, `-` and `_` do not matter. `None` if the league has no
+    /// such game (or the text is longer than any game's name).
+    pub fn parse_game(&self, text: &str) -> Option<GameId> {
+        if text.len() > 40 {
+            return None;
+        }
+        let t: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+            .flat_map(char::to_lowercase)
+            .collect();
+        let num = |s: &str| -> Option<u32> {
+            (!s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse().ok())
+                .flatten()
+        };
+        let by_number = |drr: u32, number: u32| -> Option<GameId> {
+            match self.drrs.get(drr.checked_sub(1)? as usize)? {
+                Drr::Scheduled { games, .. } => games.get(number.checked_sub(1)? as usize).copied(),
+                Drr::Cancelled { .. } => None,
+            }
+        };
+        let split = |rest: &str, seps: &[&str]| -> Option<(u32, u32)> {
+            seps.iter().find_map(|sep| {
+                let (d, n) = rest.split_once(sep)?;
+                Some((num(d)?, num(n)?))
+            })
+        };
+        let found = if let Some(rest) = t.strip_prefix("drr").or_else(|| t.strip_prefix('d')) {
+            let (d, n) = split(rest, &["game", "g", "."])?;
+            by_number(d, n)
+        } else if let Some(rest) = t.strip_prefix("game") {
+            let last = self
+                .drrs
+                .iter()
+                .rposition(|d| matches!(d, Drr::Scheduled { .. }))?;
+            by_number(last as u32 + 1, num(rest)?)
+        } else if let Some((d, n)) = split(&t, &["."]) {
+            by_number(d, n)
+        } else {
+            let n = num(t.strip_prefix('g').unwrap_or(&t))?;
+            Some(GameId(n)).filter(|g| self.game(*g).is_some())
+        };
+        found.filter(|g| self.game(*g).is_some())
+    }
+
     /// "Game 4 (DRR 1): Baker v Ames".
     pub fn describe_game(&self, g: &LeagueGame) -> String {
         let players = format!(
@@ -1345,7 +1838,7 @@ impl League {
                 CLAUSE_DRR,
                 format!(
                     "{} is {} v {}",
-                    g.id,
+                    self.game_ref(g.id),
                     self.name_of(g.players[0]),
                     self.name_of(g.players[1])
                 ),
@@ -1355,6 +1848,15 @@ impl League {
         let score = Score { pawns, seconds };
         score.check(self.rules.rule_set)?;
         Ok(score)
+    }
+}
+
+/// Where a game is, by the document's numbering: "DRR 2 Game 4" (Game 1 to
+/// 6 of each double round-robin), "final game 2" (ARB-R63).
+pub fn stage_words(stage: Stage) -> String {
+    match stage {
+        Stage::RoundRobin { drr, number } => format!("DRR {drr} Game {number}"),
+        Stage::Playoff { round, number } => format!("{} game {number}", round.name()),
     }
 }
 
@@ -1372,6 +1874,36 @@ fn unknown_game(id: GameId) -> RuleError {
     rule(CLAUSE_RESULTS, format!("there is no game {id}")).field("game")
 }
 
+/// "dice rolled at the table, faces entered by alice at 2026-03-01 19:00
+/// UTC" (ARB-R64): how every explanation tells entered faces from a
+/// committed draw.
+pub fn entered_words(by: &str, at: Time) -> String {
+    format!(
+        "dice rolled at the table, faces entered by {by} at {} (not a committed draw)",
+        at.format("%Y-%m-%d %H:%M UTC")
+    )
+}
+
+/// The most rounds of die-roll one entry of faces may hold (ARB-R64).
+pub const MAX_ENTERED_ROUNDS: usize = 32;
+
+/// Who entered the faces of dice rolled at the table: the moderator's
+/// name as the record keeps it (1 to 64 characters, none invisible).
+fn entered_by(by: &str) -> Result<String, RuleError> {
+    let by = by.trim();
+    if by.is_empty()
+        || by.chars().count() > crate::model::MAX_ACCOUNT
+        || by.chars().any(crate::model::invisible)
+    {
+        return Err(rule(
+            "ARB-R64",
+            "the faces of dice rolled at the table are entered by a named moderator (1 to 64 characters)",
+        )
+        .field("by"));
+    }
+    Ok(by.to_string())
+}
+
 /// One checked roll.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RollCheck {
@@ -1380,7 +1912,13 @@ pub struct RollCheck {
     pub purpose: RollPurpose,
     pub seed: Seed,
     pub committed: [u8; 32],
-    /// The seed's SHA-256 is the commitment published before the roll.
+    /// Who entered the faces of dice rolled at the table (ARB-R64); `None`
+    /// for a committed draw.
+    pub entered_by: Option<String>,
+    /// When the roll was recorded.
+    pub at: Time,
+    /// The seed's SHA-256 is the commitment published before the roll
+    /// (always true for entered faces, which have no commitment).
     pub commitment_ok: bool,
     /// The faces are the ones the seed gives.
     pub faces_ok: bool,

@@ -129,6 +129,55 @@ impl Colours {
     }
 }
 
+/// The pawns a player of 4 pawns per colour can bring home in one allied
+/// colour.
+pub const PAWNS_PER_COLOUR: u8 = 4;
+
+/// The pawns one player brought home in a game, per allied colour
+/// ("Allied colours line up side-by-side as vanguard and rearguard").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Home {
+    pub vanguard: u8,
+    pub rearguard: u8,
+}
+
+impl Home {
+    /// Each colour has 0 to [`PAWNS_PER_COLOUR`] pawns home.
+    pub fn check(&self, who: &str) -> Result<(), RuleError> {
+        for (colour, n) in [("vanguard", self.vanguard), ("rearguard", self.rearguard)] {
+            if n > PAWNS_PER_COLOUR {
+                return Err(RuleError::new(
+                    "XMadn League: Game results",
+                    format!(
+                        "{who} brought home {n} pawns of the {colour}: a colour has {PAWNS_PER_COLOUR} pawns"
+                    ),
+                )
+                .field("home"));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Home {
+    /// "4/1": vanguard, then rearguard.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.vanguard, self.rearguard)
+    }
+}
+
+impl RuleSet {
+    /// The counted pawns of what a player brought home: "the pawns of the
+    /// respective players' best one allied colour (2T) or both allied
+    /// colours (2T+)" (XMadn League: Game results).
+    pub fn counted(self, home: Home) -> u8 {
+        match self {
+            RuleSet::Championship => home.vanguard.max(home.rearguard),
+            RuleSet::Masters => home.vanguard + home.rearguard,
+        }
+    }
+}
+
 /// The score of a two-player counted game: each player's counted pawns
 /// (in the game's player order) and the game's time in seconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -223,21 +272,31 @@ pub fn check_players(names: &[String]) -> Result<(), RuleError> {
         )
         .field("players"));
     }
-    for (i, n) in names.iter().enumerate() {
-        let t = n.trim();
-        // The one name check of every format (ARB-R22, ARB-R50).
-        if let Err(why) = crate::model::person_name(n, 64) {
-            return Err(
-                RuleError::new("ARB-R22", format!("player name {n:?} {why}")).field("players"),
-            );
+    player_names(names).map(drop)
+}
+
+/// The three players' names as they are stored (ARB-R62: NFC, single
+/// spaces), each passing the one name check of every format, no two the
+/// same name under its normalization.
+pub fn player_names(names: &[String]) -> Result<Vec<String>, RuleError> {
+    let mut out: Vec<String> = Vec::with_capacity(names.len());
+    for n in names {
+        // The one name check of every format (ARB-R22, ARB-R50, ARB-R62).
+        let name = crate::model::person_name(n, 64).map_err(|why| {
+            RuleError::new("ARB-R22", format!("player name {n:?} {why}")).field("players")
+        })?;
+        if let Some(existing) = out.iter().find(|m| crate::model::same_name(m, &name)) {
+            return Err(RuleError::new(
+                "ARB-R62",
+                format!(
+                    "{name:?} is the same name as {existing:?}, already a player: names are compared without regard to case, accents' composition or spacing"
+                ),
+            )
+            .field("players"));
         }
-        if names[..i].iter().any(|m| m.trim().eq_ignore_ascii_case(t)) {
-            return Err(
-                RuleError::new("ARB-R22", format!("two players are named {t:?}")).field("players"),
-            );
-        }
+        out.push(name);
     }
-    Ok(())
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ pub fn period(league: &League, game: &LeagueGame) -> u32 {
 
 /// One game for the ratings, if it is rated.
 pub fn rated_game(league: &League, game: &LeagueGame) -> Option<RatedGame> {
-    let GameStatus::Played { score, at } = &game.status else {
+    let GameStatus::Played { score, at, .. } = &game.status else {
         return None;
     };
     let outcome = if score.winner_index() == 0 {

@@ -371,8 +371,25 @@ impl Table {
         if self.provisional {
             rulings.push("XM-R5");
         }
+        // A step-6 roll of real dice at the table says so (ARB-R64).
+        let entered =
+            (s.step == 6)
+                .then(|| {
+                    league.rolls.iter().rev().find(|r| {
+                        r.purpose == RollPurpose::Tiebreak && same_set(&r.players, &s.among)
+                    })
+                })
+                .flatten()
+                .and_then(|r| {
+                    r.entered_by
+                        .as_deref()
+                        .map(|by| super::league::entered_words(by, r.at))
+                });
+        if entered.is_some() {
+            rulings.push("ARB-R64");
+        }
         let text = format!(
-            "{} above {}: {}, {} to {}{}{}",
+            "{} above {}: {}, {} to {}{}{}{}",
             league.name_of(s.upper),
             league.name_of(s.lower),
             step_words(s.step),
@@ -385,6 +402,7 @@ impl Table {
                 ),
                 _ => Table::origin_words(league, &s.origin, &s.among),
             },
+            entered.map_or(String::new(), |e| format!(" ({e})")),
             if self.provisional {
                 " (provisional)"
             } else {

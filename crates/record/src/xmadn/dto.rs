@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::xmadn::league::PlayoffStage;
 use arbiter_engine::xmadn::{
-    ChallengersRules, Colours, LeagueRules, Playoff, RuleSet, Score, Series,
+    ChallengersRules, Colours, Home, LeagueRules, Playoff, RuleSet, Score, Series,
 };
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Unexpected, Visitor};
 use serde::ser::{SerializeSeq, Serializer};
@@ -309,6 +309,36 @@ impl From<ScoreDto> for Score {
             seconds: s.seconds,
         }
     }
+}
+
+/// The pawns one player brought home per allied colour (ARB-R65):
+/// `{"vanguard": 4, "rearguard": 1}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct HomeDto {
+    vanguard: u8,
+    rearguard: u8,
+}
+
+/// Both players' pawns home per colour, in the order of the score's pawns.
+pub(crate) type HomesDto = Option<Arr<HomeDto, 2>>;
+
+pub(crate) fn homes_dto(h: &Option<[Home; 2]>) -> HomesDto {
+    h.map(|h| {
+        Arr(h.map(|h| HomeDto {
+            vanguard: h.vanguard,
+            rearguard: h.rearguard,
+        }))
+    })
+}
+
+pub(crate) fn homes(h: HomesDto) -> Option<[Home; 2]> {
+    h.map(|Arr(h)| {
+        h.map(|h| Home {
+            vanguard: h.vanguard,
+            rearguard: h.rearguard,
+        })
+    })
 }
 
 /// One player's roll of the die: `[player, face]`, the face from 1.

@@ -4,8 +4,8 @@ use arbiter_engine::xmadn::league::Event;
 use serde::{Deserialize, Serialize};
 
 use super::dto::{
-    Arr, ColoursDto, LeagueRulesDto, RoundsDto, ScoreDto, SeriesDto, StageDto, pids, players,
-    rounds, rounds_dto,
+    Arr, ColoursDto, HomesDto, LeagueRulesDto, RoundsDto, ScoreDto, SeriesDto, StageDto, homes,
+    homes_dto, pids, players, rounds, rounds_dto,
 };
 use crate::envelope::event_dto;
 use crate::v1::{Gid, Hex32, Pid, PlayerAccountDto, RevertedDto, Stamp};
@@ -36,6 +36,32 @@ pub(crate) struct PositionsRolledDto {
 pub(crate) struct ResultRecordedDto {
     game: Gid,
     score: ScoreDto,
+    /// The pawns brought home per allied colour, when the result was
+    /// entered so (ARB-R65); absent in older logs and otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    home: HomesDto,
+    at: Stamp,
+}
+
+/// Positions of a double round-robin by real dice at the table, the faces
+/// entered by moderator `by` (ARB-R64).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PositionsEnteredDto {
+    drr: u32,
+    rounds: RoundsDto,
+    positions: Arr<Pid, 3>,
+    by: String,
+    at: Stamp,
+}
+
+/// Step 6 by real dice at the table (ARB-R64).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TiebreakEnteredDto {
+    players: Vec<Pid>,
+    rounds: RoundsDto,
+    by: String,
     at: Stamp,
 }
 
@@ -44,6 +70,8 @@ pub(crate) struct ResultRecordedDto {
 pub(crate) struct ResultCorrectedDto {
     game: Gid,
     score: ScoreDto,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    home: HomesDto,
     reason: String,
     at: Stamp,
 }
@@ -93,6 +121,8 @@ pub(crate) struct PlayoffGamePlayedDto {
     stage: StageDto,
     /// Pawns in the order higher seed, lower seed.
     score: ScoreDto,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    home: HomesDto,
     at: Stamp,
 }
 
@@ -101,6 +131,8 @@ event_dto! {
     EventDto {
         Created(CreatedDto) = "league-created",
         PositionsRolled(PositionsRolledDto) = "league-positions-rolled",
+        PositionsEntered(PositionsEnteredDto) = "league-positions-entered",
+        TiebreakEntered(TiebreakEnteredDto) = "league-tiebreak-entered",
         ResultRecorded(ResultRecordedDto) = "league-result-recorded",
         ResultCorrected(ResultCorrectedDto) = "league-result-corrected",
         GameCancelled(GameCancelledDto) = "league-game-cancelled",
@@ -143,21 +175,51 @@ impl From<&Event> for EventDto {
                 positions: pids(positions),
                 at: Stamp(*at),
             }),
-            Event::ResultRecorded { game, score, at } => {
-                EventDto::ResultRecorded(ResultRecordedDto {
-                    game: Gid(*game),
-                    score: (*score).into(),
-                    at: Stamp(*at),
-                })
-            }
+            Event::PositionsEntered {
+                drr,
+                rounds,
+                positions,
+                by,
+                at,
+            } => EventDto::PositionsEntered(PositionsEnteredDto {
+                drr: *drr,
+                rounds: rounds_dto(rounds),
+                positions: pids(positions),
+                by: by.clone(),
+                at: Stamp(*at),
+            }),
+            Event::TiebreakEntered {
+                players,
+                rounds,
+                by,
+                at,
+            } => EventDto::TiebreakEntered(TiebreakEnteredDto {
+                players: players.iter().copied().map(Pid).collect(),
+                rounds: rounds_dto(rounds),
+                by: by.clone(),
+                at: Stamp(*at),
+            }),
+            Event::ResultRecorded {
+                game,
+                score,
+                home,
+                at,
+            } => EventDto::ResultRecorded(ResultRecordedDto {
+                game: Gid(*game),
+                score: (*score).into(),
+                home: homes_dto(home),
+                at: Stamp(*at),
+            }),
             Event::ResultCorrected {
                 game,
                 score,
+                home,
                 reason,
                 at,
             } => EventDto::ResultCorrected(ResultCorrectedDto {
                 game: Gid(*game),
                 score: (*score).into(),
+                home: homes_dto(home),
                 reason: reason.clone(),
                 at: Stamp(*at),
             }),
@@ -201,13 +263,17 @@ impl From<&Event> for EventDto {
                 colours: colours.into(),
                 at: Stamp(*at),
             }),
-            Event::PlayoffGamePlayed { stage, score, at } => {
-                EventDto::PlayoffGamePlayed(PlayoffGamePlayedDto {
-                    stage: (*stage).into(),
-                    score: (*score).into(),
-                    at: Stamp(*at),
-                })
-            }
+            Event::PlayoffGamePlayed {
+                stage,
+                score,
+                home,
+                at,
+            } => EventDto::PlayoffGamePlayed(PlayoffGamePlayedDto {
+                stage: (*stage).into(),
+                score: (*score).into(),
+                home: homes_dto(home),
+                at: Stamp(*at),
+            }),
             Event::AccountLinked { player, account } => {
                 EventDto::AccountLinked(PlayerAccountDto::new(*player, account))
             }
@@ -236,14 +302,29 @@ impl From<EventDto> for Event {
                 positions: players(d.positions),
                 at: d.at.0,
             },
+            EventDto::PositionsEntered(d) => Event::PositionsEntered {
+                drr: d.drr,
+                rounds: rounds(d.rounds),
+                positions: players(d.positions),
+                by: d.by,
+                at: d.at.0,
+            },
+            EventDto::TiebreakEntered(d) => Event::TiebreakEntered {
+                players: d.players.into_iter().map(|p| p.0).collect(),
+                rounds: rounds(d.rounds),
+                by: d.by,
+                at: d.at.0,
+            },
             EventDto::ResultRecorded(d) => Event::ResultRecorded {
                 game: d.game.0,
                 score: d.score.into(),
+                home: homes(d.home),
                 at: d.at.0,
             },
             EventDto::ResultCorrected(d) => Event::ResultCorrected {
                 game: d.game.0,
                 score: d.score.into(),
+                home: homes(d.home),
                 reason: d.reason,
                 at: d.at.0,
             },
@@ -276,6 +357,7 @@ impl From<EventDto> for Event {
             EventDto::PlayoffGamePlayed(d) => Event::PlayoffGamePlayed {
                 stage: d.stage.into(),
                 score: d.score.into(),
+                home: homes(d.home),
                 at: d.at.0,
             },
             EventDto::AccountLinked(d) => Event::AccountLinked {

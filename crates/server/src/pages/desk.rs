@@ -111,7 +111,7 @@ impl DeskHead {
         .any(|me| {
             names
                 .iter()
-                .any(|n| n.trim().eq_ignore_ascii_case(me.trim()))
+                .any(|n| arbiter_engine::model::same_name(n, me))
         })
     }
 }

@@ -198,23 +198,50 @@ pub(super) struct XmForm {
     second: Option<String>,
     third: Option<String>,
     username: Option<String>,
+    /// The pawns brought home per allied colour (ARB-R65): a's vanguard
+    /// and rearguard, b's.
+    home_av: Option<String>,
+    home_ar: Option<String>,
+    home_bv: Option<String>,
+    home_br: Option<String>,
+    /// Faces of dice rolled at the table (ARB-R64): rounds separated by
+    /// `;`, each `Ames=5,Baker=2,Clark=6`.
+    faces: Option<String>,
 }
 
 impl XmForm {
+    /// `4/1,2/3` from the four boxes, when any is filled (ARB-R65).
+    fn home(&self) -> Option<String> {
+        let boxes = [&self.home_av, &self.home_ar, &self.home_bv, &self.home_br].map(text);
+        boxes
+            .iter()
+            .any(|b| !b.is_empty())
+            .then(|| format!("{}/{},{}/{}", boxes[0], boxes[1], boxes[2], boxes[3]))
+    }
+
     fn league(&self) -> Result<LeagueAction, ApiError> {
-        let (a, b, pawns, time) = (
+        let (a, b, pawns, time, home) = (
             text(&self.a),
             text(&self.b),
             text(&self.pawns),
             text(&self.time),
+            self.home(),
         );
         Ok(match self.action.as_str() {
             "roll" => LeagueAction::Roll,
+            "enter-roll" => LeagueAction::EnterRoll {
+                faces: text(&self.faces)
+                    .split(';')
+                    .map(|r| r.trim().to_string())
+                    .filter(|r| !r.is_empty())
+                    .collect(),
+            },
             "record-result" => LeagueAction::RecordResult {
                 game: opt(&self.game),
                 a,
                 b,
                 pawns,
+                home,
                 time,
             },
             "correct-result" => LeagueAction::CorrectResult {
@@ -222,6 +249,7 @@ impl XmForm {
                 a,
                 b,
                 pawns,
+                home,
                 time,
                 reason: text(&self.reason),
             },
@@ -237,7 +265,13 @@ impl XmForm {
             "start-playoff" => LeagueAction::StartPlayoff {
                 colours: text(&self.colours),
             },
-            "record-playoff-game" => LeagueAction::RecordPlayoffGame { a, b, pawns, time },
+            "record-playoff-game" => LeagueAction::RecordPlayoffGame {
+                a,
+                b,
+                pawns,
+                home,
+                time,
+            },
             "add-moderator" => LeagueAction::AddModerator {
                 username: text(&self.username),
             },
