@@ -294,7 +294,8 @@ impl Runner {
         };
         Ok(ResultInput {
             outcome,
-            ended_by: EndTag::parse(args.opt("end").unwrap_or(default_end)),
+            ended_by: EndTag::parse(args.opt("end").unwrap_or(default_end))
+                .map_err(|e| format!("end: {e}"))?,
             vp: args.opt("vp").map(parse_num).transpose()?,
             turn: args.opt("turn").map(parse_num).transpose()?,
             note: args.opt("note").map(str::to_string),
@@ -513,6 +514,23 @@ impl Runner {
             }],
             "on" => {
                 self.clock = date(args.at(0)?)?;
+                vec![]
+            }
+            "result" | "agree" | "tie" | "report"
+                if args
+                    .opt("end")
+                    .is_some_and(|e| EndTag::parse(e).is_err()) =>
+            {
+                // ARB-R58: an ending outside the vocabulary is refused as
+                // the front ends refuse it, before any command is decided.
+                let error = EndTag::parse(args.opt("end").unwrap_or_default())
+                    .err()
+                    .ok_or("an ending that parses")?;
+                self.pending = Some(Pending {
+                    line,
+                    error,
+                    before: Box::new(self.ladder.clone()),
+                });
                 vec![]
             }
             "result" | "agree" | "tie" => {
@@ -989,7 +1007,10 @@ impl Runner {
                         .copied()
                         .unwrap_or_default()
                 } else if let Some(e) = args.opt("end") {
-                    s.by_end.get(&EndTag::parse(e)).copied().unwrap_or_default()
+                    s.by_end
+                        .get(&EndTag::parse(e).map_err(|e| e.to_string())?)
+                        .copied()
+                        .unwrap_or_default()
                 } else {
                     match args.at(0)? {
                         "ladder" => s.ladder,

@@ -428,7 +428,7 @@ fn noise_command(l: &Ladder, (kind, a, b, c): (u8, u32, u32, u8), at: Time) -> C
             game: g,
             result: ResultInput {
                 outcome,
-                ended_by: EndTag::parse(["vp", "final", "adjudication"][(b % 3) as usize]),
+                ended_by: EndTag::legacy(["vp", "final", "adjudication"][(b % 3) as usize]),
                 vp: (c % 2 == 0).then_some(i32::from(c % 50) - 25),
                 turn: None,
                 note: None,
@@ -479,7 +479,9 @@ fn noise_command(l: &Ladder, (kind, a, b, c): (u8, u32, u32, u8), at: Time) -> C
             game: g,
             result: ResultInput {
                 outcome,
-                ended_by: EndTag::parse(
+                // Noise: "x" is an old free-text ending (ARB-R58), which
+                // a command can only carry from code, never from typing.
+                ended_by: EndTag::legacy(
                     ["vp", "defcon", "final", "wargames", "x"][(b % 5) as usize],
                 ),
                 vp: Some(i32::from(c) - 128),
