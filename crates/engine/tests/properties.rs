@@ -607,7 +607,7 @@ struct Book {
     /// Consecutive skips (TWS-R2): a round without a skip resets it.
     skip_streak: HashMap<PlayerId, u32>,
     /// Consecutive missed rounds (TWS-R4; ARB-R13: byes and cancelled games
-    /// leave it as it was).
+    /// break the run, as they break the run of skips).
     missed: HashMap<PlayerId, u32>,
     /// Order of entry of the members who joined during the open round.
     joined_during: Vec<PlayerId>,
@@ -930,7 +930,6 @@ fn check_close(pre: &Ladder, post: &Ladder, closed: &RoundClosed, book: &Book) {
         match class[&p] {
             Class::Keeper { skipped: true } => before + 1,
             Class::Loser if round.skips.iter().any(|s| s.player == p) => before + 1,
-            Class::Keeper { skipped: false } => before,
             _ => 0,
         }
     };
@@ -1194,13 +1193,23 @@ fn run_scenario(s: &Scenario) {
             let missed = book.missed.entry(p).or_insert(0);
             *missed = match reason {
                 _ if skipped => *missed + 1,
-                Some(MoveReason::Bye | MoveReason::NoResult { .. }) => *missed,
                 None => *missed, // retired
                 _ => 0,
             };
         }
         for r in &closed.inactive {
             book.skip_streak.insert(r.player, 0);
+        }
+        // ARB-R13: one reading of "consecutive" for both counters, so a
+        // member's run of skips and his run of missed rounds are the same.
+        for rec in &sim.ladder.players {
+            if rec.status == Membership::Member {
+                assert_eq!(
+                    rec.skip_streak, rec.missed_streak,
+                    "ARB-R13: {} has skipped {} consecutive rounds but missed {}",
+                    rec.player.name, rec.skip_streak, rec.missed_streak
+                );
+            }
         }
         clock += 10;
     }

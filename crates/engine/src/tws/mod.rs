@@ -1518,9 +1518,12 @@ impl Ladder {
                     p.skip_streak = 0;
                     p.missed_streak = 0;
                 }
-                // TWS-R10: a bye is not a missed round (nor a skip).
+                // TWS-R10: a bye is not a missed round (nor a skip); ARB-R13:
+                // it breaks both runs alike, so the skips or missed rounds
+                // on either side of it are not consecutive.
                 MoveReason::Bye | MoveReason::NoResult { .. } | MoveReason::CarriedOver { .. } => {
                     p.skip_streak = 0;
+                    p.missed_streak = 0;
                 }
             }
             p.joined_during = None;
