@@ -631,3 +631,41 @@ mod name_tests {
         assert_eq!(l.iter().count(), 0);
     }
 }
+
+#[cfg(test)]
+mod ending_tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// ARB-R58: the vocabulary and its spellings parse; anything else is
+    /// refused naming the field, with a "did you mean" when one is near.
+    #[test]
+    fn endings_are_a_fixed_vocabulary() {
+        for tag in EndTag::VOCABULARY {
+            assert_eq!(EndTag::parse(tag).unwrap().tag(), tag);
+        }
+        assert_eq!(EndTag::parse(" Europe  Control ").unwrap(), EndTag::EuropeControl);
+        assert_eq!(EndTag::parse("20VP").unwrap(), EndTag::Vp);
+        assert_eq!(EndTag::parse("other").unwrap(), EndTag::Other(String::new()));
+        let e = EndTag::parse("europ").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("ended_by"));
+        assert!(e.message.contains("did you mean `europe`?"), "{e}");
+        assert!(e.message.contains(&EndTag::VOCABULARY.join(", ")), "{e}");
+        assert!(EndTag::parse("victory").unwrap_err().message.contains("`vp`"));
+        assert!(EndTag::parse("defcom").unwrap_err().message.contains("`defcon`"));
+        assert!(!EndTag::parse("qqq").unwrap_err().message.contains("did you mean"));
+        // Hostile input: huge, invisible, empty; refused, never echoed whole.
+        let huge = "x".repeat(100_000);
+        let e = EndTag::parse(&huge).unwrap_err();
+        assert!(e.message.len() < 1_000, "{}", e.message.len());
+        assert!(EndTag::parse("").is_err());
+        assert!(EndTag::parse("vp\u{200B}").is_err());
+        // Old free text as it reads now, and how it is counted.
+        assert_eq!(EndTag::legacy("Nuclear War"), EndTag::Defcon);
+        assert_eq!(EndTag::legacy("timeout"), EndTag::Other("timeout".into()));
+        assert_eq!(EndTag::Other("resigned".into()).counted(), EndTag::Concession);
+        assert_eq!(EndTag::Other("europ".into()).counted(), EndTag::Other(String::new()));
+        assert_eq!(EndTag::Other(String::new()).describe(), "other");
+    }
+}

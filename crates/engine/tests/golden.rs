@@ -1049,7 +1049,7 @@ impl Runner {
                 args.only(&["ussr", "us", "last"])?;
                 let p = self.player(args.at(0)?)?;
                 l.player(p).ok_or("unknown")?;
-                let h = l.side_history(p);
+                let h = l.side_history(p, l.rules_for(l.next_round_number()).sides_count_quick_rounds);
                 let mut got = format!("ussr={} us={}", h.ussr, h.us);
                 let mut want = format!("ussr={} us={}", args.req("ussr")?, args.req("us")?);
                 if let Some(last) = args.opt("last") {

@@ -623,7 +623,7 @@ fn check_announcement(pre: &Ladder, post: &Ladder, requested_skips: &HashSet<Pla
         assert_eq!(
             (mine.ussr, mine.us, mine.last),
             {
-                let h = pre.side_history(rec.player.id);
+                let h = pre.side_history(rec.player.id, false);
                 (h.ussr, h.us, h.last)
             },
             "side history of {}",

@@ -1551,7 +1551,7 @@ impl Ladder {
             let seat_a = Seat {
                 player: a.0,
                 rung: a.1,
-                history: self.side_history(a.0),
+                history: self.side_history(a.0, rules.sides_count_quick_rounds),
             };
             let (ussr, us, sides) = if brung == 0 {
                 // bp is an eliminator: the game counts as a quick round for him.
@@ -1575,7 +1575,7 @@ impl Ladder {
                 let seat_b = Seat {
                     player: bp,
                     rung: brung,
-                    history: self.side_history(bp),
+                    history: self.side_history(bp, rules.sides_count_quick_rounds),
                 };
                 // TWS-R9: the higher rung is nearer rung 1.
                 let (hi, lo) = if seat_a.rung <= seat_b.rung {
@@ -1857,17 +1857,19 @@ impl Ladder {
         }
         let id = self.next_game_id();
         let rung = self.rung_of(player).unwrap_or(0);
+        // The rules of the running round decide which games count (TWS-R6).
+        let quick = self.rules_for(round.number).sides_count_quick_rounds;
         let seat = Seat {
             player,
             rung,
-            history: self.side_history(player),
+            history: self.side_history(player, quick),
         };
         let (pa, pb, sides) = if unpaired.contains(&opponent) {
             let orung = self.rung_of(opponent).unwrap_or(0);
             let other = Seat {
                 player: opponent,
                 rung: orung,
-                history: self.side_history(opponent),
+                history: self.side_history(opponent, quick),
             };
             let (hi, lo) = if rung <= orung {
                 (seat, other)
