@@ -9,6 +9,7 @@
 
 mod decide;
 pub mod explain;
+pub mod possible;
 pub mod ratings;
 mod resort;
 pub mod rules;
