@@ -18,7 +18,14 @@ fn a_mistyped_ending_is_refused_with_a_suggestion() {
         a.refused(
             1,
             &[
-                "result", "record", "G5", "--winner", "Ben Carter", "--by", typed, "--at",
+                "result",
+                "record",
+                "G5",
+                "--winner",
+                "Ben Carter",
+                "--by",
+                typed,
+                "--at",
                 "2026-03-10",
             ],
         )
@@ -34,7 +41,14 @@ fn a_mistyped_ending_is_refused_with_a_suggestion() {
     a.refused(
         1,
         &[
-            "result", "record", "G5", "--winner", "Ben Carter", "--by", "other", "--at",
+            "result",
+            "record",
+            "G5",
+            "--winner",
+            "Ben Carter",
+            "--by",
+            "other",
+            "--at",
             "2026-03-10",
         ],
     )
@@ -44,7 +58,14 @@ fn a_mistyped_ending_is_refused_with_a_suggestion() {
     let run = a.refused(
         1,
         &[
-            "result", "record", "G5", "--winner", "Ben Carter", "--by", &huge, "--at",
+            "result",
+            "record",
+            "G5",
+            "--winner",
+            "Ben Carter",
+            "--by",
+            &huge,
+            "--at",
             "2026-03-10",
         ],
     );
@@ -73,22 +94,53 @@ fn a_result_contradicting_its_vp_is_refused_naming_winner_and_vp() {
     a.refused(
         1,
         &[
-            "result", "record", "G5", "--winner", "Emma Lindgren", "--by", "defcon", "--vp", "20",
-            "--at", "2026-03-10",
+            "result",
+            "record",
+            "G5",
+            "--winner",
+            "Emma Lindgren",
+            "--by",
+            "defcon",
+            "--vp",
+            "20",
+            "--at",
+            "2026-03-10",
         ],
     )
     .stderr_names(&["winner", "vp", "contradict", "+20", "ARB-R59"]);
     a.refused(
         1,
         &[
-            "result", "record", "G5", "--winner", "Ben Carter", "--by", "final-scoring",
-            "--vp", "-3", "--turn", "10", "--at", "2026-03-10",
+            "result",
+            "record",
+            "G5",
+            "--winner",
+            "Ben Carter",
+            "--by",
+            "final-scoring",
+            "--vp",
+            "-3",
+            "--turn",
+            "10",
+            "--at",
+            "2026-03-10",
         ],
     )
     .stderr_names(&["winner, vp", "toward the USSR"]);
     a.ok(&[
-        "result", "record", "G5", "--winner", "Ben Carter", "--by", "final-scoring", "--vp",
-        "3", "--turn", "10", "--at", "2026-03-10",
+        "result",
+        "record",
+        "G5",
+        "--winner",
+        "Ben Carter",
+        "--by",
+        "final-scoring",
+        "--vp",
+        "3",
+        "--turn",
+        "10",
+        "--at",
+        "2026-03-10",
     ]);
 }
 
@@ -102,7 +154,13 @@ fn a_skip_asked_while_a_round_runs_says_it_books_the_next() {
     );
     // Naming the round says nothing more.
     let out = a.ok(&[
-        "skip", "request", "Ben Carter", "--round", "4", "--at", "2026-03-05",
+        "skip",
+        "request",
+        "Ben Carter",
+        "--round",
+        "4",
+        "--at",
+        "2026-03-05",
     ]);
     assert!(!out.contains("Booked for"), "{out}");
 }
@@ -112,10 +170,23 @@ fn the_what_if_of_part_of_a_round_shows_the_rungs_still_possible() {
     let a = running();
     let before = a.stored();
     let out = a.ok(&["what-if", "--result", "G5=us", "--at", "2026-03-10"]);
-    assert!(out.contains("Round 2 cannot close yet: 1 game(s) undecided"), "{out}");
-    assert!(out.contains("every outcome of the 1 undecided game(s) examined (2 completions)"), "{out}");
+    assert!(
+        out.contains("Round 2 cannot close yet: 1 game(s) undecided"),
+        "{out}"
+    );
+    assert!(
+        out.contains("every outcome of the 1 undecided game(s) examined (2 completions)"),
+        "{out}"
+    );
     insta::assert_snapshot!("what_if_ladder_part_of_a_round", out);
-    let j = a.ok_json(&["what-if", "--result", "G5=us", "--json", "--at", "2026-03-10"]);
+    let j = a.ok_json(&[
+        "what-if",
+        "--result",
+        "G5=us",
+        "--json",
+        "--at",
+        "2026-03-10",
+    ]);
     assert_eq!(j["possible"]["exact"], true, "{j}");
     assert_eq!(j["possible"]["players"].as_array().unwrap().len(), 6, "{j}");
     assert!(j.get("close").is_none(), "{j}");

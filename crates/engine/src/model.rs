@@ -264,7 +264,11 @@ impl EndTag {
             .iter()
             .map(|(w, t)| {
                 let prefix = l.chars().count() >= 3 && w.starts_with(l.as_str());
-                let score = if prefix { 1.0 } else { strsim::jaro_winkler(&l, w) };
+                let score = if prefix {
+                    1.0
+                } else {
+                    strsim::jaro_winkler(&l, w)
+                };
                 (score, t)
             })
             .filter(|(score, _)| *score >= 0.8)
@@ -645,16 +649,37 @@ mod ending_tests {
         for tag in EndTag::VOCABULARY {
             assert_eq!(EndTag::parse(tag).unwrap().tag(), tag);
         }
-        assert_eq!(EndTag::parse(" Europe  Control ").unwrap(), EndTag::EuropeControl);
+        assert_eq!(
+            EndTag::parse(" Europe  Control ").unwrap(),
+            EndTag::EuropeControl
+        );
         assert_eq!(EndTag::parse("20VP").unwrap(), EndTag::Vp);
-        assert_eq!(EndTag::parse("other").unwrap(), EndTag::Other(String::new()));
+        assert_eq!(
+            EndTag::parse("other").unwrap(),
+            EndTag::Other(String::new())
+        );
         let e = EndTag::parse("europ").unwrap_err();
         assert_eq!(e.field.as_deref(), Some("ended_by"));
         assert!(e.message.contains("did you mean `europe`?"), "{e}");
         assert!(e.message.contains(&EndTag::VOCABULARY.join(", ")), "{e}");
-        assert!(EndTag::parse("victory").unwrap_err().message.contains("`vp`"));
-        assert!(EndTag::parse("defcom").unwrap_err().message.contains("`defcon`"));
-        assert!(!EndTag::parse("qqq").unwrap_err().message.contains("did you mean"));
+        assert!(
+            EndTag::parse("victory")
+                .unwrap_err()
+                .message
+                .contains("`vp`")
+        );
+        assert!(
+            EndTag::parse("defcom")
+                .unwrap_err()
+                .message
+                .contains("`defcon`")
+        );
+        assert!(
+            !EndTag::parse("qqq")
+                .unwrap_err()
+                .message
+                .contains("did you mean")
+        );
         // Hostile input: huge, invisible, empty; refused, never echoed whole.
         let huge = "x".repeat(100_000);
         let e = EndTag::parse(&huge).unwrap_err();
@@ -664,8 +689,14 @@ mod ending_tests {
         // Old free text as it reads now, and how it is counted.
         assert_eq!(EndTag::legacy("Nuclear War"), EndTag::Defcon);
         assert_eq!(EndTag::legacy("timeout"), EndTag::Other("timeout".into()));
-        assert_eq!(EndTag::Other("resigned".into()).counted(), EndTag::Concession);
-        assert_eq!(EndTag::Other("europ".into()).counted(), EndTag::Other(String::new()));
+        assert_eq!(
+            EndTag::Other("resigned".into()).counted(),
+            EndTag::Concession
+        );
+        assert_eq!(
+            EndTag::Other("europ".into()).counted(),
+            EndTag::Other(String::new())
+        );
         assert_eq!(EndTag::Other(String::new()).describe(), "other");
     }
 }

@@ -517,9 +517,7 @@ impl Runner {
                 vec![]
             }
             "result" | "agree" | "tie" | "report"
-                if args
-                    .opt("end")
-                    .is_some_and(|e| EndTag::parse(e).is_err()) =>
+                if args.opt("end").is_some_and(|e| EndTag::parse(e).is_err()) =>
             {
                 // ARB-R58: an ending outside the vocabulary is refused as
                 // the front ends refuse it, before any command is decided.
@@ -1049,7 +1047,10 @@ impl Runner {
                 args.only(&["ussr", "us", "last"])?;
                 let p = self.player(args.at(0)?)?;
                 l.player(p).ok_or("unknown")?;
-                let h = l.side_history(p, l.rules_for(l.next_round_number()).sides_count_quick_rounds);
+                let h = l.side_history(
+                    p,
+                    l.rules_for(l.next_round_number()).sides_count_quick_rounds,
+                );
                 let mut got = format!("ussr={} us={}", h.ussr, h.us);
                 let mut want = format!("ussr={} us={}", args.req("ussr")?, args.req("us")?);
                 if let Some(last) = args.opt("last") {

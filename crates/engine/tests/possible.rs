@@ -76,7 +76,11 @@ fn ladder(n: usize, round1: &[bool], skips: &[bool], decided: &[bool], ussr: &[b
     announce(&mut l, 1, day(0));
     let games: Vec<GameId> = l.open_round().unwrap().games.clone();
     for (i, g) in games.iter().enumerate() {
-        let side = if round1.get(i).copied().unwrap_or(true) { Side::Ussr } else { Side::Us };
+        let side = if round1.get(i).copied().unwrap_or(true) {
+            Side::Ussr
+        } else {
+            Side::Us
+        };
         result(&mut l, *g, side, day(1));
     }
     run(&mut l, Command::CloseRound { at: day(2) });
@@ -98,7 +102,11 @@ fn ladder(n: usize, round1: &[bool], skips: &[bool], decided: &[bool], ussr: &[b
     let games: Vec<GameId> = l.open_round().unwrap().games.clone();
     for (i, g) in games.iter().enumerate() {
         if decided.get(i).copied().unwrap_or(false) {
-            let side = if ussr.get(i).copied().unwrap_or(true) { Side::Ussr } else { Side::Us };
+            let side = if ussr.get(i).copied().unwrap_or(true) {
+                Side::Ussr
+            } else {
+                Side::Us
+            };
             result(&mut l, *g, side, day(4));
         }
     }
@@ -120,7 +128,11 @@ fn brute(l: &Ladder) -> Vec<(u32, u32, bool)> {
     for mask in 0..(1u64 << open.len()) {
         let mut c = l.clone();
         for (i, g) in open.iter().enumerate() {
-            let side = if mask >> i & 1 == 1 { Side::Ussr } else { Side::Us };
+            let side = if mask >> i & 1 == 1 {
+                Side::Ussr
+            } else {
+                Side::Us
+            };
             result(&mut c, *g, side, day(5));
         }
         run(&mut c, Command::CloseRound { at: day(6) });
@@ -184,16 +196,28 @@ fn a_round_of_thirteen_open_games_is_enumerated() {
     // its loser first of the losers (TWS-R1), whatever the other games.
     let games = &l.open_round().unwrap().games;
     let g1 = l.game(games[0]).unwrap();
-    let winner = p.ranges.iter().find(|r| r.player == g1.ussr.player).unwrap();
+    let winner = p
+        .ranges
+        .iter()
+        .find(|r| r.player == g1.ussr.player)
+        .unwrap();
     let loser = p.ranges.iter().find(|r| r.player == g1.us.player).unwrap();
-    assert_eq!((winner.best, winner.worst), (Some(1), Some(1)), "{winner:?}");
+    assert_eq!(
+        (winner.best, winner.worst),
+        (Some(1), Some(1)),
+        "{winner:?}"
+    );
     assert_eq!((loser.best, loser.worst), (Some(15), Some(15)), "{loser:?}");
     // The seventh game (rungs 13 and 14) is open: six winners are above
     // a winner of it; fourteen winners and six losers above a loser.
     let g7 = l.game(games[6]).unwrap();
     for p7 in [g7.ussr.player, g7.us.player] {
         let r = p.ranges.iter().find(|r| r.player == p7).unwrap();
-        assert_eq!((r.now, r.best, r.worst), (r.now, Some(7), Some(21)), "{r:?}");
+        assert_eq!(
+            (r.now, r.best, r.worst),
+            (r.now, Some(7), Some(21)),
+            "{r:?}"
+        );
     }
     // Above the limit, the bound says so and gives the same ranges here.
     let b = l.possible_rungs(day(6), 1 << 12).unwrap();

@@ -33,7 +33,9 @@ fn old_free_text_endings_read_and_count_under_the_fixed_endings() {
         },
     );
     run(&mut l, Command::AddModerator { name: "Mod".into() });
-    for n in ["Ames", "Baker", "Clark", "Dunn", "Evans", "Fox", "Gray", "Hill"] {
+    for n in [
+        "Ames", "Baker", "Clark", "Dunn", "Evans", "Fox", "Gray", "Hill",
+    ] {
         run(
             &mut l,
             Command::Join {
@@ -53,7 +55,12 @@ fn old_free_text_endings_read_and_count_under_the_fixed_endings() {
         },
     );
     // As an older version stored them: free text for the endings.
-    for (game, words) in [(1, "nuclear"), (2, "Europe Control"), (3, "timeout"), (4, "europ")] {
+    for (game, words) in [
+        (1, "nuclear"),
+        (2, "Europe Control"),
+        (3, "timeout"),
+        (4, "europ"),
+    ] {
         let line = format!(
             r#"{{"v":1,"type":"result-recorded","game":{game},"result":{{"outcome":"ussr-win","ended_by":{{"other":"{words}"}},"status":"played","at":"2026-01-20T00:00:00Z"}}}}"#
         );

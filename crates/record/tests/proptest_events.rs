@@ -83,8 +83,7 @@ fn side_reason() -> impl Strategy<Value = SideReason> {
                 game,
             }
         }),
-        option::of((game_id(), game_id()))
-            .prop_map(|games| SideReason::BothSwitch { games }),
+        option::of((game_id(), game_id())).prop_map(|games| SideReason::BothSwitch { games }),
         (player(), player(), side(), option::of(game_id())).prop_map(
             |(newcomer, other, last, game)| {
                 SideReason::NewcomerFlexible {

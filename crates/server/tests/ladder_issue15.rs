@@ -7,10 +7,10 @@
 
 mod common;
 
+use arbiter_store::EventStore;
 use axum::http::{Method, StatusCode};
 use common::ladder::{LADDER, World};
 use common::{As, send};
-use arbiter_store::EventStore;
 use serde_json::json;
 
 async fn version(w: &World) -> u64 {
@@ -53,7 +53,10 @@ async fn a_report_names_a_fixed_ending_and_does_not_contradict_itself() {
     let e = a.json();
     assert_eq!(e["error"]["field"], "ended_by", "{e}");
     assert!(
-        e["error"]["message"].as_str().unwrap().contains("did you mean `europe`?"),
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `europe`?"),
         "{e}"
     );
 
@@ -67,7 +70,11 @@ async fn a_report_names_a_fixed_ending_and_does_not_contradict_itself() {
     assert_eq!(a.json()["error"]["field"], "note", "{}", a.text());
 
     // A US win with the marker toward the USSR, and a USSR win at +20.
-    for (winner, ending, vp) in [(&us, "wargames", -3), (&ussr, "concession", 20), (&us, "vp", 3)] {
+    for (winner, ending, vp) in [
+        (&us, "wargames", -3),
+        (&ussr, "concession", 20),
+        (&us, "vp", 3),
+    ] {
         let a = w
             .act(
                 As::Token(&carol),
@@ -78,7 +85,10 @@ async fn a_report_names_a_fixed_ending_and_does_not_contradict_itself() {
         let e = a.json();
         assert_eq!(e["error"]["field"], "winner, vp", "{e}");
         assert!(
-            e["error"]["message"].as_str().unwrap().contains("contradict"),
+            e["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("contradict"),
             "{e}"
         );
     }

@@ -176,7 +176,11 @@ async fn the_ladder_page_closes_the_round_on_a_copy() {
     assert!(j.get("close").is_none(), "{j}");
     assert_eq!(j["possible"]["exact"], true, "{j}");
     assert_eq!(j["possible"]["completions"], 64, "{j}");
-    assert_eq!(j["possible"]["undecided"].as_array().unwrap().len(), 6, "{j}");
+    assert_eq!(
+        j["possible"]["undecided"].as_array().unwrap().len(),
+        6,
+        "{j}"
+    );
     for p in j["possible"]["players"].as_array().unwrap() {
         assert!(p["best"].as_u64() <= p["worst"].as_u64(), "{p}");
     }

@@ -1168,9 +1168,9 @@ impl Ladder {
                     Outcome::Win(Side::Us) if vp <= 0 => {
                         Some("a US win on the VP track needs the marker toward the US (above 0)")
                     }
-                    Outcome::Win(Side::Ussr) if vp >= 0 => {
-                        Some("a USSR win on the VP track needs the marker toward the USSR (below 0)")
-                    }
+                    Outcome::Win(Side::Ussr) if vp >= 0 => Some(
+                        "a USSR win on the VP track needs the marker toward the USSR (below 0)",
+                    ),
                     Outcome::Tie if vp != 0 => Some("a tie on the VP track leaves the marker at 0"),
                     _ => None,
                 },

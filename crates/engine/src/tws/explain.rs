@@ -49,7 +49,10 @@ impl Ladder {
                 None => "before round 1".to_string(),
             },
         };
-        let kind = match (g.participants().iter().find(|p| p.player == player), g.round) {
+        let kind = match (
+            g.participants().iter().find(|p| p.player == player),
+            g.round,
+        ) {
             (Some(p), _) if p.counts == Counts::Ladder => "ladder game",
             (_, Some(_)) => "quick game (as eliminator)",
             _ => "quick game",

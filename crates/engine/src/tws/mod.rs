@@ -1251,8 +1251,7 @@ impl Ladder {
                         let counts = p.counts;
                         if let Some(rec) = self.player_mut(p.player) {
                             rec.all_sides.record_game(p.side, *game);
-                            if let Some([ladder, all]) = self.side_table.get_mut(p.player.index())
-                            {
+                            if let Some([ladder, all]) = self.side_table.get_mut(p.player.index()) {
                                 if counts == Counts::Ladder {
                                     ladder.record_game(p.side, *game);
                                 }

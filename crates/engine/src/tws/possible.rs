@@ -56,7 +56,10 @@ impl Ladder {
             .games
             .iter()
             .copied()
-            .filter(|g| self.game(*g).is_some_and(|g| g.status == GameStatus::Scheduled))
+            .filter(|g| {
+                self.game(*g)
+                    .is_some_and(|g| g.status == GameStatus::Scheduled)
+            })
             .collect();
         let k = undecided.len();
         let completions = 1u64.checked_shl(k as u32).filter(|n| *n <= limit);
@@ -216,7 +219,9 @@ impl Ladder {
             let parts: Vec<(PlayerId, Side)> = g
                 .participants()
                 .iter()
-                .filter(|p| p.counts == crate::model::Counts::Ladder && contestant[p.player.index()])
+                .filter(|p| {
+                    p.counts == crate::model::Counts::Ladder && contestant[p.player.index()]
+                })
                 .map(|p| (p.player, p.side))
                 .collect();
             if parts.is_empty() {
