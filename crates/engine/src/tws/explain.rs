@@ -24,6 +24,14 @@ fn draw_name(stream: u64, keyed: &str) -> String {
     }
 }
 
+/// `"; last game counted: …"` as `" (last game counted: …)"`.
+fn paren(words: &str) -> String {
+    match words.strip_prefix("; ") {
+        Some(w) => format!(" ({w})"),
+        None => String::new(),
+    }
+}
+
 impl Ladder {
     /// The game a side assignment counted as `player`'s last, in words
     /// ("last game counted: quick game G31 in round 3"), or nothing for a
@@ -95,8 +103,8 @@ impl Ladder {
                     &["TWS-R6"],
                     format!(
                         "both players can switch sides relative to their last {counted}, so they do: {ussr} played the US last{} and now plays the USSR, {us} played the USSR last{} and now plays the US (rule 2)",
-                        self.last_counted(game.ussr.player, gu),
-                        self.last_counted(game.us.player, gs)
+                        paren(&self.last_counted(game.ussr.player, gu)),
+                        paren(&self.last_counted(game.us.player, gs))
                     ),
                 )
             }

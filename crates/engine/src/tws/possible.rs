@@ -1,4 +1,4 @@
-//! What the running round can still do to each rung (issue 15, item 5):
+//! What the running round can still do to each rung (issue 15, item 5; ARB-R61):
 //! the games not decided yet stay undecided, and each player's best and
 //! worst rung at the close is taken over every outcome of them.
 //!
