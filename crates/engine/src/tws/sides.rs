@@ -17,7 +17,7 @@ impl Ladder {
     /// The play history used for sides (TWS-R6: ladder games only, unless
     /// `quick`, the rules in force at the assignment counting quick
     /// rounds: then every recorded game counts, those recorded before the
-    /// setting was turned on included, issue 15).
+    /// setting was turned on included, ARB-R60).
     pub fn side_history(&self, player: PlayerId, quick: bool) -> SideCounts {
         player
             .0
