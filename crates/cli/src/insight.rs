@@ -222,7 +222,46 @@ pub async fn what_if(svc: &Svc, g: &Globals, a: &WhatIfArgs) -> Result<()> {
     for r in &v.results {
         out!("  {r}\n");
     }
-    out!("\n{}", crate::render::close(&v.close));
-    out!("\n{}", crate::render::ladder(&v.ladder));
+    out!("{}", render_what_if_ladder(&v));
     Ok(())
+}
+
+/// The close and the ladder after it, or, with games still undecided,
+/// each player's best and worst rung at the close (issue 15, item 5).
+pub fn render_what_if_ladder(v: &arbiter_service::insight::WhatIfView) -> String {
+    let mut out = String::new();
+    if let Some(close) = &v.close {
+        out.push_str(&format!("\n{}", crate::render::close(close)));
+    }
+    if let Some(ladder) = &v.ladder {
+        out.push_str(&format!("\n{}", crate::render::ladder(ladder)));
+    }
+    if let Some(p) = &v.possible {
+        out.push_str(&format!(
+            "\nRound {} cannot close yet: {} game(s) undecided ({}).\nRungs still possible at the close: {}.\n",
+            p.round,
+            p.undecided.len(),
+            p.undecided.join(", "),
+            p.how
+        ));
+        let mut t = comfy_table::Table::new();
+        t.load_preset(comfy_table::presets::NOTHING);
+        t.set_header(["rung now", "player", "best", "worst", ""]);
+        let rung = |r: Option<u32>| r.map_or("-".to_string(), |r| r.to_string());
+        for r in &p.players {
+            t.add_row([
+                r.now.to_string(),
+                r.name.clone(),
+                rung(r.best),
+                rung(r.worst),
+                if r.may_retire {
+                    "may leave for the inactive list (TWS-R4)".to_string()
+                } else {
+                    String::new()
+                },
+            ]);
+        }
+        out.push_str(&format!("{t}\n"));
+    }
+    out
 }

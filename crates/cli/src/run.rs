@@ -427,7 +427,7 @@ fn outcome(ladder: &Ladder, g: GameId, winner: Option<&str>, tie: bool) -> Resul
 fn result_input(ladder: &Ladder, g: GameId, o: &OutcomeArgs) -> Result<ResultInput> {
     Ok(ResultInput {
         outcome: outcome(ladder, g, o.winner.as_deref(), o.tie)?,
-        ended_by: EndTag::parse(&o.ended_by),
+        ended_by: EndTag::parse(&o.ended_by).map_err(|e| anyhow!("--by: {e}"))?,
         vp: o.vp,
         turn: o.turn,
         note: o.note.clone(),
@@ -786,6 +786,15 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                     player: player(&ladder, name)?,
                     round: *round
                 });
+                // ARB-R4: a skip is asked before its round is announced, so
+                // while a round runs the default is the next one: say so.
+                if let (None, Some(open), false) = (round, ladder.open_round(), g.json) {
+                    outln!(
+                        "Booked for round {}, because round {} is running (a skip is asked before its round is announced, ARB-R4).",
+                        ladder.next_round_number(),
+                        open.number
+                    );
+                }
             }
             SkipCmd::Cancel { name, round } => {
                 exec!(Command::CancelSkip {

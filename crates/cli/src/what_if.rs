@@ -40,8 +40,7 @@ pub async fn run(svc: &Svc, g: &Globals, a: &WhatIfArgs) -> Result<()> {
     match &v {
         AnyWhatIfView::Ladder(l) => {
             out!("{}", done(&l.results));
-            out!("\n{}", crate::render::close(&l.close));
-            out!("\n{}", crate::render::ladder(&l.ladder));
+            out!("{}", crate::insight::render_what_if_ladder(l));
         }
         AnyWhatIfView::League(l) => {
             out!("{}", done(&l.results));

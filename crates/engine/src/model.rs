@@ -166,7 +166,10 @@ impl EndTag {
         ("adjudication", EndTag::Adjudication),
     ];
 
-    /// The short tag used in files and on the command line.
+    /// The short tag used in files and on the command line. A result of
+    /// the "other" ending entered since ARB-R58 carries no words of its own
+    /// (its note says what happened) and is `other`; an older log's free
+    /// text is kept as it was written.
     pub fn tag(&self) -> &str {
         match self {
             EndTag::Vp => "vp",
@@ -177,24 +180,152 @@ impl EndTag {
             EndTag::Concession => "concession",
             EndTag::Forfeit => "forfeit",
             EndTag::Adjudication => "adjudication",
+            EndTag::Other(s) if s.trim().is_empty() => "other",
             EndTag::Other(s) => s,
         }
     }
 
-    /// Parse a tag; unknown words become [`EndTag::Other`]. Aliases accepted:
-    /// `20vp`, `nuclear`, `europe-control`, `final`, `resign`.
-    pub fn parse(s: &str) -> EndTag {
-        let l = s.trim().to_ascii_lowercase().replace([' ', '_'], "-");
-        match l.as_str() {
-            "vp" | "20vp" | "victory-points" => EndTag::Vp,
-            "defcon" | "nuclear" | "nuclear-war" => EndTag::Defcon,
-            "europe" | "europe-control" => EndTag::EuropeControl,
-            "final-scoring" | "final" | "turn-10" => EndTag::FinalScoring,
-            "wargames" => EndTag::Wargames,
-            "concession" | "resign" | "resignation" | "concede" => EndTag::Concession,
-            "forfeit" => EndTag::Forfeit,
-            "adjudication" | "adjudicated" => EndTag::Adjudication,
-            _ => EndTag::Other(s.trim().to_string()),
+    /// The fixed vocabulary of endings a result may name (ARB-R58), as
+    /// typed: the eight endings and `other` (with a note).
+    pub const VOCABULARY: [&'static str; 9] = [
+        "vp",
+        "defcon",
+        "europe",
+        "final-scoring",
+        "wargames",
+        "concession",
+        "forfeit",
+        "adjudication",
+        "other",
+    ];
+
+    /// The other spellings each ending is known by (ARB-R58): typed in a
+    /// command, or found as free text in a log written before the ruling.
+    const SPELLINGS: [(&'static str, EndTag); 27] = [
+        ("vp", EndTag::Vp),
+        ("20vp", EndTag::Vp),
+        ("20-vp", EndTag::Vp),
+        ("victory-points", EndTag::Vp),
+        ("defcon", EndTag::Defcon),
+        ("defcon-1", EndTag::Defcon),
+        ("nuclear", EndTag::Defcon),
+        ("nuclear-war", EndTag::Defcon),
+        ("europe", EndTag::EuropeControl),
+        ("europe-control", EndTag::EuropeControl),
+        ("final-scoring", EndTag::FinalScoring),
+        ("final", EndTag::FinalScoring),
+        ("turn-10", EndTag::FinalScoring),
+        ("wargames", EndTag::Wargames),
+        ("war-games", EndTag::Wargames),
+        ("concession", EndTag::Concession),
+        ("conceded", EndTag::Concession),
+        ("concede", EndTag::Concession),
+        ("resign", EndTag::Concession),
+        ("resigned", EndTag::Concession),
+        ("resignation", EndTag::Concession),
+        ("forfeit", EndTag::Forfeit),
+        ("forfeited", EndTag::Forfeit),
+        ("adjudication", EndTag::Adjudication),
+        ("adjudicated", EndTag::Adjudication),
+        ("other", EndTag::Other(String::new())),
+        ("something-else", EndTag::Other(String::new())),
+    ];
+
+    /// `s` compared as spellings are: lower case, spaces and underscores
+    /// as hyphens.
+    fn spelling(s: &str) -> String {
+        s.trim()
+            .to_lowercase()
+            .split([' ', '_', '-'])
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join("-")
+    }
+
+    /// The ending one of its spellings names exactly, if any.
+    fn known_spelling(s: &str) -> Option<EndTag> {
+        let l = Self::spelling(s);
+        Self::SPELLINGS
+            .iter()
+            .find(|(w, _)| *w == l)
+            .map(|(_, t)| t.clone())
+    }
+
+    /// The ending of the vocabulary `s` most likely meant, for a "did you
+    /// mean": the nearest spelling by Jaro-Winkler similarity (0.8 or
+    /// more), or a spelling `s` begins (three letters at least).
+    pub fn suggest(s: &str) -> Option<&'static str> {
+        let l = Self::spelling(s);
+        if l.is_empty() {
+            return None;
+        }
+        let spellings = &Self::SPELLINGS;
+        let best = spellings
+            .iter()
+            .map(|(w, t)| {
+                let prefix = l.chars().count() >= 3 && w.starts_with(l.as_str());
+                let score = if prefix {
+                    1.0
+                } else {
+                    strsim::jaro_winkler(&l, w)
+                };
+                (score, t)
+            })
+            .filter(|(score, _)| *score >= 0.8)
+            .max_by(|a, b| a.0.total_cmp(&b.0))?;
+        let tag = best.1.tag();
+        Self::VOCABULARY.iter().copied().find(|v| *v == tag)
+    }
+
+    /// The longest ending anyone may type (a spelling is far shorter).
+    pub const MAX_INPUT: usize = 40;
+
+    /// The ending a command names (ARB-R58): one of the fixed
+    /// [`EndTag::VOCABULARY`] (or another spelling of one: `20vp`,
+    /// `nuclear`, `europe-control`, `final`, `resign` …). `other` is the
+    /// ending for anything else, told by the result's note. Anything
+    /// else is refused, naming the field `ended_by` (`--by` on the
+    /// command line), with a "did you mean" and the vocabulary, so that a
+    /// typo never becomes an ending of its own in the statistics.
+    pub fn parse(s: &str) -> Result<EndTag, crate::RuleError> {
+        if let Some(t) = Self::known_spelling(s) {
+            return Ok(t);
+        }
+        let shown: String = s.trim().chars().take(Self::MAX_INPUT).collect();
+        let hint = if s.chars().count() > Self::MAX_INPUT {
+            String::new()
+        } else {
+            Self::suggest(s)
+                .map(|t| format!(" did you mean `{t}`?"))
+                .unwrap_or_default()
+        };
+        Err(crate::RuleError::new(
+            "TWS Statistics",
+            format!(
+                "how the game ended (ended_by, --by) must be one of {}; {shown:?} is not one:{hint} For anything else give `other` with a note saying what happened (ARB-R58)",
+                Self::VOCABULARY.join(", ")
+            ),
+        )
+        .field("ended_by"))
+    }
+
+    /// A free-text ending stored before ARB-R58, as it reads now: a
+    /// spelling of one of the endings is that ending (`"nuclear"` is
+    /// DEFCON); anything else stays "other" with its words.
+    pub fn legacy(s: &str) -> EndTag {
+        Self::known_spelling(s).unwrap_or_else(|| EndTag::Other(s.trim().to_string()))
+    }
+
+    /// The ending the statistics count this one under (ARB-R58): a fixed
+    /// ending as it is; an old free text under the ending its spelling
+    /// names exactly, else under "other", whatever its words.
+    pub fn counted(&self) -> EndTag {
+        match self {
+            EndTag::Other(words) => match Self::known_spelling(words) {
+                Some(EndTag::Other(_)) | None => EndTag::Other(String::new()),
+                Some(t) => t,
+            },
+            t => t.clone(),
         }
     }
 
@@ -208,6 +339,7 @@ impl EndTag {
             EndTag::Concession => "concession",
             EndTag::Forfeit => "forfeit",
             EndTag::Adjudication => "adjudication",
+            EndTag::Other(s) if s.trim().is_empty() => "other",
             EndTag::Other(s) => s,
         }
     }
@@ -583,5 +715,70 @@ mod name_tests {
         assert_eq!(l.account_of(PlayerId(2)), Some("ben"));
         l.unlink(PlayerId(2));
         assert_eq!(l.iter().count(), 0);
+    }
+}
+
+#[cfg(test)]
+mod ending_tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// ARB-R58: the vocabulary and its spellings parse; anything else is
+    /// refused naming the field, with a "did you mean" when one is near.
+    #[test]
+    fn endings_are_a_fixed_vocabulary() {
+        for tag in EndTag::VOCABULARY {
+            assert_eq!(EndTag::parse(tag).unwrap().tag(), tag);
+        }
+        assert_eq!(
+            EndTag::parse(" Europe  Control ").unwrap(),
+            EndTag::EuropeControl
+        );
+        assert_eq!(EndTag::parse("20VP").unwrap(), EndTag::Vp);
+        assert_eq!(
+            EndTag::parse("other").unwrap(),
+            EndTag::Other(String::new())
+        );
+        let e = EndTag::parse("europ").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("ended_by"));
+        assert!(e.message.contains("did you mean `europe`?"), "{e}");
+        assert!(e.message.contains(&EndTag::VOCABULARY.join(", ")), "{e}");
+        assert!(
+            EndTag::parse("victory")
+                .unwrap_err()
+                .message
+                .contains("`vp`")
+        );
+        assert!(
+            EndTag::parse("defcom")
+                .unwrap_err()
+                .message
+                .contains("`defcon`")
+        );
+        assert!(
+            !EndTag::parse("qqq")
+                .unwrap_err()
+                .message
+                .contains("did you mean")
+        );
+        // Hostile input: huge, invisible, empty; refused, never echoed whole.
+        let huge = "x".repeat(100_000);
+        let e = EndTag::parse(&huge).unwrap_err();
+        assert!(e.message.len() < 1_000, "{}", e.message.len());
+        assert!(EndTag::parse("").is_err());
+        assert!(EndTag::parse("vp\u{200B}").is_err());
+        // Old free text as it reads now, and how it is counted.
+        assert_eq!(EndTag::legacy("Nuclear War"), EndTag::Defcon);
+        assert_eq!(EndTag::legacy("timeout"), EndTag::Other("timeout".into()));
+        assert_eq!(
+            EndTag::Other("resigned".into()).counted(),
+            EndTag::Concession
+        );
+        assert_eq!(
+            EndTag::Other("europ".into()).counted(),
+            EndTag::Other(String::new())
+        );
+        assert_eq!(EndTag::Other(String::new()).describe(), "other");
     }
 }

@@ -294,7 +294,8 @@ impl Runner {
         };
         Ok(ResultInput {
             outcome,
-            ended_by: EndTag::parse(args.opt("end").unwrap_or(default_end)),
+            ended_by: EndTag::parse(args.opt("end").unwrap_or(default_end))
+                .map_err(|e| format!("end: {e}"))?,
             vp: args.opt("vp").map(parse_num).transpose()?,
             turn: args.opt("turn").map(parse_num).transpose()?,
             note: args.opt("note").map(str::to_string),
@@ -513,6 +514,21 @@ impl Runner {
             }],
             "on" => {
                 self.clock = date(args.at(0)?)?;
+                vec![]
+            }
+            "result" | "agree" | "tie" | "report"
+                if args.opt("end").is_some_and(|e| EndTag::parse(e).is_err()) =>
+            {
+                // ARB-R58: an ending outside the vocabulary is refused as
+                // the front ends refuse it, before any command is decided.
+                let error = EndTag::parse(args.opt("end").unwrap_or_default())
+                    .err()
+                    .ok_or("an ending that parses")?;
+                self.pending = Some(Pending {
+                    line,
+                    error,
+                    before: Box::new(self.ladder.clone()),
+                });
                 vec![]
             }
             "result" | "agree" | "tie" => {
@@ -989,7 +1005,10 @@ impl Runner {
                         .copied()
                         .unwrap_or_default()
                 } else if let Some(e) = args.opt("end") {
-                    s.by_end.get(&EndTag::parse(e)).copied().unwrap_or_default()
+                    s.by_end
+                        .get(&EndTag::parse(e).map_err(|e| e.to_string())?)
+                        .copied()
+                        .unwrap_or_default()
                 } else {
                     match args.at(0)? {
                         "ladder" => s.ladder,
@@ -1028,7 +1047,10 @@ impl Runner {
                 args.only(&["ussr", "us", "last"])?;
                 let p = self.player(args.at(0)?)?;
                 l.player(p).ok_or("unknown")?;
-                let h = l.side_history(p);
+                let h = l.side_history(
+                    p,
+                    l.rules_for(l.next_round_number()).sides_count_quick_rounds,
+                );
                 let mut got = format!("ussr={} us={}", h.ussr, h.us);
                 let mut want = format!("ussr={} us={}", args.req("ussr")?, args.req("us")?);
                 if let Some(last) = args.opt("last") {

@@ -428,7 +428,7 @@ fn noise_command(l: &Ladder, (kind, a, b, c): (u8, u32, u32, u8), at: Time) -> C
             game: g,
             result: ResultInput {
                 outcome,
-                ended_by: EndTag::parse(["vp", "final", "adjudication"][(b % 3) as usize]),
+                ended_by: EndTag::legacy(["vp", "final", "adjudication"][(b % 3) as usize]),
                 vp: (c % 2 == 0).then_some(i32::from(c % 50) - 25),
                 turn: None,
                 note: None,
@@ -479,7 +479,9 @@ fn noise_command(l: &Ladder, (kind, a, b, c): (u8, u32, u32, u8), at: Time) -> C
             game: g,
             result: ResultInput {
                 outcome,
-                ended_by: EndTag::parse(
+                // Noise: "x" is an old free-text ending (ARB-R58), which
+                // a command can only carry from code, never from typing.
+                ended_by: EndTag::legacy(
                     ["vp", "defcon", "final", "wargames", "x"][(b % 5) as usize],
                 ),
                 vp: Some(i32::from(c) - 128),
@@ -605,7 +607,7 @@ struct Book {
     /// Consecutive skips (TWS-R2): a round without a skip resets it.
     skip_streak: HashMap<PlayerId, u32>,
     /// Consecutive missed rounds (TWS-R4; ARB-R13: byes and cancelled games
-    /// leave it as it was).
+    /// break the run, as they break the run of skips).
     missed: HashMap<PlayerId, u32>,
     /// Order of entry of the members who joined during the open round.
     joined_during: Vec<PlayerId>,
@@ -621,7 +623,7 @@ fn check_announcement(pre: &Ladder, post: &Ladder, requested_skips: &HashSet<Pla
         assert_eq!(
             (mine.ussr, mine.us, mine.last),
             {
-                let h = pre.side_history(rec.player.id);
+                let h = pre.side_history(rec.player.id, false);
                 (h.ussr, h.us, h.last)
             },
             "side history of {}",
@@ -928,7 +930,6 @@ fn check_close(pre: &Ladder, post: &Ladder, closed: &RoundClosed, book: &Book) {
         match class[&p] {
             Class::Keeper { skipped: true } => before + 1,
             Class::Loser if round.skips.iter().any(|s| s.player == p) => before + 1,
-            Class::Keeper { skipped: false } => before,
             _ => 0,
         }
     };
@@ -1192,13 +1193,23 @@ fn run_scenario(s: &Scenario) {
             let missed = book.missed.entry(p).or_insert(0);
             *missed = match reason {
                 _ if skipped => *missed + 1,
-                Some(MoveReason::Bye | MoveReason::NoResult { .. }) => *missed,
                 None => *missed, // retired
                 _ => 0,
             };
         }
         for r in &closed.inactive {
             book.skip_streak.insert(r.player, 0);
+        }
+        // ARB-R13: one reading of "consecutive" for both counters, so a
+        // member's run of skips and his run of missed rounds are the same.
+        for rec in &sim.ladder.players {
+            if rec.status == Membership::Member {
+                assert_eq!(
+                    rec.skip_streak, rec.missed_streak,
+                    "ARB-R13: {} has skipped {} consecutive rounds but missed {}",
+                    rec.player.name, rec.skip_streak, rec.missed_streak
+                );
+            }
         }
         clock += 10;
     }

@@ -82,6 +82,7 @@ fn samples() -> Vec<(&'static str, Event)> {
                 SideReason::ChampionSwitch {
                     champion: p(1),
                     last: Side::Us,
+                    game: None,
                 },
                 PairingReason::Adjacent { rungs: (1, 2) },
             ),
@@ -89,7 +90,7 @@ fn samples() -> Vec<(&'static str, Event)> {
                 22,
                 3,
                 4,
-                SideReason::BothSwitch,
+                SideReason::BothSwitch { games: None },
                 PairingReason::Adjacent { rungs: (3, 4) },
             ),
             game(
@@ -100,6 +101,7 @@ fn samples() -> Vec<(&'static str, Event)> {
                     newcomer: p(6),
                     other: p(5),
                     last: Side::Us,
+                    game: None,
                 },
                 PairingReason::Adjacent { rungs: (5, 6) },
             ),
@@ -134,6 +136,7 @@ fn samples() -> Vec<(&'static str, Event)> {
                 SideReason::HigherRungSwitch {
                     player: p(12),
                     last: Side::Ussr,
+                    game: None,
                 },
                 PairingReason::Adjacent { rungs: (11, 12) },
             ),
@@ -162,6 +165,7 @@ fn samples() -> Vec<(&'static str, Event)> {
                 sides: SideReason::EliminatorSwitch {
                     player: p(15),
                     last: Side::Us,
+                    game: None,
                 },
                 pairing: PairingReason::Eliminator { rung: 15 },
             },

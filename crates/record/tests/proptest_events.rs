@@ -76,16 +76,24 @@ fn participant() -> impl Strategy<Value = Participant> {
 
 fn side_reason() -> impl Strategy<Value = SideReason> {
     prop_oneof![
-        (player(), side())
-            .prop_map(|(champion, last)| SideReason::ChampionSwitch { champion, last }),
-        Just(SideReason::BothSwitch),
-        (player(), player(), side()).prop_map(|(newcomer, other, last)| {
-            SideReason::NewcomerFlexible {
-                newcomer,
-                other,
+        (player(), side(), option::of(game_id())).prop_map(|(champion, last, game)| {
+            SideReason::ChampionSwitch {
+                champion,
                 last,
+                game,
             }
         }),
+        option::of((game_id(), game_id())).prop_map(|games| SideReason::BothSwitch { games }),
+        (player(), player(), side(), option::of(game_id())).prop_map(
+            |(newcomer, other, last, game)| {
+                SideReason::NewcomerFlexible {
+                    newcomer,
+                    other,
+                    last,
+                    game,
+                }
+            }
+        ),
         (player(), any::<[u32; 4]>()).prop_map(|(player, [ussr, us, other_ussr, other_us])| {
             SideReason::MostUnbalanced {
                 player,
@@ -97,13 +105,15 @@ fn side_reason() -> impl Strategy<Value = SideReason> {
         }),
         (player(), any::<u32>(), any::<u32>())
             .prop_map(|(player, ussr, us)| SideReason::HigherRungLeastPlayed { player, ussr, us }),
-        (player(), side()).prop_map(|(player, last)| SideReason::HigherRungSwitch { player, last }),
+        (player(), side(), option::of(game_id()))
+            .prop_map(|(player, last, game)| SideReason::HigherRungSwitch { player, last, game }),
         (player(), side(), any::<u64>()).prop_map(|(higher, side, draw_index)| SideReason::Drawn {
             higher,
             side,
             draw_index
         }),
-        (player(), side()).prop_map(|(player, last)| SideReason::EliminatorSwitch { player, last }),
+        (player(), side(), option::of(game_id()))
+            .prop_map(|(player, last, game)| SideReason::EliminatorSwitch { player, last, game }),
         (player(), side(), any::<u64>()).prop_map(|(player, side, draw_index)| {
             SideReason::EliminatorDrawn {
                 player,

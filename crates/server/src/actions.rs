@@ -443,7 +443,8 @@ fn outcome(ladder: &Ladder, g: GameId, winner: Option<&str>) -> Result<Outcome, 
 fn result_input(ladder: &Ladder, g: GameId, r: &ResultForm) -> Result<ResultInput, ApiError> {
     Ok(ResultInput {
         outcome: outcome(ladder, g, r.winner.as_deref())?,
-        ended_by: EndTag::parse(r.ended_by.as_deref().unwrap_or("vp")),
+        ended_by: EndTag::parse(r.ended_by.as_deref().unwrap_or("vp"))
+            .map_err(|e| ApiError::bad_request(e.message.clone()).with_field("ended_by"))?,
         vp: r.vp,
         turn: r.turn,
         note: r.note.clone().filter(|n| !n.trim().is_empty()),

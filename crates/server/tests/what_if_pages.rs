@@ -146,12 +146,44 @@ async fn the_ladder_page_closes_the_round_on_a_copy() {
     assert_eq!(version(&w.state, &id).await, before, "nothing stored");
     insta::assert_snapshot!("what_if_ladder", main_part(&page));
 
-    // Games past their deadline left without a result: the rules refuse
-    // the close, and say why.
+    // Part of a round (issue 15, item 5): the games left without a result
+    // stay undecided, and each player's best and worst rung at the close
+    // is shown over every outcome of them, instead of a refusal.
     let (status, text) = get(&w.app, &format!("/c/{id}/what-if?G49=ussr")).await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}");
-    assert!(text.contains("The rules refuse this what-if"), "{text}");
+    assert_eq!(status, StatusCode::OK, "{text}");
+    assert!(text.contains("Round 4 cannot close yet"), "{text}");
+    assert!(text.contains("6 game(s) stay undecided: G50"), "{text}");
+    assert!(
+        text.contains("every outcome of the 6 undecided game(s) examined (64 completions)"),
+        "{text}"
+    );
+    assert!(text.contains("Each player's best and worst rung at the close of round 4"));
+    assert!(!text.contains("The rules refuse this what-if"), "{text}");
     assert!(text.contains(r#"<option value="ussr" selected>"#));
+    insta::assert_snapshot!("what_if_ladder_part_of_a_round", main_part(&text));
+    // The API answers the same, with the ranges.
+    let a = send(
+        &w.app,
+        Method::POST,
+        &format!("/api/competitions/{id}/what-if"),
+        As::Nobody,
+        &[],
+        Some(&serde_json::json!({"results": {"G49": "ussr"}})),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let j = a.json();
+    assert!(j.get("close").is_none(), "{j}");
+    assert_eq!(j["possible"]["exact"], true, "{j}");
+    assert_eq!(j["possible"]["completions"], 64, "{j}");
+    assert_eq!(
+        j["possible"]["undecided"].as_array().unwrap().len(),
+        6,
+        "{j}"
+    );
+    for p in j["possible"]["players"].as_array().unwrap() {
+        assert!(p["best"].as_u64() <= p["worst"].as_u64(), "{p}");
+    }
 
     // Bad fields are named.
     let (status, text) = get(&w.app, &format!("/c/{id}/what-if?G999=ussr")).await;

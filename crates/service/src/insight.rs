@@ -1003,17 +1003,105 @@ pub struct WhatIfView {
     /// The hypothetical results, as recorded on the copy ("G12: Hiro Tanaka
     /// (USSR) wins").
     pub results: Vec<String>,
-    /// The close of the running round on the copy.
-    pub close: crate::views::CloseView,
+    /// The close of the running round on the copy, when every game of it
+    /// then has a result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub close: Option<crate::views::CloseView>,
     /// The ladder after that close.
-    pub ladder: crate::views::LadderView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ladder: Option<crate::views::LadderView>,
+    /// When games of the round are still undecided: each player's best
+    /// and worst rung at the close, over every outcome of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub possible: Option<PossibleView>,
+}
+
+/// The rungs still possible when the running round closes (issue 15,
+/// item 5): the games not decided stay undecided.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub struct PossibleView {
+    pub round: u32,
+    /// The games still undecided ("G7 \"Ladder Round 2 Ames v. Baker\"").
+    pub undecided: Vec<String>,
+    /// Completions examined (two outcomes per undecided game), 0 when the
+    /// ranges are a bound.
+    pub completions: u64,
+    /// Every completion was examined; otherwise the ranges are a sound
+    /// bound (the true best and worst lie within them).
+    pub exact: bool,
+    /// How the ranges were found, in words.
+    pub how: String,
+    pub players: Vec<PossibleRungView>,
+}
+
+/// One player's rungs still possible.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub struct PossibleRungView {
+    pub name: String,
+    /// His rung now.
+    pub now: u32,
+    /// The best rung he can have after the close (none if he leaves the
+    /// ladder in every outcome).
+    pub best: Option<u32>,
+    /// The worst rung he can have while on the ladder.
+    pub worst: Option<u32>,
+    /// He may leave for the list of inactive players (TWS-R4).
+    pub may_retire: bool,
+}
+
+/// The most completions of a round's undecided games a what-if closes one
+/// by one (2 per game: 14 games); beyond, the ranges are bounded.
+pub const WHAT_IF_COMPLETIONS: u64 = 1 << 14;
+
+fn possible_view(l: &Ladder, at: arbiter_engine::model::Time) -> Option<PossibleView> {
+    let p = l.possible_rungs(at, WHAT_IF_COMPLETIONS)?;
+    let tie = l.rules_for(p.round).tie_advances;
+    let how = if p.exact {
+        format!(
+            "every outcome of the {} undecided game(s) examined ({} completions); a tie counts as a win for the {tie} on the ladder (TWS-R11), so it gives no other rung",
+            p.undecided.len(),
+            p.completions
+        )
+    } else {
+        format!(
+            "{} undecided games are too many to examine every outcome (more than {WHAT_IF_COMPLETIONS}): the ranges are a sound bound from the re-sort (winners above losers, each in their previous order, TWS-R1); the true best and worst lie within them",
+            p.undecided.len()
+        )
+    };
+    Some(PossibleView {
+        round: p.round,
+        undecided: p
+            .undecided
+            .iter()
+            .filter_map(|g| l.game(*g))
+            .map(|g| format!("{} \"{}\"", g.id, l.game_name(g)))
+            .collect(),
+        completions: p.completions,
+        exact: p.exact,
+        how,
+        players: p
+            .ranges
+            .iter()
+            .map(|r| PossibleRungView {
+                name: l.name_of(r.player),
+                now: r.now,
+                best: r.best,
+                worst: r.worst,
+                may_retire: r.may_retire,
+            })
+            .collect(),
+    })
 }
 
 /// The ladder after its running round closes with the hypothetical
 /// `results` (game label → `ussr`, `us`, `tie` or a player's name), at
-/// `at`. Games of the round without a result stay as they are: the close
-/// treats them as it would (forfeits, carry-overs are not simulated). A
-/// result after the game's deadline is recorded as agreed by the players.
+/// `at`. Games of the round left without a result stay undecided: the
+/// view then gives, instead of the close, each player's best and worst
+/// rung over every outcome of them ([`PossibleView`]; forfeits and
+/// carry-overs are not simulated). A result after the game's deadline is
+/// recorded as agreed by the players.
 pub fn ladder_what_if(
     ladder: &Ladder,
     competition: &str,
@@ -1087,6 +1175,23 @@ pub fn ladder_what_if(
         }
         done.push(text);
     }
+    let undecided = l.open_round().is_some_and(|r| {
+        r.games
+            .iter()
+            .any(|g| l.game(*g).is_some_and(|g| !g.status.is_resolved()))
+    });
+    if undecided {
+        // Undecided games stay undecided: what the decided results do is
+        // the range of rungs left to each player.
+        return Ok(WhatIfView {
+            competition: competition.to_string(),
+            version,
+            results: done,
+            close: None,
+            ladder: None,
+            possible: possible_view(&l, at),
+        });
+    }
     for e in l.decide(Command::CloseRound { at })? {
         l.apply(&e);
     }
@@ -1101,8 +1206,9 @@ pub fn ladder_what_if(
         competition: competition.to_string(),
         version,
         results: done,
-        close,
-        ladder: crate::views::ladder_view(&l, competition, version),
+        close: Some(close),
+        ladder: Some(crate::views::ladder_view(&l, competition, version)),
+        possible: None,
     })
 }
 

@@ -850,7 +850,10 @@ pub fn player_view(ladder: &Ladder, p: PlayerId, now: Time) -> Option<PlayerView
         quick: ps.quick.into(),
         ladder_ussr: ps.ladder_ussr,
         ladder_us: ps.ladder_us,
-        last_ladder_side: ladder.side_history(p).last.map(|s| s.name().to_string()),
+        last_ladder_side: ladder
+            .side_history(p, false)
+            .last
+            .map(|s| s.name().to_string()),
         games: ladder
             .games_of(p)
             .map(|g| game_view(ladder, g, now))

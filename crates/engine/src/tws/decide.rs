@@ -490,8 +490,10 @@ impl Ladder {
                     "decision",
                 )?;
                 Self::check_turn(turn)?;
-                // ARB-R12 holds for adjudicated results too.
+                // ARB-R12 holds for adjudicated results too, and so does
+                // ARB-R59: the decision does not contradict its VP.
                 Self::check_vp(vp)?;
+                Self::check_agrees(outcome, &EndTag::Adjudication, vp)?;
                 Ok(vec![Event::ResultRecorded {
                     game,
                     result: GameResult {
@@ -1142,6 +1144,62 @@ impl Ladder {
         }
     }
 
+    /// ARB-R59: a result does not contradict itself. The VP marker is
+    /// positive toward the US and negative toward the USSR (ARB-R12); at
+    /// +20 the US has won and at -20 the USSR has, whatever else ended the
+    /// game; after final scoring or Wargames (which ends the game on the
+    /// VP after its 6 VP) the side ahead on VP has won, and a tie leaves
+    /// the marker at 0. Refused naming both fields, `winner` and `vp`.
+    fn check_agrees(outcome: Outcome, ended_by: &EndTag, vp: Option<i32>) -> Result<(), RuleError> {
+        let Some(vp) = vp else {
+            return Ok(());
+        };
+        let toward = match vp.signum() {
+            1 => "toward the US",
+            -1 => "toward the USSR",
+            _ => "level",
+        };
+        let contradiction = match (outcome, vp) {
+            (Outcome::Win(Side::Ussr), 20) => Some("at +20 the US has won on VP"),
+            (Outcome::Win(Side::Us), -20) => Some("at -20 the USSR has won on VP"),
+            (Outcome::Tie, 20 | -20) => Some("at 20 VP a side has won"),
+            _ => match ended_by {
+                EndTag::FinalScoring | EndTag::Wargames => match outcome {
+                    Outcome::Win(Side::Us) if vp <= 0 => {
+                        Some("a US win on the VP track needs the marker toward the US (above 0)")
+                    }
+                    Outcome::Win(Side::Ussr) if vp >= 0 => Some(
+                        "a USSR win on the VP track needs the marker toward the USSR (below 0)",
+                    ),
+                    Outcome::Tie if vp != 0 => Some("a tie on the VP track leaves the marker at 0"),
+                    _ => None,
+                },
+                EndTag::Vp => match outcome {
+                    Outcome::Win(Side::Us) if vp != 20 => {
+                        Some("a US win by 20 VP leaves the marker at +20")
+                    }
+                    Outcome::Win(Side::Ussr) if vp != -20 => {
+                        Some("a USSR win by 20 VP leaves the marker at -20")
+                    }
+                    _ => None,
+                },
+                _ => None,
+            },
+        };
+        match contradiction {
+            None => Ok(()),
+            Some(why) => Err(RuleError::new(
+                "Twilight Struggle",
+                format!(
+                    "the winner and the vp contradict each other: a {} by {} with the VP marker at {vp:+} ({toward}); {why}. Check the winner (winner, --winner/--tie) and the vp (vp, --vp: positive toward the US, negative toward the USSR) (ARB-R59)",
+                    outcome.describe(),
+                    ended_by.describe()
+                ),
+            )
+            .field("winner, vp")),
+        }
+    }
+
     fn check_result(r: &ResultInput) -> Result<(), RuleError> {
         Self::check_turn(r.turn)?;
         Self::check_vp(r.vp)?;
@@ -1169,6 +1227,17 @@ impl Ladder {
             )
             .field("ended_by"));
         }
+        // ARB-R58: "other" is the ending for anything the vocabulary does
+        // not name, and its note says what it was.
+        if matches!(&r.ended_by, EndTag::Other(w) if w.trim().is_empty())
+            && r.note.as_deref().is_none_or(|n| n.trim().is_empty())
+        {
+            return Err(RuleError::new(
+                "TWS Statistics",
+                "the ending `other` needs a note saying how the game ended (--note, note) (ARB-R58)",
+            )
+            .field("note"));
+        }
         if r.ended_by == EndTag::Adjudication {
             return Err(RuleError::new(
                 CONDUCT,
@@ -1176,29 +1245,8 @@ impl Ladder {
             )
             .field("ended_by"));
         }
-        // ARB-R12: the VP marker agrees with the outcome where the ending
-        // is decided by it.
-        if let Some(vp) = r.vp {
-            let agrees = match (&r.ended_by, r.outcome) {
-                (EndTag::Vp, Outcome::Win(Side::Us)) => vp == 20,
-                (EndTag::Vp, Outcome::Win(Side::Ussr)) => vp == -20,
-                (EndTag::FinalScoring, Outcome::Win(Side::Us)) => vp > 0,
-                (EndTag::FinalScoring, Outcome::Win(Side::Ussr)) => vp < 0,
-                (EndTag::FinalScoring, Outcome::Tie) => vp == 0,
-                _ => true,
-            };
-            if !agrees {
-                return Err(RuleError::new(
-                    "Twilight Struggle",
-                    format!(
-                        "a {} by {} does not leave the VP marker at {vp:+} (positive is toward the US, negative toward the USSR)",
-                        r.outcome.describe(),
-                        r.ended_by.describe()
-                    ),
-                )
-                .field("vp"));
-            }
-        }
+        // ARB-R12 with ARB-R59: the VP marker agrees with the outcome.
+        Self::check_agrees(r.outcome, &r.ended_by, r.vp)?;
         if r.outcome == Outcome::Tie
             && r.ended_by != EndTag::FinalScoring
             && !matches!(r.ended_by, EndTag::Other(_))
@@ -1503,7 +1551,7 @@ impl Ladder {
             let seat_a = Seat {
                 player: a.0,
                 rung: a.1,
-                history: self.side_history(a.0),
+                history: self.side_history(a.0, rules.sides_count_quick_rounds),
             };
             let (ussr, us, sides) = if brung == 0 {
                 // bp is an eliminator: the game counts as a quick round for him.
@@ -1527,7 +1575,7 @@ impl Ladder {
                 let seat_b = Seat {
                     player: bp,
                     rung: brung,
-                    history: self.side_history(bp),
+                    history: self.side_history(bp, rules.sides_count_quick_rounds),
                 };
                 // TWS-R9: the higher rung is nearer rung 1.
                 let (hi, lo) = if seat_a.rung <= seat_b.rung {
@@ -1809,17 +1857,19 @@ impl Ladder {
         }
         let id = self.next_game_id();
         let rung = self.rung_of(player).unwrap_or(0);
+        // The rules of the running round decide which games count (TWS-R6).
+        let quick = self.rules_for(round.number).sides_count_quick_rounds;
         let seat = Seat {
             player,
             rung,
-            history: self.side_history(player),
+            history: self.side_history(player, quick),
         };
         let (pa, pb, sides) = if unpaired.contains(&opponent) {
             let orung = self.rung_of(opponent).unwrap_or(0);
             let other = Seat {
                 player: opponent,
                 rung: orung,
-                history: self.side_history(opponent),
+                history: self.side_history(opponent, quick),
             };
             let (hi, lo) = if rung <= orung {
                 (seat, other)

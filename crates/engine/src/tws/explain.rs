@@ -7,7 +7,7 @@ use super::{
 };
 use crate::draw::DrawKey;
 use crate::explain::Explanation;
-use crate::model::Side;
+use crate::model::{Counts, GameId, PlayerId, Side};
 
 const SIDES: &str = "TWS Assignment of Sides";
 const STANDINGS: &str = "TWS Change of Ladder Standings";
@@ -24,40 +24,103 @@ fn draw_name(stream: u64, keyed: &str) -> String {
     }
 }
 
+/// `"; last game counted: …"` as `" (last game counted: …)"`.
+fn paren(words: &str) -> String {
+    match words.strip_prefix("; ") {
+        Some(w) => format!(" ({w})"),
+        None => String::new(),
+    }
+}
+
 impl Ladder {
+    /// The game a side assignment counted as `player`'s last, in words
+    /// ("last game counted: quick game G31 in round 3"), or nothing for a
+    /// reason recorded before issue 15, which did not name it.
+    fn last_counted(&self, player: PlayerId, game: Option<GameId>) -> String {
+        let Some(g) = game.and_then(|g| self.game(g)) else {
+            return String::new();
+        };
+        // A quick-round game is placed by the round running when it was
+        // scheduled, or the last one closed before it.
+        let placed = match g.round {
+            Some(r) => format!("in round {r}"),
+            None => match self
+                .rounds
+                .iter()
+                .rev()
+                .find(|r| r.announced_at < g.scheduled_at)
+            {
+                Some(r) if r.closed.as_ref().is_some_and(|c| c.at <= g.scheduled_at) => {
+                    format!("after round {}", r.number)
+                }
+                Some(r) => format!("in round {}", r.number),
+                None => "before round 1".to_string(),
+            },
+        };
+        let kind = match (
+            g.participants().iter().find(|p| p.player == player),
+            g.round,
+        ) {
+            (Some(p), _) if p.counts == Counts::Ladder => "ladder game",
+            (_, Some(_)) => "quick game (as eliminator)",
+            _ => "quick game",
+        };
+        format!("; last game counted: {kind} {} {placed}", g.id)
+    }
+
     /// Why the players of `game` have their sides.
     pub fn explain_sides(&self, game: &Game) -> Explanation {
         let n = |p| self.name_of(p);
         let ussr = n(game.ussr.player);
         let us = n(game.us.player);
+        // TWS-R6, and its configurable reading: which games the history
+        // counted, by the rules of the game's round (issue 15).
+        let quick = self.rules_for_game(game.id).sides_count_quick_rounds;
+        let counted = if quick {
+            "game (ladder and quick rounds count, TWS-R6)"
+        } else {
+            "ladder game"
+        };
         match &game.sides {
-            SideReason::ChampionSwitch { champion, last } => Explanation::new(
+            SideReason::ChampionSwitch {
+                champion,
+                last,
+                game: was,
+            } => Explanation::new(
                 SIDES,
                 &["TWS-R6"],
                 format!(
-                    "{} is the Ladder Champion and must switch sides relative to the previous game ({last}), so plays the {}; the opponent plays the opposite side (rule 1)",
+                    "{} is the Ladder Champion and must switch sides relative to the previous game ({last}{}), so plays the {}; the opponent plays the opposite side (rule 1)",
                     n(*champion),
+                    self.last_counted(*champion, *was),
                     last.other()
                 ),
             ),
-            SideReason::BothSwitch => Explanation::new(
-                SIDES,
-                &["TWS-R6"],
-                format!(
-                    "both players can switch sides relative to their last ladder game, so they do: {ussr} played the US last and now plays the USSR, {us} played the USSR last and now plays the US (rule 2)"
-                ),
-            ),
+            SideReason::BothSwitch { games } => {
+                let (gu, gs) = games.map_or((None, None), |(a, b)| (Some(a), Some(b)));
+                Explanation::new(
+                    SIDES,
+                    &["TWS-R6"],
+                    format!(
+                        "both players can switch sides relative to their last {counted}, so they do: {ussr} played the US last{} and now plays the USSR, {us} played the USSR last{} and now plays the US (rule 2)",
+                        paren(&self.last_counted(game.ussr.player, gu)),
+                        paren(&self.last_counted(game.us.player, gs))
+                    ),
+                )
+            }
             SideReason::NewcomerFlexible {
                 newcomer,
                 other,
                 last,
+                game: was,
             } => Explanation::new(
                 SIDES,
                 &["TWS-R7"],
                 format!(
-                    "{} has no ladder game yet and can take either side; {} switches relative to the last ladder game ({last}) and plays the {}",
+                    "{} has no {counted} yet and can take either side; {} switches relative to the last {counted} ({last}{}) and plays the {}",
                     n(*newcomer),
                     n(*other),
+                    self.last_counted(*other, *was),
                     last.other()
                 ),
             ),
@@ -96,12 +159,17 @@ impl Ladder {
                     ),
                 )
             }
-            SideReason::HigherRungSwitch { player, last } => Explanation::new(
+            SideReason::HigherRungSwitch {
+                player,
+                last,
+                game: was,
+            } => Explanation::new(
                 SIDES,
                 &["TWS-R8", "TWS-R9"],
                 format!(
-                    "only one can switch and both histories are perfectly balanced; {} has the higher rung and switches relative to the last ladder game ({last}), playing the {}",
+                    "only one can switch and both histories are perfectly balanced; {} has the higher rung and switches relative to the last {counted} ({last}{}), playing the {}",
                     n(*player),
+                    self.last_counted(*player, *was),
                     last.other()
                 ),
             ),
@@ -119,12 +187,17 @@ impl Ladder {
                     n(*higher)
                 ),
             ),
-            SideReason::EliminatorSwitch { player, last } => Explanation::new(
+            SideReason::EliminatorSwitch {
+                player,
+                last,
+                game: was,
+            } => Explanation::new(
                 SIDES,
                 &["TWS-R6", "ARB-R1"],
                 format!(
-                    "against a volunteer eliminator (whose history does not count), {} switches relative to the last ladder game ({last}) and plays the {}",
+                    "against a volunteer eliminator (whose history does not count), {} switches relative to the last {counted} ({last}{}) and plays the {}",
                     n(*player),
+                    self.last_counted(*player, *was),
                     last.other()
                 ),
             ),

@@ -9,6 +9,7 @@
 
 mod decide;
 pub mod explain;
+pub mod possible;
 pub mod ratings;
 mod resort;
 pub mod rules;
@@ -62,6 +63,8 @@ pub struct SideCounts {
     pub ussr: u32,
     pub us: u32,
     pub last: Option<Side>,
+    /// The game `last` was played in, when known.
+    pub last_game: Option<GameId>,
 }
 
 impl SideCounts {
@@ -71,6 +74,13 @@ impl SideCounts {
             Side::Us => self.us += 1,
         }
         self.last = Some(side);
+        self.last_game = None;
+    }
+
+    /// [`SideCounts::record`] a side played in `game`.
+    pub fn record_game(&mut self, side: Side, game: GameId) {
+        self.record(side);
+        self.last_game = Some(game);
     }
 
     pub fn games(&self) -> u32 {
@@ -140,15 +150,23 @@ pub enum PairingReason {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SideReason {
     /// Rule 1: the champion switches relative to his previous game.
-    ChampionSwitch { champion: PlayerId, last: Side },
-    /// Rule 2: both players can switch, so both do.
-    BothSwitch,
+    /// `game` is that game (absent in logs written before issue 15).
+    ChampionSwitch {
+        champion: PlayerId,
+        last: Side,
+        game: Option<GameId>,
+    },
+    /// Rule 2: both players can switch, so both do. `games` are the last
+    /// games counted of the player now USSR and of the player now US
+    /// (absent in logs written before issue 15).
+    BothSwitch { games: Option<(GameId, GameId)> },
     /// TWS-R7: one player has no ladder game yet and takes either side; the
     /// other switches relative to his last game.
     NewcomerFlexible {
         newcomer: PlayerId,
         other: PlayerId,
         last: Side,
+        game: Option<GameId>,
     },
     /// Rule 2: only one can switch; the more unbalanced player gets the side
     /// he played least often.
@@ -168,7 +186,11 @@ pub enum SideReason {
     },
     /// TWS-R8: equally unbalanced and both perfectly balanced; the
     /// higher-rung player switches relative to his last game.
-    HigherRungSwitch { player: PlayerId, last: Side },
+    HigherRungSwitch {
+        player: PlayerId,
+        last: Side,
+        game: Option<GameId>,
+    },
     /// TWS-R7: neither has a ladder game; a recorded draw decided. `higher`
     /// (the higher-rung player) got `side`.
     Drawn {
@@ -178,7 +200,11 @@ pub enum SideReason {
     },
     /// ARB-R1: against an eliminator, the ladder player switches relative to
     /// his last ladder game (the eliminator's history does not count).
-    EliminatorSwitch { player: PlayerId, last: Side },
+    EliminatorSwitch {
+        player: PlayerId,
+        last: Side,
+        game: Option<GameId>,
+    },
     /// ARB-R1 with TWS-R7: the ladder player has no ladder game yet; drawn.
     EliminatorDrawn {
         player: PlayerId,
@@ -895,11 +921,14 @@ pub struct Ladder {
     /// The commitment of the next round's draw seed.
     pub seed_hash: [u8; 32],
     next_entry: u64,
-    /// Each player's side history for assigning sides (TWS-R6: ladder games,
-    /// and quick rounds if the rules say so), dense by player index:
-    /// announcing a round reads every member's, and a compact table keeps
-    /// that read in cache. Read it with [`Ladder::side_history`].
-    side_table: Vec<SideCounts>,
+    /// Each player's side histories for assigning sides, dense by player
+    /// index: `[ladder games only, ladder and quick-round games]` (TWS-R6
+    /// and its configurable reading). Both are kept so that the setting in
+    /// force at an assignment decides which recorded games count, whatever
+    /// it was when each game was recorded (issue 15). Announcing a round
+    /// reads every member's, and a compact table keeps that read in cache.
+    /// Read it with [`Ladder::side_history`].
+    side_table: Vec<[SideCounts; 2]>,
 }
 
 /// Fold events into a ladder, skipping reverted ones (undo).
@@ -1214,7 +1243,6 @@ impl Ladder {
                 self.push_game(game, None, bid, None, *at);
             }
             Event::ResultRecorded { game, result } => {
-                let counts_quick = self.rules_for_game(*game).sides_count_quick_rounds;
                 if let Some(g) = self.game_mut(*game) {
                     g.status = result.status;
                     g.result = Some(result.clone());
@@ -1223,11 +1251,12 @@ impl Ladder {
                     for p in parts {
                         let counts = p.counts;
                         if let Some(rec) = self.player_mut(p.player) {
-                            rec.all_sides.record(p.side);
-                            if (counts == Counts::Ladder || counts_quick)
-                                && let Some(h) = self.side_table.get_mut(p.player.index())
-                            {
-                                h.record(p.side);
+                            rec.all_sides.record_game(p.side, *game);
+                            if let Some([ladder, all]) = self.side_table.get_mut(p.player.index()) {
+                                if counts == Counts::Ladder {
+                                    ladder.record_game(p.side, *game);
+                                }
+                                all.record_game(p.side, *game);
                             }
                         }
                     }
@@ -1405,7 +1434,7 @@ impl Ladder {
             eliminator: false,
             entered: false,
         });
-        self.side_table.push(SideCounts::default());
+        self.side_table.push([SideCounts::default(); 2]);
     }
 
     /// Enter at the bottom, in order of entry (TWS Change of Ladder
@@ -1519,9 +1548,12 @@ impl Ladder {
                     p.skip_streak = 0;
                     p.missed_streak = 0;
                 }
-                // TWS-R10: a bye is not a missed round (nor a skip).
+                // TWS-R10: a bye is not a missed round (nor a skip); ARB-R13:
+                // it breaks both runs alike, so the skips or missed rounds
+                // on either side of it are not consecutive.
                 MoveReason::Bye | MoveReason::NoResult { .. } | MoveReason::CarriedOver { .. } => {
                     p.skip_streak = 0;
+                    p.missed_streak = 0;
                 }
             }
             p.joined_during = None;

@@ -162,10 +162,15 @@ impl Ladder {
                 MoveReason::Skipped | MoveReason::SkippedTop | MoveReason::SkipLoss { .. } => {
                     before + 1
                 }
-                MoveReason::Bye | MoveReason::NoResult { .. } | MoveReason::CarriedOver { .. } => {
-                    before
-                }
-                MoveReason::Won { .. } | MoveReason::Lost { .. } | MoveReason::Entered => 0,
+                // ARB-R13: a round he was in without playing (a bye, a
+                // cancelled or carried game) breaks the run, as it breaks
+                // the run of skips: one reading of "consecutive" for both.
+                MoveReason::Bye
+                | MoveReason::NoResult { .. }
+                | MoveReason::CarriedOver { .. }
+                | MoveReason::Won { .. }
+                | MoveReason::Lost { .. }
+                | MoveReason::Entered => 0,
             }
         };
         let mut inactive = Vec::new();

@@ -15,13 +15,15 @@ pub(crate) struct Seat {
 
 impl Ladder {
     /// The play history used for sides (TWS-R6: ladder games only, unless
-    /// the rules count quick rounds).
-    pub fn side_history(&self, player: PlayerId) -> SideCounts {
+    /// `quick`, the rules in force at the assignment counting quick
+    /// rounds: then every recorded game counts, those recorded before the
+    /// setting was turned on included, ARB-R60).
+    pub fn side_history(&self, player: PlayerId, quick: bool) -> SideCounts {
         player
             .0
             .checked_sub(1)
             .and_then(|i| self.side_table.get(i as usize))
-            .copied()
+            .map(|h| h[usize::from(quick)])
             .unwrap_or_default()
     }
 }
@@ -144,6 +146,7 @@ pub(crate) fn assign(
                 SideReason::ChampionSwitch {
                     champion: champ.player,
                     last,
+                    game: champ.history.last_game,
                 },
             );
         }
@@ -170,6 +173,7 @@ pub(crate) fn assign(
                 newcomer: a.player,
                 other: b.player,
                 last: last_b,
+                game: b.history.last_game,
             },
         ),
         (Some(last_a), None) => (
@@ -178,12 +182,21 @@ pub(crate) fn assign(
                 newcomer: b.player,
                 other: a.player,
                 last: last_a,
+                game: a.history.last_game,
             },
         ),
         // "if both players can switch sides relative to their last game,
         // they do so."
         (Some(last_a), Some(last_b)) if last_a != last_b => {
-            (last_a.other(), SideReason::BothSwitch)
+            let side_a = last_a.other();
+            let games = a.history.last_game.zip(b.history.last_game);
+            // (the player now USSR's game, the player now US's)
+            let games = if side_a == Side::Ussr {
+                games
+            } else {
+                games.map(|(ga, gb)| (gb, ga))
+            };
+            (side_a, SideReason::BothSwitch { games })
         }
         // "If only one player can switch sides, the Moderator reviews the
         // play history of both players to determine which has the most
@@ -226,6 +239,7 @@ pub(crate) fn assign(
                     SideReason::HigherRungSwitch {
                         player: a.player,
                         last: last_a,
+                        game: a.history.last_game,
                     },
                 ),
             }
@@ -245,6 +259,7 @@ pub(crate) fn assign_vs_eliminator(player: Seat, seed: &Seed, key: DrawKey) -> (
             SideReason::EliminatorSwitch {
                 player: player.player,
                 last,
+                game: player.history.last_game,
             },
         ),
         None => {

@@ -123,7 +123,12 @@ impl Ladder {
                 }
             }
             if let Some(r) = &g.result {
-                s.by_end.entry(r.ended_by.clone()).or_default().add(outcome);
+                // ARB-R58: by the fixed endings; an old free text under the
+                // ending it spells, else under "other".
+                s.by_end
+                    .entry(r.ended_by.counted())
+                    .or_default()
+                    .add(outcome);
             }
             for p in g.participants() {
                 let Some(ps) = s.players.get_mut(p.player.index()) else {

@@ -135,13 +135,24 @@ enum SideReasonDto {
     ChampionSwitch {
         champion: Pid,
         last: SideDto,
+        /// The last game counted (issue 15); absent in older logs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<Gid>,
     },
     // `{}` (not a unit variant) so that unknown keys are refused.
-    BothSwitch {},
+    BothSwitch {
+        /// The last games counted of the players now USSR and US (issue
+        /// 15); absent in older logs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        games: Option<(Gid, Gid)>,
+    },
     NewcomerFlexible {
         newcomer: Pid,
         other: Pid,
         last: SideDto,
+        /// The last game counted (issue 15); absent in older logs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<Gid>,
     },
     MostUnbalanced {
         player: Pid,
@@ -158,6 +169,9 @@ enum SideReasonDto {
     HigherRungSwitch {
         player: Pid,
         last: SideDto,
+        /// The last game counted (issue 15); absent in older logs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<Gid>,
     },
     Drawn {
         higher: Pid,
@@ -167,6 +181,9 @@ enum SideReasonDto {
     EliminatorSwitch {
         player: Pid,
         last: SideDto,
+        /// The last game counted (issue 15); absent in older logs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<Gid>,
     },
     EliminatorDrawn {
         player: Pid,
@@ -179,19 +196,28 @@ enum SideReasonDto {
 impl From<&SideReason> for SideReasonDto {
     fn from(r: &SideReason) -> Self {
         match *r {
-            SideReason::ChampionSwitch { champion, last } => SideReasonDto::ChampionSwitch {
+            SideReason::ChampionSwitch {
+                champion,
+                last,
+                game,
+            } => SideReasonDto::ChampionSwitch {
                 champion: Pid(champion),
                 last: last.into(),
+                game: game.map(Gid),
             },
-            SideReason::BothSwitch => SideReasonDto::BothSwitch {},
+            SideReason::BothSwitch { games } => SideReasonDto::BothSwitch {
+                games: games.map(|(a, b)| (Gid(a), Gid(b))),
+            },
             SideReason::NewcomerFlexible {
                 newcomer,
                 other,
                 last,
+                game,
             } => SideReasonDto::NewcomerFlexible {
                 newcomer: Pid(newcomer),
                 other: Pid(other),
                 last: last.into(),
+                game: game.map(Gid),
             },
             SideReason::MostUnbalanced {
                 player,
@@ -213,10 +239,13 @@ impl From<&SideReason> for SideReasonDto {
                     us,
                 }
             }
-            SideReason::HigherRungSwitch { player, last } => SideReasonDto::HigherRungSwitch {
-                player: Pid(player),
-                last: last.into(),
-            },
+            SideReason::HigherRungSwitch { player, last, game } => {
+                SideReasonDto::HigherRungSwitch {
+                    player: Pid(player),
+                    last: last.into(),
+                    game: game.map(Gid),
+                }
+            }
             SideReason::Drawn {
                 higher,
                 side,
@@ -226,10 +255,13 @@ impl From<&SideReason> for SideReasonDto {
                 side: side.into(),
                 draw_index,
             },
-            SideReason::EliminatorSwitch { player, last } => SideReasonDto::EliminatorSwitch {
-                player: Pid(player),
-                last: last.into(),
-            },
+            SideReason::EliminatorSwitch { player, last, game } => {
+                SideReasonDto::EliminatorSwitch {
+                    player: Pid(player),
+                    last: last.into(),
+                    game: game.map(Gid),
+                }
+            }
             SideReason::EliminatorDrawn {
                 player,
                 side,
@@ -247,19 +279,28 @@ impl From<&SideReason> for SideReasonDto {
 impl From<SideReasonDto> for SideReason {
     fn from(r: SideReasonDto) -> Self {
         match r {
-            SideReasonDto::ChampionSwitch { champion, last } => SideReason::ChampionSwitch {
+            SideReasonDto::ChampionSwitch {
+                champion,
+                last,
+                game,
+            } => SideReason::ChampionSwitch {
                 champion: champion.0,
                 last: last.into(),
+                game: game.map(|g| g.0),
             },
-            SideReasonDto::BothSwitch {} => SideReason::BothSwitch,
+            SideReasonDto::BothSwitch { games } => SideReason::BothSwitch {
+                games: games.map(|(a, b)| (a.0, b.0)),
+            },
             SideReasonDto::NewcomerFlexible {
                 newcomer,
                 other,
                 last,
+                game,
             } => SideReason::NewcomerFlexible {
                 newcomer: newcomer.0,
                 other: other.0,
                 last: last.into(),
+                game: game.map(|g| g.0),
             },
             SideReasonDto::MostUnbalanced {
                 player,
@@ -281,10 +322,13 @@ impl From<SideReasonDto> for SideReason {
                     us,
                 }
             }
-            SideReasonDto::HigherRungSwitch { player, last } => SideReason::HigherRungSwitch {
-                player: player.0,
-                last: last.into(),
-            },
+            SideReasonDto::HigherRungSwitch { player, last, game } => {
+                SideReason::HigherRungSwitch {
+                    player: player.0,
+                    last: last.into(),
+                    game: game.map(|g| g.0),
+                }
+            }
             SideReasonDto::Drawn {
                 higher,
                 side,
@@ -294,10 +338,13 @@ impl From<SideReasonDto> for SideReason {
                 side: side.into(),
                 draw_index,
             },
-            SideReasonDto::EliminatorSwitch { player, last } => SideReason::EliminatorSwitch {
-                player: player.0,
-                last: last.into(),
-            },
+            SideReasonDto::EliminatorSwitch { player, last, game } => {
+                SideReason::EliminatorSwitch {
+                    player: player.0,
+                    last: last.into(),
+                    game: game.map(|g| g.0),
+                }
+            }
             SideReasonDto::EliminatorDrawn {
                 player,
                 side,

@@ -329,7 +329,7 @@ impl WhatIfResults {
     params(("id" = String, Path, description = "The competition's id (a TWS ladder, an XMadn league or a Sunjang league)")),
     request_body = WhatIfRequest,
     responses(
-        (status = 200, description = "Computed on a copy, nothing stored. One of: a TWS ladder after its running round closes with these results (`close`, `ladder`); an XMadn league's table with its cascade explanations after them (`format`: `xmadn-league`, `league`); a Sunjang league's running season after them and, when every group game has a result, the next season's plan after its close (`format`: `sunjang-league`, `season`, `next_season` or `no_plan`)", body = AnyWhatIfView,
+        (status = 200, description = "Computed on a copy, nothing stored. One of: a TWS ladder after its running round closes with these results (`close`, `ladder`), or, with games of the round still undecided, each player's best and worst rung at the close over every outcome of them (`possible`); an XMadn league's table with its cascade explanations after them (`format`: `xmadn-league`, `league`); a Sunjang league's running season after them and, when every group game has a result, the next season's plan after its close (`format`: `sunjang-league`, `season`, `next_season` or `no_plan`)", body = AnyWhatIfView,
             headers(("ETag" = String, description = "The version the copy was taken at, `\"v42\"`"))),
         (status = 400, description = "An unknown game, player or result, no running round or season, or a format without what-if (XMadn Challengers)", body = ErrorBody),
         (status = 404, description = "No such competition", body = ErrorBody),

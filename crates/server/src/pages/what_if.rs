@@ -21,7 +21,7 @@ use arbiter_engine::sunjang::season::League as SunjangLeague;
 use arbiter_engine::tws::Ladder;
 use arbiter_engine::xmadn::league::League as XmadnLeague;
 use arbiter_engine::xmadn::parse_time;
-use arbiter_service::insight::WhatIfView;
+use arbiter_service::insight::{PossibleView, WhatIfView};
 use arbiter_service::sunjang::season_view;
 use arbiter_service::views::{self, CloseView, ExplanationView};
 use arbiter_service::what_if::{AnyWhatIfView, SunjangWhatIfView};
@@ -91,11 +91,13 @@ struct MoveRow {
     explanation: ExplanationView,
 }
 
-/// What the ladder's what-if shows.
+/// What the ladder's what-if shows: the close, or, with games still
+/// undecided, the rungs still possible (issue 15, item 5).
 #[derive(Debug)]
 struct LadderAfter {
-    close: CloseView,
+    close: Option<CloseView>,
     moves: Vec<MoveRow>,
+    possible: Option<PossibleView>,
 }
 
 impl WhatIfPage {
@@ -149,7 +151,7 @@ fn no_result() -> Choice {
     choice("", "— no result —".into())
 }
 
-const INTRO_LADDER: &str = "Choose an outcome for any undecided game of the running round: the round is closed on a copy of the ladder with those results, through the ladder's own rules, and the ladder after the close is shown with each move's rule. A game left without a result is treated as the close would treat it now. Nothing is stored.";
+const INTRO_LADDER: &str = "Choose an outcome for any undecided game of the running round: the round is closed on a copy of the ladder with those results, through the ladder's own rules, and the ladder after the close is shown with each move's rule. Games left without a result stay undecided: the round cannot close then, and each player's best and worst rung at the close is shown instead, over every outcome of those games. Nothing is stored.";
 const INTRO_LEAGUE: &str = "Choose a winner for any game still to be played, with the loser's counted pawns and the game's time: the results are recorded on a copy of the league, in the schedule's order, and the table is shown with every split and tie of its cascade explained. Only games whose positions have been rolled can be entered. Nothing is stored.";
 const INTRO_SUNJANG: &str = "Choose an outcome for any group game of the running season without a result: the results are recorded on a copy of the league and the group tables are shown; when every group game has a result, the season is closed on the copy and the next season is planned. Nothing is stored.";
 
@@ -411,8 +413,8 @@ fn results_of(
 fn ladder_after(v: WhatIfView) -> LadderAfter {
     let mut moves: Vec<MoveRow> = v
         .close
-        .moves
         .iter()
+        .flat_map(|c| c.moves.iter())
         .map(|m| MoveRow {
             to: m.to,
             name: m.name.clone(),
@@ -426,6 +428,7 @@ fn ladder_after(v: WhatIfView) -> LadderAfter {
     LadderAfter {
         close: v.close,
         moves,
+        possible: v.possible,
     }
 }
 
