@@ -16,6 +16,7 @@
 pub mod clinch;
 pub mod final_round;
 pub mod group;
+pub mod layout;
 pub mod planner;
 pub mod ranking;
 pub mod rules;
