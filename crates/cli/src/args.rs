@@ -960,9 +960,18 @@ pub enum SunjangPlayerCmd {
 pub enum SeasonCmd {
     /// Plan the next season: divisions, groups, every placement explained.
     Plan {
-        /// Show the plan without storing it.
+        /// Show the plan without storing it (with --move or --layout: check the layout against section A, and list every rule it breaks).
         #[arg(long)]
         preview: bool,
+        /// Move a player of the automatic plan to another group: NAME:GROUP, e.g. "Ann:B2" (repeatable; ARB-R55).
+        #[arg(long = "move", value_name = "NAME:GROUP", conflicts_with = "layout")]
+        moves: Vec<String>,
+        /// The organizer's layout: a TOML file with `moves = ["NAME:GROUP", ...]` or a `[groups]` table (`B1 = ["NAME", ...]`), and a `reason` (ARB-R55).
+        #[arg(long, value_name = "FILE")]
+        layout: Option<PathBuf>,
+        /// Why the organizer moves these players (1 to 500 characters; recorded with the plan).
+        #[arg(long)]
+        reason: Option<String>,
     },
     /// The pyramid, groups and tables of a season.
     Show {

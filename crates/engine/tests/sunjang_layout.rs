@@ -167,7 +167,10 @@ fn a_swap_is_planned_with_its_moves_and_reason_recorded() {
     assert_eq!(moved.group, g(1, 2));
     assert!(moved.explanation.rulings.contains(&"ARB-R55".to_string()));
     assert!(
-        moved.explanation.text.contains("moved by the organizer from B1 to B2")
+        moved
+            .explanation
+            .text
+            .contains("moved by the organizer from B1 to B2")
             && moved.explanation.text.contains("they share a club"),
         "{}",
         moved.explanation.text
@@ -223,7 +226,11 @@ fn a_third_group_in_a_breaks_a_i_1() {
         v[0],
         "A.i.1: division A would have 3 groups; there shall be 2 groups on the main division (30 players play, footnote 1 is for fewer than 10)"
     );
-    assert!(v.iter().any(|x| x == "A.i.3: group A3 would have 1 player; at least 5"), "{v:?}");
+    assert!(
+        v.iter()
+            .any(|x| x == "A.i.3: group A3 would have 1 player; at least 5"),
+        "{v:?}"
+    );
 }
 
 /// A.i.2, A.i.3, A.i.4 on a whole layout.
@@ -264,8 +271,14 @@ fn a_whole_layout_names_every_rule_it_breaks() {
         vec![ids[41..45].to_vec()],
     ];
     let v = texts(&l, &Proposal::Groups(layout));
-    assert!(v.contains(&"A.i.2: division C would have 4 players; at least 5".to_string()), "{v:?}");
-    assert!(v.contains(&"A.i.3: group C1 would have 4 players; at least 5".to_string()), "{v:?}");
+    assert!(
+        v.contains(&"A.i.2: division C would have 4 players; at least 5".to_string()),
+        "{v:?}"
+    );
+    assert!(
+        v.contains(&"A.i.3: group C1 would have 4 players; at least 5".to_string()),
+        "{v:?}"
+    );
     assert!(v.contains(&"A.i.2: division B would have 31 players, more than thrice the 10 of division A (at most 30)".to_string()), "{v:?}");
 }
 
@@ -296,18 +309,27 @@ fn layouts_that_are_not_layouts_are_refused_naming_the_field() {
     let e = err(&l, Proposal::Moves(vec![(p(31), g(1, 1))]), "r");
     assert!(e.message.contains("there is no player P31"), "{e}");
     assert_eq!(e.field.as_deref(), Some("moves[0]"));
-    let e = err(&l, Proposal::Moves(vec![(who, g(1, 2)), (who, g(1, 1))]), "r");
+    let e = err(
+        &l,
+        Proposal::Moves(vec![(who, g(1, 2)), (who, g(1, 1))]),
+        "r",
+    );
     assert!(e.message.contains("moved twice"), "{e}");
     assert_eq!(e.field.as_deref(), Some("moves[1]"));
     let e = err(&l, Proposal::Moves(vec![(who, g(1, 4))]), "r");
     assert!(
-        e.message
-            .contains("there is no group B4: division B has 2 group(s): name one of them, or B3 for a new one"),
+        e.message.contains(
+            "there is no group B4: division B has 2 group(s): name one of them, or B3 for a new one"
+        ),
         "{e}"
     );
     let e = err(&l, Proposal::Moves(vec![(who, g(3, 1))]), "r");
     assert!(e.message.contains("a new division is C1"), "{e}");
-    let e = err(&l, Proposal::Moves(vec![(who, group_of(&groups, who))]), "r");
+    let e = err(
+        &l,
+        Proposal::Moves(vec![(who, group_of(&groups, who))]),
+        "r",
+    );
     assert!(e.message.contains("is already in B1"), "{e}");
     // Reasons: required, one line, at most REASON_MAX characters.
     for bad in ["", "   ", "two\nlines"] {
@@ -337,7 +359,10 @@ fn layouts_that_are_not_layouts_are_refused_naming_the_field() {
             .contains("16 player(s) who enter are not placed: Player 15, Player 16"),
         "{e}"
     );
-    let mut twice = vec![vec![ids[0..7].to_vec(), ids[6..14].to_vec()], vec![ids[14..30].to_vec()]];
+    let mut twice = vec![
+        vec![ids[0..7].to_vec(), ids[6..14].to_vec()],
+        vec![ids[14..30].to_vec()],
+    ];
     let e = err(&l, Proposal::Groups(twice.clone()), "r");
     assert!(e.message.contains("Player 7 is placed twice"), "{e}");
     assert_eq!(e.field.as_deref(), Some("layout.A2"));
@@ -354,7 +379,10 @@ fn layouts_that_are_not_layouts_are_refused_naming_the_field() {
         },
     );
     let e = err(&l, Proposal::Moves(vec![(p(30), g(1, 1))]), "r");
-    assert!(e.message.contains("Player 30 does not play next season"), "{e}");
+    assert!(
+        e.message.contains("Player 30 does not play next season"),
+        "{e}"
+    );
     // Moving nobody is the automatic plan: planned without a layout.
     let e = l
         .decide(Command::PlanLayout {

@@ -8,9 +8,9 @@ mod common;
 
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::group::Outcome;
+use arbiter_engine::sunjang::layout::Moved;
 use arbiter_engine::sunjang::planner::PreviousDivision;
 use arbiter_engine::sunjang::rules::GroupCount;
-use arbiter_engine::sunjang::layout::Moved;
 use arbiter_engine::sunjang::season::{
     Event, Note, OrganizerLayout, PlacedPlayer, SeasonClose, SeasonPlan,
 };

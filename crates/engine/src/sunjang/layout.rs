@@ -174,19 +174,18 @@ pub fn check(
                     };
                     return Err(refuse(format!("there is no group {to}: {hint}"), field));
                 }
-                let from = divs.iter().enumerate().find_map(|(dd, gs)| {
-                    gs.iter()
-                        .position(|g| g.contains(&p))
-                        .map(|k| (dd, k))
-                });
+                let from = divs
+                    .iter()
+                    .enumerate()
+                    .find_map(|(dd, gs)| gs.iter().position(|g| g.contains(&p)).map(|k| (dd, k)));
                 let Some((fd, fk)) = from else {
-                    return Err(refuse(format!("{} is in no group of the plan", name(p)), field));
-                };
-                if gid(fd, fk) == to {
                     return Err(refuse(
-                        format!("{} is already in {to}", name(p)),
+                        format!("{} is in no group of the plan", name(p)),
                         field,
                     ));
+                };
+                if gid(fd, fk) == to {
+                    return Err(refuse(format!("{} is already in {to}", name(p)), field));
                 }
                 divs[fd][fk].retain(|&x| x != p);
                 if d == divs.len() {
@@ -230,10 +229,7 @@ pub fn check(
                         playing(p, &field)?;
                         if !seen.insert(p) {
                             return Err(refuse(
-                                format!(
-                                    "{} is placed twice: each player is in one group",
-                                    name(p)
-                                ),
+                                format!("{} is placed twice: each player is in one group", name(p)),
                                 field,
                             ));
                         }
@@ -246,7 +242,12 @@ pub fn check(
                 .map(|&p| name(p))
                 .collect();
             if !missing.is_empty() {
-                let shown = missing.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+                let shown = missing
+                    .iter()
+                    .take(8)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 let more = missing.len().saturating_sub(8);
                 return Err(refuse(
                     format!(

@@ -693,19 +693,10 @@ impl League {
                 continue;
             }
             let sizes: Vec<String> = groups.iter().map(|g| g.len().to_string()).collect();
-            let before = auto
-                .as_ref()
-                .and_then(|a| a.divisions.get(d))
-                .map_or_else(
-                    || "a division the plan did not have".to_string(),
-                    |pd| {
-                        format!(
-                            "the plan had {} in {} group(s)",
-                            pd.size(),
-                            pd.groups.len()
-                        )
-                    },
-                );
+            let before = auto.as_ref().and_then(|a| a.divisions.get(d)).map_or_else(
+                || "a division the plan did not have".to_string(),
+                |pd| format!("the plan had {} in {} group(s)", pd.size(), pd.groups.len()),
+            );
             notes.push(Note {
                 clause: "Sunjang A.i.3".into(),
                 rulings: vec![layout::ARB_LAYOUT.into()],
