@@ -5,6 +5,8 @@
 //! tiebreak decisions, close the season and run the final round, with the
 //! same [`crate::actions_sunjang`] as the API.
 
+use arbiter_engine::model::PlayerId;
+use arbiter_engine::sunjang::final_round::FinalState;
 use arbiter_engine::sunjang::season::League;
 use arbiter_service::sunjang::{SeasonView, SunjangPlayerView, sunjang_view};
 use askama::Template;
@@ -45,6 +47,17 @@ struct DeskPairing {
     can_moderate: bool,
 }
 
+/// A final-round game the engine takes now: a round-robin game, or the
+/// deciding game of two players left tied (SJ-R8, ARB-R41).
+#[derive(Debug, Clone)]
+struct FinalGameForm {
+    n: usize,
+    label: &'static str,
+    black: String,
+    white: String,
+    can_moderate: bool,
+}
+
 #[derive(Debug, Template)]
 #[template(path = "desk_sunjang.html")]
 struct SunjangDesk {
@@ -59,7 +72,12 @@ struct SunjangDesk {
     next_season: usize,
     can_close: bool,
     can_qualify: bool,
-    final_open: bool,
+    /// The games of the final to record now (none when it is decided).
+    final_games: Vec<FinalGameForm>,
+    /// No final-round game recorded yet: a finalist may withdraw.
+    final_withdraw: bool,
+    /// The final round's state in words, when it is drawn.
+    final_status: Option<String>,
     outcomes: Vec<(&'static str, &'static str)>,
     rules: String,
 }
@@ -110,6 +128,45 @@ pub(super) async fn desk(
         }
     }
     let final_round = season.as_ref().and_then(|s| s.final_round.as_ref());
+    // Every state of the final the engine can reach has its form here: the
+    // round-robin games still to play, the deciding game of a tie (SJ-R8,
+    // ARB-R41), or nothing once it is decided or void.
+    let final_state = l.current().and_then(|s| l.final_state(s));
+    let pairs: Vec<(&'static str, PlayerId, PlayerId)> = match &final_state {
+        Some(FinalState::Playing { next }) => next
+            .iter()
+            .map(|&(b, w)| ("Final round game", b, w))
+            .collect(),
+        Some(FinalState::Playoff { players, .. }) => {
+            vec![("Deciding game (SJ-R8)", players[0], players[1])]
+        }
+        _ => Vec::new(),
+    };
+    let final_games: Vec<FinalGameForm> = pairs
+        .into_iter()
+        .enumerate()
+        .map(|(i, (label, b, w))| {
+            let (black, white) = (l.name_of(b), l.name_of(w));
+            FinalGameForm {
+                n: i + 1,
+                label,
+                can_moderate: h.roles.moderates() && !h.plays(&[black.clone(), white.clone()]),
+                black,
+                white,
+            }
+        })
+        .collect();
+    let final_running = !final_games.is_empty();
+    let final_withdraw = matches!(final_state, Some(FinalState::Playing { .. }))
+        && final_round.is_some_and(|f| f.games.is_empty());
+    let final_status = final_round.map(|f| {
+        let e = f.explanation.as_ref().map(|e| e.line());
+        match (f.state, e) {
+            ("playing", _) => format!("The final round is played by {}.", f.players.join(", ")),
+            (_, Some(e)) => e,
+            (state, None) => state.to_string(),
+        }
+    });
     let page = SunjangDesk {
         chrome: Chrome::competition(
             format!("Desk · {}", l.name),
@@ -119,11 +176,15 @@ pub(super) async fn desk(
             &format!("/c/{id}/manage"),
         ),
         name: l.name.clone(),
-        can_plan: status != Some("planned"),
+        // A final round drawn is finished before the next season is
+        // planned (the engine refuses it meanwhile).
+        can_plan: status != Some("planned") && !final_running,
         next_season: l.seasons.len() + 1,
         can_close: status == Some("planned"),
         can_qualify: status == Some("closed") && final_round.is_none(),
-        final_open: final_round.is_some_and(|f| f.state == "playing"),
+        final_games,
+        final_withdraw,
+        final_status,
         players: v.players,
         season,
         to_play,
