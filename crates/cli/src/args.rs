@@ -904,10 +904,17 @@ pub enum SunjangCmd {
     /// Register and manage players.
     #[command(subcommand)]
     Player(SunjangPlayerCmd),
-    /// Replace the division restrictions per rank (from a rules file's [[restriction]] rows).
+    /// Change the division restrictions per rank: the whole table from a rules file's [[restriction]] rows, or one row (--set, --remove; ARB-R56).
     Restrictions {
-        #[arg(long, value_name = "FILE")]
-        file: PathBuf,
+        /// A rules file whose [[restriction]] rows replace the whole table.
+        #[arg(long, value_name = "FILE", required_unless_present_any = ["set", "remove"], conflicts_with_all = ["set", "remove"])]
+        file: Option<PathBuf>,
+        /// Set one row: RANKS=DIVISIONS, weakest rank first and highest division first, e.g. "10k-1k=A-B" (replaces the row of exactly those ranks, or adds it).
+        #[arg(long, value_name = "RANKS=DIVISIONS", conflicts_with = "remove")]
+        set: Option<String>,
+        /// Remove the row of exactly these ranks, e.g. "10k-1k".
+        #[arg(long, value_name = "RANKS")]
+        remove: Option<String>,
         #[arg(long)]
         reason: String,
     },

@@ -7,7 +7,8 @@ use arbiter_engine::sunjang::season::{self, League, Season};
 use arbiter_engine::sunjang::{PlayerInfo, Rank, division_letter};
 use arbiter_service::forum::Markup;
 use arbiter_service::sunjang::{
-    SeasonView, layout_groups, layout_moves, parse_outcome, season_forum, season_view, sunjang_view,
+    SeasonView, layout_groups, layout_moves, parse_outcome, parse_rank_range,
+    parse_restriction_row, restriction_lines, season_forum, season_view, sunjang_view,
 };
 use comfy_table::Cell;
 
@@ -182,14 +183,48 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                 outln!("{t}");
             }
         },
-        SunjangCmd::Restrictions { file, reason } => {
-            let text = crate::input::read_rules(file)?;
-            let (_, restrictions) = arbiter_record::parse_sunjang_rules(&text)
-                .map_err(|e| anyhow!("{}: {e}", file.display()))?;
-            exec!(season::Command::ChangeRestrictions {
+        SunjangCmd::Restrictions {
+            file,
+            set,
+            remove,
+            reason,
+        } => {
+            let restrictions = match (file, set, remove) {
+                (Some(file), _, _) => {
+                    let text = crate::input::read_rules(file)?;
+                    arbiter_record::parse_sunjang_rules(&text)
+                        .map_err(|e| anyhow!("{}: {e}", file.display()))?
+                        .1
+                }
+                (None, Some(row), _) => {
+                    let (ranks, divisions) = row.split_once('=').ok_or_else(|| {
+                        usage(format!(
+                            "--set {row:?}: write RANKS=DIVISIONS, such as \"10k-1k=A-B\""
+                        ))
+                    })?;
+                    let row = parse_restriction_row(ranks, divisions)
+                        .map_err(|e| usage(format!("--set: {}", e.message)))?;
+                    l.restrictions.with_row(row)
+                }
+                (None, None, Some(ranks)) => {
+                    let (weakest, strongest) = parse_rank_range(ranks)
+                        .map_err(|e| usage(format!("--remove: {}", e.message)))?;
+                    l.restrictions.without_row(weakest, strongest)?
+                }
+                (None, None, None) => {
+                    return Err(usage("give --file, --set or --remove".into()));
+                }
+            };
+            let after = exec!(season::Command::ChangeRestrictions {
                 restrictions,
                 reason: reason.clone(),
             });
+            if !g.json {
+                outln!("Division restrictions per rank now:");
+                for line in restriction_lines(&after.restrictions) {
+                    outln!("  {line}");
+                }
+            }
         }
         SunjangCmd::Season(s) => match s {
             SeasonCmd::Plan {

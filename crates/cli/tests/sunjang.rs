@@ -474,8 +474,8 @@ fn restrictions_that_are_not_monotone_are_refused_at_create_and_later() {
     .stderr_names(&[
         "rules file, line",
         "field `restriction[1]`",
-        "ranks 1d..9d",
-        "would have a lower limit than the weaker ranks 30k..1k (divisions A to C)",
+        "the row for 1d–9d",
+        "would have a lower limit than the row for 30k–1k (divisions A to C)",
         "Both limits for superior ranks cannot be any lower than the limits for inferior ranks",
         "Sunjang Definitions: Division restrictions per rank",
     ]);
@@ -497,7 +497,7 @@ fn restrictions_that_are_not_monotone_are_refused_at_create_and_later() {
     .stderr_names(&[
         "not-monotone.toml",
         "field `restriction[1]`",
-        "would have a lower limit than the weaker ranks",
+        "would have a lower limit than the row for",
         "Both limits for superior ranks cannot be any lower",
     ]);
     // Overlapping rows, and a row whose highest division is below its lowest.
@@ -518,7 +518,10 @@ fn restrictions_that_are_not_monotone_are_refused_at_create_and_later() {
             "x",
         ],
     )
-    .stderr_names(&["overlap", "each rank has one row"]);
+    .stderr_names(&[
+        "the row for 10k–1k and the row for 15k–5k overlap",
+        "each rank has one row",
+    ]);
     let upside_down = a.file(
         "upside-down.toml",
         "format = \"sunjang-league\"\n\
@@ -535,7 +538,7 @@ fn restrictions_that_are_not_monotone_are_refused_at_create_and_later() {
             "x",
         ],
     )
-    .stderr_names(&["the highest division C is below the lowest division A"]);
+    .stderr_names(&["the row for 10k–1k: the highest division C is below the lowest division A"]);
 
     // A monotone table is accepted, and the limits follow it.
     let fine = a.file(
@@ -2194,4 +2197,122 @@ fn a_layout_file_gives_the_whole_layout_and_bad_ones_are_refused() {
     want.sort();
     assert_eq!(b2, want);
     assert_eq!(s["layout"]["reason"], "rivals apart");
+}
+
+/// One row of the restrictions at a time (ARB-R56): set (replace or add),
+/// remove; refusals name the rows by their rank ranges, and change nothing.
+#[test]
+fn restrictions_are_edited_one_row_at_a_time() {
+    let a = registered();
+    // The club's 1k–10k row (A to B) becomes A to A: Oda Rin's 10k now
+    // belongs in A.
+    let out = a.ok(&[
+        "sunjang",
+        "restrictions",
+        "--set",
+        "10k-1k=A",
+        "--reason",
+        "a stronger A",
+    ]);
+    assert!(out.contains("10k–1k: A to A"), "{out}");
+    assert!(
+        out.contains("1d–9d: A to A") && out.contains("30k–11k: B to B"),
+        "{out}"
+    );
+    let players = a.ok_json(&["sunjang", "player", "list", "--json"]);
+    let oda = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Oda Rin")
+        .unwrap();
+    assert_eq!(oda["limits"], "A-A");
+    // An overlapping row is refused, naming both rows by their ranks.
+    a.refused_every(
+        1,
+        &[
+            "sunjang",
+            "restrictions",
+            "--set",
+            "15k-5k=B",
+            "--reason",
+            "x",
+        ],
+    )
+    .stderr_names(&["the row for 10k–1k and the row for 15k–5k overlap"]);
+    // A row that is not monotone with the others.
+    a.refused_every(
+        1,
+        &["sunjang", "restrictions", "--set", "10k-1k=B-C", "--reason", "x"],
+    )
+    .stderr_names(&["the row for 10k–1k (divisions B to C) would have a lower limit than the row for 30k–11k (divisions B to B)"]);
+    // Removing a row that is not there names the rows that are.
+    a.refused_every(
+        1,
+        &[
+            "sunjang",
+            "restrictions",
+            "--remove",
+            "5k-1k",
+            "--reason",
+            "x",
+        ],
+    )
+    .stderr_names(&["there is no row for 5k–1k: the rows are 1d–9d, 10k–1k, 30k–11k"]);
+    // Bad input on the command line.
+    a.refused_every(
+        2,
+        &[
+            "sunjang",
+            "restrictions",
+            "--set",
+            "10k-1k",
+            "--reason",
+            "x",
+        ],
+    )
+    .stderr_names(&["RANKS=DIVISIONS"]);
+    a.refused_every(
+        2,
+        &[
+            "sunjang",
+            "restrictions",
+            "--set",
+            "12x-1k=A",
+            "--reason",
+            "x",
+        ],
+    )
+    .stderr_names(&["is not a rank range"]);
+    a.refused_every(
+        2,
+        &[
+            "sunjang",
+            "restrictions",
+            "--set",
+            "10k-1k=A-7",
+            "--reason",
+            "x",
+        ],
+    )
+    .stderr_names(&["is not a range of divisions"]);
+    a.refused_every(2, &["sunjang", "restrictions", "--reason", "x"]);
+    // Remove: the ranks of that row are then unrestricted.
+    let out = a.ok(&[
+        "sunjang",
+        "restrictions",
+        "--remove",
+        "10k-1k",
+        "--reason",
+        "open",
+    ]);
+    assert!(!out.contains("10k–1k"), "{out}");
+    let players = a.ok_json(&["sunjang", "player", "list", "--json"]);
+    let oda = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Oda Rin")
+        .unwrap();
+    assert_eq!(oda["limits"], "any");
 }

@@ -1233,7 +1233,7 @@ fn non_monotone_restrictions_are_refused_with_the_engines_words() {
     );
     says(
         &e,
-        "would have a lower limit than the weaker ranks 5k..1k (divisions A to B): \"Both limits for superior ranks cannot be any lower than the limits for inferior ranks.\"",
+        "would have a lower limit than the row for 5k–1k (divisions A to B): \"Both limits for superior ranks cannot be any lower than the limits for inferior ranks.\"",
     );
     assert!(
         e.message

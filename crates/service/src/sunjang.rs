@@ -8,7 +8,7 @@ use arbiter_engine::sunjang::final_round::FinalState;
 use arbiter_engine::sunjang::group::Outcome;
 use arbiter_engine::sunjang::season::{self, League, Season};
 use arbiter_engine::sunjang::{
-    GroupId, Restrictions, SunjangRules, division_letter, format_points,
+    GroupId, Rank, Restriction, Restrictions, SunjangRules, division_letter, format_points,
 };
 use arbiter_record::RecordError;
 use arbiter_store::EventStore;
@@ -688,4 +688,97 @@ pub fn layout_groups(
         here.push(players);
     }
     Ok(out)
+}
+
+// ----- one row of the division restrictions (ARB-R56) -----
+
+/// A division letter as people write it: `A`, `b`, `AA`.
+pub fn parse_division_letter(s: &str) -> Option<u32> {
+    let t = s.trim().to_ascii_uppercase();
+    if t.is_empty() || t.len() > 3 || !t.bytes().all(|b| b.is_ascii_uppercase()) {
+        return None;
+    }
+    let mut d: u32 = 0;
+    for b in t.bytes() {
+        d = d * 26 + u32::from(b - b'A') + 1;
+    }
+    Some(d - 1)
+}
+
+fn split_range(s: &str) -> (&str, Option<&str>) {
+    for sep in ["..", "–", "-"] {
+        if let Some((a, b)) = s.split_once(sep) {
+            return (a, Some(b));
+        }
+    }
+    (s, None)
+}
+
+/// A row's rank range, weakest first: `10k-1k`, `10k–1k`, `10k..1k`, or
+/// one rank (`5k`); as (weakest, strongest).
+pub fn parse_rank_range(s: &str) -> Result<(Rank, Rank), RuleError> {
+    let bad = || {
+        RuleError::new(
+            "Sunjang Definitions: Division restrictions per rank",
+            format!(
+                "{:?} is not a rank range: the weakest rank, a dash, the strongest, such as 10k-1k (or one rank, 5k)",
+                s.chars().take(40).collect::<String>()
+            ),
+        )
+        .field("ranks")
+    };
+    if s.len() > 40 {
+        return Err(bad());
+    }
+    let (a, b) = split_range(s.trim());
+    let rank = |x: &str| match Rank::parse(x) {
+        Ok((r, false)) => Ok(r),
+        _ => Err(bad()),
+    };
+    let weakest = rank(a)?;
+    let strongest = b.map_or(Ok(weakest), rank)?;
+    Ok((weakest, strongest))
+}
+
+/// A row of the restrictions from its rank range and its divisions
+/// (`A-B`, highest first, or one division `B`).
+pub fn parse_restriction_row(ranks: &str, divisions: &str) -> Result<Restriction, RuleError> {
+    let (weakest, strongest) = parse_rank_range(ranks)?;
+    let bad = || {
+        RuleError::new(
+            "Sunjang Definitions: Division restrictions per rank",
+            format!(
+                "{:?} is not a range of divisions: the highest, a dash, the lowest, such as A-B (or one division, B)",
+                divisions.chars().take(40).collect::<String>()
+            ),
+        )
+        .field("divisions")
+    };
+    let (h, l) = split_range(divisions.trim());
+    let highest = parse_division_letter(h).ok_or_else(bad)?;
+    let lowest = match l {
+        Some(l) => parse_division_letter(l).ok_or_else(bad)?,
+        None => highest,
+    };
+    Ok(Restriction {
+        strongest,
+        weakest,
+        highest,
+        lowest,
+    })
+}
+
+/// The restrictions as a moderator reads them: "10k–1k: A to B".
+pub fn restriction_lines(r: &Restrictions) -> Vec<String> {
+    r.rows
+        .iter()
+        .map(|row| {
+            format!(
+                "{}: {} to {}",
+                row.ranks(),
+                division_letter(row.highest),
+                division_letter(row.lowest)
+            )
+        })
+        .collect()
 }
