@@ -80,6 +80,8 @@ struct SunjangDesk {
     final_status: Option<String>,
     outcomes: Vec<(&'static str, &'static str)>,
     rules: String,
+    /// The restriction rows: (rank range, "A to B"), ARB-R56.
+    restriction_rows: Vec<(String, String)>,
 }
 
 /// `GET /c/{id}/manage` for a Sunjang league.
@@ -190,6 +192,21 @@ pub(super) async fn desk(
         to_play,
         played,
         outcomes: OUTCOMES.to_vec(),
+        restriction_rows: l
+            .restrictions
+            .rows
+            .iter()
+            .map(|r| {
+                (
+                    r.ranks(),
+                    format!(
+                        "{} to {}",
+                        arbiter_engine::sunjang::division_letter(r.highest),
+                        arbiter_engine::sunjang::division_letter(r.lowest)
+                    ),
+                )
+            })
+            .collect(),
         rules: arbiter_record::preset("sunjang-league")
             .unwrap_or_default()
             .to_string(),
@@ -207,6 +224,12 @@ struct PreviewPage {
     csrf: String,
     key: String,
     version: u64,
+    /// The organizer's moves previewed, one a line (ARB-R55).
+    moves: String,
+    reason: String,
+    players: Vec<String>,
+    /// Every rule of section A the moves break, in words.
+    violations: Vec<String>,
 }
 
 /// Every field a Sunjang desk form may send; `action` says which action.
@@ -236,9 +259,44 @@ pub(super) struct SjForm {
     winner: Option<String>,
     loser: Option<String>,
     username: Option<String>,
+    /// The organizer's moves so far, one `NAME:GROUP` a line (ARB-R55).
+    moves: Option<String>,
+    /// A move to add: the player and his new group.
+    move_player: Option<String>,
+    move_group: Option<String>,
+    ranks: Option<String>,
+    divisions: Option<String>,
 }
 
 impl SjForm {
+    /// The moves of the textarea, and the one the move form adds.
+    fn moves(&self) -> Result<Vec<String>, ApiError> {
+        let mut out: Vec<String> = self
+            .moves
+            .as_deref()
+            .unwrap_or_default()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        match (opt(&self.move_player), opt(&self.move_group)) {
+            (Some(p), Some(g)) => out.push(format!("{}:{}", p.trim(), g.trim())),
+            (None, None) => {}
+            (Some(_), None) => {
+                return Err(ApiError::bad_request(
+                    "a move needs the group to move to (such as B2)",
+                )
+                .with_field("move_group"));
+            }
+            (None, Some(_)) => {
+                return Err(ApiError::bad_request("a move needs the player to move")
+                    .with_field("move_player"));
+            }
+        }
+        Ok(out)
+    }
+
     fn rating(&self) -> Result<i32, ApiError> {
         number::<i32>(&self.rating, "rating")?
             .ok_or_else(|| ApiError::bad_request("rating is required").with_field("rating"))
@@ -276,6 +334,17 @@ impl SjForm {
             },
             "plan-season" => SunjangAction::PlanSeason {
                 preview: self.preview.as_deref() == Some("true"),
+                moves: self.moves()?,
+                reason: opt(&self.reason),
+            },
+            "set-restriction" => SunjangAction::SetRestriction {
+                ranks: text(&self.ranks),
+                divisions: text(&self.divisions),
+                reason: text(&self.reason),
+            },
+            "remove-restriction" => SunjangAction::RemoveRestriction {
+                ranks: text(&self.ranks),
+                reason: text(&self.reason),
             },
             "record-result" => SunjangAction::RecordResult {
                 black: text(&self.black),
@@ -327,6 +396,12 @@ pub(super) async fn act(
     let form: SjForm = form_of(body).await?;
     caller.check_csrf(form.csrf.as_deref())?;
     let action = form.action()?;
+    let (moves, reason) = match &action {
+        SunjangAction::PlanSeason { moves, reason, .. } => {
+            (moves.join("\n"), reason.clone().unwrap_or_default())
+        }
+        _ => (String::new(), String::new()),
+    };
     let preview = action.is_preview();
     let expected = form_version(&form.version, preview)?;
     let key = if preview { None } else { opt(&form.key) };
@@ -347,6 +422,10 @@ pub(super) async fn act(
         csrf: caller.csrf_token().unwrap_or_default().to_string(),
         key: auth::random_token()?,
         version: done.version,
+        moves,
+        reason,
+        players: l.players.iter().map(|p| p.name.clone()).collect(),
+        violations: done.violations.iter().map(|v| v.line()).collect(),
         done,
     };
     Ok(render(&page).into_response())
