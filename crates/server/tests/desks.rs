@@ -1336,3 +1336,60 @@ async fn every_final_round_state_has_its_form_on_the_desk() {
     let desk = check_desk(&w.page("/c/fw4/manage", &org).await, "final drawn");
     assert!(desk.contains("value=\"withdraw-from-final\""), "{desk}");
 }
+
+/// The preview's move form (ARB-R55): a move is previewed with every rule
+/// of section A it breaks listed, and no store button; nothing is stored.
+#[tokio::test]
+async fn the_preview_moves_a_player_and_lists_every_violation() {
+    let w = world().await;
+    let org = w.session("org").await;
+    let a = w
+        .create(
+            &w.org,
+            json!({"format": "sunjang-league", "id": "mv", "name": "Moves"}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED);
+    for (name, rank, rating) in FINALISTS_POOL {
+        w.ok(
+            "mv",
+            &w.org,
+            json!({"action": "add-player", "name": name, "rank": rank, "rating": rating}),
+        )
+        .await;
+    }
+    let before = w.version("mv").await;
+    let desk = w.page("/c/mv/manage", &org).await.text();
+    let a = w
+        .form(
+            "/c/mv/act",
+            &org,
+            form_body(&[
+                ("_csrf", &hidden(&desk, "_csrf")),
+                ("_version", &hidden(&desk, "_version")),
+                ("action", "plan-season"),
+                ("preview", "true"),
+                ("move_player", "Eun"),
+                ("move_group", "A2"),
+                ("moves", ""),
+                ("reason", "a second group"),
+            ]),
+        )
+        .await;
+    let page = check_desk(&a, "a preview with a move");
+    assert!(page.contains("Rules this layout breaks"), "{page}");
+    assert!(
+        page.contains("footnote 1: division A would have 2 groups"),
+        "{page}"
+    );
+    assert!(
+        page.contains("A.i.3: group A2 would have 1 player; at least 5"),
+        "{page}"
+    );
+    assert!(
+        page.contains("Eun:A2"),
+        "the move is kept for the next one: {page}"
+    );
+    assert!(!page.contains("Plan the season</button>"), "{page}");
+    assert_eq!(w.version("mv").await, before);
+}

@@ -202,21 +202,21 @@ pub struct SeasonView {
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct LayoutView {
     pub reason: String,
-    pub moves: Vec<MoveView>,
+    pub moves: Vec<LayoutMoveView>,
 }
 
 /// A placement the organizer moved: from the automatic plan's group (none
 /// when the planner made no plan) to his.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
-pub struct MoveView {
+pub struct LayoutMoveView {
     pub player: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub planned: Option<String>,
     pub placed: String,
 }
 
-impl MoveView {
+impl LayoutMoveView {
     /// "Ann: B1 → B2".
     pub fn line(&self) -> String {
         match &self.planned {
@@ -449,7 +449,7 @@ pub fn season_view(l: &League, s: &Season) -> SeasonView {
             moves: x
                 .moves
                 .iter()
-                .map(|m| MoveView {
+                .map(|m| LayoutMoveView {
                     player: name(m.player),
                     planned: m.planned.map(|g| g.to_string()),
                     placed: m.placed.to_string(),
