@@ -911,10 +911,17 @@ pub enum SunjangCmd {
     /// Register and manage players.
     #[command(subcommand)]
     Player(SunjangPlayerCmd),
-    /// Replace the division restrictions per rank (from a rules file's [[restriction]] rows).
+    /// Change the division restrictions per rank: the whole table from a rules file's [[restriction]] rows, or one row (--set, --remove; ARB-R56).
     Restrictions {
-        #[arg(long, value_name = "FILE")]
-        file: PathBuf,
+        /// A rules file whose [[restriction]] rows replace the whole table.
+        #[arg(long, value_name = "FILE", required_unless_present_any = ["set", "remove"], conflicts_with_all = ["set", "remove"])]
+        file: Option<PathBuf>,
+        /// Set one row: RANKS=DIVISIONS, weakest rank first and highest division first, e.g. "10k-1k=A-B" (replaces the row of exactly those ranks, or adds it).
+        #[arg(long, value_name = "RANKS=DIVISIONS", conflicts_with = "remove")]
+        set: Option<String>,
+        /// Remove the row of exactly these ranks, e.g. "10k-1k".
+        #[arg(long, value_name = "RANKS")]
+        remove: Option<String>,
         #[arg(long)]
         reason: String,
     },
@@ -967,9 +974,18 @@ pub enum SunjangPlayerCmd {
 pub enum SeasonCmd {
     /// Plan the next season: divisions, groups, every placement explained.
     Plan {
-        /// Show the plan without storing it.
+        /// Show the plan without storing it (with --move or --layout: check the layout against section A, and list every rule it breaks).
         #[arg(long)]
         preview: bool,
+        /// Move a player of the automatic plan to another group: NAME:GROUP, e.g. "Ann:B2" (repeatable; ARB-R55).
+        #[arg(long = "move", value_name = "NAME:GROUP", conflicts_with = "layout")]
+        moves: Vec<String>,
+        /// The organizer's layout: a TOML file with `moves = ["NAME:GROUP", ...]` or a `[groups]` table (`B1 = ["NAME", ...]`), and a `reason` (ARB-R55).
+        #[arg(long, value_name = "FILE")]
+        layout: Option<PathBuf>,
+        /// Why the organizer moves these players (1 to 500 characters; recorded with the plan).
+        #[arg(long)]
+        reason: Option<String>,
     },
     /// The pyramid, groups and tables of a season.
     Show {

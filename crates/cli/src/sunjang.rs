@@ -1,12 +1,14 @@
 //! `arbiter sunjang ...`: the Sunjang league from the command line.
 
 use anyhow::{Result, anyhow};
+use arbiter_engine::sunjang::layout::Proposal;
 use arbiter_engine::sunjang::planner::PlanOutcome;
 use arbiter_engine::sunjang::season::{self, League, Season};
 use arbiter_engine::sunjang::{PlayerInfo, Rank, division_letter};
 use arbiter_service::forum::Markup;
 use arbiter_service::sunjang::{
-    SeasonView, parse_outcome, season_forum, season_view, sunjang_view,
+    SeasonView, layout_groups, layout_moves, parse_outcome, parse_rank_range,
+    parse_restriction_row, restriction_lines, season_forum, season_view, sunjang_view,
 };
 use comfy_table::Cell;
 
@@ -181,17 +183,72 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                 outln!("{t}");
             }
         },
-        SunjangCmd::Restrictions { file, reason } => {
-            let text = crate::input::read_rules(file)?;
-            let (_, restrictions) = arbiter_record::parse_sunjang_rules(&text)
-                .map_err(|e| anyhow!("{}: {e}", file.display()))?;
-            exec!(season::Command::ChangeRestrictions {
+        SunjangCmd::Restrictions {
+            file,
+            set,
+            remove,
+            reason,
+        } => {
+            let restrictions = match (file, set, remove) {
+                (Some(file), _, _) => {
+                    let text = crate::input::read_rules(file)?;
+                    arbiter_record::parse_sunjang_rules(&text)
+                        .map_err(|e| anyhow!("{}: {e}", file.display()))?
+                        .1
+                }
+                (None, Some(row), _) => {
+                    let (ranks, divisions) = row.split_once('=').ok_or_else(|| {
+                        usage(format!(
+                            "--set {row:?}: write RANKS=DIVISIONS, such as \"10k-1k=A-B\""
+                        ))
+                    })?;
+                    let row = parse_restriction_row(ranks, divisions)
+                        .map_err(|e| usage(format!("--set: {}", e.message)))?;
+                    l.restrictions.with_row(row)
+                }
+                (None, None, Some(ranks)) => {
+                    let (weakest, strongest) = parse_rank_range(ranks)
+                        .map_err(|e| usage(format!("--remove: {}", e.message)))?;
+                    l.restrictions.without_row(weakest, strongest)?
+                }
+                (None, None, None) => {
+                    return Err(usage("give --file, --set or --remove".into()));
+                }
+            };
+            let after = exec!(season::Command::ChangeRestrictions {
                 restrictions,
                 reason: reason.clone(),
             });
+            if !g.json {
+                outln!("Division restrictions per rank now:");
+                for line in restriction_lines(&after.restrictions) {
+                    outln!("  {line}");
+                }
+            }
         }
         SunjangCmd::Season(s) => match s {
-            SeasonCmd::Plan { preview: true } => {
+            SeasonCmd::Plan {
+                preview,
+                moves,
+                layout,
+                reason,
+            } if !moves.is_empty() || layout.is_some() => {
+                let (proposal, reason) = proposal(&l, moves, layout.as_deref(), reason.as_deref())?;
+                if *preview {
+                    return preview_layout(&l, g, &proposal, &reason);
+                }
+                let after = exec!(season::Command::PlanLayout {
+                    proposal,
+                    reason,
+                    at
+                });
+                if !g.json
+                    && let Some(s) = after.current()
+                {
+                    out!("{}", render_season(&season_view(&after, s), false));
+                }
+            }
+            SeasonCmd::Plan { preview: true, .. } => {
                 let outcome = l.preview_plan()?;
                 let text = match &outcome {
                     PlanOutcome::Cancelled { explanation, .. } => explanation.to_string(),
@@ -223,7 +280,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                 }
                 out!("{text}");
             }
-            SeasonCmd::Plan { preview: false } => {
+            SeasonCmd::Plan { preview: false, .. } => {
                 let after = exec!(season::Command::PlanSeason { at });
                 if !g.json
                     && let Some(s) = after.current()
@@ -250,6 +307,12 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                 }
                 for n in &v.notes {
                     outln!("{}", n.line());
+                }
+                if let Some(x) = &v.layout {
+                    outln!("Moved by the organizer (ARB-R55): {}", x.reason);
+                    for m in &x.moves {
+                        outln!("  {}", m.line());
+                    }
                 }
                 for p in &v.placements {
                     // The explanation starts with the player's name.
@@ -368,6 +431,105 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
         },
     }
     Ok(())
+}
+
+/// The organizer's layout from `--move` or `--layout`, and its reason
+/// (`--reason`, or the file's).
+fn proposal(
+    l: &League,
+    moves: &[String],
+    layout: Option<&std::path::Path>,
+    reason: Option<&str>,
+) -> Result<(Proposal, String)> {
+    let (proposal, file_reason) = match layout {
+        Some(path) => {
+            let text = crate::input::read_utf8(
+                path,
+                "the layout file",
+                arbiter_record::MAX_LAYOUT_FILE as u64,
+            )?;
+            let file = arbiter_record::parse_sunjang_layout(&text).map_err(|e| {
+                let mut at = String::new();
+                if let Some(line) = e.line {
+                    at.push_str(&format!(", line {line}"));
+                }
+                if let Some(column) = e.column {
+                    at.push_str(&format!(", column {column}"));
+                }
+                if let Some(field) = &e.field {
+                    at.push_str(&format!(", key `{field}`"));
+                }
+                anyhow!("{}{at}: {}", path.display(), e.message)
+            })?;
+            let proposal = if file.groups.is_empty() {
+                Proposal::Moves(
+                    layout_moves(l, &file.moves).map_err(|e| anyhow!("{}: {e}", path.display()))?,
+                )
+            } else {
+                Proposal::Groups(
+                    layout_groups(l, &file.groups)
+                        .map_err(|e| anyhow!("{}: {e}", path.display()))?,
+                )
+            };
+            (proposal, file.reason)
+        }
+        None => (Proposal::Moves(layout_moves(l, moves)?), None),
+    };
+    let reason = reason.map(str::to_string).or(file_reason).ok_or_else(|| {
+        usage("a layout needs --reason \"...\" (or `reason = ...` in the layout file): the season's record says why players were moved (ARB-R55)".to_string())
+    })?;
+    Ok((proposal, reason))
+}
+
+/// `season plan --preview` with a layout: the plan it would make and every
+/// rule of section A it breaks; nothing is stored. Exits non-zero when it
+/// breaks any.
+fn preview_layout(l: &League, g: &Globals, proposal: &Proposal, reason: &str) -> Result<()> {
+    let (plan, violations) = l.layout_plan(proposal, reason, g.now())?;
+    let mut after = l.clone();
+    after.apply(&season::Event::SeasonPlanned(Box::new(plan)));
+    let view = after.current().map(|s| season_view(&after, s));
+    let lines: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
+    if g.json {
+        print_json(&serde_json::json!({
+            "stored": false,
+            "violations": violations
+                .iter()
+                .map(|v| serde_json::json!({"clause": v.clause, "rulings": v.rulings, "text": v.text}))
+                .collect::<Vec<_>>(),
+            "season": view,
+        }))?;
+    } else {
+        if let Some(v) = &view {
+            out!("{}", render_season(v, true));
+        }
+        if lines.is_empty() {
+            outln!(
+                "The layout breaks no rule of section A (not stored): plan it with the same --move/--layout and --reason, without --preview."
+            );
+        } else {
+            outln!(
+                "The layout breaks {} rule(s) of section A (not stored):",
+                lines.len()
+            );
+            for line in &lines {
+                outln!("  - {line}");
+            }
+        }
+    }
+    if lines.is_empty() {
+        Ok(())
+    } else {
+        Err(anyhow!(
+            "the layout breaks {} rule(s) of section A: {}",
+            lines.len(),
+            violations
+                .iter()
+                .map(|v| v.text.as_str())
+                .collect::<Vec<_>>()
+                .join("; ")
+        ))
+    }
 }
 
 /// History and undo of a Sunjang league.
@@ -493,6 +655,16 @@ pub fn render_season(v: &SeasonView, tree: bool) -> String {
             for g in &d.groups {
                 out.push_str(&render_group(g));
             }
+        }
+    }
+    if let Some(x) = &v.layout {
+        out.push_str(&format!(
+            "The organizer moved {} placement(s) of the automatic plan (ARB-R55): {}\n",
+            x.moves.len(),
+            x.reason
+        ));
+        for m in &x.moves {
+            out.push_str(&format!("  {}\n", m.line()));
         }
     }
     if v.unfinished_games > 0 {

@@ -474,8 +474,8 @@ fn restrictions_that_are_not_monotone_are_refused_at_create_and_later() {
     .stderr_names(&[
         "rules file, line",
         "field `restriction[1]`",
-        "ranks 1d..9d",
-        "would have a lower limit than the weaker ranks 30k..1k (divisions A to C)",
+        "the row for 1d–9d",
+        "would have a lower limit than the row for 30k–1k (divisions A to C)",
         "Both limits for superior ranks cannot be any lower than the limits for inferior ranks",
         "Sunjang Definitions: Division restrictions per rank",
     ]);
@@ -497,7 +497,7 @@ fn restrictions_that_are_not_monotone_are_refused_at_create_and_later() {
     .stderr_names(&[
         "not-monotone.toml",
         "field `restriction[1]`",
-        "would have a lower limit than the weaker ranks",
+        "would have a lower limit than the row for",
         "Both limits for superior ranks cannot be any lower",
     ]);
     // Overlapping rows, and a row whose highest division is below its lowest.
@@ -518,7 +518,10 @@ fn restrictions_that_are_not_monotone_are_refused_at_create_and_later() {
             "x",
         ],
     )
-    .stderr_names(&["overlap", "each rank has one row"]);
+    .stderr_names(&[
+        "the row for 10k–1k and the row for 15k–5k overlap",
+        "each rank has one row",
+    ]);
     let upside_down = a.file(
         "upside-down.toml",
         "format = \"sunjang-league\"\n\
@@ -535,7 +538,7 @@ fn restrictions_that_are_not_monotone_are_refused_at_create_and_later() {
             "x",
         ],
     )
-    .stderr_names(&["the highest division C is below the lowest division A"]);
+    .stderr_names(&["the row for 10k–1k: the highest division C is below the lowest division A"]);
 
     // A monotone table is accepted, and the limits follow it.
     let fine = a.file(
@@ -1934,4 +1937,382 @@ fn the_example_script_runs_a_season_and_plans_the_next() {
         a.ok(&["sunjang", "season", "moves", "2"]),
         b.ok(&["sunjang", "season", "moves", "2"])
     );
+}
+
+// --- An organizer's own layout (ARB-R55) -----------------------------------
+
+/// The players of each group of a season's JSON, by group id.
+fn members_by_group(s: &Value) -> HashMap<String, Vec<String>> {
+    groups(s)
+        .iter()
+        .map(|g| (g["id"].as_str().unwrap().to_string(), members(g)))
+        .collect()
+}
+
+/// `season plan --move ... --preview` checks the organizer's moves against
+/// section A and names every rule they break with its figures, storing
+/// nothing; moves that break none are planned, and the season's record
+/// (show, moves) says which placements moved, from where, and why.
+#[test]
+fn an_organizers_moves_are_checked_against_section_a_then_planned_and_recorded() {
+    let a = registered();
+    // The automatic plan: A1, A2 of 7, B1, B2 of 5. Pia Lund (B) up to A2
+    // leaves a group of 4 in B (A.i.3) and A's groups 7 and 8 (fine).
+    let run = a.refused_every(
+        1,
+        &[
+            "sunjang",
+            "season",
+            "plan",
+            "--move",
+            "Pia Lund:A2",
+            "--reason",
+            "strong club player",
+            "--preview",
+        ],
+    );
+    assert!(
+        run.stdout
+            .contains("The layout breaks 1 rule(s) of section A (not stored)")
+            && run.stdout.contains("Pia Lund: B2 → A2"),
+        "{}",
+        run.stdout
+    );
+    run.stderr_names(&["A.i.3: group B2 would have 4 players; at least 5"]);
+    let preview = a
+        .run(&[
+            "sunjang",
+            "season",
+            "plan",
+            "--move",
+            "Pia Lund:A2",
+            "--reason",
+            "x",
+            "--preview",
+            "--json",
+        ])
+        .fails_with(1)
+        .json();
+    assert_eq!(preview["stored"], false);
+    assert_eq!(
+        preview["violations"][0]["text"],
+        "A.i.3: group B2 would have 4 players; at least 5"
+    );
+    assert_eq!(preview["violations"][0]["clause"], "Sunjang A.i.3");
+    let planned = members_by_group(&preview["season"]);
+    assert!(
+        planned["A2"].contains(&"Pia Lund".to_string()),
+        "{planned:?}"
+    );
+    assert_eq!(
+        event_kinds(&a)
+            .iter()
+            .filter(|k| k.contains("season-planned"))
+            .count(),
+        0
+    );
+
+    // A swap between B1 and B2 breaks nothing.
+    let y = "Pia Lund".to_string();
+    let b1 = planned["B1"][0].clone();
+    let mv1 = format!("{y}:B1");
+    let mv2 = format!("{b1}:B2");
+    let out = a.ok(&[
+        "sunjang",
+        "season",
+        "plan",
+        "--move",
+        &mv1,
+        "--move",
+        &mv2,
+        "--reason",
+        "they share a club",
+        "--preview",
+    ]);
+    assert!(
+        out.contains("breaks no rule of section A (not stored)"),
+        "{out}"
+    );
+    // Without a reason: a mistake on the command line, nothing stored.
+    a.refused_every(
+        2,
+        &["sunjang", "season", "plan", "--move", &mv1, "--move", &mv2],
+    )
+    .stderr_names(&["--reason", "ARB-R55"]);
+    a.ok(&[
+        "sunjang",
+        "season",
+        "plan",
+        "--move",
+        &mv1,
+        "--move",
+        &mv2,
+        "--reason",
+        "they share a club",
+        "--at",
+        "2026-01-10",
+    ]);
+    let s = season(&a, None);
+    let now = members_by_group(&s);
+    assert!(now["B1"].contains(&y) && now["B2"].contains(&b1), "{now:?}");
+    assert_eq!(s["layout"]["reason"], "they share a club");
+    let moves = s["layout"]["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert!(
+        moves
+            .iter()
+            .any(|m| m["player"] == y.as_str() && m["planned"] == "B2" && m["placed"] == "B1")
+    );
+    let text = a.ok(&["sunjang", "season", "moves"]);
+    assert!(
+        text.contains("Moved by the organizer (ARB-R55): they share a club"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{y}: B2 → B1")), "{text}");
+    assert!(
+        text.contains("moved by the organizer from B2 to B1"),
+        "{text}"
+    );
+}
+
+/// `--layout FILE`: the whole layout by group; bad files and names are
+/// refused naming the line or the group, and nothing is stored.
+#[test]
+fn a_layout_file_gives_the_whole_layout_and_bad_ones_are_refused() {
+    let a = registered();
+    let names: Vec<&str> = PLAYERS.iter().map(|p| p.0).collect();
+    let quoted = |xs: &[&str]| {
+        xs.iter()
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // A: 8 and 6 (footnote 3), B: the other 10 in one group (A.i.3: at
+    // most 9).
+    let file = a.file(
+        "layout.toml",
+        &format!(
+            "reason = \"the organizers' own layout\"\n[groups]\nA1 = [{}]\nA2 = [{}]\nB1 = [{}]\n",
+            quoted(&names[0..8]),
+            quoted(&names[8..14]),
+            quoted(&names[14..24]),
+        ),
+    );
+    let path = file.to_string_lossy().into_owned();
+    a.refused_every(
+        1,
+        &["sunjang", "season", "plan", "--layout", &path, "--preview"],
+    )
+    .stderr_names(&[
+        "footnote 3: the groups of division A would differ by 2 players (A1 8, A2 6)",
+        "A.i.3: group B1 would have 10 players; at most 9",
+    ]);
+    a.refused_every(1, &["sunjang", "season", "plan", "--layout", &path])
+        .stderr_names(&["nothing is stored", "footnote 3"]);
+    // A good layout: A 7 and 7, B 5 and 5 in the organizer's grouping.
+    let good = a.file(
+        "good.toml",
+        &format!(
+            "reason = \"rivals apart\"\n[groups]\nA1 = [{}]\nA2 = [{}]\nB1 = [{}]\nB2 = [{}]\n",
+            quoted(&names[0..7]),
+            quoted(&names[7..14]),
+            quoted(&names[14..19]),
+            quoted(&names[19..24]),
+        ),
+    );
+    // Bad files: TOML, an unknown key, an unknown player, a missing group.
+    let bad = a.file("bad.toml", "reason = \"x\"\n[groups]\nA1 = \"Ahn Jae\"\n");
+    a.refused_every(
+        1,
+        &[
+            "sunjang",
+            "season",
+            "plan",
+            "--layout",
+            &bad.to_string_lossy(),
+        ],
+    )
+    .stderr_names(&["bad.toml", "line 3"]);
+    let unknown = a.file("unknown.toml", "reason = \"x\"\nmove = [\"Ahn Jae:A2\"]\n");
+    a.refused_every(
+        1,
+        &[
+            "sunjang",
+            "season",
+            "plan",
+            "--layout",
+            &unknown.to_string_lossy(),
+        ],
+    )
+    .stderr_names(&["unknown.toml", "line 2", "move"]);
+    let nobody = a.file(
+        "nobody.toml",
+        "reason = \"x\"\n[groups]\nA1 = [\"Nobody\"]\n",
+    );
+    a.refused_every(
+        1,
+        &[
+            "sunjang",
+            "season",
+            "plan",
+            "--layout",
+            &nobody.to_string_lossy(),
+        ],
+    )
+    .stderr_names(&["no player named \"Nobody\"", "groups.A1"]);
+    let gap = a.file(
+        "gap.toml",
+        &format!(
+            "reason = \"x\"\n[groups]\nA1 = [{}]\nA3 = [{}]\n",
+            quoted(&names[0..12]),
+            quoted(&names[12..24])
+        ),
+    );
+    a.refused_every(
+        1,
+        &[
+            "sunjang",
+            "season",
+            "plan",
+            "--layout",
+            &gap.to_string_lossy(),
+        ],
+    )
+    .stderr_names(&["group A2 is missing"]);
+    let out = a.ok(&[
+        "sunjang",
+        "season",
+        "plan",
+        "--layout",
+        &good.to_string_lossy(),
+        "--at",
+        "2026-01-10",
+    ]);
+    assert!(out.contains("The organizer moved"), "{out}");
+    let s = season(&a, None);
+    let now = members_by_group(&s);
+    let mut b2 = now["B2"].clone();
+    b2.sort();
+    let mut want: Vec<String> = names[19..24].iter().map(|n| (*n).to_string()).collect();
+    want.sort();
+    assert_eq!(b2, want);
+    assert_eq!(s["layout"]["reason"], "rivals apart");
+}
+
+/// One row of the restrictions at a time (ARB-R56): set (replace or add),
+/// remove; refusals name the rows by their rank ranges, and change nothing.
+#[test]
+fn restrictions_are_edited_one_row_at_a_time() {
+    let a = registered();
+    // The club's 1k–10k row (A to B) becomes A to A: Oda Rin's 10k now
+    // belongs in A.
+    let out = a.ok(&[
+        "sunjang",
+        "restrictions",
+        "--set",
+        "10k-1k=A",
+        "--reason",
+        "a stronger A",
+    ]);
+    assert!(out.contains("10k–1k: A to A"), "{out}");
+    assert!(
+        out.contains("1d–9d: A to A") && out.contains("30k–11k: B to B"),
+        "{out}"
+    );
+    let players = a.ok_json(&["sunjang", "player", "list", "--json"]);
+    let oda = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Oda Rin")
+        .unwrap();
+    assert_eq!(oda["limits"], "A-A");
+    // An overlapping row is refused, naming both rows by their ranks.
+    a.refused_every(
+        1,
+        &[
+            "sunjang",
+            "restrictions",
+            "--set",
+            "15k-5k=B",
+            "--reason",
+            "x",
+        ],
+    )
+    .stderr_names(&["the row for 10k–1k and the row for 15k–5k overlap"]);
+    // A row that is not monotone with the others.
+    a.refused_every(
+        1,
+        &["sunjang", "restrictions", "--set", "10k-1k=B-C", "--reason", "x"],
+    )
+    .stderr_names(&["the row for 10k–1k (divisions B to C) would have a lower limit than the row for 30k–11k (divisions B to B)"]);
+    // Removing a row that is not there names the rows that are.
+    a.refused_every(
+        1,
+        &[
+            "sunjang",
+            "restrictions",
+            "--remove",
+            "5k-1k",
+            "--reason",
+            "x",
+        ],
+    )
+    .stderr_names(&["there is no row for 5k–1k: the rows are 1d–9d, 10k–1k, 30k–11k"]);
+    // Bad input on the command line.
+    a.refused_every(
+        2,
+        &[
+            "sunjang",
+            "restrictions",
+            "--set",
+            "10k-1k",
+            "--reason",
+            "x",
+        ],
+    )
+    .stderr_names(&["RANKS=DIVISIONS"]);
+    a.refused_every(
+        2,
+        &[
+            "sunjang",
+            "restrictions",
+            "--set",
+            "12x-1k=A",
+            "--reason",
+            "x",
+        ],
+    )
+    .stderr_names(&["is not a rank range"]);
+    a.refused_every(
+        2,
+        &[
+            "sunjang",
+            "restrictions",
+            "--set",
+            "10k-1k=A-7",
+            "--reason",
+            "x",
+        ],
+    )
+    .stderr_names(&["is not a range of divisions"]);
+    a.refused_every(2, &["sunjang", "restrictions", "--reason", "x"]);
+    // Remove: the ranks of that row are then unrestricted.
+    let out = a.ok(&[
+        "sunjang",
+        "restrictions",
+        "--remove",
+        "10k-1k",
+        "--reason",
+        "open",
+    ]);
+    assert!(!out.contains("10k–1k"), "{out}");
+    let players = a.ok_json(&["sunjang", "player", "list", "--json"]);
+    let oda = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Oda Rin")
+        .unwrap();
+    assert_eq!(oda["limits"], "any");
 }

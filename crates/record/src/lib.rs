@@ -70,7 +70,10 @@ pub use rules_file::{
     PRESETS, RulesFileError, SUNJANG_LEAGUE_PRESET, TWS_LADDER_PRESET, XMADN_CHALLENGERS_PRESET,
     XMADN_LEAGUE_PRESET, parse_rules, preset, rules_to_toml,
 };
-pub use sunjang::{decode_sunjang, encode_sunjang, parse_sunjang_rules, sunjang_rules_to_toml};
+pub use sunjang::{
+    MAX_LAYOUT_FILE, SunjangLayoutFile, decode_sunjang, encode_sunjang, parse_sunjang_layout,
+    parse_sunjang_rules, sunjang_rules_to_toml,
+};
 pub use xmadn::{
     challengers_rules_to_toml, decode_challengers, decode_league, encode_challengers,
     encode_league, league_rules_to_toml, parse_challengers_rules, parse_league_rules,

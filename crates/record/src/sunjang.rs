@@ -55,12 +55,14 @@
 mod dto;
 mod events;
 pub(crate) use events::KINDS;
+mod layout_file;
 mod rules_file;
 
 use arbiter_engine::sunjang::season::Event;
 
 use crate::RecordError;
 
+pub use layout_file::{MAX_LAYOUT_FILE, SunjangLayoutFile, parse_sunjang_layout};
 pub use rules_file::{parse_sunjang_rules, sunjang_rules_to_toml};
 
 /// Encode a Sunjang event as format v1 JSON (one line). Like

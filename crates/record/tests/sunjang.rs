@@ -8,9 +8,12 @@ mod common;
 
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::group::Outcome;
+use arbiter_engine::sunjang::layout::Moved;
 use arbiter_engine::sunjang::planner::PreviousDivision;
 use arbiter_engine::sunjang::rules::GroupCount;
-use arbiter_engine::sunjang::season::{Event, Note, PlacedPlayer, SeasonClose, SeasonPlan};
+use arbiter_engine::sunjang::season::{
+    Event, Note, OrganizerLayout, PlacedPlayer, SeasonClose, SeasonPlan,
+};
 use arbiter_engine::sunjang::{GroupId, PlayerInfo, Rank, Restriction, Restrictions, SunjangRules};
 use arbiter_record::{
     FORMAT_VERSION, PRESETS, RecordError, RulesFileError, SUNJANG_LEAGUE_PRESET, decode,
@@ -188,7 +191,43 @@ fn samples() -> Vec<(&'static str, Event)> {
                     "A: 4 players in 2 groups (2, 2)",
                 )],
                 cancelled: None,
+                layout: None,
                 at,
+            })),
+        ),
+        (
+            "sunjang-season-planned-layout",
+            Event::SeasonPlanned(Box::new(SeasonPlan {
+                season: 3,
+                divisions: vec![vec![vec![p(1), p(2), p(3), p(4), p(5)]]],
+                placements: vec![PlacedPlayer {
+                    player: p(4),
+                    group: group(0, 1),
+                    seed: 4,
+                    explanation: note(
+                        "Sunjang A. Divisions & Groups",
+                        &["ARB-R55"],
+                        "Dee: moved by the organizer from B1 to A1: travels",
+                    ),
+                }],
+                notes: Vec::new(),
+                cancelled: None,
+                layout: Some(OrganizerLayout {
+                    reason: "travels in spring".into(),
+                    moves: vec![
+                        Moved {
+                            player: p(4),
+                            planned: Some(group(1, 1)),
+                            placed: group(0, 1),
+                        },
+                        Moved {
+                            player: p(5),
+                            planned: None,
+                            placed: group(0, 1),
+                        },
+                    ],
+                }),
+                at: t("2026-01-01T00:00:00Z"),
             })),
         ),
         (
@@ -203,6 +242,7 @@ fn samples() -> Vec<(&'static str, Event)> {
                     &[],
                     "4 players: fewer than 5, the season is cancelled",
                 )),
+                layout: None,
                 at: t("2026-01-01T00:00:00.25Z"),
             })),
         ),
@@ -827,15 +867,32 @@ fn any_plan() -> impl Strategy<Value = SeasonPlan> {
         ),
         vec(any_note(), 0..3),
         option::of(any_note()),
+        option::of(
+            (
+                "[a-z ]{0,20}",
+                vec(
+                    (player(20), option::of(any_group()), any_group()).prop_map(
+                        |(player, planned, placed)| Moved {
+                            player,
+                            planned,
+                            placed,
+                        },
+                    ),
+                    0..3,
+                ),
+            )
+                .prop_map(|(reason, moves)| OrganizerLayout { reason, moves }),
+        ),
         time(),
     )
         .prop_map(
-            |(season, divisions, placements, notes, cancelled, at)| SeasonPlan {
+            |(season, divisions, placements, notes, cancelled, layout, at)| SeasonPlan {
                 season,
                 divisions,
                 placements,
                 notes,
                 cancelled,
+                layout,
                 at,
             },
         )
@@ -1176,7 +1233,7 @@ fn non_monotone_restrictions_are_refused_with_the_engines_words() {
     );
     says(
         &e,
-        "would have a lower limit than the weaker ranks 5k..1k (divisions A to B): \"Both limits for superior ranks cannot be any lower than the limits for inferior ranks.\"",
+        "would have a lower limit than the row for 5k–1k (divisions A to B): \"Both limits for superior ranks cannot be any lower than the limits for inferior ranks.\"",
     );
     assert!(
         e.message

@@ -14,10 +14,13 @@
 
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::group::Outcome;
+use arbiter_engine::sunjang::layout::Proposal;
 use arbiter_engine::sunjang::season::{self, League};
 use arbiter_engine::sunjang::{PlayerInfo, Rank};
 use arbiter_service::ServiceError;
-use arbiter_service::sunjang::{parse_outcome, season_view};
+use arbiter_service::sunjang::{
+    layout_moves, parse_outcome, parse_rank_range, parse_restriction_row, season_view,
+};
 use arbiter_store::Seq;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -78,9 +81,31 @@ pub enum SunjangAction {
     },
     /// Plan the next season. With `preview`, nothing is stored and the
     /// plan is returned (pyramid, groups, every placement explained).
+    /// With `moves` (`NAME:GROUP`, such as `Ann:B2`) and a `reason`, the
+    /// organizer's moves of the automatic plan's placements, checked
+    /// against section A: a preview lists every rule they break
+    /// (`violations`), and a plan that breaks any is refused (ARB-R55).
     PlanSeason {
         #[serde(default)]
         preview: bool,
+        #[serde(default)]
+        moves: Vec<String>,
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    /// The owner sets one row of the division restrictions (ARB-R56):
+    /// `ranks` weakest first (`10k-1k`, or one rank), `divisions` highest
+    /// first (`A-B`, or one division). It replaces the row of exactly
+    /// those ranks, or is added.
+    SetRestriction {
+        ranks: String,
+        divisions: String,
+        reason: String,
+    },
+    /// The owner removes the row of exactly `ranks` (ARB-R56).
+    RemoveRestriction {
+        ranks: String,
+        reason: String,
     },
     /// `outcome`: black, white, jigo, black-forfeits, white-forfeits,
     /// both-forfeit.
@@ -146,6 +171,8 @@ impl SunjangAction {
             SunjangAction::WithdrawPlayer { .. } => "withdraw-player",
             SunjangAction::ReturnPlayer { .. } => "return-player",
             SunjangAction::ChangeRestrictions { .. } => "change-restrictions",
+            SunjangAction::SetRestriction { .. } => "set-restriction",
+            SunjangAction::RemoveRestriction { .. } => "remove-restriction",
             SunjangAction::PlanSeason { .. } => "plan-season",
             SunjangAction::RecordResult { .. } => "record-result",
             SunjangAction::CorrectResult { .. } => "correct-result",
@@ -166,6 +193,8 @@ impl SunjangAction {
     pub fn who(&self) -> Who {
         match self {
             SunjangAction::ChangeRestrictions { .. }
+            | SunjangAction::SetRestriction { .. }
+            | SunjangAction::RemoveRestriction { .. }
             | SunjangAction::AddModerator { .. }
             | SunjangAction::RemoveModerator { .. } => Who::Owner,
             SunjangAction::RecordResult { .. }
@@ -178,7 +207,7 @@ impl SunjangAction {
 
     /// Whether nothing is stored.
     pub fn is_preview(&self) -> bool {
-        matches!(self, SunjangAction::PlanSeason { preview: true })
+        matches!(self, SunjangAction::PlanSeason { preview: true, .. })
     }
 
     /// The players of the game the action is about.
@@ -325,7 +354,47 @@ fn command(
                 reason: required(reason, "reason")?,
             }
         }
+        SunjangAction::PlanSeason { moves, reason, .. } if !moves.is_empty() => C::PlanLayout {
+            proposal: Proposal::Moves(layout_moves(l, moves).map_err(ServiceError::Rule)?),
+            reason: reason
+                .as_deref()
+                .filter(|r| !r.trim().is_empty())
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "moves need the reason for them: the season's record says why players were moved (ARB-R55)",
+                    )
+                    .with_field("reason")
+                })?
+                .to_string(),
+            at,
+        },
         SunjangAction::PlanSeason { .. } => C::PlanSeason { at },
+        SunjangAction::SetRestriction {
+            ranks,
+            divisions,
+            reason,
+        } => {
+            let row = parse_restriction_row(ranks, divisions).map_err(|e| {
+                ApiError::bad_request(e.message)
+                    .with_field(e.field.unwrap_or_else(|| "ranks".into()))
+            })?;
+            C::ChangeRestrictions {
+                restrictions: l.restrictions.with_row(row),
+                reason: required(reason, "reason")?,
+            }
+        }
+        SunjangAction::RemoveRestriction { ranks, reason } => {
+            let (weakest, strongest) = parse_rank_range(ranks).map_err(|e| {
+                ApiError::bad_request(e.message).with_field("ranks")
+            })?;
+            C::ChangeRestrictions {
+                restrictions: l
+                    .restrictions
+                    .without_row(weakest, strongest)
+                    .map_err(ServiceError::Rule)?,
+                reason: required(reason, "reason")?,
+            }
+        }
         SunjangAction::RecordResult {
             black,
             white,
@@ -427,6 +496,40 @@ pub async fn run_sunjang(
         }
         _ => {}
     }
+    if action.is_preview()
+        && let season::Command::PlanLayout {
+            proposal,
+            reason,
+            at,
+        } = &command
+    {
+        let (plan, violations) = l
+            .layout_plan(proposal, reason, *at)
+            .map_err(ServiceError::Rule)?;
+        let moved = plan.layout.as_ref().map_or(0, |x| x.moves.len());
+        let mut after = l.clone();
+        after.apply(&season::Event::SeasonPlanned(Box::new(plan)));
+        let number = l.seasons.len() + 1;
+        let verdict = if violations.is_empty() {
+            "it breaks no rule of section A; nothing is stored until you plan it".to_string()
+        } else {
+            format!(
+                "it breaks {} rule(s) of section A and cannot be planned as it is; nothing is stored",
+                violations.len()
+            )
+        };
+        return Ok(FormatDone {
+            action: action.name().into(),
+            version,
+            stored: false,
+            replayed: false,
+            message: format!(
+                "Preview of season {number} with {moved} placement(s) moved by the organizer: {verdict}."
+            ),
+            season: after.current().map(|s| season_view(&after, s)),
+            violations: violations.into_iter().map(Into::into).collect(),
+        });
+    }
     if action.is_preview() {
         let events = l.decide(command).map_err(ServiceError::Rule)?;
         let mut after = l.clone();
@@ -445,6 +548,7 @@ pub async fn run_sunjang(
             replayed: false,
             message: format!("Preview of season {number}: nothing is stored until you plan it."),
             season,
+            violations: Vec::new(),
         });
     }
     let ctx = context(&account, now, idempotency_key, expected);

@@ -177,6 +177,11 @@ pub struct FormatDone {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<Object>)]
     pub season: Option<SeasonView>,
+    /// For a Sunjang layout previewed: every rule of section A it breaks,
+    /// with its figures (ARB-R55).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(value_type = Vec<Object>)]
+    pub violations: Vec<arbiter_service::views::ExplanationView>,
 }
 
 impl FormatDone {
@@ -194,6 +199,7 @@ impl FormatDone {
             replayed: executed.replayed,
             message: message(executed, |e| sentence(&summarize(e))),
             season: None,
+            violations: Vec::new(),
         }
     }
 }

@@ -1101,3 +1101,295 @@ async fn the_owner_section_of_each_desk_adds_and_removes_moderators() {
         );
     }
 }
+
+// --- Every state of a Sunjang final round has its form on the desk --------
+
+/// The finalists' names sorted: the walk's outcomes name players, not
+/// colours.
+const FINALISTS_POOL: [(&str, &str, i32); 5] = [
+    ("Ahn", "3d", 2300),
+    ("Baek", "2d", 2200),
+    ("Chen", "1d", 2100),
+    ("Dae", "1k", 2000),
+    ("Eun", "2k", 1900),
+];
+
+/// A Sunjang league `id` of five players, season 1 played (the stronger
+/// always wins: Ahn, Baek, Chen, Dae, Eun) and closed, over the API.
+async fn closed_league(w: &World, id: &str) {
+    let a = w
+        .create(
+            &w.org,
+            json!({"format": "sunjang-league", "id": id, "name": "Final walk"}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    for (name, rank, rating) in FINALISTS_POOL {
+        w.ok(
+            id,
+            &w.org,
+            json!({"action": "add-player", "name": name, "rank": rank, "rating": rating}),
+        )
+        .await;
+    }
+    w.ok(id, &w.org, json!({"action": "plan-season"})).await;
+    let view = w.view(id).await;
+    let order: Vec<&str> = FINALISTS_POOL.iter().map(|p| p.0).collect();
+    let pairings = view["seasons"][0]["divisions"][0]["groups"][0]["pairings"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(pairings.len(), 10);
+    for p in pairings {
+        let (b, wh) = (p["black"].as_str().unwrap(), p["white"].as_str().unwrap());
+        let pos = |n: &str| order.iter().position(|x| *x == n).unwrap();
+        let outcome = if pos(b) < pos(wh) { "black" } else { "white" };
+        w.ok(
+            id,
+            &w.org,
+            json!({"action": "record-result", "black": b, "white": wh, "outcome": outcome}),
+        )
+        .await;
+    }
+    w.ok(id, &w.org, json!({"action": "close-season"})).await;
+}
+
+/// The black and white of the first final-round game form of a desk.
+fn final_form(desk: &str) -> (String, String) {
+    let at = desk
+        .find("value=\"record-final-game\"")
+        .unwrap_or_else(|| panic!("no final-round game form:\n{desk}"));
+    let rest = &desk[at..];
+    (hidden(rest, "black"), hidden(rest, "white"))
+}
+
+/// Walk a closed league's final round through the organizer's desk: at
+/// each step GET the desk, assert the form for the engine's state is there
+/// (and no other), POST it with the outcome `pick(black, white)` gives, and
+/// repeat until the final is decided; then the desk offers the next
+/// season's preview, which works. Returns the states seen.
+async fn walk(
+    w: &World,
+    id: &str,
+    cookie: &str,
+    mut pick: impl FnMut(&str, &str) -> &'static str,
+) -> Vec<String> {
+    let mut seen = Vec::new();
+    for _ in 0..12 {
+        let desk = check_desk(
+            &w.page(&format!("/c/{id}/manage"), cookie).await,
+            "sunjang desk, final round",
+        );
+        let view = w.view(id).await;
+        let f = &view["seasons"][0]["final_round"];
+        let state = f["state"].as_str().unwrap_or("none").to_string();
+        seen.push(state.clone());
+        let csrf = hidden(&desk, "_csrf");
+        let base = |action: &str| {
+            vec![
+                ("_csrf".to_string(), csrf.clone()),
+                (
+                    "_key".to_string(),
+                    format!("{}-{}", hidden(&desk, "_key"), seen.len()),
+                ),
+                ("_version".to_string(), hidden(&desk, "_version")),
+                ("action".to_string(), action.to_string()),
+            ]
+        };
+        let post = |fields: Vec<(String, String)>| async move {
+            let refs: Vec<(&str, &str)> = fields
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            w.form(&format!("/c/{id}/act"), cookie, form_body(&refs))
+                .await
+        };
+        match state.as_str() {
+            "none" => {
+                assert!(desk.contains("value=\"qualify-final\""), "{desk}");
+                assert!(!desk.contains("value=\"record-final-game\""));
+                let a = post(base("qualify-final")).await;
+                assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
+            }
+            "playing" | "playoff" => {
+                assert!(!desk.contains("value=\"qualify-final\""));
+                // The next season waits for the final (the engine refuses
+                // it), so the desk does not offer its preview.
+                assert!(!desk.contains("Preview season 2"), "{desk}");
+                if state == "playoff" {
+                    assert!(desk.contains("Deciding game (SJ-R8)"), "{desk}");
+                    assert!(desk.contains("one deciding game"), "{desk}");
+                }
+                let (black, white) = final_form(&desk);
+                let mut fields = base("record-final-game");
+                fields.push(("black".into(), black.clone()));
+                fields.push(("white".into(), white.clone()));
+                fields.push(("outcome".into(), pick(&black, &white).into()));
+                let a = post(fields).await;
+                assert_eq!(a.status, StatusCode::SEE_OTHER, "{state}: {}", a.text());
+            }
+            "champion" | "void" => {
+                assert!(!desk.contains("value=\"record-final-game\""), "{desk}");
+                assert!(!desk.contains("No final round to run now"), "{desk}");
+                assert!(desk.contains("Preview season 2"), "{desk}");
+                let mut fields = base("plan-season");
+                fields.push(("preview".into(), "true".into()));
+                let a = post(fields).await;
+                let page = check_desk(&a, "the next season's preview");
+                assert!(page.contains("Preview: nothing is stored yet"), "{page}");
+                return seen;
+            }
+            other => panic!("unknown final state {other}"),
+        }
+    }
+    panic!("the final round never ended: {seen:?}")
+}
+
+/// The winner of `black` v `white` by a fixed order of names: the outcome
+/// word.
+fn first_of(order: &'static [&'static str]) -> impl FnMut(&str, &str) -> &'static str {
+    move |b, w| {
+        let pos = |n: &str| order.iter().position(|x| *x == n).unwrap_or(99);
+        if pos(b) < pos(w) { "black" } else { "white" }
+    }
+}
+
+#[tokio::test]
+async fn every_final_round_state_has_its_form_on_the_desk() {
+    let w = world().await;
+    let org = w.session("org").await;
+
+    // Two wins: Ahn beats both, champion (SJ-R8).
+    closed_league(&w, "fw1").await;
+    let seen = walk(&w, "fw1", &org, first_of(&["Ahn", "Baek", "Chen"])).await;
+    assert_eq!(seen.first().map(String::as_str), Some("none"));
+    assert_eq!(seen.last().map(String::as_str), Some("champion"));
+    assert!(seen.contains(&"playing".to_string()));
+
+    // A three-way tie in wins (each won one): the two advantaged leaders
+    // play one deciding game (SJ-R8); a jigo there is replayed (ARB-R41),
+    // then a win decides. Before the fix, the desk said "No final round to
+    // run now" here and offered no form.
+    closed_league(&w, "fw2").await;
+    let mut calls = 0;
+    let seen = walk(&w, "fw2", &org, move |b, wh| {
+        calls += 1;
+        let cycle = [("Ahn", "Baek"), ("Baek", "Chen"), ("Chen", "Ahn")];
+        match calls {
+            1..=3 => {
+                let (winner, _) = cycle
+                    .iter()
+                    .find(|(x, y)| (*x == b && *y == wh) || (*x == wh && *y == b))
+                    .unwrap();
+                if *winner == b { "black" } else { "white" }
+            }
+            4 => "jigo",
+            _ => "black",
+        }
+    })
+    .await;
+    let view = w.view("fw2").await;
+    assert_eq!(
+        view["seasons"][0]["final_round"]["advantaged"],
+        json!(["Ahn", "Baek"]),
+        "{view}"
+    );
+    assert_eq!(
+        seen,
+        [
+            "none", "playing", "playing", "playing", "playoff", "playoff", "champion"
+        ],
+    );
+
+    // A two-way tie after three jigo (Ahn and Baek, advantaged, 2 each;
+    // Chen 1½), whose deciding game both forfeit: neither is willing to
+    // play, the title is void (ARB-R41).
+    closed_league(&w, "fw3").await;
+    let mut calls = 0;
+    let seen = walk(&w, "fw3", &org, move |_, _| {
+        calls += 1;
+        if calls <= 3 { "jigo" } else { "both-forfeit" }
+    })
+    .await;
+    assert_eq!(
+        seen,
+        ["none", "playing", "playing", "playing", "playoff", "void"]
+    );
+
+    // A finalist withdraws before the games: drawn again by the same rules,
+    // and the final is played.
+    closed_league(&w, "fw4").await;
+    let desk = w.page("/c/fw4/manage", &org).await.text();
+    let a = w
+        .form(
+            "/c/fw4/act",
+            &org,
+            form_body(&[
+                ("_csrf", &hidden(&desk, "_csrf")),
+                ("_key", &hidden(&desk, "_key")),
+                ("_version", &hidden(&desk, "_version")),
+                ("action", "qualify-final"),
+            ]),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::SEE_OTHER);
+    let desk = check_desk(&w.page("/c/fw4/manage", &org).await, "final drawn");
+    assert!(desk.contains("value=\"withdraw-from-final\""), "{desk}");
+}
+
+/// The preview's move form (ARB-R55): a move is previewed with every rule
+/// of section A it breaks listed, and no store button; nothing is stored.
+#[tokio::test]
+async fn the_preview_moves_a_player_and_lists_every_violation() {
+    let w = world().await;
+    let org = w.session("org").await;
+    let a = w
+        .create(
+            &w.org,
+            json!({"format": "sunjang-league", "id": "mv", "name": "Moves"}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED);
+    for (name, rank, rating) in FINALISTS_POOL {
+        w.ok(
+            "mv",
+            &w.org,
+            json!({"action": "add-player", "name": name, "rank": rank, "rating": rating}),
+        )
+        .await;
+    }
+    let before = w.version("mv").await;
+    let desk = w.page("/c/mv/manage", &org).await.text();
+    let a = w
+        .form(
+            "/c/mv/act",
+            &org,
+            form_body(&[
+                ("_csrf", &hidden(&desk, "_csrf")),
+                ("_version", &hidden(&desk, "_version")),
+                ("action", "plan-season"),
+                ("preview", "true"),
+                ("move_player", "Eun"),
+                ("move_group", "A2"),
+                ("moves", ""),
+                ("reason", "a second group"),
+            ]),
+        )
+        .await;
+    let page = check_desk(&a, "a preview with a move");
+    assert!(page.contains("Rules this layout breaks"), "{page}");
+    assert!(
+        page.contains("footnote 1: division A would have 2 groups"),
+        "{page}"
+    );
+    assert!(
+        page.contains("A.i.3: group A2 would have 1 player; at least 5"),
+        "{page}"
+    );
+    assert!(
+        page.contains("Eun:A2"),
+        "the move is kept for the next one: {page}"
+    );
+    assert!(!page.contains("Plan the season</button>"), "{page}");
+    assert_eq!(w.version("mv").await, before);
+}

@@ -266,6 +266,8 @@ enum Act {
     SWithdrawPlayer,
     SReturnPlayer,
     SChangeRestrictions,
+    SSetRestriction,
+    SRemoveRestriction,
     SPlanSeason,
     SPlanPreview,
     SRecordM,
@@ -362,6 +364,10 @@ impl Act {
             Act::SReturnPlayer => json!({"action": "return-player", "player": "Eve Evans"}),
             Act::SChangeRestrictions => json!({"action": "change-restrictions",
                 "rules": arbiter_record::preset("sunjang-league").unwrap(), "reason": "the same"}),
+            Act::SSetRestriction => json!({"action": "set-restriction",
+                "ranks": "1d-9d", "divisions": "A", "reason": "the same row (ARB-R56)"}),
+            Act::SRemoveRestriction => json!({"action": "remove-restriction",
+                "ranks": "1d-9d", "reason": "dan players anywhere (ARB-R56)"}),
             Act::SPlanSeason => json!({"action": "plan-season"}),
             Act::SPlanPreview => json!({"action": "plan-season", "preview": true}),
             Act::SRecordM => go("record-result", "Pete Moder"),
@@ -438,6 +444,8 @@ const MATRIX: &[(Act, [E; 6])] = &[
     (Act::SWithdrawPlayer,     [N,  N,  N,  Y, Y,  Y]),
     (Act::SReturnPlayer,       [N,  N,  N,  Y, Y,  Y]),
     (Act::SChangeRestrictions, [N,  N,  N,  N, N,  Y]), // the owner alone
+    (Act::SSetRestriction,     [N,  N,  N,  N, N,  Y]), // ARB-R56: the owner alone
+    (Act::SRemoveRestriction,  [N,  N,  N,  N, N,  Y]),
     (Act::SPlanSeason,         [N,  N,  N,  Y, Y,  Y]),
     (Act::SPlanPreview,        [N,  N,  N,  Y, Y,  Y]),
     (Act::SRecordM,            [N,  N,  N,  N, Y,  Y]),

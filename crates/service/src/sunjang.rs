@@ -7,7 +7,9 @@ use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::final_round::FinalState;
 use arbiter_engine::sunjang::group::Outcome;
 use arbiter_engine::sunjang::season::{self, League, Season};
-use arbiter_engine::sunjang::{Restrictions, SunjangRules, division_letter, format_points};
+use arbiter_engine::sunjang::{
+    GroupId, Rank, Restriction, Restrictions, SunjangRules, division_letter, format_points,
+};
 use arbiter_record::RecordError;
 use arbiter_store::EventStore;
 use serde::Serialize;
@@ -189,6 +191,39 @@ pub struct SeasonView {
     pub unfinished_games: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub final_round: Option<FinalView>,
+    /// The organizer's own layout, when he moved placements of the
+    /// automatic plan (ARB-R55).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layout: Option<LayoutView>,
+}
+
+/// The organizer's changes to a season's automatic plan (ARB-R55).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub struct LayoutView {
+    pub reason: String,
+    pub moves: Vec<LayoutMoveView>,
+}
+
+/// A placement the organizer moved: from the automatic plan's group (none
+/// when the planner made no plan) to his.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub struct LayoutMoveView {
+    pub player: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planned: Option<String>,
+    pub placed: String,
+}
+
+impl LayoutMoveView {
+    /// "Ann: B1 → B2".
+    pub fn line(&self) -> String {
+        match &self.planned {
+            Some(from) => format!("{}: {from} → {}", self.player, self.placed),
+            None => format!("{}: {}", self.player, self.placed),
+        }
+    }
 }
 
 /// A registered player.
@@ -409,6 +444,18 @@ pub fn season_view(l: &League, s: &Season) -> SeasonView {
         cancelled: s.plan.cancelled.as_ref().map(note_view),
         unfinished_games: s.unfinished(),
         final_round,
+        layout: s.plan.layout.as_ref().map(|x| LayoutView {
+            reason: x.reason.clone(),
+            moves: x
+                .moves
+                .iter()
+                .map(|m| LayoutMoveView {
+                    player: name(m.player),
+                    planned: m.planned.map(|g| g.to_string()),
+                    placed: m.placed.to_string(),
+                })
+                .collect(),
+        }),
     }
 }
 
@@ -511,4 +558,227 @@ pub fn season_forum(v: &SeasonView, league: &str, m: Markup) -> String {
         }
     }
     out
+}
+
+// ----- an organizer's layout (ARB-R55) -----
+
+/// The most moves, or groups, a layout names.
+pub const MAX_LAYOUT_ITEMS: usize = 2000;
+
+/// A group as people write it: `B2`, `b2`, `AA10`, or a division letter
+/// alone (`A`) for its first group.
+pub fn parse_group_name(s: &str) -> Option<GroupId> {
+    let t = s.trim().to_ascii_uppercase();
+    let split = t.find(|c: char| !c.is_ascii_uppercase()).unwrap_or(t.len());
+    let (letters, digits) = t.split_at(split);
+    if letters.is_empty() || letters.len() > 4 {
+        return None;
+    }
+    let mut division: u32 = 0;
+    for b in letters.bytes() {
+        division = division * 26 + u32::from(b - b'A') + 1;
+    }
+    let number = if digits.is_empty() {
+        1
+    } else if digits.bytes().all(|b| b.is_ascii_digit()) && digits.len() <= 6 {
+        digits.parse::<u32>().ok().filter(|&n| n >= 1)?
+    } else {
+        return None;
+    };
+    Some(GroupId {
+        division: division - 1,
+        number,
+    })
+}
+
+fn layout_error(message: String, field: String) -> RuleError {
+    RuleError::new("Sunjang A. Divisions & Groups", message).field(field)
+}
+
+fn layout_player(l: &League, name: &str, field: &str) -> Result<PlayerId, RuleError> {
+    l.find(name).ok_or_else(|| {
+        layout_error(
+            format!("there is no player named {:?} in this league", name.trim()),
+            field.to_string(),
+        )
+    })
+}
+
+/// Moves written `NAME:GROUP` (`Ann Lee:B2`; the last `:` separates the
+/// group), each player by his name in `l`.
+pub fn layout_moves(l: &League, moves: &[String]) -> Result<Vec<(PlayerId, GroupId)>, RuleError> {
+    if moves.len() > MAX_LAYOUT_ITEMS {
+        return Err(layout_error(
+            format!("at most {MAX_LAYOUT_ITEMS} moves"),
+            "moves".into(),
+        ));
+    }
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let field = format!("moves[{i}]");
+            let Some((name, group)) = m.rsplit_once(':').filter(|_| m.len() <= 200) else {
+                return Err(layout_error(
+                    format!("move {:?}: write NAME:GROUP, such as \"Ann:B2\"", m.chars().take(80).collect::<String>()),
+                    field,
+                ));
+            };
+            let who = layout_player(l, name, &field)?;
+            let to = parse_group_name(group).ok_or_else(|| {
+                layout_error(
+                    format!("move {m:?}: {group:?} is not a group: a division letter and a number, such as B2"),
+                    field.clone(),
+                )
+            })?;
+            Ok((who, to))
+        })
+        .collect()
+}
+
+/// A whole layout by group (`B2` and its players' names): the divisions
+/// (A first), each its groups numbered from 1 with none left out.
+pub fn layout_groups(
+    l: &League,
+    groups: &[(String, Vec<String>)],
+) -> Result<Vec<Vec<Vec<PlayerId>>>, RuleError> {
+    if groups.len() > MAX_LAYOUT_ITEMS {
+        return Err(layout_error(
+            format!("at most {MAX_LAYOUT_ITEMS} groups"),
+            "groups".into(),
+        ));
+    }
+    let mut named: Vec<(GroupId, Vec<PlayerId>)> = Vec::with_capacity(groups.len());
+    for (id, names) in groups {
+        let field = format!("groups.{id}");
+        let g = parse_group_name(id)
+            .filter(|g| (g.division as usize) < MAX_LAYOUT_ITEMS)
+            .ok_or_else(|| {
+                layout_error(
+                    format!("{id:?} is not a group: a division letter and a number, such as B2"),
+                    field.clone(),
+                )
+            })?;
+        if named.iter().any(|(x, _)| *x == g) {
+            return Err(layout_error(format!("group {g} is given twice"), field));
+        }
+        let players = names
+            .iter()
+            .map(|n| layout_player(l, n, &field))
+            .collect::<Result<Vec<_>, _>>()?;
+        named.push((g, players));
+    }
+    named.sort_by_key(|(g, _)| *g);
+    let divisions = named.last().map_or(0, |(g, _)| g.division as usize + 1);
+    let mut out: Vec<Vec<Vec<PlayerId>>> = vec![Vec::new(); divisions];
+    for (g, players) in named {
+        let here = &mut out[g.division as usize];
+        if g.number as usize != here.len() + 1 {
+            return Err(layout_error(
+                format!(
+                    "group {} is missing: the groups of a division are numbered from 1, none left out",
+                    GroupId {
+                        division: g.division,
+                        number: here.len() as u32 + 1
+                    }
+                ),
+                format!("groups.{g}"),
+            ));
+        }
+        here.push(players);
+    }
+    Ok(out)
+}
+
+// ----- one row of the division restrictions (ARB-R56) -----
+
+/// A division letter as people write it: `A`, `b`, `AA`.
+pub fn parse_division_letter(s: &str) -> Option<u32> {
+    let t = s.trim().to_ascii_uppercase();
+    if t.is_empty() || t.len() > 3 || !t.bytes().all(|b| b.is_ascii_uppercase()) {
+        return None;
+    }
+    let mut d: u32 = 0;
+    for b in t.bytes() {
+        d = d * 26 + u32::from(b - b'A') + 1;
+    }
+    Some(d - 1)
+}
+
+fn split_range(s: &str) -> (&str, Option<&str>) {
+    for sep in ["..", "–", "-"] {
+        if let Some((a, b)) = s.split_once(sep) {
+            return (a, Some(b));
+        }
+    }
+    (s, None)
+}
+
+/// A row's rank range, weakest first: `10k-1k`, `10k–1k`, `10k..1k`, or
+/// one rank (`5k`); as (weakest, strongest).
+pub fn parse_rank_range(s: &str) -> Result<(Rank, Rank), RuleError> {
+    let bad = || {
+        RuleError::new(
+            "Sunjang Definitions: Division restrictions per rank",
+            format!(
+                "{:?} is not a rank range: the weakest rank, a dash, the strongest, such as 10k-1k (or one rank, 5k)",
+                s.chars().take(40).collect::<String>()
+            ),
+        )
+        .field("ranks")
+    };
+    if s.len() > 40 {
+        return Err(bad());
+    }
+    let (a, b) = split_range(s.trim());
+    let rank = |x: &str| match Rank::parse(x) {
+        Ok((r, false)) => Ok(r),
+        _ => Err(bad()),
+    };
+    let weakest = rank(a)?;
+    let strongest = b.map_or(Ok(weakest), rank)?;
+    Ok((weakest, strongest))
+}
+
+/// A row of the restrictions from its rank range and its divisions
+/// (`A-B`, highest first, or one division `B`).
+pub fn parse_restriction_row(ranks: &str, divisions: &str) -> Result<Restriction, RuleError> {
+    let (weakest, strongest) = parse_rank_range(ranks)?;
+    let bad = || {
+        RuleError::new(
+            "Sunjang Definitions: Division restrictions per rank",
+            format!(
+                "{:?} is not a range of divisions: the highest, a dash, the lowest, such as A-B (or one division, B)",
+                divisions.chars().take(40).collect::<String>()
+            ),
+        )
+        .field("divisions")
+    };
+    let (h, l) = split_range(divisions.trim());
+    let highest = parse_division_letter(h).ok_or_else(bad)?;
+    let lowest = match l {
+        Some(l) => parse_division_letter(l).ok_or_else(bad)?,
+        None => highest,
+    };
+    Ok(Restriction {
+        strongest,
+        weakest,
+        highest,
+        lowest,
+    })
+}
+
+/// The restrictions as a moderator reads them: "10k–1k: A to B".
+pub fn restriction_lines(r: &Restrictions) -> Vec<String> {
+    r.rows
+        .iter()
+        .map(|row| {
+            format!(
+                "{}: {} to {}",
+                row.ranks(),
+                division_letter(row.highest),
+                division_letter(row.lowest)
+            )
+        })
+        .collect()
 }

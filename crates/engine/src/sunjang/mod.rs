@@ -16,6 +16,7 @@
 pub mod clinch;
 pub mod final_round;
 pub mod group;
+pub mod layout;
 pub mod planner;
 pub mod ranking;
 pub mod rules;
@@ -162,7 +163,80 @@ pub struct Restrictions {
 
 const CLAUSE_RESTRICTIONS: &str = "Sunjang Definitions: Division restrictions per rank";
 
+impl Restriction {
+    /// The row's rank range as organizers write it, weakest first:
+    /// "10k–1k", "1d–3d", or "5k" for a row of one rank.
+    pub fn ranks(&self) -> String {
+        if self.weakest == self.strongest {
+            self.weakest.to_string()
+        } else {
+            format!("{}–{}", self.weakest, self.strongest)
+        }
+    }
+
+    /// "the row for 10k–1k".
+    pub fn title(&self) -> String {
+        format!("the row for {}", self.ranks())
+    }
+}
+
 impl Restrictions {
+    /// The table with `row` set (ARB-R56): it replaces the row of exactly
+    /// its rank range, or is added; rows are kept strongest first. The
+    /// result is for [`Restrictions::check`] to judge (a row that overlaps
+    /// another is refused there, naming both by their rank ranges).
+    pub fn with_row(&self, row: Restriction) -> Restrictions {
+        let mut rows: Vec<Restriction> = self
+            .rows
+            .iter()
+            .filter(|r| !(r.weakest == row.weakest && r.strongest == row.strongest))
+            .copied()
+            .collect();
+        rows.push(row);
+        rows.sort_by_key(|r| std::cmp::Reverse((r.strongest, r.weakest)));
+        Restrictions { rows }
+    }
+
+    /// The table without the row of exactly the rank range `weakest` to
+    /// `strongest` (ARB-R56), refused naming the rows there are when there
+    /// is none.
+    pub fn without_row(&self, weakest: Rank, strongest: Rank) -> Result<Restrictions, RuleError> {
+        let probe = Restriction {
+            strongest,
+            weakest,
+            highest: 0,
+            lowest: 0,
+        };
+        if !self
+            .rows
+            .iter()
+            .any(|r| r.weakest == weakest && r.strongest == strongest)
+        {
+            let there: Vec<String> = self.rows.iter().map(Restriction::ranks).collect();
+            return Err(RuleError::new(
+                CLAUSE_RESTRICTIONS,
+                format!(
+                    "there is no row for {}: the rows are {} (ARB-R56)",
+                    probe.ranks(),
+                    if there.is_empty() {
+                        "none".to_string()
+                    } else {
+                        there.join(", ")
+                    }
+                ),
+            )
+            .field("ranks"));
+        }
+        Ok(Restrictions {
+            rows: self
+                .rows
+                .iter()
+                .filter(|r| !(r.weakest == weakest && r.strongest == strongest))
+                .copied()
+                .collect(),
+        })
+    }
+
     /// The limits for `rank`: (highest, lowest) division, `None` when no row
     /// covers it.
     pub fn limits(&self, rank: Rank) -> Option<(Division, Division)> {
@@ -183,7 +257,7 @@ impl Restrictions {
                 return Err(RuleError::new(
                     CLAUSE_RESTRICTIONS,
                     format!(
-                        "the rank range {} to {} is upside down: give the weakest rank first",
+                        "the row for {} to {} is upside down: give the weakest rank first",
                         r.weakest, r.strongest
                     ),
                 )
@@ -193,22 +267,22 @@ impl Restrictions {
                 return Err(RuleError::new(
                     CLAUSE_RESTRICTIONS,
                     format!(
-                        "{}..{}: the highest division {} is below the lowest division {}",
-                        r.weakest,
-                        r.strongest,
+                        "{}: the highest division {} is below the lowest division {}",
+                        r.title(),
                         division_letter(r.highest),
                         division_letter(r.lowest)
                     ),
                 )
                 .field(field));
             }
-            for (j, o) in self.rows.iter().enumerate().take(i) {
+            for o in self.rows.iter().take(i) {
                 if r.weakest <= o.strongest && o.weakest <= r.strongest {
                     return Err(RuleError::new(
                         CLAUSE_RESTRICTIONS,
                         format!(
-                            "rows {j} ({}..{}) and {i} ({}..{}) overlap: each rank has one row",
-                            o.weakest, o.strongest, r.weakest, r.strongest
+                            "{} and {} overlap: each rank has one row",
+                            o.title(),
+                            r.title()
                         ),
                     )
                     .field(field));
@@ -223,13 +297,11 @@ impl Restrictions {
                     return Err(RuleError::new(
                         CLAUSE_RESTRICTIONS,
                         format!(
-                            "ranks {}..{} (divisions {} to {}) would have a lower limit than the weaker ranks {}..{} (divisions {} to {}): \"Both limits for superior ranks cannot be any lower than the limits for inferior ranks.\"",
-                            sup.weakest,
-                            sup.strongest,
+                            "{} (divisions {} to {}) would have a lower limit than {} (divisions {} to {}): \"Both limits for superior ranks cannot be any lower than the limits for inferior ranks.\"",
+                            sup.title(),
                             division_letter(sup.highest),
                             division_letter(sup.lowest),
-                            inf.weakest,
-                            inf.strongest,
+                            inf.title(),
                             division_letter(inf.highest),
                             division_letter(inf.lowest)
                         ),
@@ -331,5 +403,65 @@ mod tests {
         bad.rows[0].lowest = 2; // dan players could go lower than 1-5k
         let e = bad.check().expect_err("refused");
         assert!(e.message.contains("superior ranks"), "{e}");
+        assert!(
+            e.message.contains("the row for 1d–9d (divisions A to C) would have a lower limit than the row for 5k–1k (divisions A to B)"),
+            "{e}"
+        );
+    }
+
+    /// ARB-R56: one row at a time; rows named by their rank range.
+    #[test]
+    fn one_row_is_set_or_removed_and_named_by_its_ranks() {
+        let table = Restrictions::default()
+            .with_row(Restriction {
+                strongest: Rank::Kyu(1),
+                weakest: Rank::Kyu(10),
+                highest: 0,
+                lowest: 1,
+            })
+            .with_row(Restriction {
+                strongest: Rank::Dan(9),
+                weakest: Rank::Dan(1),
+                highest: 0,
+                lowest: 0,
+            });
+        assert!(table.check().is_ok());
+        assert_eq!(table.rows[0].ranks(), "1d–9d", "strongest first");
+        // The same range replaces its row.
+        let replaced = table.with_row(Restriction {
+            strongest: Rank::Kyu(1),
+            weakest: Rank::Kyu(10),
+            highest: 0,
+            lowest: 2,
+        });
+        assert_eq!(replaced.rows.len(), 2);
+        assert_eq!(replaced.limits(Rank::Kyu(5)), Some((0, 2)));
+        // An overlapping range is refused by the check, naming both rows.
+        let e = table
+            .with_row(Restriction {
+                strongest: Rank::Kyu(5),
+                weakest: Rank::Kyu(15),
+                highest: 1,
+                lowest: 2,
+            })
+            .check()
+            .expect_err("overlap");
+        assert!(
+            e.message
+                .contains("the row for 10k–1k and the row for 15k–5k overlap"),
+            "{e}"
+        );
+        let fewer = table
+            .without_row(Rank::Kyu(10), Rank::Kyu(1))
+            .expect("there");
+        assert_eq!(fewer.rows.len(), 1);
+        let e = fewer
+            .without_row(Rank::Kyu(10), Rank::Kyu(1))
+            .expect_err("gone");
+        assert!(
+            e.message
+                .contains("there is no row for 10k–1k: the rows are 1d–9d"),
+            "{e}"
+        );
     }
 }

@@ -13,6 +13,7 @@ use crate::model::Time;
 
 use super::final_round::{self, FinalGame, FinalInput, FinalQualification, FinalState};
 use super::group::{self, GroupGame, GroupTable, Outcome};
+use super::layout::{self, Moved, Proposal};
 use super::planner::{self, PlanInput, PlanOutcome, PreviousDivision, PreviousSeason};
 use super::ranking::{Performance, PlayedGame, RankingData, Tiebreaks};
 use super::{Division, GroupId, PlayerId, PlayerInfo, Restrictions, SunjangRules, division_letter};
@@ -74,7 +75,19 @@ pub struct SeasonPlan {
     /// Fewer than the minimum of players: the season is cancelled and the
     /// title void (footnote 2).
     pub cancelled: Option<Note>,
+    /// The organizer's own layout, when he moved placements of the
+    /// automatic plan (ARB-R55): which, and why.
+    pub layout: Option<OrganizerLayout>,
     pub at: Time,
+}
+
+/// The organizer's changes to a season's automatic plan as recorded
+/// (ARB-R55).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrganizerLayout {
+    pub reason: String,
+    /// Every placement that differs from the automatic plan.
+    pub moves: Vec<Moved>,
 }
 
 /// A season's close as recorded: each division's merged ranking (SJ-R5)
@@ -237,6 +250,14 @@ pub enum Command {
     PlanSeason {
         at: Time,
     },
+    /// Plan the next season with the organizer's own layout (moves of the
+    /// automatic plan's placements, or the whole layout), refused with
+    /// every rule of section A it breaks (ARB-R55).
+    PlanLayout {
+        proposal: Proposal,
+        reason: String,
+        at: Time,
+    },
     RecordResult {
         black: PlayerId,
         white: PlayerId,
@@ -301,6 +322,7 @@ impl Command {
         let mut c = self.clone();
         match &mut c {
             Command::PlanSeason { at }
+            | Command::PlanLayout { at, .. }
             | Command::RecordResult { at, .. }
             | Command::CorrectResult { at, .. }
             | Command::CloseSeason { at }
@@ -568,6 +590,138 @@ impl League {
         })
     }
 
+    /// The plan the next season would get with the organizer's layout
+    /// (what `PlanLayout` stores), and every rule of section A the layout
+    /// breaks (ARB-R55): a preview that stores nothing. Refused when the
+    /// layout is not one (an unknown, withdrawn, twice or never placed
+    /// player, a group that cannot exist), when no season can be planned
+    /// now, or when the reason is missing or too long.
+    pub fn layout_plan(
+        &self,
+        proposal: &Proposal,
+        reason: &str,
+        at: Time,
+    ) -> Result<(SeasonPlan, Vec<Explanation>), RuleError> {
+        let reason = reason.trim();
+        let chars = reason.chars().count();
+        if chars == 0 || chars > layout::REASON_MAX || reason.chars().any(char::is_control) {
+            return Err(rule(
+                CLAUSE_SEASON,
+                format!(
+                    "a layout needs the reason for the moves, 1 to {} characters on one line ({})",
+                    layout::REASON_MAX,
+                    layout::ARB_LAYOUT
+                ),
+            )
+            .field("reason"));
+        }
+        let auto = match self.preview_plan() {
+            Ok(PlanOutcome::Planned(p)) => Some(p),
+            Ok(PlanOutcome::Cancelled { explanation, .. }) => {
+                return Err(rule(
+                    explanation.clause,
+                    format!("{}: there is no season to lay out", explanation.text),
+                ));
+            }
+            // A whole layout may stand in for a plan the planner refuses;
+            // moves need the plan they move from.
+            Err(e) if matches!(proposal, Proposal::Groups(_)) => {
+                self.check_can_plan()?;
+                let _ = e;
+                None
+            }
+            Err(e) => return Err(e),
+        };
+        let last = self.current();
+        let (perf, games) = match last {
+            Some(s) => (self.performances(s), self.played_games(s)),
+            None => (Vec::new(), Vec::new()),
+        };
+        let entrants = self.entrants();
+        let checked = layout::check(
+            auto.as_ref(),
+            proposal,
+            &entrants,
+            &self.data(&perf, &games),
+            &self.rules,
+        )?;
+        let season = self.seasons.len() as u32 + 1;
+        let placements = checked
+            .seats
+            .iter()
+            .map(|&(p, group, seed)| {
+                let planned = auto
+                    .as_ref()
+                    .and_then(|a| a.placements.iter().find(|pl| pl.player == p));
+                let explanation = match (planned, checked.moved.iter().find(|m| m.player == p)) {
+                    (Some(pl), None) => pl.explanation.clone().into(),
+                    (Some(pl), Some(_)) => Note {
+                        clause: "Sunjang A. Divisions & Groups".into(),
+                        rulings: vec![layout::ARB_LAYOUT.into()],
+                        text: format!(
+                            "{}: moved by the organizer from {} to {group}: {reason}. The plan had: {}",
+                            self.name_of(p),
+                            pl.group,
+                            pl.explanation.text
+                        ),
+                    },
+                    (None, _) => Note {
+                        clause: "Sunjang A. Divisions & Groups".into(),
+                        rulings: vec![layout::ARB_LAYOUT.into()],
+                        text: format!(
+                            "{}: placed in {group} by the organizer's layout (the planner made no plan): {reason}",
+                            self.name_of(p)
+                        ),
+                    },
+                };
+                PlacedPlayer {
+                    player: p,
+                    group,
+                    seed,
+                    explanation,
+                }
+            })
+            .collect();
+        let mut notes: Vec<Note> = auto
+            .as_ref()
+            .map(|a| a.notes.iter().cloned().map(Into::into).collect())
+            .unwrap_or_default();
+        for (d, groups) in checked.divisions.iter().enumerate() {
+            if !checked.changed[d] {
+                continue;
+            }
+            let sizes: Vec<String> = groups.iter().map(|g| g.len().to_string()).collect();
+            let before = auto.as_ref().and_then(|a| a.divisions.get(d)).map_or_else(
+                || "a division the plan did not have".to_string(),
+                |pd| format!("the plan had {} in {} group(s)", pd.size(), pd.groups.len()),
+            );
+            notes.push(Note {
+                clause: "Sunjang A.i.3".into(),
+                rulings: vec![layout::ARB_LAYOUT.into()],
+                text: format!(
+                    "{}: the organizer's layout, {} players in {} group(s) of {} ({before}), seeded again by rank (A.ii.2)",
+                    division_letter(d as Division),
+                    groups.iter().map(Vec::len).sum::<usize>(),
+                    groups.len(),
+                    sizes.join(", ")
+                ),
+            });
+        }
+        let plan = SeasonPlan {
+            season,
+            divisions: checked.divisions,
+            placements,
+            notes,
+            cancelled: None,
+            layout: Some(OrganizerLayout {
+                reason: reason.to_string(),
+                moves: checked.moved,
+            }),
+            at,
+        };
+        Ok((plan, checked.violations))
+    }
+
     // ----- decide -----
 
     pub fn decide(&self, command: Command) -> Result<Vec<Event>, RuleError> {
@@ -695,6 +849,7 @@ impl League {
                         placements: Vec::new(),
                         notes: Vec::new(),
                         cancelled: Some(explanation.into()),
+                        layout: None,
                         at,
                     },
                     PlanOutcome::Planned(p) => SeasonPlan {
@@ -712,9 +867,41 @@ impl League {
                             .collect(),
                         notes: p.notes.into_iter().map(Into::into).collect(),
                         cancelled: None,
+                        layout: None,
                         at,
                     },
                 };
+                Ok(vec![Event::SeasonPlanned(Box::new(plan))])
+            }
+            Command::PlanLayout {
+                proposal,
+                reason,
+                at,
+            } => {
+                let (plan, violations) = self.layout_plan(&proposal, &reason, at)?;
+                if let Some(first) = violations.first() {
+                    let all: Vec<&str> = violations.iter().map(|v| v.text.as_str()).collect();
+                    return Err(rule(
+                        first.clause,
+                        format!(
+                            "the layout breaks {} rule(s) of section A, nothing is stored: {} ({})",
+                            violations.len(),
+                            all.join("; "),
+                            layout::ARB_LAYOUT
+                        ),
+                    )
+                    .field("layout"));
+                }
+                if plan.layout.as_ref().is_none_or(|l| l.moves.is_empty()) {
+                    return Err(rule(
+                        CLAUSE_SEASON,
+                        format!(
+                            "the layout moves nobody: it is the automatic plan, planned without a layout ({})",
+                            layout::ARB_LAYOUT
+                        ),
+                    )
+                    .field("layout"));
+                }
                 Ok(vec![Event::SeasonPlanned(Box::new(plan))])
             }
             Command::RecordResult {

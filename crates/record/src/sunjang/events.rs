@@ -1,6 +1,7 @@
 //! Format v1 of the Sunjang league's events.
 
-use arbiter_engine::sunjang::season::{Event, SeasonClose, SeasonPlan};
+use arbiter_engine::sunjang::layout::Moved;
+use arbiter_engine::sunjang::season::{Event, OrganizerLayout, SeasonClose, SeasonPlan};
 use serde::{Deserialize, Serialize};
 
 use super::dto::{
@@ -59,7 +60,64 @@ pub(crate) struct SeasonPlannedDto {
     /// Present when the season is cancelled (footnote 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     cancelled: Option<NoteDto>,
+    /// Present when the organizer moved placements of the automatic plan
+    /// (ARB-R55).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    layout: Option<LayoutDto>,
     at: Stamp,
+}
+
+/// The organizer's layout of a season: `{"reason": ..., "moves":
+/// [{"player": 3, "planned": "B1", "placed": "B2"}]}` (ARB-R55).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LayoutDto {
+    reason: String,
+    moves: Vec<MoveDto>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MoveDto {
+    player: Pid,
+    /// Absent when the planner made no plan to move from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    planned: Option<GroupDto>,
+    placed: GroupDto,
+}
+
+impl From<&OrganizerLayout> for LayoutDto {
+    fn from(l: &OrganizerLayout) -> Self {
+        LayoutDto {
+            reason: l.reason.clone(),
+            moves: l
+                .moves
+                .iter()
+                .map(|m| MoveDto {
+                    player: Pid(m.player),
+                    planned: m.planned.map(GroupDto),
+                    placed: GroupDto(m.placed),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl From<LayoutDto> for OrganizerLayout {
+    fn from(l: LayoutDto) -> Self {
+        OrganizerLayout {
+            reason: l.reason,
+            moves: l
+                .moves
+                .into_iter()
+                .map(|m| Moved {
+                    player: m.player.0,
+                    planned: m.planned.map(|g| g.0),
+                    placed: m.placed.0,
+                })
+                .collect(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -164,6 +222,7 @@ fn plan_dto(p: &SeasonPlan) -> SeasonPlannedDto {
         placements: p.placements.iter().map(Into::into).collect(),
         notes: p.notes.iter().map(Into::into).collect(),
         cancelled: p.cancelled.as_ref().map(Into::into),
+        layout: p.layout.as_ref().map(Into::into),
         at: Stamp(p.at),
     }
 }
@@ -179,6 +238,7 @@ fn plan(d: SeasonPlannedDto) -> SeasonPlan {
         placements: d.placements.into_iter().map(Into::into).collect(),
         notes: d.notes.into_iter().map(Into::into).collect(),
         cancelled: d.cancelled.map(Into::into),
+        layout: d.layout.map(Into::into),
         at: d.at.0,
     }
 }

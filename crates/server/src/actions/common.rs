@@ -289,6 +289,7 @@ pub(crate) async fn moderator_grant(
         replayed: false,
         message,
         season: None,
+        violations: Vec::new(),
     })
 }
 

@@ -5,6 +5,8 @@
 //! tiebreak decisions, close the season and run the final round, with the
 //! same [`crate::actions_sunjang`] as the API.
 
+use arbiter_engine::model::PlayerId;
+use arbiter_engine::sunjang::final_round::FinalState;
 use arbiter_engine::sunjang::season::League;
 use arbiter_service::sunjang::{SeasonView, SunjangPlayerView, sunjang_view};
 use askama::Template;
@@ -45,6 +47,17 @@ struct DeskPairing {
     can_moderate: bool,
 }
 
+/// A final-round game the engine takes now: a round-robin game, or the
+/// deciding game of two players left tied (SJ-R8, ARB-R41).
+#[derive(Debug, Clone)]
+struct FinalGameForm {
+    n: usize,
+    label: &'static str,
+    black: String,
+    white: String,
+    can_moderate: bool,
+}
+
 #[derive(Debug, Template)]
 #[template(path = "desk_sunjang.html")]
 struct SunjangDesk {
@@ -59,9 +72,16 @@ struct SunjangDesk {
     next_season: usize,
     can_close: bool,
     can_qualify: bool,
-    final_open: bool,
+    /// The games of the final to record now (none when it is decided).
+    final_games: Vec<FinalGameForm>,
+    /// No final-round game recorded yet: a finalist may withdraw.
+    final_withdraw: bool,
+    /// The final round's state in words, when it is drawn.
+    final_status: Option<String>,
     outcomes: Vec<(&'static str, &'static str)>,
     rules: String,
+    /// The restriction rows: (rank range, "A to B"), ARB-R56.
+    restriction_rows: Vec<(String, String)>,
 }
 
 /// `GET /c/{id}/manage` for a Sunjang league.
@@ -110,6 +130,45 @@ pub(super) async fn desk(
         }
     }
     let final_round = season.as_ref().and_then(|s| s.final_round.as_ref());
+    // Every state of the final the engine can reach has its form here: the
+    // round-robin games still to play, the deciding game of a tie (SJ-R8,
+    // ARB-R41), or nothing once it is decided or void.
+    let final_state = l.current().and_then(|s| l.final_state(s));
+    let pairs: Vec<(&'static str, PlayerId, PlayerId)> = match &final_state {
+        Some(FinalState::Playing { next }) => next
+            .iter()
+            .map(|&(b, w)| ("Final round game", b, w))
+            .collect(),
+        Some(FinalState::Playoff { players, .. }) => {
+            vec![("Deciding game (SJ-R8)", players[0], players[1])]
+        }
+        _ => Vec::new(),
+    };
+    let final_games: Vec<FinalGameForm> = pairs
+        .into_iter()
+        .enumerate()
+        .map(|(i, (label, b, w))| {
+            let (black, white) = (l.name_of(b), l.name_of(w));
+            FinalGameForm {
+                n: i + 1,
+                label,
+                can_moderate: h.roles.moderates() && !h.plays(&[black.clone(), white.clone()]),
+                black,
+                white,
+            }
+        })
+        .collect();
+    let final_running = !final_games.is_empty();
+    let final_withdraw = matches!(final_state, Some(FinalState::Playing { .. }))
+        && final_round.is_some_and(|f| f.games.is_empty());
+    let final_status = final_round.map(|f| {
+        let e = f.explanation.as_ref().map(|e| e.line());
+        match (f.state, e) {
+            ("playing", _) => format!("The final round is played by {}.", f.players.join(", ")),
+            (_, Some(e)) => e,
+            (state, None) => state.to_string(),
+        }
+    });
     let page = SunjangDesk {
         chrome: Chrome::competition(
             format!("Desk · {}", l.name),
@@ -119,16 +178,35 @@ pub(super) async fn desk(
             &format!("/c/{id}/manage"),
         ),
         name: l.name.clone(),
-        can_plan: status != Some("planned"),
+        // A final round drawn is finished before the next season is
+        // planned (the engine refuses it meanwhile).
+        can_plan: status != Some("planned") && !final_running,
         next_season: l.seasons.len() + 1,
         can_close: status == Some("planned"),
         can_qualify: status == Some("closed") && final_round.is_none(),
-        final_open: final_round.is_some_and(|f| f.state == "playing"),
+        final_games,
+        final_withdraw,
+        final_status,
         players: v.players,
         season,
         to_play,
         played,
         outcomes: OUTCOMES.to_vec(),
+        restriction_rows: l
+            .restrictions
+            .rows
+            .iter()
+            .map(|r| {
+                (
+                    r.ranks(),
+                    format!(
+                        "{} to {}",
+                        arbiter_engine::sunjang::division_letter(r.highest),
+                        arbiter_engine::sunjang::division_letter(r.lowest)
+                    ),
+                )
+            })
+            .collect(),
         rules: arbiter_record::preset("sunjang-league")
             .unwrap_or_default()
             .to_string(),
@@ -146,6 +224,12 @@ struct PreviewPage {
     csrf: String,
     key: String,
     version: u64,
+    /// The organizer's moves previewed, one a line (ARB-R55).
+    moves: String,
+    reason: String,
+    players: Vec<String>,
+    /// Every rule of section A the moves break, in words.
+    violations: Vec<String>,
 }
 
 /// Every field a Sunjang desk form may send; `action` says which action.
@@ -175,9 +259,44 @@ pub(super) struct SjForm {
     winner: Option<String>,
     loser: Option<String>,
     username: Option<String>,
+    /// The organizer's moves so far, one `NAME:GROUP` a line (ARB-R55).
+    moves: Option<String>,
+    /// A move to add: the player and his new group.
+    move_player: Option<String>,
+    move_group: Option<String>,
+    ranks: Option<String>,
+    divisions: Option<String>,
 }
 
 impl SjForm {
+    /// The moves of the textarea, and the one the move form adds.
+    fn moves(&self) -> Result<Vec<String>, ApiError> {
+        let mut out: Vec<String> = self
+            .moves
+            .as_deref()
+            .unwrap_or_default()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        match (opt(&self.move_player), opt(&self.move_group)) {
+            (Some(p), Some(g)) => out.push(format!("{}:{}", p.trim(), g.trim())),
+            (None, None) => {}
+            (Some(_), None) => {
+                return Err(ApiError::bad_request(
+                    "a move needs the group to move to (such as B2)",
+                )
+                .with_field("move_group"));
+            }
+            (None, Some(_)) => {
+                return Err(ApiError::bad_request("a move needs the player to move")
+                    .with_field("move_player"));
+            }
+        }
+        Ok(out)
+    }
+
     fn rating(&self) -> Result<i32, ApiError> {
         number::<i32>(&self.rating, "rating")?
             .ok_or_else(|| ApiError::bad_request("rating is required").with_field("rating"))
@@ -215,6 +334,17 @@ impl SjForm {
             },
             "plan-season" => SunjangAction::PlanSeason {
                 preview: self.preview.as_deref() == Some("true"),
+                moves: self.moves()?,
+                reason: opt(&self.reason),
+            },
+            "set-restriction" => SunjangAction::SetRestriction {
+                ranks: text(&self.ranks),
+                divisions: text(&self.divisions),
+                reason: text(&self.reason),
+            },
+            "remove-restriction" => SunjangAction::RemoveRestriction {
+                ranks: text(&self.ranks),
+                reason: text(&self.reason),
             },
             "record-result" => SunjangAction::RecordResult {
                 black: text(&self.black),
@@ -266,6 +396,12 @@ pub(super) async fn act(
     let form: SjForm = form_of(body).await?;
     caller.check_csrf(form.csrf.as_deref())?;
     let action = form.action()?;
+    let (moves, reason) = match &action {
+        SunjangAction::PlanSeason { moves, reason, .. } => {
+            (moves.join("\n"), reason.clone().unwrap_or_default())
+        }
+        _ => (String::new(), String::new()),
+    };
     let preview = action.is_preview();
     let expected = form_version(&form.version, preview)?;
     let key = if preview { None } else { opt(&form.key) };
@@ -286,6 +422,10 @@ pub(super) async fn act(
         csrf: caller.csrf_token().unwrap_or_default().to_string(),
         key: auth::random_token()?,
         version: done.version,
+        moves,
+        reason,
+        players: l.players.iter().map(|p| p.name.clone()).collect(),
+        violations: done.violations.iter().map(|v| v.line()).collect(),
         done,
     };
     Ok(render(&page).into_response())
