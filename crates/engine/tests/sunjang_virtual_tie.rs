@@ -33,7 +33,10 @@ fn order(ratings: &[i32], live: &[(u32, u32)]) -> (Vec<u32>, Vec<usize>, Vec<Str
     let rules = SunjangRules::default();
     let tb = Tiebreaks {
         gave_way: vec![],
-        live_matches: live.iter().map(|&(w, l)| (PlayerId(w), PlayerId(l))).collect(),
+        live_matches: live
+            .iter()
+            .map(|&(w, l)| (PlayerId(w), PlayerId(l)))
+            .collect(),
     };
     let data = RankingData {
         info: &infos,
@@ -49,8 +52,9 @@ fn order(ratings: &[i32], live: &[(u32, u32)]) -> (Vec<u32>, Vec<usize>, Vec<Str
         .iter()
         .skip(1)
         .map(|p| {
-            r.split_above(*p)
-                .map_or("tie".to_string(), |s| CRITERIA[s.step + SECONDARY].1.to_string())
+            r.split_above(*p).map_or("tie".to_string(), |s| {
+                CRITERIA[s.step + SECONDARY].1.to_string()
+            })
         })
         .collect();
     (r.order.iter().map(|p| p.0).collect(), r.places, splits)

@@ -429,7 +429,10 @@ pub struct SeasonPreview {
 /// # Errors
 ///
 /// The plan's refusal (a season still running, a limit it cannot keep).
-pub fn preview_view(l: &League, at: arbiter_engine::model::Time) -> Result<SeasonPreview, RuleError> {
+pub fn preview_view(
+    l: &League,
+    at: arbiter_engine::model::Time,
+) -> Result<SeasonPreview, RuleError> {
     let events = l.decide(season::Command::PlanSeason { at })?;
     let mut after = l.clone();
     for e in &events {

@@ -223,13 +223,9 @@ impl<'a> Setup<'a> {
         };
         let below_of =
             |k: usize| (k + 1 < s.divisions.len()).then(|| (groups_of(k + 1), size_of(k + 1)));
-        let demotions = crate::sunjang::planner::demotion_count(
-            &sizes_of(d),
-            promotions,
-            below_of(d),
-            rules,
-        )
-        .count;
+        let demotions =
+            crate::sunjang::planner::demotion_count(&sizes_of(d), promotions, below_of(d), rules)
+                .count;
         let closed = s.close.as_ref().and_then(|c| {
             c.divisions
                 .get(d)

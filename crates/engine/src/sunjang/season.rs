@@ -960,8 +960,7 @@ impl League {
     /// and the next plan agree on who is below the line.
     fn demotions_from_a(&self, close: &SeasonClose) -> usize {
         close.divisions.first().map_or(0, |a| {
-            let promoted =
-                planner::direct_promotions(a.groups.len(), a.ranking.len(), &self.rules);
+            let promoted = planner::direct_promotions(a.groups.len(), a.ranking.len(), &self.rules);
             planner::division_demotions(a, close.divisions.get(1), promoted, &self.rules).count
         })
     }
