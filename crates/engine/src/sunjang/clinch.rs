@@ -870,11 +870,11 @@ impl<'a> Problem<'a> {
             let mut ends = [0usize; MAX_PLAYERS];
             let mut blocks = 0usize;
             let mut top = scored.first().map_or(0, |s| s.0);
-            for k in 1..len {
-                if top.saturating_sub(scored[k].0) > tol {
+            for (k, &(v, _)) in scored.iter().enumerate().skip(1) {
+                if top.saturating_sub(v) > tol {
                     ends[blocks] = k;
                     blocks += 1;
-                    top = scored[k].0;
+                    top = v;
                 }
             }
             if blocks == 0 {
