@@ -894,6 +894,31 @@ pub struct SunjangPlayerArgs {
     pub corr_rating: Option<i32>,
 }
 
+/// A Sunjang player's new figures: only the fields given change (at least
+/// one).
+#[derive(Debug, Args)]
+pub struct SunjangUpdateArgs {
+    pub name: String,
+    /// New overall rank, 30k..1k or 1d..9d (a trailing ? marks it provisional).
+    #[arg(long)]
+    pub rank: Option<String>,
+    /// The rank is provisional (C.1 addendum).
+    #[arg(long, conflicts_with = "not_provisional")]
+    pub provisional: bool,
+    /// The rank is no longer provisional.
+    #[arg(long)]
+    pub not_provisional: bool,
+    /// New overall rating.
+    #[arg(long, allow_hyphen_values = true)]
+    pub rating: Option<i32>,
+    /// New correspondence rank.
+    #[arg(long)]
+    pub corr_rank: Option<String>,
+    /// New correspondence rating.
+    #[arg(long, allow_hyphen_values = true)]
+    pub corr_rating: Option<i32>,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum SunjangCmd {
     /// Create a Sunjang league.
@@ -956,8 +981,8 @@ pub enum SunjangCmd {
 pub enum SunjangPlayerCmd {
     /// Register a player.
     Add(SunjangPlayerArgs),
-    /// New rank or ratings.
-    Update(SunjangPlayerArgs),
+    /// New rank or ratings: only the fields given change.
+    Update(SunjangUpdateArgs),
     /// The player leaves the tournament (his promotion or demotion merits are lost, B.4).
     Withdraw {
         name: String,

@@ -8,12 +8,14 @@ use arbiter_engine::sunjang::{PlayerInfo, Rank, division_letter};
 use arbiter_service::forum::Markup;
 use arbiter_service::sunjang::{
     SeasonView, layout_groups, layout_moves, parse_outcome, parse_rank_range,
-    parse_restriction_row, restriction_lines, season_forum, season_view, sunjang_view,
+    parse_restriction_row, preview_view, restriction_lines, season_forum, season_view,
+    sunjang_view,
 };
 use comfy_table::Cell;
 
 use crate::args::{
-    FinalCmd, SeasonCmd, SunjangCmd, SunjangPlayerArgs, SunjangPlayerCmd, TiebreakCmd,
+    FinalCmd, SeasonCmd, SunjangCmd, SunjangPlayerArgs, SunjangPlayerCmd, SunjangUpdateArgs,
+    TiebreakCmd,
 };
 use crate::render::{right, table};
 use crate::run::{Globals, Svc, Usage, competition, history_json, print_json, report_written};
@@ -50,12 +52,60 @@ fn info(a: &SunjangPlayerArgs) -> Result<PlayerInfo> {
     })
 }
 
+/// The player's figures after an update: only the fields given change
+/// (`old` is his current record; `None` checks the fields alone). An update
+/// without a field is refused.
+fn updated(a: &SunjangUpdateArgs, old: Option<&PlayerInfo>) -> Result<Option<PlayerInfo>> {
+    if a.rank.is_none()
+        && !a.provisional
+        && !a.not_provisional
+        && a.rating.is_none()
+        && a.corr_rank.is_none()
+        && a.corr_rating.is_none()
+    {
+        return Err(usage(format!(
+            "player update {:?}: give at least one field to change (--rank, --provisional, --not-provisional, --rating, --corr-rank, --corr-rating)",
+            a.name
+        )));
+    }
+    let new_rank = a.rank.as_deref().map(|r| rank(r, "--rank")).transpose()?;
+    let corr_rank = a
+        .corr_rank
+        .as_deref()
+        .map(|c| rank(c, "--corr-rank").map(|x| x.0))
+        .transpose()?;
+    let Some(old) = old else {
+        return Ok(None);
+    };
+    let mut info = old.clone();
+    if let Some((r, provisional)) = new_rank {
+        info.rank = r;
+        // A new rank is provisional only if it says so (`3k?` or the flag).
+        info.provisional = provisional;
+    }
+    if a.provisional {
+        info.provisional = true;
+    }
+    if a.not_provisional {
+        info.provisional = false;
+    }
+    if let Some(r) = a.rating {
+        info.rating = r;
+    }
+    if corr_rank.is_some() {
+        info.corr_rank = corr_rank;
+    }
+    if a.corr_rating.is_some() {
+        info.corr_rating = a.corr_rating;
+    }
+    Ok(Some(info))
+}
+
 /// Check what clap leaves as text before anything runs (scripts).
 pub fn precheck(cmd: &SunjangCmd) -> Result<()> {
     match cmd {
-        SunjangCmd::Player(SunjangPlayerCmd::Add(a) | SunjangPlayerCmd::Update(a)) => {
-            info(a).map(drop)
-        }
+        SunjangCmd::Player(SunjangPlayerCmd::Add(a)) => info(a).map(drop),
+        SunjangCmd::Player(SunjangPlayerCmd::Update(a)) => updated(a, None).map(drop),
         SunjangCmd::Result { outcome: o, .. }
         | SunjangCmd::Final(FinalCmd::Result { outcome: o, .. }) => outcome(o).map(drop),
         SunjangCmd::Season(SeasonCmd::Export { format, .. }) => {
@@ -140,10 +190,10 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                 exec!(season::Command::Register { info: info(a)? });
             }
             SunjangPlayerCmd::Update(a) => {
-                exec!(season::Command::Update {
-                    player: pid(&a.name)?,
-                    info: info(a)?,
-                });
+                let player = pid(&a.name)?;
+                let info = updated(a, l.info(player))?
+                    .ok_or_else(|| anyhow!("there is no player named {:?}", a.name))?;
+                exec!(season::Command::Update { player, info });
             }
             SunjangPlayerCmd::Withdraw { name, reason } => {
                 exec!(season::Command::Withdraw {
@@ -249,6 +299,9 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                 }
             }
             SeasonCmd::Plan { preview: true, .. } => {
+                if g.json {
+                    return print_json(&preview_view(&l, at)?);
+                }
                 let outcome = l.preview_plan()?;
                 let text = match &outcome {
                     PlanOutcome::Cancelled { explanation, .. } => explanation.to_string(),
@@ -275,9 +328,6 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                         out
                     }
                 };
-                if g.json {
-                    return print_json(&serde_json::json!({"preview": text}));
-                }
                 out!("{text}");
             }
             SeasonCmd::Plan { preview: false, .. } => {

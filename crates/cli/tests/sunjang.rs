@@ -2315,4 +2315,61 @@ fn restrictions_are_edited_one_row_at_a_time() {
         .find(|p| p["name"] == "Oda Rin")
         .unwrap();
     assert_eq!(oda["limits"], "any");
+
+/// Issue 15 §2.7: an update changes only the fields given; one without a
+/// field is refused (exit 2, before anything runs) and nothing changes.
+#[test]
+fn player_update_changes_only_the_fields_given() {
+    let a = registered();
+    a.ok(&["sunjang", "player", "update", "Rosa Diaz", "--rank", "3k"]);
+    let players = a.ok_json(&["sunjang", "player", "list", "--json"]);
+    let rosa = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Rosa Diaz")
+        .unwrap()
+        .clone();
+    assert_eq!(rosa["rank"], "3k");
+    assert_eq!(rosa["rating"], 1360, "the rating is kept: {rosa}");
+    a.ok(&[
+        "sunjang",
+        "player",
+        "update",
+        "Rosa Diaz",
+        "--rating",
+        "1400",
+    ]);
+    let players = a.ok_json(&["sunjang", "player", "list", "--json"]);
+    let rosa = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Rosa Diaz")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (rosa["rank"].clone(), rosa["rating"].clone()),
+        ("3k".into(), 1400.into())
+    );
+    a.refused_every(2, &["sunjang", "player", "update", "Rosa Diaz"])
+        .stderr_names(&["give at least one field", "--rank", "--rating"]);
+}
+
+/// Issue 15 §2.6: `season plan --preview --json` is a season's view (as
+/// `season show --json`), marked as a preview, and stores nothing.
+#[test]
+fn plan_preview_json_is_a_season_view() {
+    let a = registered();
+    let before = a.stored_every();
+    let v = a.ok_json(&["sunjang", "season", "plan", "--preview", "--json"]);
+    assert_unchanged(&before, &a.stored_every(), "plan --preview");
+    assert_eq!(v["preview"], true, "{v}");
+    assert_eq!(v["number"], 1);
+    assert_eq!(v["status"], "planned");
+    a.ok(&["sunjang", "season", "plan", "--at", "2026-01-10"]);
+    let stored = a.ok_json(&["sunjang", "season", "show", "--json"]);
+    let mut preview = v.clone();
+    preview.as_object_mut().unwrap().remove("preview");
+    assert_eq!(preview, stored, "the same body as the stored plan");
 }

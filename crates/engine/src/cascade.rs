@@ -33,9 +33,11 @@ pub struct Criterion<'a, P> {
     /// What it measures, in words ("head-to-head counted-pawns difference").
     pub name: &'static str,
     pub eval: Eval<'a, P>,
-    /// Values within this distance of the next player's count as tied
-    /// (a "virtual tie", SJ-R13); 0 for exact comparison. Ties chain: a
-    /// player within the tolerance of the one above him stays in his tie.
+    /// Values within this distance count as tied (a "virtual tie",
+    /// SJ-R13); 0 for exact comparison. Ties do not chain (ARB-R51): a
+    /// tie is anchored at its best value and holds the players within the
+    /// tolerance of it, so any two players of one tie are within the
+    /// tolerance of each other; the next player starts the next tie.
     pub tolerance: i64,
 }
 
@@ -278,15 +280,17 @@ impl<P: Copy + Eq + std::hash::Hash> Cascade<'_, P> {
 }
 
 /// Split players sorted by value (descending) into tied blocks: a player
-/// within `tolerance` of the one above him is tied with him.
+/// within `tolerance` of the first (best) of the block above him is tied
+/// with him (ARB-R51: pairwise, not chained; the blocks are a strict weak
+/// order, each of them a set of players pairwise within the tolerance).
 fn blocks<P: Copy>(scored: &[(P, i64)], tolerance: i64) -> Vec<Vec<(P, i64)>> {
     let mut out: Vec<Vec<(P, i64)>> = Vec::new();
     for &s in scored {
         match out.last_mut() {
             Some(block)
                 if block
-                    .last()
-                    .is_some_and(|l| l.1.saturating_sub(s.1) <= tolerance) =>
+                    .first()
+                    .is_some_and(|top| top.1.saturating_sub(s.1) <= tolerance) =>
             {
                 block.push(s);
             }

@@ -459,6 +459,41 @@ pub fn season_view(l: &League, s: &Season) -> SeasonView {
     }
 }
 
+/// A plan not stored (`season plan --preview`): the very body of a stored
+/// season's view ([`SeasonView`]), with `"preview": true`.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeasonPreview {
+    /// Always true: nothing is stored.
+    pub preview: bool,
+    #[serde(flatten)]
+    pub season: SeasonView,
+}
+
+/// The season the next plan would make now, viewed as a stored one is: the
+/// plan is decided and applied to a copy of the league (refused as the plan
+/// itself would be).
+///
+/// # Errors
+///
+/// The plan's refusal (a season still running, a limit it cannot keep).
+pub fn preview_view(
+    l: &League,
+    at: arbiter_engine::model::Time,
+) -> Result<SeasonPreview, RuleError> {
+    let events = l.decide(season::Command::PlanSeason { at })?;
+    let mut after = l.clone();
+    for e in &events {
+        after.try_apply(e)?;
+    }
+    let s = after
+        .current()
+        .ok_or_else(|| RuleError::new("Sunjang Definitions: Season", "no season was planned"))?;
+    Ok(SeasonPreview {
+        preview: true,
+        season: season_view(&after, s),
+    })
+}
+
 /// "black wins", "jigo", ...
 pub fn outcome_words(o: Outcome) -> &'static str {
     o.describe()

@@ -214,27 +214,31 @@ impl<'a> Setup<'a> {
         let groups_of = |k: usize| s.divisions.get(k).map_or(0, Vec::len);
         let promotions =
             crate::sunjang::planner::direct_promotions(groups_of(d), size_of(d), rules);
-        let tens = s.divisions[d]
-            .iter()
-            .filter(|g| g.players.len() == 10)
-            .count();
-        let wanted = if d + 1 < s.divisions.len() {
-            crate::sunjang::planner::direct_promotions(groups_of(d + 1), size_of(d + 1), rules)
-                + tens
-        } else {
-            0
+        // The planner's one count (B.2 with SJ-R6, B.5).
+        let sizes_of = |k: usize| -> Vec<usize> {
+            s.divisions
+                .get(k)
+                .map(|gs| gs.iter().map(|g| g.players.len()).collect())
+                .unwrap_or_default()
         };
-        let demotions = wanted.min(size_of(d).saturating_sub(promotions));
+        let below_of =
+            |k: usize| (k + 1 < s.divisions.len()).then(|| (groups_of(k + 1), size_of(k + 1)));
+        let demotions =
+            crate::sunjang::planner::demotion_count(&sizes_of(d), promotions, below_of(d), rules)
+                .count;
         let closed = s.close.as_ref().and_then(|c| {
             c.divisions
                 .get(d)
                 .map(|x| (x.ranking.clone(), x.group_leaders.clone()))
         });
         let champion = champion_before(league, s);
-        let demotions_from_a = s
-            .divisions
-            .get(1)
-            .map_or(0, |b| b.len().max(rules.min_direct_promotions as usize));
+        let demotions_from_a = crate::sunjang::planner::demotion_count(
+            &sizes_of(0),
+            crate::sunjang::planner::direct_promotions(groups_of(0), size_of(0), rules),
+            below_of(0),
+            rules,
+        )
+        .count;
         let unavailable = (0..league.players.len())
             .filter(|&i| withdrawn.get(i).copied().unwrap_or(false))
             .map(|i| PlayerId(i as u32 + 1))

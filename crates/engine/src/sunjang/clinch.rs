@@ -193,9 +193,15 @@ pub fn group_zones(s: &GroupSetting, rules: &SunjangRules) -> Vec<Zone> {
         zones.push(Zone::new(ZoneKind::FinalRound, 1, 1));
     }
     if single && let Some((groups_below, size_below)) = s.below {
-        let promotions_below = direct_promotions(groups_below, size_below, rules);
-        let room = s.size.saturating_sub(promotions.min(s.size));
-        let demotions = (promotions_below + s.tens).min(room);
+        // The planner's one count (B.2 with SJ-R6, B.5): a single group is
+        // its whole division.
+        let demotions = super::planner::demotion_count(
+            &[s.size],
+            promotions.min(s.size),
+            Some((groups_below, size_below)),
+            rules,
+        )
+        .count;
         if demotions > 0 {
             zones.push(Zone::new(
                 ZoneKind::Demotion,
@@ -395,18 +401,21 @@ struct Problem<'a> {
     zones: Vec<Zone>,
     /// `static_above[u * n + l]`: whenever `u` and `l` reach D.2 in one
     /// tie, D.2 ranks `u` above `l`, whoever else is in it: the first
-    /// criterion that tells them apart has no tolerance (a virtual tie
-    /// could chain them through a third player) and is not the live match
-    /// (which counts wins inside the tie), and every criterion before it
-    /// keeps them together.
+    /// criterion that tells them apart is not the live match (which counts
+    /// wins inside the tie) and ranks `u` above: without tolerance by a
+    /// higher figure, with one by more than the tolerance; every criterion
+    /// before it has them level, or `u` higher within the tolerance (a
+    /// block is anchored at its best, ARB-R51: a third player may then
+    /// split them, but only with `u` above).
     static_above: Vec<bool>,
     /// `never_below[u * n + l]`: whenever `u` and `l` reach D.2 in one
     /// tie, D.2 never ranks `l` in a block above `u`, whoever else is in
     /// it: at each criterion, live match included, the least `u`'s figure
     /// can exceed `l`'s by over every tie holding both (each criterion is
-    /// own figures plus counts over the others of the tie) is within the
-    /// tolerance (then no block boundary can fall between them with `l`
-    /// above), until one without tolerance ranks `u` above for certain.
+    /// own figures plus counts over the others of the tie) is never
+    /// negative (then no block boundary can fall between them with
+    /// `l` above: a block is anchored at its best, ARB-R51), until one
+    /// ranks `u` above for certain (by more than its tolerance).
     never_below: Vec<bool>,
     /// The most a game gives is a win, and only a win gives it (a jigo is
     /// worth less), the loser then taking nothing.
@@ -741,7 +750,13 @@ impl<'a> Problem<'a> {
                             verdict = a > b;
                             break;
                         }
-                    } else if a.abs_diff(b) > tol.unsigned_abs() {
+                    } else if a > b.saturating_add(tol.abs()) {
+                        // Two blocks whoever else is tied, `u` above.
+                        verdict = true;
+                        break;
+                    } else if a < b {
+                        // A block is anchored at its best (ARB-R51): a
+                        // third player can put `l` in a block above `u`.
                         break;
                     }
                 }
@@ -769,10 +784,15 @@ impl<'a> Problem<'a> {
                         least += (over[u * n + j] - over[l * n + j]).min(0);
                     }
                     let tol = self.tolerance[k];
-                    if tol == 0 && least > 0 {
+                    // More than the tolerance apart: two blocks, `u` above.
+                    if least > tol.abs() {
                         break;
                     }
-                    if least < -tol.abs() {
+                    // A block is anchored at its best (ARB-R51): a player
+                    // within the tolerance below `l` can still fall in the
+                    // next block while `l` stays with the best, so only a
+                    // figure never lower keeps `u` from being below.
+                    if least < 0 {
                         verdict = false;
                         break;
                     }
@@ -845,14 +865,16 @@ impl<'a> Problem<'a> {
             let scored = &mut scored[..len];
             scored.sort_by_key(|b| std::cmp::Reverse(b.0));
             let tol = self.tolerance[step];
-            // Where each block ends (a chain of gaps within the tolerance
-            // is one block).
+            // Where each block ends: a block holds the players within the
+            // tolerance of its best (ARB-R51), as in the cascade.
             let mut ends = [0usize; MAX_PLAYERS];
             let mut blocks = 0usize;
-            for k in 1..len {
-                if scored[k - 1].0.saturating_sub(scored[k].0) > tol {
+            let mut top = scored.first().map_or(0, |s| s.0);
+            for (k, &(v, _)) in scored.iter().enumerate().skip(1) {
+                if top.saturating_sub(v) > tol {
                     ends[blocks] = k;
                     blocks += 1;
+                    top = v;
                 }
             }
             if blocks == 0 {

@@ -409,9 +409,12 @@ impl D2 {
             let mut scored: Vec<(Item, i64)> = tied.iter().copied().zip(values).collect();
             scored.sort_by_key(|s| Reverse(s.1));
             let tol = self.tolerance[step];
+            // A block is anchored at its best value (ARB-R51), as in the
+            // cascade.
             let mut bounds = vec![0];
             for i in 1..scored.len() {
-                if scored[i - 1].1.saturating_sub(scored[i].1) > tol {
+                let top = bounds.last().map_or(0, |&b| scored[b].1);
+                if top.saturating_sub(scored[i].1) > tol {
                     bounds.push(i);
                 }
             }
@@ -534,6 +537,72 @@ struct Planner<'a> {
 /// clinch analysis all count with this.
 pub fn direct_promotions(groups: usize, size: usize, rules: &SunjangRules) -> usize {
     groups.max(rules.min_direct_promotions as usize).min(size)
+}
+
+/// How many players a division demotes (B.2, SJ-R6, B.5 with SJ-R14):
+/// as many as the direct promotions of the division below, plus one for
+/// every group of exactly 10 players of this division, reduced so that
+/// they do not overlap the `promoted` players of this division.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DemotionCount {
+    /// The direct promotions of the division below (B.2's "as many").
+    pub below_promotions: usize,
+    /// Groups of exactly 10 players in this division (SJ-R6).
+    pub tens: usize,
+    /// `below_promotions + tens`, before B.5.
+    pub wanted: usize,
+    /// What the division demotes: `wanted`, at most the players who do not
+    /// promote (B.5; SJ-R14).
+    pub count: usize,
+}
+
+/// The one count of demotions, read by the planner (the notes and the
+/// placements of section B), the final round (footnote 8: who has "fallen
+/// below demotion line"), the projections and the clinch analysis.
+/// `group_sizes` are the sizes of the division's groups, `promoted` how
+/// many of it promote (for A, the final's automatic qualifiers), `below`
+/// the number of groups and players of the division directly below
+/// (`None` for the lowest, which demotes no one).
+pub fn demotion_count(
+    group_sizes: &[usize],
+    promoted: usize,
+    below: Option<(usize, usize)>,
+    rules: &SunjangRules,
+) -> DemotionCount {
+    let Some((below_groups, below_size)) = below else {
+        return DemotionCount {
+            below_promotions: 0,
+            tens: 0,
+            wanted: 0,
+            count: 0,
+        };
+    };
+    let below_promotions = direct_promotions(below_groups, below_size, rules);
+    let tens = group_sizes.iter().filter(|&&g| g == 10).count();
+    let wanted = below_promotions + tens;
+    let room = group_sizes.iter().sum::<usize>().saturating_sub(promoted);
+    DemotionCount {
+        below_promotions,
+        tens,
+        wanted,
+        count: wanted.min(room),
+    }
+}
+
+/// [`demotion_count`] of a previous season's division.
+pub fn division_demotions(
+    division: &PreviousDivision,
+    below: Option<&PreviousDivision>,
+    promoted: usize,
+    rules: &SunjangRules,
+) -> DemotionCount {
+    let sizes: Vec<usize> = division.groups.iter().map(|&g| g as usize).collect();
+    demotion_count(
+        &sizes,
+        promoted,
+        below.map(|b| (b.groups.len(), b.groups.iter().map(|&g| g as usize).sum())),
+        rules,
+    )
 }
 
 fn letter(d: Division) -> String {
@@ -735,14 +804,12 @@ impl<'a> Planner<'a> {
                     promoted.push(p);
                 }
             }
-            let tens = div.groups.iter().filter(|&&g| g == 10).count();
-            let wanted = if d + 1 < prev_divs.len() {
-                promotions[d + 1] + tens
-            } else {
-                0
-            };
-            let room = of - promoted.len();
-            let demotions = wanted.min(room);
+            let DemotionCount {
+                tens,
+                wanted,
+                count: demotions,
+                ..
+            } = division_demotions(div, prev_divs.get(d + 1), promoted.len(), rules);
             // The lowest of the merged ranking who do not promote (B.3,
             // B.5): a reduction of SJ-R14 spares nobody in particular, as
             // every player who does not promote is then demoted.

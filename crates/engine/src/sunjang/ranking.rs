@@ -208,17 +208,30 @@ impl<'a> RankingData<'a> {
         match k {
             1 => rulings.push("SJ-R12"),
             2 => rulings.push("SJ-R9"),
-            4 | 6 => rulings.push("SJ-R13"),
+            4 | 6 => rulings.extend(["SJ-R13", "ARB-R51"]),
             _ => {}
         }
         if matches!(s.origin, crate::cascade::Origin::Restarted { .. }) && k != 2 {
             rulings.push("SJ-R9");
         }
-        let virtual_tie = if (k == 4 || k == 6) && self.rules.virtual_tie_rating > 0 {
-            format!(
-                " (more than {} points apart; closer is a virtual tie)",
-                self.rules.virtual_tie_rating
-            )
+        let tol = i64::from(self.rules.virtual_tie_rating);
+        let virtual_tie = if (k == 4 || k == 6) && tol > 0 {
+            let (u, l) = (
+                self.value(k, s.upper, &s.among),
+                self.value(k, s.lower, &s.among),
+            );
+            match self.tie_anchor(k, s.upper, &s.among) {
+                // Within the tolerance of each other, but the tie of the
+                // upper player is opened by a better rated player more
+                // than the tolerance above the lower one (ARB-R51).
+                Some(top) if u - l <= tol && top != s.upper => format!(
+                    " (within {tol} points of each other, but {} is more than {tol} below {}'s {}, who opens the virtual tie: a virtual tie does not chain)",
+                    name(s.lower),
+                    name(top),
+                    self.figure(k, top, &s.among)
+                ),
+                _ => format!(" (more than {tol} points apart; closer is a virtual tie)"),
+            }
         } else {
             String::new()
         };
@@ -251,6 +264,27 @@ impl<'a> RankingData<'a> {
                 self.figure(k, s.lower, &s.among),
             ),
         }
+    }
+
+    /// The best rated player of the virtual tie `p` falls in among `set` on
+    /// criterion `k` (ARB-R51: a tie holds the players within the tolerance
+    /// of its best, the best of the rest opens the next), as the cascade
+    /// cuts it.
+    fn tie_anchor(&self, k: usize, p: PlayerId, set: &[PlayerId]) -> Option<PlayerId> {
+        let tol = i64::from(self.rules.virtual_tie_rating);
+        let mut scored: Vec<(PlayerId, i64)> =
+            set.iter().map(|&x| (x, self.value(k, x, set))).collect();
+        scored.sort_by_key(|x| std::cmp::Reverse(x.1));
+        let mut top: Option<(PlayerId, i64)> = None;
+        for (x, v) in scored {
+            if top.is_none_or(|t| t.1.saturating_sub(v) > tol) {
+                top = Some((x, v));
+            }
+            if x == p {
+                return top.map(|t| t.0);
+            }
+        }
+        None
     }
 
     /// The explanation of a tie nothing separated.

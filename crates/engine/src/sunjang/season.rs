@@ -1130,12 +1130,11 @@ impl League {
                 .filter(|&i| self.withdrawn.get(i).copied().unwrap_or(false))
                 .map(|i| PlayerId(i as u32 + 1)),
         );
-        let _ = close;
         Ok(final_round::qualify(&FinalInput {
             division: &division,
             performance: &perf,
             champion,
-            demotions: self.demotions_from_a(s),
+            demotions: self.demotions_from_a(close),
             unavailable: &unavailable,
             info: &self.players,
             rules: &self.rules,
@@ -1144,10 +1143,13 @@ impl League {
 
     /// How many players division A demotes this season: the places below
     /// that line cannot defend the title (footnote 8).
-    fn demotions_from_a(&self, s: &Season) -> usize {
-        // The direct promotions of B are its group leaders, at least two (B.1, B.2).
-        s.divisions.get(1).map_or(0, |b| {
-            (b.len()).max(self.rules.min_direct_promotions as usize)
+    /// The planner's own count ([`planner::demotion_count`]: B.2 with the
+    /// extra demotion of SJ-R6 for a group of 10, B.5), so that the final
+    /// and the next plan agree on who is below the line.
+    fn demotions_from_a(&self, close: &SeasonClose) -> usize {
+        close.divisions.first().map_or(0, |a| {
+            let promoted = planner::direct_promotions(a.groups.len(), a.ranking.len(), &self.rules);
+            planner::division_demotions(a, close.divisions.get(1), promoted, &self.rules).count
         })
     }
 
