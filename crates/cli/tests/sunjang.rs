@@ -2315,6 +2315,7 @@ fn restrictions_are_edited_one_row_at_a_time() {
         .find(|p| p["name"] == "Oda Rin")
         .unwrap();
     assert_eq!(oda["limits"], "any");
+}
 
 /// Issue 15 §2.7: an update changes only the fields given; one without a
 /// field is refused (exit 2, before anything runs) and nothing changes.

@@ -80,6 +80,7 @@ fn play_season(l: &mut League) {
             placements: Vec::new(),
             notes: Vec::new(),
             cancelled: None,
+            layout: None,
             at: at(),
         })),
     );
