@@ -735,7 +735,8 @@ fn registrations_that_break_a_rule_are_refused() {
     )
     .stderr_names(&[
         "\"ahn jae\" is already registered",
-        "ARB-R22",
+        "the same name as \"Ahn Jae\"",
+        "ARB-R62",
         "field `name`",
     ]);
     a.refused_every(

@@ -299,14 +299,18 @@ async fn what_if_closes_the_round_on_a_copy_and_stores_nothing() {
     assert!(v["ladder"]["rungs"].is_array() || v["ladder"].is_object());
     // Nothing stored: the competition is as it was.
     assert_eq!(json(&w.app, "/api/competitions/tws-demo").await, before);
-    // Overdue games left without a result: the close is refused.
+    // Part of the round: the undecided games stay undecided, and each
+    // player's best and worst rung at the close is answered (ARB-R61).
     let (status, body) = post_json(
         &w.app,
         "/api/competitions/tws-demo/what-if",
         serde_json::json!({"results": {"G49": "ussr"}}),
     )
     .await;
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["possible"]["undecided"].as_array().map(Vec::len), Some(6));
+    assert_eq!(v["possible"]["exact"], true, "{body}");
     let (status, _) = post_json(
         &w.app,
         "/api/competitions/tws-demo/what-if",

@@ -1220,14 +1220,13 @@ impl League {
         if let Some(other) = self.find(n)
             && Some(other) != me
         {
-            return Err(rule(
-                "ARB-R62",
-                format!(
-                    "{n:?} is already registered: it is the same name as {:?}",
-                    self.name_of(other)
-                ),
-            )
-            .field("name"));
+            let existing = self.name_of(other);
+            let why = if existing == n {
+                format!("{n:?} is already registered")
+            } else {
+                format!("{n:?} is already registered: it is the same name as {existing:?}")
+            };
+            return Err(rule("ARB-R62", why).field("name"));
         }
         if !(-1000..=5000).contains(&info.rating)
             || info

@@ -217,9 +217,11 @@ fn league_form(l: &XmadnLeague, id: &str, version: u64) -> Form {
             .iter()
             .filter(|g| g.status == "scheduled")
             .map(|g| FormGame {
-                game: format!("{} ({})", g.stage, g.label),
+                // Fields are named by the league-wide id (`G10`): the
+                // document's "Game 4" repeats in every DRR (ARB-R63).
+                game: format!("{} ({})", g.stage, g.alias),
                 players: format!("{} v {}", g.players[0], g.players[1]),
-                field: format!("{}.winner", g.label),
+                field: format!("{}.winner", g.alias),
                 choices: vec![
                     no_result(),
                     choice("1", format!("{} wins", g.players[0])),
@@ -227,21 +229,21 @@ fn league_form(l: &XmadnLeague, id: &str, version: u64) -> Form {
                 ],
                 extras: vec![
                     Extra {
-                        name: format!("{}.pawns", g.label),
+                        name: format!("{}.pawns", g.alias),
                         label: "Loser's counted pawns".into(),
                         value: "0".into(),
                         kind: "number",
                         max: winning_pawns.saturating_sub(1),
                     },
                     Extra {
-                        name: format!("{}.time", g.label),
+                        name: format!("{}.time", g.alias),
                         label: "Time (m:ss)".into(),
                         value: "30:00".into(),
                         kind: "text",
                         max: 0,
                     },
                 ],
-                label: g.label.clone(),
+                label: g.alias.clone(),
             })
             .collect();
         if !games.is_empty() {
