@@ -429,7 +429,14 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
         },
         SunjangCmd::Final(f) => match f {
             FinalCmd::Qualify => {
-                exec!(season::Command::QualifyFinal { at });
+                let after = exec!(season::Command::QualifyFinal { at });
+                // Why each finalist qualified, and the games to play.
+                if !g.json
+                    && let Some(s) = after.current()
+                    && let Some(f) = season_view(&after, s).final_round
+                {
+                    out!("{}", render_final(&f));
+                }
             }
             FinalCmd::Result {
                 black,
@@ -466,21 +473,47 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                             v.number,
                             f.players.join(", ")
                         );
-                        if !f.advantaged.is_empty() {
-                            outln!("Advantaged: {}", f.advantaged.join(", "));
-                        }
-                        for x in &f.games {
-                            outln!("  {x}");
-                        }
-                        if let Some(e) = &f.explanation {
-                            outln!("{}", e.line());
-                        }
+                        out!("{}", render_final(f));
                     }
                 }
             }
         },
     }
     Ok(())
+}
+
+/// A drawn final round: why each finalist qualified, the advantage, the
+/// games played and those still to play, and its outcome.
+fn render_final(f: &arbiter_service::sunjang::FinalView) -> String {
+    let mut out = String::new();
+    if !f.qualification.is_empty() {
+        out.push_str("Qualification:\n");
+        for e in &f.qualification {
+            out.push_str(&format!("  - {}\n", e.line()));
+        }
+    }
+    if !f.advantaged.is_empty() {
+        out.push_str(&format!("Advantaged: {}\n", f.advantaged.join(", ")));
+    }
+    if !f.withdrawn.is_empty() {
+        out.push_str(&format!("Withdrawn: {}\n", f.withdrawn.join(", ")));
+    }
+    if !f.games.is_empty() {
+        out.push_str("Played:\n");
+        for x in &f.games {
+            out.push_str(&format!("  {x}\n"));
+        }
+    }
+    if !f.to_play.is_empty() {
+        out.push_str(&format!("To play ({}):\n", f.to_play.len()));
+        for x in &f.to_play {
+            out.push_str(&format!("  {x}\n"));
+        }
+    }
+    if let Some(e) = &f.explanation {
+        out.push_str(&format!("{}\n", e.line()));
+    }
+    out
 }
 
 /// The organizer's layout from `--move` or `--layout`, and its reason
@@ -725,6 +758,12 @@ pub fn render_season(v: &SeasonView, tree: bool) -> String {
     }
     if let Some(f) = &v.final_round {
         out.push_str(&format!("Final round: {}\n", f.players.join(", ")));
+        if !f.to_play.is_empty() {
+            out.push_str(&format!(
+                "  {} game(s) to play (`sunjang final show`)\n",
+                f.to_play.len()
+            ));
+        }
         if let Some(e) = &f.explanation {
             out.push_str(&format!("  - {}\n", e.line()));
         }

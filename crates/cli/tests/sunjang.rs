@@ -1020,6 +1020,47 @@ fn a_closed_season_takes_no_result_and_no_second_close() {
         .stderr_names(&["season 1 is already closed", "Sunjang Definitions: Season"]);
 }
 
+/// `final qualify` and `final show` say why each finalist qualified, with
+/// the games still to play; `--json` carries both (SJ-R7; ARB-R40).
+#[test]
+fn the_final_round_says_why_each_finalist_qualified_and_what_is_left() {
+    let a = closed();
+    let out = a.ok(&["sunjang", "final", "qualify"]);
+    assert!(out.contains("Qualification:"), "{out}");
+    assert!(out.contains(": qualifies for the final"), "{out}");
+    assert!(out.contains("[Sunjang Final Round"), "{out}");
+    assert!(out.contains("To play (3):"), "{out}");
+    let show = a.ok(&["sunjang", "final", "show"]);
+    assert!(
+        show.contains("Qualification:") && show.contains("To play (3):"),
+        "{show}"
+    );
+    let f = a.ok_json(&["sunjang", "final", "show", "--json"]);
+    let reasons = f["qualification"].as_array().unwrap();
+    assert!(reasons.len() >= 3, "{f}");
+    for p in strings(&f["players"]) {
+        assert!(
+            reasons
+                .iter()
+                .any(|e| e["text"].as_str().unwrap().contains(p.as_str())),
+            "no reason names {p}: {f}"
+        );
+    }
+    assert_eq!(strings(&f["to_play"]).len(), 3);
+    // One game played: two left, the reasons still there.
+    let f = play_final(&a, &[(0, 1)]);
+    assert_eq!(strings(&f["to_play"]).len(), 2, "{f}");
+    assert_eq!(strings(&f["games"]).len(), 1, "{f}");
+    let show = a.ok(&["sunjang", "final", "show"]);
+    assert!(
+        show.contains("Played:") && show.contains("To play (2):"),
+        "{show}"
+    );
+    assert!(show.contains("Qualification:"), "{show}");
+    let season = a.ok(&["sunjang", "season", "show"]);
+    assert!(season.contains("2 game(s) to play"), "{season}");
+}
+
 #[test]
 fn the_next_season_waits_for_the_final_round() {
     let a = closed();

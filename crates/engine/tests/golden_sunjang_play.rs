@@ -30,6 +30,8 @@
 //! players Lee Kim Park          register players (ids in order) with rank 10k, rating 1500
 //! player NAME [rank=5k] [rating=1500] [corr_rank=4k] [corr_rating=1400]
 //! divisions K                   the season's number of divisions (starting gamepoints), default 1
+//! points win=3 jigo=1           gamepoints of a win and a jigo (the rules file's
+//!                               `win_points`, `jigo_points`), default 1 and ½
 //! group A1 Lee Kim Park         a group, its players in seeding order; its round robin is made
 //! result W>L [forfeit]          the game of W and L in their group: W won (L forfeited)
 //! result A-B jigo|both-forfeit  a jigo, or both forfeited
@@ -333,6 +335,17 @@ impl Runner {
                 args.only(&[])?;
                 self.divisions = parse_num(args.at(0)?)?;
             }
+            "points" => {
+                args.only(&["win", "jigo"])?;
+                for (k, v) in &args.opts {
+                    let halves = parse_points(v)?;
+                    match k.as_str() {
+                        "win" => self.rules.win_points = halves,
+                        _ => self.rules.jigo_points = halves,
+                    }
+                }
+                self.rules.check().map_err(|e| e.to_string())?;
+            }
             "group" => {
                 args.only(&[])?;
                 let id = parse_group(args.at(0)?)?;
@@ -552,12 +565,15 @@ impl Runner {
                         "gamepoints" => format_points(r.gamepoints),
                         "start" => format_points(r.start),
                         "total" => format_points(r.total()),
-                        _ => arbiter_engine::sunjang::format_quarters(r.sodos),
+                        _ => arbiter_engine::sunjang::format_sodos(
+                            r.sodos,
+                            self.rules.sodos_per_point(),
+                        ),
                     };
                     let want = match k.as_str() {
-                        "gamepoints" | "start" | "total" | "sodos" => {
-                            format_points(parse_points(v)?)
-                        }
+                        "gamepoints" | "start" | "total" => format_points(parse_points(v)?),
+                        // SODOS as written ("5⅓", "1¾"), or a half-point figure.
+                        "sodos" => parse_points(v).map_or_else(|_| v.clone(), format_points),
                         _ => v.clone(),
                     };
                     check_eq(k, &want, &got)?;

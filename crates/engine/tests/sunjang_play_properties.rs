@@ -167,7 +167,8 @@ proptest! {
         // SODOS counts at most all the other players' gamepoints.
         let total: u32 = table.rows.iter().map(|r| r.gamepoints).sum();
         for r in &table.rows {
-            prop_assert!(r.sodos <= 2 * (total - r.gamepoints));
+            // In units of 1 / (2 × win) gamepoint: win units per half.
+            prop_assert!(r.sodos <= u64::from(rules.win_points) * u64::from(total - r.gamepoints));
         }
     }
 

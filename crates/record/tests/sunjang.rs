@@ -10,7 +10,7 @@ use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::group::Outcome;
 use arbiter_engine::sunjang::layout::Moved;
 use arbiter_engine::sunjang::planner::PreviousDivision;
-use arbiter_engine::sunjang::rules::GroupCount;
+use arbiter_engine::sunjang::rules::{GroupCount, MOST_WIN_HALVES};
 use arbiter_engine::sunjang::season::{
     Event, Note, OrganizerLayout, PlacedPlayer, SeasonClose, SeasonPlan,
 };
@@ -1168,6 +1168,20 @@ fn gamepoints_are_whole_or_half_numbers_kept_in_halves() {
 }
 
 #[test]
+fn a_win_and_a_jigo_of_3_and_1_are_accepted_and_a_win_above_1000_is_refused() {
+    // SODOS stays exact for every accepted setting (ARB-R39): 3/1/0 counts
+    // in twelfths of a gamepoint.
+    let (rules, _) = parse_sunjang_rules("win_points = 3\njigo_points = 1\n").unwrap();
+    assert_eq!((rules.win_points, rules.jigo_points), (6, 2));
+    assert_eq!(rules.sodos_per_point(), 12);
+    let (rules, _) = parse_sunjang_rules("win_points = 1000\n").unwrap();
+    assert_eq!(rules.win_points, 2000);
+    let e = file_err("win_points = 1000.5\n");
+    assert_eq!(e.field.as_deref(), Some("win_points"));
+    says(&e, "a win is worth at most 1000 gamepoints");
+}
+
+#[test]
 fn a_point_that_is_not_a_half_is_refused() {
     let e = file_err("format = \"sunjang-league\"\njigo_points = 0.3\n");
     assert_eq!(e.field.as_deref(), Some("jigo_points"));
@@ -1404,7 +1418,7 @@ fn valid_rules() -> impl Strategy<Value = SunjangRules> {
                 (1..=u32::MAX, any::<u32>(), 1..=u32::MAX, 2..=u32::MAX),
                 (1..=u32::MAX, 1..=u32::MAX),
                 prop_oneof![Just(GroupCount::NearestIdeal), Just(GroupCount::Fewest)],
-                (1..=u32::MAX).prop_flat_map(|win| (Just(win), 0..=win)),
+                (1..=MOST_WIN_HALVES).prop_flat_map(|win| (Just(win), 0..=win)),
                 any::<u32>(),
                 (any::<u32>(), any::<u32>(), any::<bool>(), any::<u32>()),
             )

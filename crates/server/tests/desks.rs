@@ -1337,6 +1337,68 @@ async fn every_final_round_state_has_its_form_on_the_desk() {
     assert!(desk.contains("value=\"withdraw-from-final\""), "{desk}");
 }
 
+/// Why each finalist qualified is shown with the games still to play
+/// (SJ-R7; ARB-R40): in the API's season view, on the public page and on
+/// the desk, from the draw until the final is decided.
+#[tokio::test]
+async fn the_final_rounds_qualification_is_shown_with_the_games_to_play() {
+    let w = world().await;
+    let org = w.session("org").await;
+    closed_league(&w, "fq").await;
+    w.ok("fq", &w.org, json!({"action": "qualify-final"})).await;
+    let view = w.view("fq").await;
+    let f = &view["seasons"][0]["final_round"];
+    let reasons: Vec<&str> = f["qualification"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    // One group in A: its top two qualify as two leaders would (ARB-R40),
+    // and the third place is drawn.
+    assert!(
+        reasons
+            .iter()
+            .any(|t| t.starts_with("Ahn") && t.contains("the single group of division A")),
+        "{f}"
+    );
+    assert!(
+        reasons.iter().any(|t| t.contains("takes the third place")),
+        "{f}"
+    );
+    assert!(
+        f["qualification"][0]["rulings"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("ARB-R40")),
+        "{f}"
+    );
+    assert_eq!(f["to_play"].as_array().map(Vec::len), Some(3), "{f}");
+    let public = w.page("/c/fq", "").await.text();
+    assert!(public.contains("How the finalists qualified"), "{public}");
+    assert!(public.contains("Games to play"), "{public}");
+    assert!(
+        public.contains("the single group of division A"),
+        "{public}"
+    );
+    let desk = w.page("/c/fq/manage", &org).await.text();
+    assert!(desk.contains("Why these finalists"), "{desk}");
+    assert!(desk.contains("takes the third place"), "{desk}");
+    // A game played: two left to play, one shown as played.
+    let first = f["to_play"][0].as_str().unwrap().to_string();
+    let (black, white) = first.split_once(" (black) v ").unwrap();
+    w.ok(
+        "fq",
+        &w.org,
+        json!({"action": "record-final-game", "black": black, "white": white, "outcome": "black"}),
+    )
+    .await;
+    let f = w.view("fq").await["seasons"][0]["final_round"].clone();
+    assert_eq!(f["to_play"].as_array().map(Vec::len), Some(2), "{f}");
+    assert_eq!(f["games"].as_array().map(Vec::len), Some(1), "{f}");
+    assert!(!f["qualification"].as_array().unwrap().is_empty(), "{f}");
+}
+
 /// The preview's move form (ARB-R55): a move is previewed with every rule
 /// of section A it breaks listed, and no store button; nothing is stored.
 #[tokio::test]

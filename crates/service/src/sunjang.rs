@@ -168,7 +168,15 @@ pub struct FinalView {
     pub players: Vec<String>,
     pub advantaged: Vec<String>,
     pub withdrawn: Vec<String>,
+    /// The games recorded, in the order played.
     pub games: Vec<String>,
+    /// Why each finalist qualified (group leader, defending champion,
+    /// drawn as a direct promotion by section B ...), who was passed over,
+    /// and the advantaged positions (SJ-R7; ARB-R40).
+    pub qualification: Vec<ExplanationView>,
+    /// The games still to play: the round robin's next games, or the
+    /// deciding game of a tie (SJ-R8), as "Black (black) v White".
+    pub to_play: Vec<String>,
     /// "playing", "champion", "playoff", "void".
     pub state: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -343,8 +351,9 @@ pub fn season_view(l: &League, s: &Season) -> SeasonView {
                                                 losses: r.losses,
                                                 gamepoints: format_points(r.gamepoints),
                                                 total: format_points(r.gamepoints + r.start),
-                                                sodos: arbiter_engine::sunjang::format_quarters(
+                                                sodos: arbiter_engine::sunjang::format_sodos(
                                                     r.sodos,
+                                                    l.rules.sodos_per_point(),
                                                 ),
                                             }
                                         })
@@ -413,6 +422,12 @@ pub fn season_view(l: &League, s: &Season) -> SeasonView {
                         g.outcome.map_or("to play", outcome_words)
                     )
                 })
+                .collect(),
+            qualification: l.final_reasons(s).into_iter().map(Into::into).collect(),
+            to_play: l
+                .final_games_to_play(s)
+                .into_iter()
+                .map(|(b, w)| format!("{} (black) v {}", name(b), name(w)))
                 .collect(),
             state: label,
             champion,

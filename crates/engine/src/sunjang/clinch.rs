@@ -1085,8 +1085,9 @@ impl Search {
             let s: u64 = (0..n)
                 .map(|j| u64::from(self.h2h[i * n + j]) * u64::from(self.pts[j]))
                 .sum();
-            // As the table keeps it: quarter points, `s * 2 / win`.
-            self.sodos[i] = i64::from(u32::try_from(s * 2 / p.win).unwrap_or(u32::MAX));
+            // As the table keeps it: exact, in units of 1 / (2 × win)
+            // gamepoint (ARB-R39).
+            self.sodos[i] = i64::try_from(s).unwrap_or(i64::MAX);
         }
         // Criterion 0 first: players of different gamepoints are in
         // different blocks, and a group of equal gamepoints goes on at
@@ -1268,22 +1269,13 @@ impl Search {
             let (a, b) = (c * i64::from(min_j), c * i64::from(max_j));
             diff_min += a.min(b);
         }
-        let quarters = |x: u64| (x * 2 / prob.win).min(u64::from(u32::MAX));
-        if quarters(lo_u) > quarters(hi_l) {
+        // The table keeps SODOS exactly in these units (ARB-R39): every
+        // difference counts.
+        if lo_u > hi_l || diff_min > 0 {
             return true;
         }
-        // With a win worth 1 or 2 halves the quarter points keep every
-        // difference.
-        let exact_quarters = prob.win <= 2;
-        if exact_quarters && diff_min > 0 {
-            return true;
-        }
-        let gap = if exact_quarters && diff_min <= 0 {
-            diff_min.max(self.sodos_gap_min(prob, d, upper, lower, cap))
-        } else {
-            diff_min
-        };
-        if exact_quarters && gap > 0 {
+        let gap = diff_min.max(self.sodos_gap_min(prob, d, upper, lower, cap));
+        if gap > 0 {
             return true;
         }
         // SODOS never lower (tolerance 0: equal SODOS keep them in one
@@ -1299,7 +1291,7 @@ impl Search {
         // of every smaller block) down to D.2, where `static_above` ranks
         // `upper` above whoever else is in it.
         let exact = |k: usize| prob.tolerance.get(k).is_some_and(|&t| t == 0);
-        if !(exact_quarters && gap >= 0 && exact(1) && exact(2)) {
+        if !(gap >= 0 && exact(1) && exact(2)) {
             return false;
         }
         let mut h2h_least = i64::from(self.h2h[upper * n + lower]) - i64::from(final_l(upper));

@@ -27,7 +27,7 @@ use crate::explain::Explanation;
 
 use super::ranking::{Performance, PlayedGame, RankingData};
 use super::{
-    Division, GroupId, HalfPoints, PlayerId, QuarterPoints, SunjangRules, division_letter,
+    Division, GroupId, HalfPoints, PlayerId, SodosUnits, SunjangRules, division_letter,
     format_points,
 };
 
@@ -263,8 +263,9 @@ pub struct GroupRow {
     /// Starting gamepoints (SJ-R4): the player's total is
     /// `start + gamepoints`.
     pub start: HalfPoints,
-    /// SODOS (SJ-R12), in quarter points (exact over jigos).
-    pub sodos: QuarterPoints,
+    /// SODOS (SJ-R12), exact, in units of
+    /// [`SunjangRules::sodos_per_point`].
+    pub sodos: SodosUnits,
 }
 
 impl GroupRow {
@@ -316,7 +317,7 @@ struct Tally {
     losses: u32,
     forfeits: u32,
     gamepoints: HalfPoints,
-    sodos: QuarterPoints,
+    sodos: SodosUnits,
 }
 
 /// A group's games with a result between two different players of the
@@ -356,12 +357,13 @@ fn tally(players: &[PlayerId], games: &[GroupGame], rules: &SunjangRules) -> Vec
     // SODOS (SJ-R12): the opponent's final gamepoints, in the proportion of
     // the points this player took from the game: all over a win (a win by
     // forfeit too, ARB-R39), half over a jigo, none over a loss. Summed
-    // before the division so that two jigos against 3½ make 3½.
+    // before the division so that two jigos against 3½ make 3½. The sum of
+    // half points times the points taken is the SODOS in units of
+    // 1 / (2 × win) gamepoint: exact for every setting (a jigo against 4
+    // with a win 3 and a jigo 1 is 1⅓).
     let weighted = weighted_sodos(&decided, &t, rules);
-    let win = u64::from(rules.win_points.max(1));
     for (x, s) in t.iter_mut().zip(weighted) {
-        // Quarter points: exact (a jigo against 3½ is 1¾).
-        x.sodos = QuarterPoints::try_from(s * 2 / win).unwrap_or(QuarterPoints::MAX);
+        x.sodos = s;
     }
     t
 }
@@ -382,9 +384,10 @@ fn weighted_sodos(
     weighted
 }
 
-/// SODOS of every player of a group in quarter points, exact: a jigo
-/// against an opponent with 3½ gamepoints is worth 1¾, as in [`Performance`].
-pub fn sodos_quarters(
+/// SODOS of every player of a group, exact, in units of
+/// [`SunjangRules::sodos_per_point`]: a jigo against an opponent with 3½
+/// gamepoints is worth 1¾, as in [`Performance`].
+pub fn sodos_units(
     players: &[PlayerId],
     games: &[GroupGame],
     rules: &SunjangRules,
@@ -393,12 +396,7 @@ pub fn sodos_quarters(
     let decided = decided(&players, games);
     let t = tally(&players, games, rules);
     let weighted = weighted_sodos(&decided, &t, rules);
-    let win = u64::from(rules.win_points.max(1));
-    players
-        .into_iter()
-        .zip(weighted)
-        .map(|(p, s)| (p, s * 2 / win))
-        .collect()
+    players.into_iter().zip(weighted).collect()
 }
 
 /// Whether every pair of the group has a game with a result.
@@ -851,7 +849,7 @@ mod tests {
             g(1, 3, Outcome::Jigo),
             g(3, 2, Outcome::BlackWins),
         ];
-        let q = sodos_quarters(&ids(3), &games, &rules);
+        let q = sodos_units(&ids(3), &games, &rules);
         assert_eq!(q[0], (PlayerId(1), 3));
         let perf = performances(
             3,
@@ -866,5 +864,39 @@ mod tests {
             &rules,
         );
         assert_eq!(perf[0].map(|p| p.sodos), Some(3), "exact: ¾");
+    }
+
+    #[test]
+    fn sodos_is_exact_with_a_win_3_and_a_jigo_1() {
+        // SJ-R12 with the rules file's `win_points = 3`, `jigo_points = 1`
+        // (ARB-R39): 1 and 2 draw, 2 beats 3, 3 beats 1. Gamepoints: 1 has
+        // 1, 2 has 4, 3 has 3. 1's SODOS is a third of 2's 4 (a jigo takes
+        // 1 of a win's 3): 1⅓, not the 1¼ of quarter points; 2's is a
+        // third of 1's 1 and all of 3's 3: 3⅓.
+        let rules = SunjangRules {
+            win_points: 6,
+            jigo_points: 2,
+            ..SunjangRules::default()
+        };
+        assert_eq!(rules.sodos_per_point(), 12);
+        let g = |b, w, o| GroupGame {
+            pairing: Pairing {
+                round: 1,
+                black: PlayerId(b),
+                white: PlayerId(w),
+            },
+            outcome: Some(o),
+        };
+        let games = vec![
+            g(1, 2, Outcome::Jigo),
+            g(2, 3, Outcome::BlackWins),
+            g(3, 1, Outcome::BlackWins),
+        ];
+        let per = rules.sodos_per_point();
+        let shown: Vec<String> = sodos_units(&ids(3), &games, &rules)
+            .into_iter()
+            .map(|(_, u)| crate::sunjang::format_sodos(u, per))
+            .collect();
+        assert_eq!(shown, ["1⅓", "3⅓", "1"]);
     }
 }

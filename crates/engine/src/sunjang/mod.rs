@@ -318,19 +318,52 @@ impl Restrictions {
 /// floats.
 pub type HalfPoints = u32;
 
-/// SODOS in quarter points: a jigo against an opponent with 3½ gamepoints
-/// is worth 1¾ (SJ-R12), exactly.
-pub type QuarterPoints = u32;
+/// SODOS in units of `1 / sodos_per_point` gamepoint
+/// ([`SunjangRules::sodos_per_point`]: twice a win's points in halves), so
+/// that it is exact for every gamepoint setting (SJ-R12; ARB-R39): with a
+/// win 1 and a jigo ½, quarter points (a jigo against 3½ is 1¾); with a
+/// win 3 and a jigo 1, twelfths (a jigo against 4 is 1⅓).
+pub type SodosUnits = u64;
 
-/// "1¾", "12", "0¼".
-pub fn format_quarters(q: QuarterPoints) -> String {
-    let frac = match q % 4 {
-        1 => "¼",
-        2 => "½",
-        3 => "¾",
-        _ => "",
+/// SODOS as a mixed number in lowest terms: "1¾", "12", "0¼", "5⅓", and
+/// "5 2/7" where no fraction glyph exists.
+pub fn format_sodos(units: SodosUnits, per_point: u64) -> String {
+    let per_point = per_point.max(1);
+    let (whole, rem) = (units / per_point, units % per_point);
+    if rem == 0 {
+        return whole.to_string();
+    }
+    let g = gcd(rem, per_point);
+    let (n, d) = (rem / g, per_point / g);
+    let glyph = match (n, d) {
+        (1, 2) => "½",
+        (1, 3) => "⅓",
+        (2, 3) => "⅔",
+        (1, 4) => "¼",
+        (3, 4) => "¾",
+        (1, 5) => "⅕",
+        (2, 5) => "⅖",
+        (3, 5) => "⅗",
+        (4, 5) => "⅘",
+        (1, 6) => "⅙",
+        (5, 6) => "⅚",
+        (1, 7) => "⅐",
+        (1, 8) => "⅛",
+        (3, 8) => "⅜",
+        (5, 8) => "⅝",
+        (7, 8) => "⅞",
+        (1, 9) => "⅑",
+        (1, 10) => "⅒",
+        _ => return format!("{whole} {n}/{d}"),
     };
-    format!("{}{frac}", q / 4)
+    format!("{whole}{glyph}")
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// "3½", "10", "0½".

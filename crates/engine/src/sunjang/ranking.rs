@@ -17,8 +17,8 @@ use crate::cascade::{Cascade, Criterion, Restart, Split, Unresolved};
 use crate::explain::Explanation;
 
 use super::{
-    GroupId, HalfPoints, PlayerId, PlayerInfo, QuarterPoints, SunjangRules, format_points,
-    format_quarters,
+    GroupId, HalfPoints, PlayerId, PlayerInfo, SodosUnits, SunjangRules, format_points,
+    format_sodos,
 };
 
 /// A player's season in group play.
@@ -27,8 +27,9 @@ pub struct Performance {
     /// Gamepoints won in group play (halves), without the starting
     /// gamepoints (the same for everyone of a division, SJ-R4).
     pub gamepoints: HalfPoints,
-    /// SODOS (SJ-R12), in quarter points (exact over jigos).
-    pub sodos: QuarterPoints,
+    /// SODOS (SJ-R12), exact, in units of
+    /// [`SunjangRules::sodos_per_point`].
+    pub sodos: SodosUnits,
     pub group: GroupId,
 }
 
@@ -101,7 +102,9 @@ impl<'a> RankingData<'a> {
         let info = self.info(p);
         match k {
             0 => self.perf(p).map_or(-1, |x| i64::from(x.gamepoints)),
-            1 => self.perf(p).map_or(-1, |x| i64::from(x.sodos)),
+            1 => self
+                .perf(p)
+                .map_or(-1, |x| i64::try_from(x.sodos).unwrap_or(i64::MAX)),
             2 => i64::from(self.among(p, set)),
             3 => info.map_or(0, |i| i.rank.strength()),
             4 => info.map_or(i64::MIN / 4, |i| i64::from(i.rating)),
@@ -171,9 +174,9 @@ impl<'a> RankingData<'a> {
             0 => self
                 .perf(p)
                 .map_or("no season".into(), |x| format_points(x.gamepoints)),
-            1 => self
-                .perf(p)
-                .map_or("no season".into(), |x| format_quarters(x.sodos)),
+            1 => self.perf(p).map_or("no season".into(), |x| {
+                format_sodos(x.sodos, self.rules.sodos_per_point())
+            }),
             2 => format_points(self.among(p, set)),
             3 => info.map_or("?".into(), |i| i.rank.to_string()),
             4 => info.map_or("?".into(), |i| i.rating.to_string()),

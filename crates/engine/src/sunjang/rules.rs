@@ -59,6 +59,9 @@ pub struct SunjangRules {
     pub final_round_min_place: u32,
 }
 
+/// The most a win may be worth, in halves (1000 gamepoints).
+pub const MOST_WIN_HALVES: HalfPoints = 2000;
+
 impl Default for SunjangRules {
     fn default() -> Self {
         Self {
@@ -92,6 +95,13 @@ impl SunjangRules {
             cap = cap.saturating_mul(u64::from(self.growth_factor));
         }
         cap
+    }
+
+    /// SODOS units per gamepoint ([`super::SodosUnits`]): twice a win's
+    /// points in halves, so that the share of an opponent's gamepoints a
+    /// result gives (its points over a win's) is a whole number of units.
+    pub fn sodos_per_point(&self) -> u64 {
+        2 * u64::from(self.win_points.max(1))
     }
 
     /// The largest group A.i allows: ideal + deviation.
@@ -146,6 +156,15 @@ impl SunjangRules {
             return bad(
                 "win_points",
                 "a win is worth more than nothing and at least a jigo".into(),
+            );
+        }
+        // SODOS is counted exactly in units of 1 / (2 × a win in halves)
+        // gamepoint (ARB-R39): a win of at most 1000 gamepoints keeps every
+        // sum far inside 64 bits.
+        if self.win_points > MOST_WIN_HALVES {
+            return bad(
+                "win_points",
+                format!("a win is worth at most {} gamepoints", MOST_WIN_HALVES / 2),
             );
         }
         Ok(())

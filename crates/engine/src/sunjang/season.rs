@@ -518,6 +518,47 @@ impl League {
         Some(final_round::final_state(&q, &f.games, &self.rules))
     }
 
+    /// Why each finalist of a drawn final round qualified (group leader,
+    /// defending champion, drawn as a direct promotion by section B, ...),
+    /// who was passed over, and the advantaged positions (SJ-R7; ARB-R40).
+    /// The draw stores the finalists, not its reasons: they are the
+    /// qualification of the closed season again, which reads only what the
+    /// draw read (the closed tables, the champion before this season).
+    /// Should that no longer give the stored finalists (a player withdrew
+    /// from the tournament after the draw), the answer says so instead of
+    /// reasons for another draw. Empty before the draw.
+    pub fn final_reasons(&self, s: &Season) -> Vec<Explanation> {
+        let Some(f) = s.final_round.as_ref() else {
+            return Vec::new();
+        };
+        match self.qualify(s, &[]) {
+            Ok(q) if q.players == f.players => q.explanations,
+            _ => vec![Explanation::new(
+                CLAUSE_FINAL,
+                &[final_round::RULING_QUALIFICATION],
+                format!(
+                    "{} were drawn for the final round; the league has changed since the draw, so its reasons are not rebuilt",
+                    f.players
+                        .iter()
+                        .map(|p| self.name_of(*p))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )],
+        }
+    }
+
+    /// The games of a season's final round still to play, as (black,
+    /// white): the round robin's next games, or the deciding game of a
+    /// tie (SJ-R8). Empty once the final is decided, void, or not drawn.
+    pub fn final_games_to_play(&self, s: &Season) -> Vec<(PlayerId, PlayerId)> {
+        match self.final_state(s) {
+            Some(FinalState::Playing { next }) => next,
+            Some(FinalState::Playoff { players, .. }) => vec![(players[0], players[1])],
+            _ => Vec::new(),
+        }
+    }
+
     /// The performances of a season's players (gamepoints, SODOS).
     pub fn performances(&self, s: &Season) -> Vec<Option<Performance>> {
         group::performances(self.players.len(), &s.all_groups(), &self.rules)

@@ -9,6 +9,7 @@ use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::final_round::FinalState;
 use arbiter_engine::sunjang::season::League;
 use arbiter_service::sunjang::{SeasonView, SunjangPlayerView, sunjang_view};
+use arbiter_service::views::ExplanationView;
 use askama::Template;
 use axum::body::Bytes;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -78,6 +79,8 @@ struct SunjangDesk {
     final_withdraw: bool,
     /// The final round's state in words, when it is drawn.
     final_status: Option<String>,
+    /// Why each finalist qualified (SJ-R7; ARB-R40).
+    final_reasons: Vec<ExplanationView>,
     outcomes: Vec<(&'static str, &'static str)>,
     rules: String,
     /// The restriction rows: (rank range, "A to B"), ARB-R56.
@@ -134,16 +137,18 @@ pub(super) async fn desk(
     // round-robin games still to play, the deciding game of a tie (SJ-R8,
     // ARB-R41), or nothing once it is decided or void.
     let final_state = l.current().and_then(|s| l.final_state(s));
-    let pairs: Vec<(&'static str, PlayerId, PlayerId)> = match &final_state {
-        Some(FinalState::Playing { next }) => next
-            .iter()
-            .map(|&(b, w)| ("Final round game", b, w))
-            .collect(),
-        Some(FinalState::Playoff { players, .. }) => {
-            vec![("Deciding game (SJ-R8)", players[0], players[1])]
-        }
-        _ => Vec::new(),
+    let label = if matches!(final_state, Some(FinalState::Playoff { .. })) {
+        "Deciding game (SJ-R8)"
+    } else {
+        "Final round game"
     };
+    let pairs: Vec<(&'static str, PlayerId, PlayerId)> = l
+        .current()
+        .map(|s| l.final_games_to_play(s))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(b, w)| (label, b, w))
+        .collect();
     let final_games: Vec<FinalGameForm> = pairs
         .into_iter()
         .enumerate()
@@ -187,6 +192,9 @@ pub(super) async fn desk(
         final_games,
         final_withdraw,
         final_status,
+        final_reasons: final_round
+            .map(|f| f.qualification.clone())
+            .unwrap_or_default(),
         players: v.players,
         season,
         to_play,
