@@ -801,12 +801,29 @@ pub async fn run_ladder(
             }
         }
     };
+    // ARB-R4: a skip is asked before its round is announced, so while a
+    // round runs one asked without a round books the next: say so.
+    let booked = match (&action, ladder.open_round()) {
+        (LadderAction::RequestSkip { round: None, .. }, Some(open)) => {
+            Some((ladder.next_round_number(), open.number))
+        }
+        _ => None,
+    };
     let executed = svc.execute(competition, command, &ctx).await?;
     let (after, v) = svc.load(competition, None).await?;
     grants_after(state, competition, &action, &after, &executed).await?;
-    let message = common::message(&executed, |e| describe(&after, e));
+    let mut message = common::message(&executed, |e| describe(&after, e));
+    if let Some((next, open)) = booked.filter(|_| !executed.replayed) {
+        message.push_str(&format!(
+            " {SKIP_BOOKED} {next}, because round {open} is running (a skip is asked before its round is announced, ARB-R4)."
+        ));
+    }
     Ok(done(v, &executed, message))
 }
+
+/// How the answer to a skip asked while a round runs begins its second
+/// sentence: "Booked for round 5, because round 4 is running ...".
+pub(crate) const SKIP_BOOKED: &str = "Booked for round";
 
 /// The grants an action implies once its events are stored: moderators,
 /// and the directory of where an account plays (ARB-R50).

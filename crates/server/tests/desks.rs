@@ -1399,6 +1399,48 @@ async fn the_final_rounds_qualification_is_shown_with_the_games_to_play() {
     assert!(!f["qualification"].as_array().unwrap().is_empty(), "{f}");
 }
 
+/// A stored organizer layout (ARB-R55) is shown on the public season page:
+/// how many placements he moved, his reason, and each move.
+#[tokio::test]
+async fn the_public_page_shows_the_organizers_moves() {
+    let w = world().await;
+    let a = w
+        .create(
+            &w.org,
+            json!({"format": "sunjang-league", "id": "lay", "name": "Layout"}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CREATED);
+    // 13 players: A1 6, A2 7; one moved from A2 makes 7 and 6 (footnote 3).
+    for i in 1..=13 {
+        w.ok(
+            "lay",
+            &w.org,
+            json!({"action": "add-player", "name": format!("Player {i:02}"), "rank": "1d", "rating": 2300 - i * 10}),
+        )
+        .await;
+    }
+    let v = w.view("lay").await;
+    assert!(v["seasons"].as_array().unwrap().is_empty());
+    w.ok(
+        "lay",
+        &w.org,
+        json!({"action": "plan-season", "moves": ["Player 02:A1"], "reason": "he asked to play his club mates"}),
+    )
+    .await;
+    let v = w.view("lay").await;
+    let layout = &v["seasons"][0]["layout"];
+    assert_eq!(layout["reason"], "he asked to play his club mates", "{v}");
+    let page = w.page("/c/lay", "").await.text();
+    assert!(
+        page.contains(
+            "The organizer moved 1 placement of the automatic plan: he asked to play his club mates"
+        ),
+        "{page}"
+    );
+    assert!(page.contains("Player 02: A2 → A1"), "{page}");
+}
+
 /// The preview's move form (ARB-R55): a move is previewed with every rule
 /// of section A it breaks listed, and no store button; nothing is stored.
 #[tokio::test]

@@ -661,6 +661,7 @@ fn pages() -> Vec<String> {
             "",
             "/manage",
             "/manage?done=add-player",
+            "/manage?done=request-skip-booked",
             "/manage?done=%3Cscript%3Ealert(1)%3C%2Fscript%3E",
             "/history",
         ] {

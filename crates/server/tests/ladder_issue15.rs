@@ -107,3 +107,35 @@ async fn a_report_names_a_fixed_ending_and_does_not_contradict_itself() {
     )
     .await;
 }
+
+/// Issue 15 §3: a skip asked without a round while a round runs books the
+/// next round, and the answer says so (ARB-R4); one asked for a named round
+/// says nothing of the kind.
+#[tokio::test]
+async fn a_skip_asked_while_a_round_runs_says_it_booked_the_next() {
+    let w = World::new().await;
+    let carol = w.token("carol").to_string();
+    let done = w
+        .act_ok(As::Token(&carol), &json!({"action": "request-skip"}))
+        .await;
+    let message = done["message"].as_str().unwrap();
+    assert!(
+        message.contains("Booked for round 2, because round 1 is running")
+            && message.contains("ARB-R4"),
+        "{done}"
+    );
+    let olga = w.token("olga").to_string();
+    let done = w
+        .act_ok(
+            As::Token(&olga),
+            &json!({"action": "request-skip", "player": "Dan Dunn", "round": 2}),
+        )
+        .await;
+    assert!(
+        !done["message"]
+            .as_str()
+            .unwrap()
+            .contains("Booked for round"),
+        "{done}"
+    );
+}

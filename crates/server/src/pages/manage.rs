@@ -27,7 +27,7 @@ use serde::Deserialize;
 use super::desk::{DeskHead, Stale, form_of, form_version, no_action, number, opt, text};
 use super::{Chrome, Kind, render};
 use crate::AppState;
-use crate::actions::{self, ActionDone, LadderAction, PairOverride, ResultForm};
+use crate::actions::{self, ActionDone, LadderAction, PairOverride, ResultForm, SKIP_BOOKED};
 use crate::auth::{self, Caller, PRE_CSRF_COOKIE, Roles};
 use crate::error::ApiError;
 
@@ -924,6 +924,9 @@ fn done_message(action: &str) -> Option<&'static str> {
         "correct-result" => "The result was corrected.",
         "cancel-game" => "The game was cancelled.",
         "request-skip" => "The skip was recorded.",
+        "request-skip-booked" => {
+            "The skip was booked for the next round: a round is running, and a skip is asked before its round is announced (ARB-R4)."
+        }
         "cancel-skip" => "The skip was cancelled.",
         "close-round" => "The round was closed.",
         _ => return None,
@@ -1220,7 +1223,15 @@ pub(crate) async fn act(
             };
             render(&page).into_response()
         }
-        Ok((false, done)) => see_other(&format!("/c/{id}/manage?done={}#done", done.action)),
+        Ok((false, done)) => {
+            // A skip booked for the next round says so on the desk (ARB-R4).
+            let what = if done.action == "request-skip" && done.message.contains(SKIP_BOOKED) {
+                "request-skip-booked"
+            } else {
+                done.action.as_str()
+            };
+            see_other(&format!("/c/{id}/manage?done={what}#done"))
+        }
         Err(e) => refused(&state, &caller, &id, kind, &body, e).await,
     }
 }
