@@ -215,12 +215,17 @@ fn sunjang_and_the_ladder_refuse_them_too() {
             l.apply(&e);
         }
     }
-    assert!(
-        l.decide(T::Join {
+    let err = l
+        .decide(T::Join {
             name: "STRASSE MU\u{308}LLER".into(),
-            surname: None
+            surname: None,
         })
-        .is_err()
+        .expect_err("same name");
+    // The answer names the member it matched, as the other formats do.
+    assert!(
+        err.to_string()
+            .contains("is already registered: it is the same name as Straße Müller (P1"),
+        "{err}"
     );
     assert!(l.find("strasse müller").is_some());
 }

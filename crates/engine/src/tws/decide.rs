@@ -882,14 +882,16 @@ impl Ladder {
             }) {
                 return Ok((existing, name, surname));
             }
-            return Err(RuleError::new(
-                JOINING,
-                format!(
-                    "{name} is already registered ({existing}, {})",
-                    rec.map_or("unknown", |p| p.status.name())
+            // ARB-R62: one name normalization; when the stored spelling
+            // differs, the answer names the player it matched.
+            let status = rec.map_or("unknown", |p| p.status.name());
+            let text = match rec.map(|p| p.player.name.as_str()) {
+                Some(stored) if stored != name => format!(
+                    "{name} is already registered: it is the same name as {stored} ({existing}, {status})"
                 ),
-            )
-            .field("name"));
+                _ => format!("{name} is already registered ({existing}, {status})"),
+            };
+            return Err(RuleError::new(JOINING, text).field("name"));
         }
         let id = PlayerId(self.players.len() as u32 + 1);
         Ok((id, name, surname))
