@@ -709,7 +709,7 @@ pub struct XmResultArgs {
     /// Counted pawns of the two players in that order, e.g. 4-2 (2T) or 5-8 (2T+).
     #[arg(long, required_unless_present = "home", conflicts_with = "home")]
     pub pawns: Option<String>,
-    /// Instead of --pawns (league games): the pawns each player brought home per allied colour, vanguard/rearguard, the two players in that order, e.g. 4/1,2/3; the counted pawns follow from the rule set (best colour in 2T, both in 2T+).
+    /// Instead of --pawns: the pawns each player brought home per allied colour, vanguard/rearguard, the two players in that order, e.g. 4/1,2/3; the counted pawns follow from the rule set (best colour in 2T, both in 2T+).
     #[arg(long, value_name = "V/R,V/R")]
     pub home: Option<String>,
     /// The game's time, m:ss (e.g. 23:05).

@@ -605,17 +605,25 @@ pub async fn challengers(svc: &Svc, g: &Globals, cmd: &ChallengersCmd) -> Result
                 at,
             })
         }
-        ChallengersCmd::Result(result) => exec!(challengers::Command::RecordGame {
-            players: [pid(&result.a)?, pid(&result.b)?],
-            pawns: match given(result)? {
-                Given::Pawns(p) => p,
-                Given::Home(_) => bail!(usage(
-                    "--home is taken for league games; a Challengers game takes --pawns".into()
-                )),
-            },
-            seconds: parse_game_time(&result.time)?,
-            at,
-        }),
+        ChallengersCmd::Result(result) => {
+            let players = [pid(&result.a)?, pid(&result.b)?];
+            let seconds = parse_game_time(&result.time)?;
+            exec!(match given(result)? {
+                Given::Pawns(pawns) => challengers::Command::RecordGame {
+                    players,
+                    pawns,
+                    seconds,
+                    at,
+                },
+                // ARB-R65: the counted pawns follow from the rule set.
+                Given::Home(home) => challengers::Command::RecordGameByColour {
+                    players,
+                    home,
+                    seconds,
+                    at,
+                },
+            })
+        }
         ChallengersCmd::Export { format } => {
             let view = challengers_view(&c, &comp, version);
             out!("{}", challengers_forum(&view, markup(format)?));
@@ -938,7 +946,12 @@ pub fn render_challengers(v: &ChallengersView) -> String {
                     "{} ({}) v {} ({})",
                     gm.players[0], gm.colours[0], gm.players[1], gm.colours[1]
                 )),
-                right(&gm.score),
+                // The pawns brought home per colour beside the counted
+                // pawns (ARB-R65).
+                right(match gm.home_text() {
+                    Some(h) => format!("{} (home {h})", gm.score),
+                    None => gm.score.clone(),
+                }),
                 right(&gm.time),
                 Cell::new(&gm.sat_out),
             ]);

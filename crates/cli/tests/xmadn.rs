@@ -1507,6 +1507,57 @@ fn the_significant_outcomes_are_determined_once_the_die_has_spoken() {
 
 // --- Behaviour: Challengers ----------------------------------------------------
 
+/// ARB-R65 in a Challengers event: a game entered by the pawns each player
+/// brought home per allied colour; the counted pawns follow from the rule
+/// set (the best colour in 2T) and are shown beside them.
+#[test]
+fn a_challengers_game_is_entered_by_the_pawns_brought_home() {
+    let a = challengers(None);
+    a.ok(&qualifier(["Carl", "Anna", "Bert"], "Green/Red", &[]));
+    // Game 1 is Carl v Anna: Anna named first, 2/3 against Carl's 4/1.
+    a.ok(&[
+        "challengers",
+        "result",
+        "Anna",
+        "Carl",
+        "--home",
+        "2/3,4/1",
+        "--time",
+        "12:00",
+    ]);
+    let v = challengers_show(&a);
+    let g = &v["games"][0];
+    assert_eq!(g["winner"], "Carl", "{g}");
+    let carl_first = g["players"][0] == "Carl";
+    assert_eq!(g["score"], if carl_first { "4-3" } else { "3-4" }, "{g}");
+    let carl = &g["brought_home"][if carl_first { 0 } else { 1 }];
+    assert_eq!(
+        (carl["vanguard"].as_u64(), carl["rearguard"].as_u64()),
+        (Some(4), Some(1)),
+        "{g}"
+    );
+    let text = a.ok(&["challengers", "show"]);
+    assert!(text.contains("(home "), "{text}");
+    // No result: both count 4 (2T). Refused naming --home's figures.
+    a.refused_any(
+        1,
+        &[
+            "challengers",
+            "result",
+            "Carl",
+            "Bert",
+            "--home",
+            "4/0,0/4",
+            "--time",
+            "12:00",
+        ],
+    )
+    .stderr_names(&[
+        "counted from the pawns brought home, 4/0 v 0/4",
+        "field `home`",
+    ]);
+}
+
 #[test]
 fn a_first_to_5_challengers_event_runs_to_its_end() {
     let a = challengers(None);

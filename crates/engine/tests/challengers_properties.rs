@@ -409,6 +409,7 @@ proptest! {
                     at: at(),
                 },
                 1 => Event::GamePlayed {
+                    home: None,
                     number,
                     players: [PlayerId(a), PlayerId(b)],
                     score: arbiter_engine::xmadn::Score { pawns: [pa, pb], seconds: 60 },

@@ -227,6 +227,7 @@ fn challengers_samples() -> Vec<(&'static str, CEvent)> {
                 number: 3,
                 players: [p(2), p(1)],
                 score: score(1, 4, 1385),
+                home: None,
                 at,
             },
         ),
@@ -828,6 +829,7 @@ fn challengers_event() -> impl Strategy<Value = CEvent> {
                 number,
                 players,
                 score,
+                home: None,
                 at
             }
         ),
@@ -1322,4 +1324,33 @@ fn pawns_brought_home_and_entered_faces_round_trip() {
         assert!(json.contains(r#""by":"alice""#), "{json}");
         assert_eq!(decode_league(&json), Ok(e));
     }
+    // A Challengers game keeps them too; an older one reads without.
+    let game = CEvent::GamePlayed {
+        number: 1,
+        players: [PlayerId(1), PlayerId(2)],
+        score: score(3, 4, 600),
+        home: Some([
+            Home {
+                vanguard: 2,
+                rearguard: 3,
+            },
+            Home {
+                vanguard: 4,
+                rearguard: 1,
+            },
+        ]),
+        at: t("2026-03-01T19:00:00Z"),
+    };
+    let json = encode_challengers(&game);
+    assert!(
+        json.contains(r#""home":[{"vanguard":2,"rearguard":3},{"vanguard":4,"rearguard":1}]"#),
+        "{json}"
+    );
+    assert_eq!(decode_challengers(&json), Ok(game));
+    let old = r#"{"v":1,"type":"challengers-game-played","number":1,"players":[1,2],"score":{"pawns":[3,4],"seconds":600},"at":"2026-03-01T19:00:00Z"}"#;
+    let CEvent::GamePlayed { home, .. } = decode_challengers(old).expect("an old game reads")
+    else {
+        panic!()
+    };
+    assert_eq!(home, None);
 }

@@ -140,11 +140,16 @@ pub enum ChallengersAction {
         #[serde(default)]
         time: Option<String>,
     },
-    /// A counted game between the two players at the board.
+    /// A counted game between the two players at the board: `pawns` the
+    /// counted pawns, a's first (`4-2`), or `home` the pawns each brought
+    /// home per allied colour (`4/1,2/3`, ARB-R65).
     RecordGame {
         a: String,
         b: String,
+        #[serde(default)]
         pawns: String,
+        #[serde(default)]
+        home: Option<String>,
         time: String,
     },
     /// The owner makes an account a moderator. This format keeps its
@@ -757,15 +762,39 @@ fn challengers_command(
                 at,
             }
         }
-        ChallengersAction::RecordGame { a, b, pawns, time } => challengers::Command::RecordGame {
-            players: [
+        ChallengersAction::RecordGame {
+            a,
+            b,
+            pawns,
+            home,
+            time,
+        } => {
+            let players = [
                 challengers_player(c, a, "a")?,
                 challengers_player(c, b, "b")?,
-            ],
-            pawns: parse_pawns(pawns)?,
-            seconds: parse_game_time(time)?,
-            at,
-        },
+            ];
+            let seconds = parse_game_time(time)?;
+            match home.as_deref().map(str::trim).filter(|h| !h.is_empty()) {
+                Some(home) => challengers::Command::RecordGameByColour {
+                    players,
+                    home: parse_home(home)?,
+                    seconds,
+                    at,
+                },
+                None if pawns.trim().is_empty() => {
+                    return Err(ApiError::bad_request(
+                        "give pawns (the counted pawns, 4-2) or home (the pawns each brought home per allied colour, 4/1,2/3)",
+                    )
+                    .with_field("pawns"));
+                }
+                None => challengers::Command::RecordGame {
+                    players,
+                    pawns: parse_pawns(pawns)?,
+                    seconds,
+                    at,
+                },
+            }
+        }
         ChallengersAction::AddModerator { .. } | ChallengersAction::RemoveModerator { .. } => {
             return Err(ApiError::internal(
                 "a Challengers event's moderators are grants, not commands",

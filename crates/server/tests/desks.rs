@@ -360,6 +360,40 @@ async fn an_xmadn_challengers_event_over_the_api() {
             next["players"][1].as_str().unwrap()
         )
     );
+    // Game 2 by the pawns brought home per allied colour (ARB-R65): the
+    // counted pawns follow (2T: the best colour), both kept in the view.
+    let next = w.view("xc").await["next"].clone();
+    let g = json!({"action": "record-game", "a": next["players"][0], "b": next["players"][1], "home": "4/2,1/3", "time": "18:00"});
+    w.ok("xc", &w.org, g).await;
+    let game = w.view("xc").await["games"][1].clone();
+    assert_eq!(game["winner"], next["players"][0], "{game}");
+    let first = game["players"][0] == next["players"][0];
+    assert_eq!(game["score"], if first { "4-3" } else { "3-4" }, "{game}");
+    assert_eq!(
+        game["brought_home"][if first { 0 } else { 1 }],
+        json!({"vanguard": 4, "rearguard": 2}),
+        "{game}"
+    );
+    // Neither pawns nor home: 400 naming the field; a bad home names it.
+    let next = w.view("xc").await["next"].clone();
+    let a = w
+        .act(
+            "xc",
+            &w.org,
+            json!({"action": "record-game", "a": next["players"][0], "b": next["players"][1], "time": "18:00"}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text());
+    assert_eq!(a.json()["error"]["field"], "pawns", "{}", a.text());
+    let a = w
+        .act(
+            "xc",
+            &w.org,
+            json!({"action": "record-game", "a": next["players"][0], "b": next["players"][1], "home": "9/9/9", "time": "18:00"}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text());
+    assert_eq!(a.json()["error"]["field"], "home", "{}", a.text());
 }
 
 const SUNJANG_PLAYERS: [(&str, &str, i32); 7] = [

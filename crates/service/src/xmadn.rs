@@ -12,7 +12,7 @@ use arbiter_engine::xmadn::league::{
     self, Drr, GameStatus, League, LeagueGame, Phase, RollPurpose, Stage,
 };
 use arbiter_engine::xmadn::table::Table;
-use arbiter_engine::xmadn::{ChallengersRules, LeagueRules, Playoff, Series, format_time};
+use arbiter_engine::xmadn::{ChallengersRules, Home, LeagueRules, Playoff, Series, format_time};
 use arbiter_record::RecordError;
 use arbiter_store::EventStore;
 use serde::Serialize;
@@ -290,16 +290,41 @@ pub struct HomeView {
     pub rearguard: u8,
 }
 
-impl LeagueGameView {
+impl HomeView {
+    fn both(h: Option<[Home; 2]>) -> Option<[HomeView; 2]> {
+        h.map(|h| {
+            h.map(|h| HomeView {
+                vanguard: h.vanguard,
+                rearguard: h.rearguard,
+            })
+        })
+    }
+
     /// "4/1 v 2/2": the pawns brought home, vanguard/rearguard, in the
-    /// order of `players` (ARB-R65).
-    pub fn home_text(&self) -> Option<String> {
-        self.brought_home.map(|[a, b]| {
+    /// order of the game's players (ARB-R65).
+    fn text(h: Option<[HomeView; 2]>) -> Option<String> {
+        h.map(|[a, b]| {
             format!(
                 "{}/{} v {}/{}",
                 a.vanguard, a.rearguard, b.vanguard, b.rearguard
             )
         })
+    }
+}
+
+impl LeagueGameView {
+    /// "4/1 v 2/2": the pawns brought home, vanguard/rearguard, in the
+    /// order of `players` (ARB-R65).
+    pub fn home_text(&self) -> Option<String> {
+        HomeView::text(self.brought_home)
+    }
+}
+
+impl ChallengersGameView {
+    /// "4/1 v 2/2": the pawns brought home, vanguard/rearguard, in the
+    /// order of `players` (ARB-R65).
+    pub fn home_text(&self) -> Option<String> {
+        HomeView::text(self.brought_home)
     }
 }
 
@@ -487,10 +512,7 @@ fn game_view(l: &League, g: &LeagueGame, playable: &[u32]) -> LeagueGameView {
         GameStatus::Cancelled { note, .. } => ("cancelled", None, None, Some(note.clone())),
     };
     let brought_home = match &g.status {
-        GameStatus::Played { home: Some(h), .. } => Some(h.map(|h| HomeView {
-            vanguard: h.vanguard,
-            rearguard: h.rearguard,
-        })),
+        GameStatus::Played { home, .. } => HomeView::both(*home),
         _ => None,
     };
     LeagueGameView {
@@ -752,6 +774,11 @@ pub struct ChallengersGameView {
     pub colours: [String; 2],
     /// Counted pawns in the order of `players`.
     pub score: String,
+    /// The pawns each player brought home per allied colour, in the order
+    /// of `players`, when the game was entered so; `score` holds the
+    /// counted pawns derived from them (ARB-R65).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub brought_home: Option<[HomeView; 2]>,
     pub winner: String,
     pub time: String,
     pub sat_out: String,
@@ -832,6 +859,7 @@ pub fn challengers_view(c: &Challengers, competition: &str, version: u64) -> Cha
                         .unwrap_or_default(),
                 ],
                 score: format!("{}-{}", g.score.pawns[0], g.score.pawns[1]),
+                brought_home: HomeView::both(g.home),
                 winner: name(g.winner()),
                 time: format_time(g.score.seconds),
                 sat_out: out,

@@ -31,7 +31,7 @@
 use crate::model::Links;
 use std::cmp::Reverse;
 
-use super::{ChallengersRules, Colours, Score, check_players, format_time};
+use super::{ChallengersRules, Colours, Home, Score, check_players, format_time};
 use crate::model::{PlayerId, Time};
 use crate::{Explanation, RuleError};
 
@@ -118,6 +118,9 @@ pub struct Game {
     pub out: PlayerId,
     /// Counted pawns in the order of `players`, and the game's time.
     pub score: Score,
+    /// The pawns each brought home per allied colour, in the order of
+    /// `players`, when the result was entered so (ARB-R65).
+    pub home: Option<[Home; 2]>,
     pub at: Time,
 }
 
@@ -213,6 +216,9 @@ pub enum Event {
         players: [PlayerId; 2],
         /// Pawns in the order of `players`.
         score: Score,
+        /// The pawns brought home per allied colour, in the order of
+        /// `players`, when the result was entered so (ARB-R65).
+        home: Option<[Home; 2]>,
         at: Time,
     },
     /// The account `account` plays as `player` (ARB-R50), linked by a
@@ -263,6 +269,16 @@ pub enum Command {
         seconds: u32,
         at: Time,
     },
+    /// A counted game given as the pawns each of `players` brought home
+    /// per allied colour (vanguard, rearguard; ARB-R65): the counted pawns
+    /// are derived by the rule set, as in a league, and the event keeps
+    /// the figures.
+    RecordGameByColour {
+        players: [PlayerId; 2],
+        home: [Home; 2],
+        seconds: u32,
+        at: Time,
+    },
     /// A moderator links `account` to `player` (ARB-R50).
     LinkAccount { player: PlayerId, account: String },
     /// A moderator ends the link of `player`'s account (ARB-R50).
@@ -273,7 +289,9 @@ impl Command {
     /// The time the command says it happens at, if it carries one.
     pub fn at(&self) -> Option<Time> {
         match self {
-            Command::RecordQualifier { at, .. } | Command::RecordGame { at, .. } => Some(*at),
+            Command::RecordQualifier { at, .. }
+            | Command::RecordGame { at, .. }
+            | Command::RecordGameByColour { at, .. } => Some(*at),
             Command::Create { .. }
             | Command::LinkAccount { .. }
             | Command::UnlinkAccount { .. } => None,
@@ -285,7 +303,9 @@ impl Command {
     pub fn without_time(&self) -> Command {
         let mut command = self.clone();
         match &mut command {
-            Command::RecordQualifier { at, .. } | Command::RecordGame { at, .. } => {
+            Command::RecordQualifier { at, .. }
+            | Command::RecordGame { at, .. }
+            | Command::RecordGameByColour { at, .. } => {
                 *at = Time::UNIX_EPOCH;
             }
             Command::Create { .. }
@@ -660,8 +680,58 @@ impl Challengers {
                     number: self.next_number(),
                     players: board.players,
                     score: Score { pawns, seconds },
+                    home: None,
                     at,
                 }
+            }
+            Command::RecordGameByColour {
+                players,
+                home,
+                seconds,
+                at,
+            } => {
+                for (p, h) in players.iter().zip(&home) {
+                    h.check(&self.name_of(*p))?;
+                }
+                let rule_set = self.rules.rule_set;
+                let pawns = home.map(|h| rule_set.counted(h));
+                let mut events = self
+                    .decide(Command::RecordGame {
+                        players,
+                        pawns,
+                        seconds,
+                        at,
+                    })
+                    .map_err(|e| {
+                        // Say where the counted pawns came from.
+                        if e.field.as_deref() == Some("pawns") {
+                            let message = format!(
+                                "{} (counted from the pawns brought home, {} v {}: {})",
+                                e.message,
+                                home[0],
+                                home[1],
+                                rule_set.counted_words()
+                            );
+                            RuleError { message, ..e }.field("home")
+                        } else {
+                            e
+                        }
+                    })?;
+                for e in &mut events {
+                    if let Event::GamePlayed {
+                        players: board,
+                        home: h,
+                        ..
+                    } = e
+                    {
+                        *h = Some(if *board == players {
+                            home
+                        } else {
+                            [home[1], home[0]]
+                        });
+                    }
+                }
+                return Ok(events);
             }
         };
         self.check(&event)?;
@@ -864,6 +934,7 @@ impl Challengers {
                 number,
                 players,
                 score,
+                home,
                 ..
             } => {
                 self.check_game_players(*players)?;
@@ -873,6 +944,22 @@ impl Challengers {
                         "Arbiter",
                         format!("game {number} recorded where Game {next} was expected"),
                     ));
+                }
+                if let Some(home) = home {
+                    for ((p, h), &pawns) in players.iter().zip(home).zip(&score.pawns) {
+                        h.check(&self.name_of(*p))?;
+                        if self.rules.rule_set.counted(*h) != pawns {
+                            return Err(RuleError::new(
+                                "Arbiter",
+                                format!(
+                                    "game {number}: {} brought home {h}, which counts {}, not {pawns} (ARB-R65)",
+                                    self.name_of(*p),
+                                    self.rules.rule_set.counted(*h)
+                                ),
+                            )
+                            .field("home"));
+                        }
+                    }
                 }
                 self.check_score(score)
             }
@@ -942,6 +1029,7 @@ impl Challengers {
                 number,
                 players,
                 score,
+                home,
                 at,
             } => {
                 // `check` made sure both players are at the board.
@@ -960,6 +1048,7 @@ impl Challengers {
                     colours: [c0.clone(), c1.clone()],
                     out: board.out,
                     score: *score,
+                    home: *home,
                     at: *at,
                 };
                 let (w, l) = (game.winner(), game.loser());
@@ -1068,6 +1157,50 @@ mod tests {
         )
         .unwrap();
         s
+    }
+
+    #[test]
+    fn a_game_given_as_pawns_brought_home_counts_the_best_colour_in_2t() {
+        // ARB-R65 in a Challengers event as in a league: Baker brought home
+        // 4 and 1, Ames 2 and 3; in 2T the best one allied colour counts,
+        // 4 to 3, and the record keeps both, in the board's order.
+        let mut s = qualified(4);
+        let home = |vanguard, rearguard| Home {
+            vanguard,
+            rearguard,
+        };
+        run(
+            &mut s,
+            Command::RecordGameByColour {
+                players: [B, A],
+                home: [home(4, 1), home(2, 3)],
+                seconds: 600,
+                at: t(),
+            },
+        )
+        .unwrap();
+        let g = &s.games()[0];
+        let (b, a) = if g.players == [A, B] { (1, 0) } else { (0, 1) };
+        assert_eq!((g.score.pawns[b], g.score.pawns[a]), (4, 3));
+        let h = g.home.expect("kept");
+        assert_eq!((h[b], h[a]), (home(4, 1), home(2, 3)));
+        assert_eq!(g.winner(), B);
+        // Both counting 4 is no result: refused naming `home`, where the
+        // counted pawns came from.
+        let e = s
+            .decide(Command::RecordGameByColour {
+                players: [B, C],
+                home: [home(4, 0), home(1, 4)],
+                seconds: 600,
+                at: t(),
+            })
+            .unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("home"), "{e}");
+        assert!(
+            e.message
+                .contains("counted from the pawns brought home, 4/0 v 1/4"),
+            "{e}"
+        );
     }
 
     fn game(s: &mut Challengers, w: PlayerId, l: PlayerId, lp: u8) -> Result<(), RuleError> {
@@ -1339,6 +1472,7 @@ mod tests {
     fn check_refuses_events_that_do_not_fit() {
         let s = qualified(5);
         let game = |number, players| Event::GamePlayed {
+            home: None,
             number,
             players,
             score: Score {

@@ -1253,10 +1253,7 @@ impl League {
                             e.message,
                             home[0],
                             home[1],
-                            match rule_set {
-                                super::RuleSet::Championship => "the best one allied colour (2T)",
-                                super::RuleSet::Masters => "both allied colours (2T+)",
-                            }
+                            rule_set.counted_words()
                         );
                         RuleError { message, ..e }.field("home")
                     } else {

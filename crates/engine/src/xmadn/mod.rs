@@ -176,6 +176,14 @@ impl RuleSet {
             RuleSet::Masters => home.vanguard + home.rearguard,
         }
     }
+
+    /// Which of the pawns brought home count, in words.
+    pub fn counted_words(self) -> &'static str {
+        match self {
+            RuleSet::Championship => "the best one allied colour (2T)",
+            RuleSet::Masters => "both allied colours (2T+)",
+        }
+    }
 }
 
 /// The score of a two-player counted game: each player's counted pawns

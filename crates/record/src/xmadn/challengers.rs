@@ -3,7 +3,9 @@
 use arbiter_engine::xmadn::challengers::Event;
 use serde::{Deserialize, Serialize};
 
-use super::dto::{Arr, ChallengersRulesDto, ColoursDto, ScoreDto, pids, players};
+use super::dto::{
+    Arr, ChallengersRulesDto, ColoursDto, HomesDto, ScoreDto, homes, homes_dto, pids, players,
+};
 use crate::envelope::event_dto;
 use crate::v1::{Pid, PlayerAccountDto, RevertedDto, Stamp};
 
@@ -37,6 +39,10 @@ pub(crate) struct GamePlayedDto {
     players: Arr<Pid, 2>,
     /// Pawns in the order of `players`.
     score: ScoreDto,
+    /// The pawns brought home per allied colour, when the game was entered
+    /// so (ARB-R65); absent in older logs and otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    home: HomesDto,
     at: Stamp,
 }
 
@@ -81,11 +87,13 @@ impl From<&Event> for EventDto {
                 number,
                 players,
                 score,
+                home,
                 at,
             } => EventDto::GamePlayed(GamePlayedDto {
                 number: *number,
                 players: pids(players),
                 score: (*score).into(),
+                home: homes_dto(home),
                 at: Stamp(*at),
             }),
             Event::AccountLinked { player, account } => {
@@ -118,6 +126,7 @@ impl From<EventDto> for Event {
                 number: d.number,
                 players: players(d.players),
                 score: d.score.into(),
+                home: homes(d.home),
                 at: d.at.0,
             },
             EventDto::AccountLinked(d) => Event::AccountLinked {

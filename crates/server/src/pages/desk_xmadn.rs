@@ -294,6 +294,7 @@ impl XmForm {
                 a: text(&self.a),
                 b: text(&self.b),
                 pawns: text(&self.pawns),
+                home: self.home(),
                 time: text(&self.time),
             },
             "add-moderator" => ChallengersAction::AddModerator {
