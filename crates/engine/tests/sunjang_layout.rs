@@ -62,7 +62,7 @@ fn p(i: u32) -> PlayerId {
 }
 
 fn g(division: u32, number: u32) -> GroupId {
-    GroupId { division, number }
+    GroupId::new(division, number)
 }
 
 fn texts(l: &League, proposal: &Proposal) -> Vec<String> {

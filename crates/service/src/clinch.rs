@@ -535,19 +535,13 @@ pub fn sunjang_clinch(
         return Ok(view);
     };
     view.season = Some(season.number());
-    let wanted = group.map(|g| g.trim().to_ascii_uppercase());
-    if let Some(w) = &wanted
-        && !season
-            .divisions
-            .iter()
-            .flatten()
-            .any(|g| g.id.to_string() == *w)
-    {
-        return Err(ServiceError::Input(format!(
-            "season {} has no group {w:?}",
-            season.number()
-        )));
-    }
+    // `B` or `B1` for the only group of B, `A1` for a group of A
+    // (Sunjang Definitions: Group); named as the season names it.
+    let wanted = group
+        .map(|g| season.find_group(g))
+        .transpose()
+        .map_err(|e| ServiceError::Input(e.message))?
+        .map(|g| g.to_string());
     let rules = &league.rules;
     for (d, groups) in season.divisions.iter().enumerate() {
         let start = i64::from(league.start_points(season, d as u32));

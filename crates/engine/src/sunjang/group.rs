@@ -856,10 +856,7 @@ mod tests {
         let perf = performances(
             3,
             &[(
-                GroupId {
-                    division: 0,
-                    number: 1,
-                },
+                GroupId::only(0),
                 ids(3),
                 games,
             )],
