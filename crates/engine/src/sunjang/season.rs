@@ -1720,7 +1720,10 @@ impl League {
 fn named(plan: &SeasonPlan) -> SeasonPlan {
     let mut plan = plan.clone();
     let counts: Vec<usize> = plan.divisions.iter().map(Vec::len).collect();
-    let name = |g: GroupId| g.named_for(counts.get(g.division as usize).copied().unwrap_or(0));
+    let name = |g: GroupId| match counts.get(g.division as usize) {
+        Some(&n) if n > 0 => g.named_for(n),
+        _ => g,
+    };
     for p in &mut plan.placements {
         p.group = name(p.group);
     }
