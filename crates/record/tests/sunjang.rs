@@ -269,6 +269,20 @@ fn samples() -> Vec<(&'static str, Event)> {
             },
         ),
         (
+            // The only group of B, named by its letter ("the division
+            // letter plus a number (if necessary)", Sunjang Definitions:
+            // Group); older samples say "B1" and read as written.
+            "sunjang-result-recorded-only-group",
+            Event::ResultRecorded {
+                season: 3,
+                group: GroupId::only(1),
+                black: p(5),
+                white: p(6),
+                outcome: Outcome::BlackWins,
+                at,
+            },
+        ),
+        (
             "sunjang-result-recorded-white-forfeits",
             Event::ResultRecorded {
                 season: 1,
