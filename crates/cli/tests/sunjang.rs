@@ -1949,7 +1949,10 @@ fn the_example_script_runs_a_season_and_plans_the_next() {
 fn the_only_group_of_a_division_is_named_by_its_letter_and_found_by_either_spelling() {
     let (a, _) = replayed();
     let s2 = season(&a, Some(2));
-    let ids: Vec<&str> = groups(&s2).iter().map(|g| g["id"].as_str().unwrap()).collect();
+    let ids: Vec<String> = groups(&s2)
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(ids, vec!["A1", "A2", "B"]);
     for p in s2["placements"].as_array().unwrap() {
         let g = p["group"].as_str().unwrap();
@@ -2131,7 +2134,9 @@ fn a_layout_file_gives_the_whole_layout_and_bad_ones_are_refused() {
             .join(", ")
     };
     // A: 8 and 6 (footnote 3), B: the other 10 in one group (A.i.3: at
-    // most 9).
+    // most 9). The file says B1; the only group of B is named B ("the
+    // division letter plus a number (if necessary)", Sunjang Definitions:
+    // Group).
     let file = a.file(
         "layout.toml",
         &format!(
@@ -2148,7 +2153,7 @@ fn a_layout_file_gives_the_whole_layout_and_bad_ones_are_refused() {
     )
     .stderr_names(&[
         "footnote 3: the groups of division A would differ by 2 players (A1 8, A2 6)",
-        "A.i.3: group B1 would have 10 players; at most 9",
+        "A.i.3: group B would have 10 players; at most 9",
     ]);
     a.refused_every(1, &["sunjang", "season", "plan", "--layout", &path])
         .stderr_names(&["nothing is stored", "footnote 3"]);
