@@ -122,8 +122,7 @@ pub struct ClinchPlayerView {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct ClinchGroupView {
-    /// `league`, or the Sunjang group ("A1", "B2", "B" for the only group
-    /// of B).
+    /// `league`, or the Sunjang group ("A1", "B2"; "B" for the only group of B).
     pub group: String,
     /// "League", "Group A1".
     pub title: String,
