@@ -1970,7 +1970,10 @@ fn the_only_group_of_a_division_is_named_by_its_letter_and_found_by_either_spell
     a.refused_every(1, &["sunjang", "group", "A"])
         .stderr_names(&["division a has groups a1, a2 in season 2"]);
     a.refused_every(1, &["sunjang", "group", "B2"])
-        .stderr_names(&["there is no group b2 in season 2", "division b has one group, b"]);
+        .stderr_names(&[
+            "there is no group b2 in season 2",
+            "division b has one group, b",
+        ]);
 
     let show = a.ok(&["sunjang", "season", "show", "2"]);
     assert!(show.contains("\nB (15 games left)"), "{show}");

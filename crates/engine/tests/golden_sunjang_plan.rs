@@ -423,7 +423,11 @@ impl Runner {
             "group" => {
                 let (d, g) = group_ref(args.at(0)?)?;
                 let plan = self.plan()?;
-                let groups = &plan.divisions.get(d as usize).ok_or("no such division")?.groups;
+                let groups = &plan
+                    .divisions
+                    .get(d as usize)
+                    .ok_or("no such division")?
+                    .groups;
                 let g = match g {
                     Some(g) => g,
                     None if groups.len() == 1 => 1,
@@ -481,9 +485,7 @@ impl Runner {
                 let pl = self.placement(name)?;
                 // With a number, the group's name as the plan gives it (B1
                 // is not the name of the only group of B).
-                if pl.group.division != d
-                    || (g.is_some() && pl.group.to_string() != args.at(1)?)
-                {
+                if pl.group.division != d || (g.is_some() && pl.group.to_string() != args.at(1)?) {
                     return Err(format!(
                         "{name} is in {}, expected {}: {}",
                         pl.group,

@@ -327,7 +327,13 @@ impl Runner {
     fn table(&self, id: GroupId) -> Result<GroupTable, String> {
         let (_, players, games) = self.group(id)?;
         let start = start_points(id.division, self.divisions, &self.rules);
-        Ok(group_table(self.named(id), players, games, start, &self.data()))
+        Ok(group_table(
+            self.named(id),
+            players,
+            games,
+            start,
+            &self.data(),
+        ))
     }
 
     fn division(&self, d: Division) -> DivisionRanking {

@@ -479,11 +479,17 @@ fn a_layout_names_the_only_group_of_a_division_by_its_letter() {
         let (plan, violations) = l
             .layout_plan(&Proposal::Moves(vec![(who, to)]), "travels", at())
             .expect("a layout");
-        assert!(violations.iter().all(|v| !v.text.contains(" B1")), "{violations:?}");
+        assert!(
+            violations.iter().all(|v| !v.text.contains(" B1")),
+            "{violations:?}"
+        );
         let moved = plan.placements.iter().find(|x| x.player == who).unwrap();
         assert_eq!(moved.group.to_string(), "B");
         assert!(
-            moved.explanation.text.contains("moved by the organizer from A1 to B: travels"),
+            moved
+                .explanation
+                .text
+                .contains("moved by the organizer from A1 to B: travels"),
             "{}",
             moved.explanation.text
         );
@@ -502,8 +508,11 @@ fn a_layout_names_the_only_group_of_a_division_by_its_letter() {
     let (plan, _) = l
         .layout_plan(&Proposal::Groups(split), "two groups in B", at())
         .expect("a layout");
-    let names: std::collections::BTreeSet<String> =
-        plan.placements.iter().map(|x| x.group.to_string()).collect();
+    let names: std::collections::BTreeSet<String> = plan
+        .placements
+        .iter()
+        .map(|x| x.group.to_string())
+        .collect();
     assert_eq!(
         names.into_iter().collect::<Vec<_>>(),
         vec!["A1", "A2", "B1", "B2"]
@@ -518,7 +527,12 @@ fn a_layout_names_the_only_group_of_a_division_by_its_letter() {
         },
     );
     let s = l.current().unwrap();
-    let ids: Vec<String> = s.divisions.iter().flatten().map(|g| g.id.to_string()).collect();
+    let ids: Vec<String> = s
+        .divisions
+        .iter()
+        .flatten()
+        .map(|g| g.id.to_string())
+        .collect();
     assert_eq!(ids, vec!["A1", "A2", "B"]);
     assert_eq!(s.group_of(who).map(|g| g.to_string()).as_deref(), Some("B"));
 }

@@ -662,7 +662,10 @@ fn an_old_log_naming_the_only_group_of_b_b1_loads_and_reads_b() {
     };
     let planned = r#"{"v":1,"type":"sunjang-season-planned","season":1,"divisions":[[[1,4],[2,3]],[[5,6,7]]],"placements":[{"player":1,"group":"A1","seed":1,"explanation":{"clause":"Sunjang B.1","rulings":[],"text":"Ann: first season"}},{"player":5,"group":"B1","seed":1,"explanation":{"clause":"Sunjang C.3","rulings":[],"text":"Eve: first season"}}],"notes":[],"layout":{"reason":"travels","moves":[{"player":5,"planned":"A2","placed":"B1"}]},"at":"2026-03-01T19:00:00Z"}"#;
     let mut log = vec![encode_sunjang(&sample("sunjang-created"))];
-    for (i, n) in ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"].iter().enumerate() {
+    for (i, n) in ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
+        .iter()
+        .enumerate()
+    {
         log.push(registered(i as u32 + 1, n));
     }
     log.push(planned.to_string());
@@ -680,13 +683,21 @@ fn an_old_log_naming_the_only_group_of_b_b1_loads_and_reads_b() {
         .map(|d| d.iter().map(|g| g.id.to_string()).collect())
         .collect();
     assert_eq!(names, vec![vec!["A1", "A2"], vec!["B"]]);
-    let shown: Vec<String> = s.plan.placements.iter().map(|p| p.group.to_string()).collect();
+    let shown: Vec<String> = s
+        .plan
+        .placements
+        .iter()
+        .map(|p| p.group.to_string())
+        .collect();
     assert_eq!(shown, vec!["A1", "B"]);
     let moved = &s.plan.layout.as_ref().unwrap().moves[0];
     assert_eq!(moved.placed.to_string(), "B");
     assert_eq!(moved.planned.map(|g| g.to_string()).as_deref(), Some("A2"));
     assert_eq!(league.group_named(1, group(1, 1)).to_string(), "B");
-    assert_eq!(s.group_of(p(6)).map(|g| g.to_string()).as_deref(), Some("B"));
+    assert_eq!(
+        s.group_of(p(6)).map(|g| g.to_string()).as_deref(),
+        Some("B")
+    );
     // A result an old log recorded in "B1" is a result of B.
     let game = s.divisions[1][0]
         .games
@@ -746,7 +757,18 @@ fn bad_ranks_are_refused() {
 
 #[test]
 fn bad_groups_and_divisions_are_refused() {
-    for bad in ["B0", "B02", "b2", "b", "", "2", "B-2", "B2 ", "B ", "B99999999999"] {
+    for bad in [
+        "B0",
+        "B02",
+        "b2",
+        "b",
+        "",
+        "2",
+        "B-2",
+        "B2 ",
+        "B ",
+        "B99999999999",
+    ] {
         let m = error(&recorded(&format!(
             r#""season":1,"group":"{bad}","black":1,"white":2,"outcome":"jigo""#
         )));

@@ -674,6 +674,7 @@ impl<S: EventStore> Service<S> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]
@@ -689,7 +690,7 @@ mod tests {
         use arbiter_engine::sunjang::{PlayerInfo, Rank, Restrictions, SunjangRules};
         let at = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
         let mut l = SunjangLeague::default();
-        let mut run = |l: &mut SunjangLeague, c: Command| {
+        let run = |l: &mut SunjangLeague, c: Command| {
             for e in l.decide(c).unwrap() {
                 l.apply(&e);
             }
@@ -729,7 +730,12 @@ mod tests {
     fn a_sunjang_group_is_asked_by_either_spelling_and_named_as_the_season_names_it() {
         let l = league_of_twenty();
         let s = l.current().unwrap();
-        let ids: Vec<String> = s.divisions.iter().flatten().map(|g| g.id.to_string()).collect();
+        let ids: Vec<String> = s
+            .divisions
+            .iter()
+            .flatten()
+            .map(|g| g.id.to_string())
+            .collect();
         assert_eq!(ids, vec!["A1", "A2", "B"]);
         for asked in ["B", "b", "B1", " b1 "] {
             let v = sunjang_clinch(&l, "sj", 1, Some(asked)).unwrap();
@@ -742,9 +748,13 @@ mod tests {
         }
         let v = sunjang_clinch(&l, "sj", 1, Some("a2")).unwrap();
         assert_eq!(v.groups[0].group, "A2");
-        let e = sunjang_clinch(&l, "sj", 1, Some("A")).unwrap_err().to_string();
+        let e = sunjang_clinch(&l, "sj", 1, Some("A"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("division A has groups A1, A2"), "{e}");
-        let e = sunjang_clinch(&l, "sj", 1, Some("B2")).unwrap_err().to_string();
+        let e = sunjang_clinch(&l, "sj", 1, Some("B2"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("there is no group B2 in season 1"), "{e}");
         // A result an older log recorded in "B1" is told as in B.
         let g = &s.divisions[1][0];

@@ -853,15 +853,7 @@ mod tests {
         ];
         let q = sodos_quarters(&ids(3), &games, &rules);
         assert_eq!(q[0], (PlayerId(1), 3));
-        let perf = performances(
-            3,
-            &[(
-                GroupId::only(0),
-                ids(3),
-                games,
-            )],
-            &rules,
-        );
+        let perf = performances(3, &[(GroupId::only(0), ids(3), games)], &rules);
         assert_eq!(perf[0].map(|p| p.sodos), Some(3), "exact: ¾");
     }
 }

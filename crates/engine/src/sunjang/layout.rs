@@ -327,7 +327,10 @@ pub fn check(
         for (k, g) in gs.iter_mut().enumerate() {
             g.sort_by_key(|p| seed_of.get(p).copied().unwrap_or(u32::MAX));
             for &p in g.iter() {
-                seat.insert(p, (gid(d, k, n_groups), seed_of.get(&p).copied().unwrap_or(0)));
+                seat.insert(
+                    p,
+                    (gid(d, k, n_groups), seed_of.get(&p).copied().unwrap_or(0)),
+                );
             }
         }
     }

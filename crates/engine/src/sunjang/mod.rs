@@ -505,7 +505,10 @@ mod tests {
         let set: std::collections::HashSet<GroupId> =
             [GroupId::only(1), GroupId::new(1, 1)].into_iter().collect();
         assert_eq!(set.len(), 1);
-        assert_eq!(format!("{:?}", GroupId::only(1)), format!("{:?}", GroupId::new(1, 1)));
+        assert_eq!(
+            format!("{:?}", GroupId::only(1)),
+            format!("{:?}", GroupId::new(1, 1))
+        );
     }
 
     #[test]

@@ -1384,10 +1384,7 @@ impl<'a> Planner<'a> {
 
     fn finish(mut self) -> Plan {
         let mut divisions = Vec::with_capacity(self.divs.len());
-        let mut seat: Vec<(GroupId, u32)> = vec![
-            (GroupId::new(0, 0), 0);
-            self.entries.len()
-        ];
+        let mut seat: Vec<(GroupId, u32)> = vec![(GroupId::new(0, 0), 0); self.entries.len()];
         let mut notes = std::mem::take(&mut self.notes);
         notes.append(&mut self.override_notes);
         let mut groups_above: Option<u32> = None;

@@ -424,7 +424,10 @@ impl Season {
             let divisions = match self.divisions.len() {
                 0 => "it has no groups".to_string(),
                 1 => "its only division is A".to_string(),
-                n => format!("its divisions are A to {}", division_letter(n as Division - 1)),
+                n => format!(
+                    "its divisions are A to {}",
+                    division_letter(n as Division - 1)
+                ),
             };
             return Err(rule(
                 CLAUSE_GROUP,
@@ -454,7 +457,11 @@ impl Season {
                 format!(
                     "there is no group {shown} in season {}: division {l} has {} {}",
                     self.number(),
-                    if groups.len() == 1 { "one group," } else { "groups" },
+                    if groups.len() == 1 {
+                        "one group,"
+                    } else {
+                        "groups"
+                    },
                     list(groups)
                 ),
             )

@@ -553,10 +553,19 @@ mod tests {
         // Definitions: Group): the letter alone is the only group, and an
         // older log's "B1" is the same group.
         assert_eq!(parse_group("B"), Some(GroupId::only(1)));
-        assert_eq!(parse_group("B").map(|g| g.to_string()).as_deref(), Some("B"));
+        assert_eq!(
+            parse_group("B").map(|g| g.to_string()).as_deref(),
+            Some("B")
+        );
         assert_eq!(parse_group("B1"), parse_group("B"));
-        assert_eq!(parse_group("B1").map(|g| g.to_string()).as_deref(), Some("B1"));
-        assert_eq!(parse_group("AA").map(|g| g.to_string()).as_deref(), Some("AA"));
+        assert_eq!(
+            parse_group("B1").map(|g| g.to_string()).as_deref(),
+            Some("B1")
+        );
+        assert_eq!(
+            parse_group("AA").map(|g| g.to_string()).as_deref(),
+            Some("AA")
+        );
         for bad in [
             "",
             "b",
