@@ -966,7 +966,7 @@ pub enum SunjangCmd {
     },
     /// A group's table and crosstable.
     Group {
-        /// The group, e.g. A1 or B2.
+        /// The group, e.g. A1 or B2, or B for the only group of B (B1 also works).
         id: String,
     },
     /// Settle a tie nothing else separates (D.2): a player gives way, or a live match's winner.

@@ -405,11 +405,14 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
         SunjangCmd::Group { id } => {
             let s = season_of(&l, None)?;
             let v = season_view(&l, s);
+            // `B` or `B1` (any case) for the only group of B, `A1` for a
+            // group of a division of two (Sunjang Definitions: Group).
+            let name = s.find_group(id)?.to_string();
             let group = v
                 .divisions
                 .iter()
                 .flat_map(|d| &d.groups)
-                .find(|x| x.id.eq_ignore_ascii_case(id.trim()))
+                .find(|x| x.id == name)
                 .ok_or_else(|| anyhow!("there is no group {id} in season {}", s.number()))?;
             if g.json {
                 return print_json(group);

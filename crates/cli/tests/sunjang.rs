@@ -1981,6 +1981,54 @@ fn the_example_script_runs_a_season_and_plans_the_next() {
     );
 }
 
+/// "They are denoted by the division letter plus a number (if necessary)"
+/// (Sunjang Definitions: Group; ARB-R66). In the example's season 2, A has
+/// two groups and B one: B is named by its letter alone in the season, its
+/// moves, its export and the group's JSON; `sunjang group` finds it as `B`,
+/// `b` or `B1`, and refuses the letter alone of A, naming A's groups.
+#[test]
+fn the_only_group_of_a_division_is_named_by_its_letter_and_found_by_either_spelling() {
+    let (a, _) = replayed();
+    let s2 = season(&a, Some(2));
+    let ids: Vec<String> = groups(&s2)
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids, vec!["A1", "A2", "B"]);
+    for p in s2["placements"].as_array().unwrap() {
+        let g = p["group"].as_str().unwrap();
+        assert!(["A1", "A2", "B"].contains(&g), "{p}");
+    }
+
+    let shown = a.ok(&["sunjang", "group", "B"]);
+    assert!(shown.contains("Mateo Silva"), "{shown}");
+    assert_eq!(a.ok(&["sunjang", "group", "B1"]), shown);
+    assert_eq!(a.ok(&["sunjang", "group", "b"]), shown);
+    let json = a.ok_json(&["sunjang", "group", "B", "--json"]);
+    assert_eq!(json["id"], "B");
+    assert_eq!(a.ok_json(&["sunjang", "group", "b1", "--json"]), json);
+    assert_eq!(a.ok_json(&["sunjang", "group", "A1", "--json"])["id"], "A1");
+    a.refused_every(1, &["sunjang", "group", "A"])
+        .stderr_names(&["division a has groups a1, a2 in season 2"]);
+    a.refused_every(1, &["sunjang", "group", "B2"])
+        .stderr_names(&[
+            "there is no group b2 in season 2",
+            "division b has one group, b",
+        ]);
+
+    let show = a.ok(&["sunjang", "season", "show", "2"]);
+    assert!(show.contains("\nB (15 games left)"), "{show}");
+    assert!(show.contains("leads B with"), "{show}");
+    let moves = a.ok(&["sunjang", "season", "moves", "2"]);
+    assert!(moves.contains("\nB Wei Zhang: stays in B"), "{moves}");
+    assert!(moves.contains("leader of B, rule B.1"), "{moves}");
+    let export = a.ok(&["sunjang", "season", "export", "--format", "markdown"]);
+    assert!(export.contains("**B**"), "{export}");
+    for text in [&show, &moves, &export] {
+        assert!(!text.contains("B1"), "{text}");
+    }
+}
+
 // --- An organizer's own layout (ARB-R55) -----------------------------------
 
 /// The players of each group of a season's JSON, by group id.
@@ -2130,7 +2178,9 @@ fn a_layout_file_gives_the_whole_layout_and_bad_ones_are_refused() {
             .join(", ")
     };
     // A: 8 and 6 (footnote 3), B: the other 10 in one group (A.i.3: at
-    // most 9).
+    // most 9). The file says B1; the only group of B is named B ("the
+    // division letter plus a number (if necessary)", Sunjang Definitions:
+    // Group).
     let file = a.file(
         "layout.toml",
         &format!(
@@ -2147,7 +2197,7 @@ fn a_layout_file_gives_the_whole_layout_and_bad_ones_are_refused() {
     )
     .stderr_names(&[
         "footnote 3: the groups of division A would differ by 2 players (A1 8, A2 6)",
-        "A.i.3: group B1 would have 10 players; at most 9",
+        "A.i.3: group B would have 10 players; at most 9",
     ]);
     a.refused_every(1, &["sunjang", "season", "plan", "--layout", &path])
         .stderr_names(&["nothing is stored", "footnote 3"]);

@@ -146,10 +146,7 @@ fn brute_sunjang(c: &Case, rules: &SunjangRules, zones: &[Zone]) -> Vec<Vec<Evid
         .collect();
     let mut ev = vec![vec![Evidence::default(); zones.len()]; n];
     let total = 6usize.pow(open.len() as u32);
-    let group = GroupId {
-        division: 1,
-        number: 1,
-    };
+    let group = GroupId::only(1);
     for code in 0..total {
         let mut games = c.games.clone();
         let mut k = code;

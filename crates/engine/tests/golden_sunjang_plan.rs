@@ -52,9 +52,12 @@
 //! expect cancelled N                   (footnote 2)
 //! expect sizes 14 42 20                the divisions' sizes, A first
 //! expect groups B 5,6,6                B's group sizes in group order
-//! expect group B1 NAME...              B1's players in seed order
+//! expect group B1 NAME...              B1's players in seed order; the group is named so
+//!                                      (`B` for the only group of B: Sunjang Definitions: Group)
 //! expect in B NAME...                  each of them is in B
 //! expect place NAME B2|B [seed=N] [reason=direct|demotion|middle|rank|forced|override|new|first]
+//!                                      B2: in the group named B2; B: in division B (in its
+//!                                      only group, which is named B)
 //! expect explain NAME "text"           his explanation (with its rule reference) contains text
 //! expect note "text"                   a note contains text
 //! expect error "text" [clause="text"]  the plan was refused
@@ -419,13 +422,37 @@ impl Runner {
             }
             "group" => {
                 let (d, g) = group_ref(args.at(0)?)?;
-                let g = g.ok_or("name a group: B1")?;
                 let plan = self.plan()?;
-                let group = plan
+                let groups = &plan
                     .divisions
                     .get(d as usize)
-                    .and_then(|x| x.groups.get(g as usize - 1))
+                    .ok_or("no such division")?
+                    .groups;
+                let g = match g {
+                    Some(g) => g,
+                    None if groups.len() == 1 => 1,
+                    None => return Err(format!("name a group of {}: B1", args.at(0)?)),
+                };
+                let group = groups
+                    .get((g as usize).wrapping_sub(1))
                     .ok_or("no such group")?;
+                // "denoted by the division letter plus a number (if
+                // necessary)" (Sunjang Definitions: Group): the name the
+                // plan gives the group is the one the case writes.
+                if let Some(first) = group.first() {
+                    let named = plan
+                        .placements
+                        .iter()
+                        .find(|pl| pl.player == *first)
+                        .map(|pl| pl.group.to_string())
+                        .unwrap_or_default();
+                    if named != args.at(0)? {
+                        return Err(format!(
+                            "the plan names this group {named}, expected {}",
+                            args.at(0)?
+                        ));
+                    }
+                }
                 let got: Vec<&str> = group.iter().map(|p| self.name(*p)).collect();
                 let want: Vec<&str> = args.pos[1..].iter().map(String::as_str).collect();
                 if got != want {
@@ -456,7 +483,9 @@ impl Runner {
                 let name = args.at(0)?;
                 let (d, g) = group_ref(args.at(1)?)?;
                 let pl = self.placement(name)?;
-                if pl.group.division != d || g.is_some_and(|g| g != pl.group.number) {
+                // With a number, the group's name as the plan gives it (B1
+                // is not the name of the only group of B).
+                if pl.group.division != d || (g.is_some() && pl.group.to_string() != args.at(1)?) {
                     return Err(format!(
                         "{name} is in {}, expected {}: {}",
                         pl.group,

@@ -33,6 +33,8 @@
 //! points win=3 jigo=1           gamepoints of a win and a jigo (the rules file's
 //!                               `win_points`, `jigo_points`), default 1 and ½
 //! group A1 Lee Kim Park         a group, its players in seeding order; its round robin is made
+//!                               (`A` and `A1` are one group; tables and explanations name
+//!                               the only group of a division by its letter alone, `A`)
 //! result W>L [forfeit]          the game of W and L in their group: W won (L forfeited)
 //! result A-B jigo|both-forfeit  a jigo, or both forfeited
 //! order-results A1 Ann Bob ...  each named player beat every player named after him
@@ -100,15 +102,21 @@ fn parse_points(s: &str) -> Result<HalfPoints, String> {
     Ok(whole * 2 + half)
 }
 
+/// `A1`, `B2`, or `B`: a division letter plus a number "(if necessary)"
+/// (Sunjang Definitions: Group); the letter alone is group 1. Both
+/// spellings name the same group.
 fn parse_group(s: &str) -> Result<GroupId, String> {
-    let split = s
-        .find(|c: char| c.is_ascii_digit())
-        .ok_or_else(|| format!("a group is a letter and a number, not `{s}`"))?;
+    let split = s.find(|c: char| c.is_ascii_digit()).unwrap_or(s.len());
     let (letter, number) = s.split_at(split);
-    Ok(GroupId {
-        division: parse_division(letter)?,
-        number: parse_num(number)?,
-    })
+    let division = parse_division(letter)?;
+    if number.is_empty() {
+        return Ok(GroupId::only(division));
+    }
+    let number = parse_num(number)?;
+    if number == 0 {
+        return Err(format!("groups are numbered from 1, not `{s}`"));
+    }
+    Ok(GroupId::new(division, number))
 }
 
 fn parse_division(s: &str) -> Result<Division, String> {
@@ -298,19 +306,45 @@ impl Runner {
             .ok_or_else(|| format!("no group {id}"))
     }
 
+    /// `id` named for its division's group count: the only group of a
+    /// division by its letter (Sunjang Definitions: Group), as a season
+    /// names it.
+    fn named(&self, id: GroupId) -> GroupId {
+        let count = self
+            .groups
+            .iter()
+            .filter(|g| g.0.division == id.division)
+            .count();
+        id.named_for(count)
+    }
+
+    /// The groups, each named as a season names it.
+    fn named_groups(&self) -> Vec<GroupInput> {
+        self.groups
+            .iter()
+            .map(|(id, ps, gs)| (self.named(*id), ps.clone(), gs.clone()))
+            .collect()
+    }
+
     fn table(&self, id: GroupId) -> Result<GroupTable, String> {
         let (_, players, games) = self.group(id)?;
         let start = start_points(id.division, self.divisions, &self.rules);
-        Ok(group_table(id, players, games, start, &self.data()))
+        Ok(group_table(
+            self.named(id),
+            players,
+            games,
+            start,
+            &self.data(),
+        ))
     }
 
     fn division(&self, d: Division) -> DivisionRanking {
-        division_ranking(d, &self.groups, &self.data())
+        division_ranking(d, &self.named_groups(), &self.data())
     }
 
     fn qualification(&self) -> FinalQualification {
         let div = self.division(0);
-        let perf = performances(self.info.len(), &self.groups, &self.rules);
+        let perf = performances(self.info.len(), &self.named_groups(), &self.rules);
         qualify(&FinalInput {
             division: &div,
             performance: &perf,
@@ -799,4 +833,7 @@ fn points_are_parsed_in_halves() {
         parse_group("B2").map(|g| (g.division, g.number)),
         Ok((1, 2))
     );
+    // "the division letter plus a number (if necessary)": B is group 1.
+    assert_eq!(parse_group("B"), parse_group("B1"));
+    assert!(parse_group("B0").is_err());
 }

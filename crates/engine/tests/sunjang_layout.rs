@@ -62,7 +62,7 @@ fn p(i: u32) -> PlayerId {
 }
 
 fn g(division: u32, number: u32) -> GroupId {
-    GroupId { division, number }
+    GroupId::new(division, number)
 }
 
 fn texts(l: &League, proposal: &Proposal) -> Vec<String> {
@@ -275,8 +275,10 @@ fn a_whole_layout_names_every_rule_it_breaks() {
         v.contains(&"A.i.2: division C would have 4 players; at least 5".to_string()),
         "{v:?}"
     );
+    // C's only group is named C ("the division letter plus a number (if
+    // necessary)", Sunjang Definitions: Group).
     assert!(
-        v.contains(&"A.i.3: group C1 would have 4 players; at least 5".to_string()),
+        v.contains(&"A.i.3: group C would have 4 players; at least 5".to_string()),
         "{v:?}"
     );
     assert!(v.contains(&"A.i.2: division B would have 31 players, more than thrice the 10 of division A (at most 30)".to_string()), "{v:?}");
@@ -324,7 +326,9 @@ fn layouts_that_are_not_layouts_are_refused_naming_the_field() {
         "{e}"
     );
     let e = err(&l, Proposal::Moves(vec![(who, g(3, 1))]), "r");
-    assert!(e.message.contains("a new division is C1"), "{e}");
+    // A new division has one group, named by its letter (Sunjang
+    // Definitions: Group).
+    assert!(e.message.contains("a new division is C (ARB-R55)"), "{e}");
     let e = err(
         &l,
         Proposal::Moves(vec![(who, group_of(&groups, who))]),
@@ -454,4 +458,81 @@ proptest! {
             Err(e) => prop_assert!(e.message.contains("moves nobody"), "{}", e),
         }
     }
+}
+
+/// "They are denoted by the division letter plus a number (if necessary)"
+/// (Sunjang Definitions: Group; ARB-R66): a layout names the only group of
+/// a division by its letter, and a division the layout gives a second group
+/// names both with their numbers.
+#[test]
+fn a_layout_names_the_only_group_of_a_division_by_its_letter() {
+    let mut l = league(20);
+    let groups = plan_groups(&l);
+    let sizes: Vec<Vec<usize>> = groups
+        .iter()
+        .map(|d| d.iter().map(Vec::len).collect())
+        .collect();
+    assert_eq!(sizes, vec![vec![7, 7], vec![6]]);
+    // A move into B, written B or B1: the record says B.
+    let who = groups[0][0][6];
+    for to in [GroupId::only(1), g(1, 1)] {
+        let (plan, violations) = l
+            .layout_plan(&Proposal::Moves(vec![(who, to)]), "travels", at())
+            .expect("a layout");
+        assert!(
+            violations.iter().all(|v| !v.text.contains(" B1")),
+            "{violations:?}"
+        );
+        let moved = plan.placements.iter().find(|x| x.player == who).unwrap();
+        assert_eq!(moved.group.to_string(), "B");
+        assert!(
+            moved
+                .explanation
+                .text
+                .contains("moved by the organizer from A1 to B: travels"),
+            "{}",
+            moved.explanation.text
+        );
+        let m = &plan.layout.as_ref().unwrap().moves;
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].placed.to_string(), "B");
+        assert_eq!(m[0].planned.map(|g| g.to_string()).as_deref(), Some("A1"));
+    }
+    // The whole layout with B in two groups: B1 and B2.
+    let mut split = groups.clone();
+    let mut b2: Vec<PlayerId> = split[1][0].drain(3..).collect();
+    let from_a1: Vec<PlayerId> = split[0][0].drain(5..).collect();
+    b2.extend(split[0][1].drain(5..));
+    split[1][0].extend(from_a1);
+    split[1].push(b2);
+    let (plan, _) = l
+        .layout_plan(&Proposal::Groups(split), "two groups in B", at())
+        .expect("a layout");
+    let names: std::collections::BTreeSet<String> = plan
+        .placements
+        .iter()
+        .map(|x| x.group.to_string())
+        .collect();
+    assert_eq!(
+        names.into_iter().collect::<Vec<_>>(),
+        vec!["A1", "A2", "B1", "B2"]
+    );
+    // Stored and folded, the season's groups are named alike.
+    run(
+        &mut l,
+        Command::PlanLayout {
+            proposal: Proposal::Moves(vec![(who, GroupId::only(1))]),
+            reason: "travels".into(),
+            at: at(),
+        },
+    );
+    let s = l.current().unwrap();
+    let ids: Vec<String> = s
+        .divisions
+        .iter()
+        .flatten()
+        .map(|g| g.id.to_string())
+        .collect();
+    assert_eq!(ids, vec!["A1", "A2", "B"]);
+    assert_eq!(s.group_of(who).map(|g| g.to_string()).as_deref(), Some("B"));
 }

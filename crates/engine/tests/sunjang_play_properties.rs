@@ -58,10 +58,7 @@ fn infos(n: usize, ranks: &[u8], ratings: &[i32]) -> Vec<PlayerInfo> {
 }
 
 fn group_id(number: u32) -> GroupId {
-    GroupId {
-        division: 0,
-        number,
-    }
+    GroupId::new(0, number)
 }
 
 /// The games of a group's round robin, with results from `picks` (an index
@@ -206,7 +203,7 @@ proptest! {
             groups.push((group_id(g as u32 + 1), players, gs));
         }
         // A group of another division is left out.
-        groups.push((GroupId { division: 1, number: 1 }, vec![PlayerId(next), PlayerId(next + 1)], Vec::new()));
+        groups.push((GroupId::only(1), vec![PlayerId(next), PlayerId(next + 1)], Vec::new()));
         let info = infos(next as usize + 1, &ranks, &[]);
         let rules = SunjangRules::default();
         let tiebreaks = Tiebreaks::default();

@@ -26,7 +26,7 @@ use proptest::option;
 use proptest::prelude::*;
 
 fn group(division: u32, number: u32) -> GroupId {
-    GroupId { division, number }
+    GroupId::new(division, number)
 }
 
 fn note(clause: &str, rulings: &[&str], text: &str) -> Note {
@@ -264,6 +264,20 @@ fn samples() -> Vec<(&'static str, Event)> {
                 group: group(0, 1),
                 black: p(1),
                 white: p(2),
+                outcome: Outcome::BlackWins,
+                at,
+            },
+        ),
+        (
+            // The only group of B, named by its letter ("the division
+            // letter plus a number (if necessary)", Sunjang Definitions:
+            // Group); older samples say "B1" and read as written.
+            "sunjang-result-recorded-only-group",
+            Event::ResultRecorded {
+                season: 3,
+                group: GroupId::only(1),
+                black: p(5),
+                white: p(6),
                 outcome: Outcome::BlackWins,
                 at,
             },
@@ -633,6 +647,94 @@ fn ids_and_seasons_start_at_1() {
     assert!(m.contains("ids start at 1"), "{m}");
 }
 
+/// "They are denoted by the division letter plus a number (if necessary)"
+/// (Sunjang Definitions: Group). A log written before the only group of a
+/// division was named by its letter says "B1" for it: it still loads, the
+/// league names that group "B", results recorded in "B1" land in it, and
+/// the stored events are not rewritten.
+#[test]
+fn an_old_log_naming_the_only_group_of_b_b1_loads_and_reads_b() {
+    use arbiter_engine::sunjang::season::League;
+    let registered = |id: u32, name: &str| {
+        format!(
+            r#"{{"v":1,"type":"sunjang-player-registered","player":{id},"info":{{"name":"{name}","rank":"1k","provisional":false,"rating":1800}}}}"#
+        )
+    };
+    let planned = r#"{"v":1,"type":"sunjang-season-planned","season":1,"divisions":[[[1,4],[2,3]],[[5,6,7]]],"placements":[{"player":1,"group":"A1","seed":1,"explanation":{"clause":"Sunjang B.1","rulings":[],"text":"Ann: first season"}},{"player":5,"group":"B1","seed":1,"explanation":{"clause":"Sunjang C.3","rulings":[],"text":"Eve: first season"}}],"notes":[],"layout":{"reason":"travels","moves":[{"player":5,"planned":"A2","placed":"B1"}]},"at":"2026-03-01T19:00:00Z"}"#;
+    let mut log = vec![encode_sunjang(&sample("sunjang-created"))];
+    for (i, n) in ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
+        .iter()
+        .enumerate()
+    {
+        log.push(registered(i as u32 + 1, n));
+    }
+    log.push(planned.to_string());
+    let mut league = League::default();
+    for line in &log {
+        let e = decode_sunjang(line).unwrap();
+        // Stored data is read as stored: encoding it again gives its bytes.
+        assert_eq!(&encode_sunjang(&e), line);
+        league.try_apply(&e).unwrap();
+    }
+    let s = league.current().unwrap();
+    let names: Vec<Vec<String>> = s
+        .divisions
+        .iter()
+        .map(|d| d.iter().map(|g| g.id.to_string()).collect())
+        .collect();
+    assert_eq!(names, vec![vec!["A1", "A2"], vec!["B"]]);
+    let shown: Vec<String> = s
+        .plan
+        .placements
+        .iter()
+        .map(|p| p.group.to_string())
+        .collect();
+    assert_eq!(shown, vec!["A1", "B"]);
+    let moved = &s.plan.layout.as_ref().unwrap().moves[0];
+    assert_eq!(moved.placed.to_string(), "B");
+    assert_eq!(moved.planned.map(|g| g.to_string()).as_deref(), Some("A2"));
+    assert_eq!(league.group_named(1, group(1, 1)).to_string(), "B");
+    assert_eq!(
+        s.group_of(p(6)).map(|g| g.to_string()).as_deref(),
+        Some("B")
+    );
+    // A result an old log recorded in "B1" is a result of B.
+    let game = s.divisions[1][0]
+        .games
+        .iter()
+        .find(|g| g.pairing.is_between(p(5), p(6)))
+        .unwrap()
+        .pairing;
+    let result = format!(
+        r#"{{"v":1,"type":"sunjang-result-recorded","season":1,"group":"B1","black":{},"white":{},"outcome":"jigo","at":"2026-03-02T19:00:00Z"}}"#,
+        game.black.0, game.white.0
+    );
+    let e = decode_sunjang(&result).unwrap();
+    assert_eq!(encode_sunjang(&e), result);
+    league.try_apply(&e).unwrap();
+    let s = league.current().unwrap();
+    assert!(
+        s.divisions[1][0]
+            .games
+            .iter()
+            .any(|g| g.pairing.is_between(p(5), p(6)) && g.outcome == Some(Outcome::Jigo))
+    );
+    // A new log names the group "B", and reads it back so.
+    let new = encode_sunjang(&Event::ResultRecorded {
+        season: 1,
+        group: s.divisions[1][0].id,
+        black: game.black,
+        white: game.white,
+        outcome: Outcome::Jigo,
+        at: t("2026-03-02T19:00:00Z"),
+    });
+    assert!(new.contains(r#""group":"B","#), "{new}");
+    assert_eq!(
+        decode_sunjang(&new).map(|e| encode_sunjang(&e)).as_deref(),
+        Ok(new.as_str())
+    );
+}
+
 #[test]
 fn bad_ranks_are_refused() {
     let registered = encode_sunjang(&sample("sunjang-player-registered"));
@@ -655,12 +757,23 @@ fn bad_ranks_are_refused() {
 
 #[test]
 fn bad_groups_and_divisions_are_refused() {
-    for bad in ["B0", "B02", "b2", "B", "2", "B-2", "B2 ", "B99999999999"] {
+    for bad in [
+        "B0",
+        "B02",
+        "b2",
+        "b",
+        "",
+        "2",
+        "B-2",
+        "B2 ",
+        "B ",
+        "B99999999999",
+    ] {
         let m = error(&recorded(&format!(
             r#""season":1,"group":"{bad}","black":1,"white":2,"outcome":"jigo""#
         )));
         assert!(
-            m.contains(&format!("invalid group {bad:?}: expected a group: its division letter and its number from 1, such as \"A1\" or \"B2\"")),
+            m.contains(&format!("invalid group {bad:?}: expected a group: its division letter and its number from 1, such as \"A1\" or \"B2\", or the letter alone for the only group of its division, such as \"B\"")),
             "{bad}: {m}"
         );
     }
@@ -760,9 +873,14 @@ fn division() -> impl Strategy<Value = u32> {
     prop_oneof![0..4u32, any::<u32>()]
 }
 
+/// A group named with its number ("B2"), or by its letter alone as the
+/// only group of its division ("B", Sunjang Definitions: Group).
 fn any_group() -> impl Strategy<Value = GroupId> {
-    (division(), prop_oneof![1..=5u32, 1..=u32::MAX])
-        .prop_map(|(division, number)| GroupId { division, number })
+    prop_oneof![
+        (division(), prop_oneof![1..=5u32, 1..=u32::MAX])
+            .prop_map(|(division, number)| GroupId::new(division, number)),
+        division().prop_map(GroupId::only),
+    ]
 }
 
 fn outcome() -> impl Strategy<Value = Outcome> {
@@ -1023,6 +1141,9 @@ proptest! {
         let prefix = format!("{{\"v\":1,\"type\":\"{}\"", event.kind());
         prop_assert!(json.starts_with(&prefix), "{}", json);
         prop_assert_eq!(decode_sunjang(&json), Ok(event), "{}", json);
+        // Equal events may name a group "B" or "B1": the name is kept too.
+        let again = decode_sunjang(&json).map(|e| encode_sunjang(&e));
+        prop_assert_eq!(again.as_deref(), Ok(json.as_str()));
     }
 
     #[test]

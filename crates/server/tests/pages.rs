@@ -632,6 +632,70 @@ async fn the_sunjang_league_shows_the_pyramid_groups_crosstables_and_placements(
     );
 }
 
+/// "They are denoted by the division letter plus a number (if necessary)"
+/// (Sunjang Definitions: Group; ARB-R66): a season of six players has one
+/// group in A, and the page names it A (its heading, anchor, table and
+/// every placement's link).
+#[tokio::test]
+async fn the_only_group_of_a_division_is_named_by_its_letter_on_the_page() {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("pages-one-group-{}.db", std::process::id()));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    let store = SqliteStore::open(&path).await.unwrap();
+    let svc = Service::new(store.clone()).with_seeds(SeedSource::Deterministic("pages".into()));
+    let now = demo().now;
+    let ctx = Context::new("mod", now);
+    let text = arbiter_record::preset("sunjang-league").unwrap();
+    let (rules, restrictions) = arbiter_record::parse_sunjang_rules(text).unwrap();
+    svc.create_sunjang("small", "Small Sunjang", rules, restrictions, &ctx)
+        .await
+        .unwrap();
+    for (i, name) in ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+        .iter()
+        .enumerate()
+    {
+        svc.execute_as::<arbiter_engine::sunjang::season::League>(
+            "small",
+            SunjangCommand::Register {
+                info: PlayerInfo {
+                    name: (*name).into(),
+                    rank: Rank::Kyu(5 + i as u8),
+                    provisional: false,
+                    rating: 1500 - i as i32,
+                    corr_rank: None,
+                    corr_rating: None,
+                },
+            },
+            &ctx,
+        )
+        .await
+        .unwrap();
+    }
+    svc.execute_as::<arbiter_engine::sunjang::season::League>(
+        "small",
+        SunjangCommand::PlanSeason { at: now },
+        &ctx,
+    )
+    .await
+    .unwrap();
+    let app = arbiter_server::app(AppState::new(Service::new(store)).with_clock(Clock::Fixed(now)));
+    let html = page(&app, "/c/small").await;
+    assert_has(
+        "/c/small",
+        &html,
+        &[
+            r#"<h3 id="group-A">Group A</h3>"#,
+            "<caption>Table of group A (15 games left)</caption>",
+            r##"<a href="#group-A">A</a>"##,
+        ],
+    );
+    for never in ["Group A1", ">A1<", "group A1", "#group-A1"] {
+        assert!(!html.contains(never), "{never}: {html}");
+    }
+}
+
 #[tokio::test]
 async fn the_history_lists_every_event_with_its_record() {
     let app = app().await;

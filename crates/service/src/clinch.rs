@@ -122,7 +122,7 @@ pub struct ClinchPlayerView {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 pub struct ClinchGroupView {
-    /// `league`, or the Sunjang group ("A1", "B2").
+    /// `league`, or the Sunjang group ("A1", "B2"; "B" for the only group of B).
     pub group: String,
     /// "League", "Group A1".
     pub title: String,
@@ -535,19 +535,13 @@ pub fn sunjang_clinch(
         return Ok(view);
     };
     view.season = Some(season.number());
-    let wanted = group.map(|g| g.trim().to_ascii_uppercase());
-    if let Some(w) = &wanted
-        && !season
-            .divisions
-            .iter()
-            .flatten()
-            .any(|g| g.id.to_string() == *w)
-    {
-        return Err(ServiceError::Input(format!(
-            "season {} has no group {w:?}",
-            season.number()
-        )));
-    }
+    // `B` or `B1` for the only group of B, `A1` for a group of A
+    // (Sunjang Definitions: Group); named as the season names it.
+    let wanted = group
+        .map(|g| season.find_group(g))
+        .transpose()
+        .map_err(|e| ServiceError::Input(e.message))?
+        .map(|g| g.to_string());
     let rules = &league.rules;
     for (d, groups) in season.divisions.iter().enumerate() {
         let start = i64::from(league.start_points(season, d as u32));
@@ -680,6 +674,7 @@ impl<S: EventStore> Service<S> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]
@@ -687,5 +682,91 @@ mod tests {
         assert_eq!(ordinal(1), "1st");
         assert_eq!(ordinal(2), "2nd");
         assert_eq!(ordinal(11), "11th");
+    }
+
+    /// A first season of 20: A in two groups of 7, B in one of 6.
+    fn league_of_twenty() -> SunjangLeague {
+        use arbiter_engine::sunjang::season::Command;
+        use arbiter_engine::sunjang::{PlayerInfo, Rank, Restrictions, SunjangRules};
+        let at = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
+        let mut l = SunjangLeague::default();
+        let run = |l: &mut SunjangLeague, c: Command| {
+            for e in l.decide(c).unwrap() {
+                l.apply(&e);
+            }
+        };
+        run(
+            &mut l,
+            Command::Create {
+                name: "Test".into(),
+                rules: SunjangRules::default(),
+                restrictions: Restrictions::default(),
+            },
+        );
+        for i in 0..20u8 {
+            run(
+                &mut l,
+                Command::Register {
+                    info: PlayerInfo {
+                        name: format!("Player {}", i + 1),
+                        rank: Rank::Kyu(i + 1),
+                        provisional: false,
+                        rating: 2000 - i32::from(i),
+                        corr_rank: None,
+                        corr_rating: None,
+                    },
+                },
+            );
+        }
+        run(&mut l, Command::PlanSeason { at });
+        l
+    }
+
+    /// "They are denoted by the division letter plus a number (if
+    /// necessary)" (Sunjang Definitions: Group; ARB-R66): the clinch of
+    /// the only group of B is asked as B, b or B1 and answered as B; the
+    /// letter alone of A, which has two groups, is refused naming them.
+    #[test]
+    fn a_sunjang_group_is_asked_by_either_spelling_and_named_as_the_season_names_it() {
+        let l = league_of_twenty();
+        let s = l.current().unwrap();
+        let ids: Vec<String> = s
+            .divisions
+            .iter()
+            .flatten()
+            .map(|g| g.id.to_string())
+            .collect();
+        assert_eq!(ids, vec!["A1", "A2", "B"]);
+        for asked in ["B", "b", "B1", " b1 "] {
+            let v = sunjang_clinch(&l, "sj", 1, Some(asked)).unwrap();
+            let got: Vec<(&str, &str)> = v
+                .groups
+                .iter()
+                .map(|g| (g.group.as_str(), g.title.as_str()))
+                .collect();
+            assert_eq!(got, vec![("B", "Group B")], "{asked}");
+        }
+        let v = sunjang_clinch(&l, "sj", 1, Some("a2")).unwrap();
+        assert_eq!(v.groups[0].group, "A2");
+        let e = sunjang_clinch(&l, "sj", 1, Some("A"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("division A has groups A1, A2"), "{e}");
+        let e = sunjang_clinch(&l, "sj", 1, Some("B2"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("there is no group B2 in season 1"), "{e}");
+        // A result an older log recorded in "B1" is told as in B.
+        let g = &s.divisions[1][0];
+        let e = arbiter_engine::sunjang::season::Event::ResultRecorded {
+            season: 1,
+            group: arbiter_engine::sunjang::GroupId::new(1, 1),
+            black: g.games[0].pairing.black,
+            white: g.games[0].pairing.white,
+            outcome: arbiter_engine::sunjang::group::Outcome::Jigo,
+            at: chrono::DateTime::<chrono::Utc>::UNIX_EPOCH,
+        };
+        let told = crate::summary::sunjang(&l, &e);
+        assert!(told.starts_with("B: "), "{told}");
     }
 }

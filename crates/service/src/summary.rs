@@ -324,18 +324,21 @@ pub fn sunjang(l: &SunjangLeague, e: &season::Event) -> String {
             ),
         },
         E::ResultRecorded {
+            season,
             group,
             black,
             white,
             outcome,
             ..
         } => format!(
-            "{group}: {} (black) v {}: {}",
+            "{}: {} (black) v {}: {}",
+            l.group_named(*season, *group),
             n(black),
             n(white),
             outcome_words(*outcome)
         ),
         E::ResultCorrected {
+            season,
             group,
             black,
             white,
@@ -343,7 +346,8 @@ pub fn sunjang(l: &SunjangLeague, e: &season::Event) -> String {
             reason,
             ..
         } => format!(
-            "{group}: {} (black) v {} corrected to {} ({reason})",
+            "{}: {} (black) v {} corrected to {} ({reason})",
+            l.group_named(*season, *group),
             n(black),
             n(white),
             outcome_words(*outcome)

@@ -616,29 +616,12 @@ pub fn season_forum(v: &SeasonView, league: &str, m: Markup) -> String {
 pub const MAX_LAYOUT_ITEMS: usize = 2000;
 
 /// A group as people write it: `B2`, `b2`, `AA10`, or a division letter
-/// alone (`A`) for its first group.
+/// alone (`B`): the name of the only group of B ("the division letter plus
+/// a number (if necessary)", Sunjang Definitions: Group), and in a layout
+/// the first group of B (ARB-R66). See [`GroupId::parse`]; a season's
+/// group by name is [`Season::find_group`].
 pub fn parse_group_name(s: &str) -> Option<GroupId> {
-    let t = s.trim().to_ascii_uppercase();
-    let split = t.find(|c: char| !c.is_ascii_uppercase()).unwrap_or(t.len());
-    let (letters, digits) = t.split_at(split);
-    if letters.is_empty() || letters.len() > 4 {
-        return None;
-    }
-    let mut division: u32 = 0;
-    for b in letters.bytes() {
-        division = division * 26 + u32::from(b - b'A') + 1;
-    }
-    let number = if digits.is_empty() {
-        1
-    } else if digits.bytes().all(|b| b.is_ascii_digit()) && digits.len() <= 6 {
-        digits.parse::<u32>().ok().filter(|&n| n >= 1)?
-    } else {
-        return None;
-    };
-    Some(GroupId {
-        division: division - 1,
-        number,
-    })
+    GroupId::parse(s)
 }
 
 fn layout_error(message: String, field: String) -> RuleError {
@@ -677,7 +660,7 @@ pub fn layout_moves(l: &League, moves: &[String]) -> Result<Vec<(PlayerId, Group
             let who = layout_player(l, name, &field)?;
             let to = parse_group_name(group).ok_or_else(|| {
                 layout_error(
-                    format!("move {m:?}: {group:?} is not a group: a division letter and a number, such as B2"),
+                    format!("move {m:?}: {group:?} is not a group: a division letter and a number, such as B2, or the letter alone, such as B, for its first group"),
                     field.clone(),
                 )
             })?;
@@ -705,7 +688,7 @@ pub fn layout_groups(
             .filter(|g| (g.division as usize) < MAX_LAYOUT_ITEMS)
             .ok_or_else(|| {
                 layout_error(
-                    format!("{id:?} is not a group: a division letter and a number, such as B2"),
+                    format!("{id:?} is not a group: a division letter and a number, such as B2, or the letter alone, such as B, for its first group"),
                     field.clone(),
                 )
             })?;
@@ -727,10 +710,7 @@ pub fn layout_groups(
             return Err(layout_error(
                 format!(
                     "group {} is missing: the groups of a division are numbered from 1, none left out",
-                    GroupId {
-                        division: g.division,
-                        number: here.len() as u32 + 1
-                    }
+                    GroupId::new(g.division, here.len() as u32 + 1)
                 ),
                 format!("groups.{g}"),
             ));

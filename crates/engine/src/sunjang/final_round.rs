@@ -891,10 +891,7 @@ mod tests {
                 Some(Performance {
                     gamepoints: 8 - 2 * i,
                     sodos: 0,
-                    group: GroupId {
-                        division: 0,
-                        number: 1 + i % 2,
-                    },
+                    group: GroupId::of(0, 1 + i % 2, 2),
                 })
             })
             .collect();

@@ -851,18 +851,7 @@ mod tests {
         ];
         let q = sodos_units(&ids(3), &games, &rules);
         assert_eq!(q[0], (PlayerId(1), 3));
-        let perf = performances(
-            3,
-            &[(
-                GroupId {
-                    division: 0,
-                    number: 1,
-                },
-                ids(3),
-                games,
-            )],
-            &rules,
-        );
+        let perf = performances(3, &[(GroupId::only(0), ids(3), games)], &rules);
         assert_eq!(perf[0].map(|p| p.sodos), Some(3), "exact: ¾");
     }
 

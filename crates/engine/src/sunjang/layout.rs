@@ -88,11 +88,10 @@ fn refuse(message: String, field: impl Into<String>) -> RuleError {
     RuleError::new(CLAUSE_INPUT, format!("{message} ({ARB_LAYOUT})")).field(field)
 }
 
-fn gid(d: usize, k: usize) -> GroupId {
-    GroupId {
-        division: d as Division,
-        number: k as u32 + 1,
-    }
+/// Group `k` (0-based) of division `d`, a division of `groups` groups: the
+/// only one is named by its letter ("Sunjang Definitions: Group").
+fn gid(d: usize, k: usize, groups: usize) -> GroupId {
+    GroupId::of(d as Division, k as u32 + 1, groups)
 }
 
 /// Check `proposal` against section A (see the module documentation).
@@ -163,13 +162,13 @@ pub fn check(
                         format!(
                             "division {} has {groups_there} group(s): name one of them, or {} for a new one",
                             division_letter(to.division),
-                            gid(d, groups_there)
+                            gid(d, groups_there, groups_there + 1)
                         )
                     } else {
                         format!(
                             "the plan has divisions A to {}: a new division is {}",
                             division_letter(divs.len() as Division - 1),
-                            gid(divs.len(), 0)
+                            gid(divs.len(), 0, 1)
                         )
                     };
                     return Err(refuse(format!("there is no group {to}: {hint}"), field));
@@ -184,8 +183,9 @@ pub fn check(
                         field,
                     ));
                 };
-                if gid(fd, fk) == to {
-                    return Err(refuse(format!("{} is already in {to}", name(p)), field));
+                let here = gid(fd, fk, divs[fd].len());
+                if here == to {
+                    return Err(refuse(format!("{} is already in {here}", name(p)), field));
                 }
                 divs[fd][fk].retain(|&x| x != p);
                 if d == divs.len() {
@@ -225,7 +225,7 @@ pub fn check(
                 }
                 for (k, g) in gs.iter().enumerate() {
                     for &p in g {
-                        let field = format!("layout.{}", gid(d, k));
+                        let field = format!("layout.{}", gid(d, k, gs.len()));
                         playing(p, &field)?;
                         if !seen.insert(p) {
                             return Err(refuse(
@@ -323,10 +323,14 @@ pub fn check(
             .enumerate()
             .map(|(i, &p)| (p, i as u32 + 1))
             .collect();
+        let n_groups = gs.len();
         for (k, g) in gs.iter_mut().enumerate() {
             g.sort_by_key(|p| seed_of.get(p).copied().unwrap_or(u32::MAX));
             for &p in g.iter() {
-                seat.insert(p, (gid(d, k), seed_of.get(&p).copied().unwrap_or(0)));
+                seat.insert(
+                    p,
+                    (gid(d, k, n_groups), seed_of.get(&p).copied().unwrap_or(0)),
+                );
             }
         }
     }
@@ -452,7 +456,7 @@ fn violations(
                 ));
             }
             for (k, g) in gs.iter().enumerate() {
-                let id = gid(d, k);
+                let id = gid(d, k, gs.len());
                 if g.len() < rules.min_group_size as usize {
                     out.push(v(
                         "Sunjang A.i.3",
@@ -485,7 +489,7 @@ fn violations(
                 let sizes = gs
                     .iter()
                     .enumerate()
-                    .map(|(k, g)| format!("{} {}", gid(d, k), g.len()))
+                    .map(|(k, g)| format!("{} {}", gid(d, k, gs.len()), g.len()))
                     .collect::<Vec<_>>()
                     .join(", ");
                 out.push(v(

@@ -129,17 +129,139 @@ pub fn division_letter(d: Division) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The clause that names groups: "They are denoted by the division letter
+/// plus a number (if necessary)".
+pub const CLAUSE_GROUP_NAME: &str = "Sunjang Definitions: Group";
+
 /// A group: its division and its number (1-based) within it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// Its name follows "Sunjang Definitions: Group" ("denoted by the division
+/// letter plus a number (if necessary)"): the only group of its division is
+/// named by the letter alone (`B`), the groups of a division of two or more
+/// by letter and number (`A1`, `A2`). The name depends on the division's
+/// group count, which the id carries (`alone`, set where ids are made with
+/// that knowledge: the planner, a layout, a season's groups); equality,
+/// hashing, order and `Debug` read only the division and the number, so
+/// `B` and `B1` are one group (and a request's fingerprint does not change).
+#[derive(Clone, Copy)]
 pub struct GroupId {
     pub division: Division,
     pub number: u32,
+    /// The only group of its division: named by its letter alone.
+    alone: bool,
+}
+
+impl GroupId {
+    /// Group `number` of `division`, named with its number ("B1") unless
+    /// [`GroupId::named_for`] says its division has one group.
+    pub const fn new(division: Division, number: u32) -> Self {
+        Self {
+            division,
+            number,
+            alone: false,
+        }
+    }
+
+    /// Group `number` of `division`, a division of `groups` groups: the
+    /// only one is named by the letter alone ("Sunjang Definitions: Group").
+    pub const fn of(division: Division, number: u32, groups: usize) -> Self {
+        Self::new(division, number).named_for(groups)
+    }
+
+    /// The only group of `division`, named by its letter ("B").
+    pub const fn only(division: Division) -> Self {
+        Self::of(division, 1, 1)
+    }
+
+    /// The same group, named for a division of `groups` groups.
+    #[must_use]
+    pub const fn named_for(self, groups: usize) -> Self {
+        Self {
+            alone: groups == 1 && self.number == 1,
+            ..self
+        }
+    }
+
+    /// Whether the group is named by its division letter alone (the only
+    /// group of its division).
+    pub const fn is_alone(&self) -> bool {
+        self.alone
+    }
+
+    /// A group as people write it: `B2`, `b2`, `AA10`, or a division letter
+    /// alone (`B`), which is group 1 named by its letter (the name of the
+    /// only group of B). Which group it is in a season, and whether the
+    /// letter alone is enough there, is [`season::Season::find_group`]'s
+    /// to say.
+    pub fn parse(s: &str) -> Option<GroupId> {
+        let t = s.trim().to_ascii_uppercase();
+        let split = t.find(|c: char| !c.is_ascii_uppercase()).unwrap_or(t.len());
+        let (letters, digits) = t.split_at(split);
+        if letters.is_empty() || letters.len() > 4 {
+            return None;
+        }
+        let mut division: u32 = 0;
+        for b in letters.bytes() {
+            division = division * 26 + u32::from(b - b'A') + 1;
+        }
+        let division = division - 1;
+        if digits.is_empty() {
+            return Some(GroupId::only(division));
+        }
+        if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 6 {
+            return None;
+        }
+        let number = digits.parse::<u32>().ok().filter(|&n| n >= 1)?;
+        Some(GroupId::new(division, number))
+    }
+}
+
+impl PartialEq for GroupId {
+    fn eq(&self, other: &Self) -> bool {
+        (self.division, self.number) == (other.division, other.number)
+    }
+}
+
+impl Eq for GroupId {}
+
+impl std::hash::Hash for GroupId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.division, self.number).hash(state);
+    }
+}
+
+impl PartialOrd for GroupId {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for GroupId {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.division, self.number).cmp(&(other.division, other.number))
+    }
+}
+
+impl fmt::Debug for GroupId {
+    /// As equality sees it: the division and the number.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GroupId")
+            .field("division", &self.division)
+            .field("number", &self.number)
+            .finish()
+    }
 }
 
 impl fmt::Display for GroupId {
-    /// "A1", "B3" ("the division letter plus a number").
+    /// "A1", "B3" ("the division letter plus a number"), or "B" for the
+    /// only group of B ("plus a number (if necessary)", Sunjang
+    /// Definitions: Group).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", division_letter(self.division), self.number)
+        if self.alone {
+            f.write_str(&division_letter(self.division))
+        } else {
+            write!(f, "{}{}", division_letter(self.division), self.number)
+        }
     }
 }
 
@@ -396,13 +518,29 @@ mod tests {
         assert_eq!(division_letter(0), "A");
         assert_eq!(division_letter(25), "Z");
         assert_eq!(division_letter(26), "AA");
+        assert_eq!(GroupId::new(1, 3).to_string(), "B3");
+    }
+
+    /// "They are denoted by the division letter plus a number (if
+    /// necessary)." (Sunjang Definitions: Group)
+    #[test]
+    fn a_group_is_named_by_its_letter_alone_when_it_is_the_only_one() {
+        assert_eq!(GroupId::of(1, 1, 1).to_string(), "B");
+        assert_eq!(GroupId::only(27).to_string(), "AB");
+        assert_eq!(GroupId::of(0, 1, 2).to_string(), "A1");
+        assert_eq!(GroupId::of(0, 2, 2).to_string(), "A2");
+        assert_eq!(GroupId::new(1, 1).to_string(), "B1");
+        assert_eq!(GroupId::new(1, 1).named_for(1).to_string(), "B");
+        assert_eq!(GroupId::of(1, 1, 1).named_for(3).to_string(), "B1");
+        // The name is not the identity: B and B1 are one group.
+        assert_eq!(GroupId::only(1), GroupId::new(1, 1));
+        assert!(GroupId::only(1) < GroupId::new(1, 2));
+        let set: std::collections::HashSet<GroupId> =
+            [GroupId::only(1), GroupId::new(1, 1)].into_iter().collect();
+        assert_eq!(set.len(), 1);
         assert_eq!(
-            GroupId {
-                division: 1,
-                number: 3
-            }
-            .to_string(),
-            "B3"
+            format!("{:?}", GroupId::only(1)),
+            format!("{:?}", GroupId::new(1, 1))
         );
     }
 

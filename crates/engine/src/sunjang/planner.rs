@@ -779,15 +779,7 @@ impl<'a> Planner<'a> {
                 .group_leaders
                 .iter()
                 .enumerate()
-                .map(|(g, &p)| {
-                    (
-                        p,
-                        GroupId {
-                            division: dd,
-                            number: g as u32 + 1,
-                        },
-                    )
-                })
+                .map(|(g, &p)| (p, GroupId::of(dd, g as u32 + 1, div.groups.len())))
                 .collect();
             let mut promoted: Vec<PlayerId> = div
                 .ranking
@@ -1392,16 +1384,7 @@ impl<'a> Planner<'a> {
 
     fn finish(mut self) -> Plan {
         let mut divisions = Vec::with_capacity(self.divs.len());
-        let mut seat: Vec<(GroupId, u32)> = vec![
-            (
-                GroupId {
-                    division: 0,
-                    number: 0,
-                },
-                0
-            );
-            self.entries.len()
-        ];
+        let mut seat: Vec<(GroupId, u32)> = vec![(GroupId::new(0, 0), 0); self.entries.len()];
         let mut notes = std::mem::take(&mut self.notes);
         notes.append(&mut self.override_notes);
         let mut groups_above: Option<u32> = None;
@@ -1429,13 +1412,9 @@ impl<'a> Planner<'a> {
                 .collect();
             for (seed, (t, &j)) in ranked.order.iter().zip(&snake).enumerate() {
                 groups[j].push(t.1);
-                seat[t.0 as usize] = (
-                    GroupId {
-                        division: dd,
-                        number: j as u32 + 1,
-                    },
-                    seed as u32 + 1,
-                );
+                // "Sunjang Definitions: Group": the only group of a
+                // division is named by its letter.
+                seat[t.0 as usize] = (GroupId::of(dd, j as u32 + 1, sizes.len()), seed as u32 + 1);
             }
             notes.push(self.size_note(d, n, &sizes, counted.is_none()));
             // Ties nothing separates in the seeding.

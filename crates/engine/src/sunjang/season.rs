@@ -386,6 +386,89 @@ impl Season {
             .get_mut(id.number.wrapping_sub(1) as usize)
     }
 
+    /// `id` named as this season names its groups: by the letter alone
+    /// when it is the only group of its division ("Sunjang Definitions:
+    /// Group"). A group the season does not have keeps its name.
+    pub fn named(&self, id: GroupId) -> GroupId {
+        match self.divisions.get(id.division as usize) {
+            Some(groups) if !groups.is_empty() => id.named_for(groups.len()),
+            _ => id,
+        }
+    }
+
+    /// The group a person names: `B` or `B1` for the only group of B
+    /// ("the division letter plus a number (if necessary)", Sunjang
+    /// Definitions: Group), `A1` or `a1` for a group of a division of two
+    /// or more. The letter alone of such a division is refused naming its
+    /// groups ("division A has groups A1, A2"), as is a group the season
+    /// does not have. The answer is named as the season names it.
+    pub fn find_group(&self, name: &str) -> Result<GroupId, RuleError> {
+        let shown: String = name.trim().chars().take(20).collect();
+        let list = |groups: &[GroupState]| {
+            groups
+                .iter()
+                .map(|g| g.id.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let Some(typed) = GroupId::parse(name) else {
+            return Err(rule(
+                CLAUSE_GROUP,
+                format!(
+                    "{shown:?} is not a group: the division letter plus a number if the division has more than one group, such as A1, B2, or B for the only group of B"
+                ),
+            )
+            .field("group"));
+        };
+        let Some(groups) = self.divisions.get(typed.division as usize) else {
+            let divisions = match self.divisions.len() {
+                0 => "it has no groups".to_string(),
+                1 => "its only division is A".to_string(),
+                n => format!(
+                    "its divisions are A to {}",
+                    division_letter(n as Division - 1)
+                ),
+            };
+            return Err(rule(
+                CLAUSE_GROUP,
+                format!(
+                    "there is no group {shown} in season {}: {divisions}",
+                    self.number()
+                ),
+            )
+            .field("group"));
+        };
+        let l = division_letter(typed.division);
+        if typed.is_alone() && groups.len() > 1 {
+            return Err(rule(
+                CLAUSE_GROUP,
+                format!(
+                    "division {l} has groups {} in season {}: name one of them",
+                    list(groups),
+                    self.number()
+                ),
+            )
+            .field("group"));
+        }
+        match self.group(typed) {
+            Some(g) => Ok(g.id),
+            None => Err(rule(
+                CLAUSE_GROUP,
+                format!(
+                    "there is no group {shown} in season {}: division {l} has {} {}",
+                    self.number(),
+                    if groups.len() == 1 {
+                        "one group,"
+                    } else {
+                        "groups"
+                    },
+                    list(groups)
+                ),
+            )
+            .field("group")),
+        }
+    }
+
     /// The group of a player this season.
     pub fn group_of(&self, p: PlayerId) -> Option<GroupId> {
         self.divisions
@@ -1533,10 +1616,7 @@ impl League {
                             .iter()
                             .enumerate()
                             .map(|(k, players)| GroupState {
-                                id: GroupId {
-                                    division: d as Division,
-                                    number: k as u32 + 1,
-                                },
+                                id: GroupId::of(d as Division, k as u32 + 1, groups.len()),
                                 players: players.clone(),
                                 games: group::round_robin(players)
                                     .into_iter()
@@ -1553,7 +1633,7 @@ impl League {
                 // and the plan that follows it (ARB-R44).
                 self.tiebreaks = Tiebreaks::default();
                 self.seasons.push(Season {
-                    plan: (**plan).clone(),
+                    plan: named(plan),
                     divisions,
                     close: None,
                     final_round: None,
@@ -1655,6 +1735,16 @@ impl League {
         }
     }
 
+    /// `id` named as season `season` names its groups (an event of an
+    /// older log may say "B1" for the only group of B): see
+    /// [`Season::named`].
+    pub fn group_named(&self, season: u32, id: GroupId) -> GroupId {
+        self.seasons
+            .iter()
+            .find(|s| s.number() == season)
+            .map_or(id, |s| s.named(id))
+    }
+
     /// "A: 14 players in 2 groups (7, 7)".
     pub fn describe_division(&self, s: &Season, d: usize) -> String {
         let groups = &s.divisions[d];
@@ -1667,6 +1757,28 @@ impl League {
             sizes.join(", ")
         )
     }
+}
+
+/// The plan with its groups named for their divisions ("Sunjang
+/// Definitions: Group": the only group of a division by its letter alone):
+/// a plan stored before groups were so named says "B1" for the only group
+/// of B, and reads "B" like a new one. Where the automatic plan had a moved
+/// player is kept as recorded (the record does not say how many groups the
+/// automatic plan's division had).
+fn named(plan: &SeasonPlan) -> SeasonPlan {
+    let mut plan = plan.clone();
+    let counts: Vec<usize> = plan.divisions.iter().map(Vec::len).collect();
+    let name = |g: GroupId| match counts.get(g.division as usize) {
+        Some(&n) if n > 0 => g.named_for(n),
+        _ => g,
+    };
+    for p in &mut plan.placements {
+        p.group = name(p.group);
+    }
+    for m in plan.layout.iter_mut().flat_map(|l| &mut l.moves) {
+        m.placed = name(m.placed);
+    }
+    plan
 }
 
 impl crate::model::Linked for League {

@@ -127,24 +127,27 @@ impl<'de> Deserialize<'de> for DivisionDto {
     }
 }
 
-const GROUP_EXPECTED: &str =
-    "a group: its division letter and its number from 1, such as \"A1\" or \"B2\"";
+const GROUP_EXPECTED: &str = "a group: its division letter and its number from 1, such as \"A1\" or \"B2\", or the letter alone for the only group of its division, such as \"B\"";
 
 /// A group id from its name: the division letters, then the number (from
-/// 1, without a leading zero).
+/// 1, without a leading zero), or the letters alone: the only group of the
+/// division, "denoted by the division letter plus a number (if necessary)"
+/// (Sunjang Definitions: Group). Logs written before groups were so named
+/// say "B1" for the only group of B: both are group 1 of B (and the league
+/// names it B when it applies the season's plan).
 pub(crate) fn parse_group(s: &str) -> Option<GroupId> {
-    let split = s.find(|c: char| c.is_ascii_digit())?;
+    let Some(split) = s.find(|c: char| c.is_ascii_digit()) else {
+        return parse_division(s).map(GroupId::only);
+    };
     let (letters, digits) = s.split_at(split);
     if digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    Some(GroupId {
-        division: parse_division(letters)?,
-        number: digits.parse().ok()?,
-    })
+    Some(GroupId::new(parse_division(letters)?, digits.parse().ok()?))
 }
 
-/// A group: `"A1"`, `"B2"` ("the division letter plus a number").
+/// A group: `"A1"`, `"B2"`, or `"B"` for the only group of B ("the
+/// division letter plus a number (if necessary)").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct GroupDto(pub(crate) GroupId);
 
@@ -544,23 +547,28 @@ mod tests {
 
     #[test]
     fn groups_are_letters_then_a_number() {
+        assert_eq!(parse_group("B2"), Some(GroupId::new(1, 2)));
+        assert_eq!(parse_group("AA10"), Some(GroupId::new(26, 10)));
+        // "the division letter plus a number (if necessary)" (Sunjang
+        // Definitions: Group): the letter alone is the only group, and an
+        // older log's "B1" is the same group.
+        assert_eq!(parse_group("B"), Some(GroupId::only(1)));
         assert_eq!(
-            parse_group("B2"),
-            Some(GroupId {
-                division: 1,
-                number: 2
-            })
+            parse_group("B").map(|g| g.to_string()).as_deref(),
+            Some("B")
+        );
+        assert_eq!(parse_group("B1"), parse_group("B"));
+        assert_eq!(
+            parse_group("B1").map(|g| g.to_string()).as_deref(),
+            Some("B1")
         );
         assert_eq!(
-            parse_group("AA10"),
-            Some(GroupId {
-                division: 26,
-                number: 10
-            })
+            parse_group("AA").map(|g| g.to_string()).as_deref(),
+            Some("AA")
         );
         for bad in [
             "",
-            "B",
+            "b",
             "2",
             "B0",
             "B02",
