@@ -13,6 +13,7 @@
 //! reason that renders as an [`Explanation`] naming the rule clause, the
 //! ruling and the figures that decided it.
 
+pub mod berger;
 pub mod cascade;
 pub mod clinch;
 pub mod draw;

@@ -702,21 +702,7 @@ impl Challengers {
                         seconds,
                         at,
                     })
-                    .map_err(|e| {
-                        // Say where the counted pawns came from.
-                        if e.field.as_deref() == Some("pawns") {
-                            let message = format!(
-                                "{} (counted from the pawns brought home, {} v {}: {})",
-                                e.message,
-                                home[0],
-                                home[1],
-                                rule_set.counted_words()
-                            );
-                            RuleError { message, ..e }.field("home")
-                        } else {
-                            e
-                        }
-                    })?;
+                    .map_err(|e| rule_set.home_refusal(e, &home))?;
                 for e in &mut events {
                     if let Event::GamePlayed {
                         players: board,

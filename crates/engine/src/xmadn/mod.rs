@@ -177,6 +177,24 @@ impl RuleSet {
         }
     }
 
+    /// A refusal of the counted pawns derived from `home` (ARB-R65): says
+    /// where they came from and names the field `home`; any other refusal
+    /// as it is.
+    pub fn home_refusal(self, e: RuleError, home: &[Home; 2]) -> RuleError {
+        if e.field.as_deref() == Some("pawns") {
+            let message = format!(
+                "{} (counted from the pawns brought home, {} v {}: {})",
+                e.message,
+                home[0],
+                home[1],
+                self.counted_words()
+            );
+            RuleError { message, ..e }.field("home")
+        } else {
+            e
+        }
+    }
+
     /// Which of the pawns brought home count, in words.
     pub fn counted_words(self) -> &'static str {
         match self {
