@@ -61,11 +61,25 @@ pub struct Restart {
     pub min_tie: usize,
 }
 
-/// A cascade: criteria in order, and the restart rule if any.
+/// The block method of head-to-head (UEFA's): the criteria `from..until`
+/// are evaluated on the players tied when the block began ("the matches
+/// among the teams in question"), whatever an earlier criterion of the
+/// block separated; players still tied after the whole block, fewer than
+/// began it, go through the block again on their own; those the block
+/// leaves as they came go on to criterion `until`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block {
+    pub from: usize,
+    pub until: usize,
+}
+
+/// A cascade: criteria in order, and the restart rule or the block method
+/// if any (a cascade with a block ignores its restart).
 #[derive(Debug)]
 pub struct Cascade<'a, P> {
     pub criteria: Vec<Criterion<'a, P>>,
     pub restart: Option<Restart>,
+    pub block: Option<Block>,
 }
 
 /// How a tie was entered: what the subset being ordered is.
@@ -173,7 +187,7 @@ impl<P: Copy + Eq + std::hash::Hash> Cascade<'_, P> {
             split_at: Vec::new(),
             tie_at: Vec::new(),
         };
-        self.rank_into(players.to_vec(), 0, Origin::All, &mut work);
+        self.rank_into(players.to_vec(), 0, Origin::All, None, &mut work);
         let Work {
             mut out,
             split_at,
@@ -203,14 +217,50 @@ impl<P: Copy + Eq + std::hash::Hash> Cascade<'_, P> {
         out
     }
 
-    fn rank_into(&self, tied: Vec<P>, from: usize, origin: Origin<P>, work: &mut Work<P>) {
+    /// Rank `tied` from criterion `from`. `anchor`: inside a block, the
+    /// players tied when it began, whom its criteria are evaluated on.
+    fn rank_into(
+        &self,
+        tied: Vec<P>,
+        from: usize,
+        origin: Origin<P>,
+        anchor: Option<Arc<[P]>>,
+        work: &mut Work<P>,
+    ) {
         if tied.len() < 2 {
             work.out.order.extend(tied);
             return;
         }
+        let mut anchor = anchor;
         for step in from..self.criteria.len() {
+            if let Some(b) = self.block {
+                if step == b.from && anchor.is_none() {
+                    anchor = Some(tied.iter().copied().collect());
+                }
+                if step == b.until
+                    && let Some(a) = anchor.take()
+                    && tied.len() < a.len()
+                {
+                    // Still tied after the block, fewer than began it: the
+                    // block again, on their own.
+                    let origin = Origin::Restarted {
+                        step: b.until - 1,
+                        from: a,
+                    };
+                    return self.rank_into(tied, b.from, origin, None, work);
+                }
+            }
             let criterion = &self.criteria[step];
-            let Some(values) = (criterion.eval)(&tied) else {
+            let evaluated = match &anchor {
+                Some(a) if a.len() > tied.len() => (criterion.eval)(a).map(|v| {
+                    let of: HashMap<P, i64> = a.iter().copied().zip(v).collect();
+                    tied.iter()
+                        .map(|p| of.get(p).copied().unwrap_or(0))
+                        .collect()
+                }),
+                _ => (criterion.eval)(&tied),
+            };
+            let Some(values) = evaluated else {
                 {
                     work.tie_at.push(work.out.order.len());
                     work.out.unresolved.push(Unresolved {
@@ -232,7 +282,10 @@ impl<P: Copy + Eq + std::hash::Hash> Cascade<'_, P> {
             let among: Arc<[P]> = scored.iter().map(|s| s.0).collect();
             let restart = self
                 .restart
-                .filter(|r| step >= r.to && tied.len() >= r.min_tie);
+                .filter(|r| self.block.is_none() && step >= r.to && tied.len() >= r.min_tie);
+            let in_block = self
+                .block
+                .is_some_and(|b| (b.from..b.until).contains(&step));
             let values: HashMap<P, i64> = scored.iter().copied().collect();
             let value_of = |p: P| values.get(&p).copied().unwrap_or(0);
             for (k, block) in blocks.iter().enumerate() {
@@ -248,7 +301,8 @@ impl<P: Copy + Eq + std::hash::Hash> Cascade<'_, P> {
                     ),
                     _ => (step + 1, Origin::Continued { step }),
                 };
-                self.rank_into(members, next, next_origin, work);
+                let keep = if in_block { anchor.clone() } else { None };
+                self.rank_into(members, next, next_origin, keep, work);
                 // The split lies between the bottom of the block above and
                 // the top of this one, as each came out of its own tie.
                 if k > 0 && start > 0 && start < work.out.order.len() {
@@ -266,6 +320,18 @@ impl<P: Copy + Eq + std::hash::Hash> Cascade<'_, P> {
                 }
             }
             return;
+        }
+        // A block that ends the cascade: the players it left tied, fewer
+        // than began it, go through it again.
+        if let (Some(b), Some(a)) = (self.block, anchor)
+            && b.until >= self.criteria.len()
+            && tied.len() < a.len()
+        {
+            let origin = Origin::Restarted {
+                step: b.until.saturating_sub(1),
+                from: a,
+            };
+            return self.rank_into(tied, b.from, origin, None, work);
         }
         {
             work.tie_at.push(work.out.order.len());
@@ -302,6 +368,7 @@ fn blocks<P: Copy>(scored: &[(P, i64)], tolerance: i64) -> Vec<Vec<(P, i64)>> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn by(values: &'static [(u32, [i64; 3])]) -> Vec<Criterion<'static, u32>> {
@@ -327,6 +394,7 @@ mod tests {
         let c = Cascade {
             criteria: by(&V),
             restart: None,
+            block: None,
         };
         let r = c.rank(&[1, 2, 3]);
         assert_eq!(r.order, vec![2, 3, 1]);
@@ -335,12 +403,87 @@ mod tests {
         assert_eq!(r.split_above(1).map(|s| s.step), Some(1));
     }
 
+    /// A head-to-head criterion: a player's value among a group is the sum
+    /// of `m[p][q]` over the others of the group.
+    fn h2h(name: &'static str, m: [[i64; 4]; 4]) -> Criterion<'static, u32> {
+        Criterion {
+            label: "",
+            name,
+            eval: Box::new(move |ps: &[u32]| {
+                Some(
+                    ps.iter()
+                        .map(|&p| {
+                            ps.iter()
+                                .filter(|&&q| q != p)
+                                .map(|&q| m[p as usize][q as usize])
+                                .sum()
+                        })
+                        .collect(),
+                )
+            }),
+            tolerance: 0,
+        }
+    }
+
+    /// Four teams level on points: A (0) beat the three others; B (1) beat
+    /// C 3-0, C (2) beat D 1-0, D (3) beat B 1-0; A beat B 1-0, C 1-0, D
+    /// 5-0. Among the three the points are level, and the goal difference
+    /// among them is B +2, D 0, C -2; among all four it is B +1, C -3,
+    /// D -5. XMadn's restart (XM-R4) starts the three again among
+    /// themselves: B, D, C. UEFA's block keeps the four teams' matches for
+    /// the goal difference: B, C, D; the three go through the block again
+    /// only if still level after it.
+    #[test]
+    fn the_block_method_keeps_the_group_the_block_began_with() {
+        let points = [[0, 3, 3, 3], [0, 0, 3, 0], [0, 0, 0, 3], [0, 3, 0, 0]];
+        let gd = [[0, 1, 1, 5], [-1, 0, 3, -1], [-1, -3, 0, 1], [-5, 1, -1, 0]];
+        let cascade = |restart, block| Cascade {
+            criteria: vec![
+                h2h("points among", points),
+                h2h("goal difference among", gd),
+            ],
+            restart,
+            block,
+        };
+        let restart = cascade(Some(Restart { to: 0, min_tie: 3 }), None).rank(&[0, 1, 2, 3]);
+        assert_eq!(restart.order, vec![0, 1, 3, 2]);
+        let block = cascade(None, Some(Block { from: 0, until: 2 })).rank(&[0, 1, 2, 3]);
+        assert_eq!(block.order, vec![0, 1, 2, 3]);
+        assert_eq!(block.places, vec![1, 2, 3, 4]);
+        // The goal difference that split C from D was among all four.
+        let s = block.split_above(3).unwrap();
+        assert_eq!((s.step, s.upper_value, s.lower_value), (1, -3, -5));
+    }
+
+    /// Still level after the block, fewer than began it: the block again
+    /// among them only. A beat everyone (3-0 B, 3-1 C, 3-2 D); B, C, D drew
+    /// each other (B-C 2-2, B-D 1-1, C-D 0-0). Among the four, B, C and D
+    /// have 2 points and 3 goals each; among the three, B scored 3, C 2,
+    /// D 1.
+    #[test]
+    fn players_left_level_by_the_block_go_through_it_again_alone() {
+        let points = [[0, 3, 3, 3], [0, 0, 1, 1], [0, 1, 0, 1], [0, 1, 1, 0]];
+        let goals = [[0, 3, 3, 3], [0, 0, 2, 1], [1, 2, 0, 0], [2, 1, 0, 0]];
+        let c = Cascade {
+            criteria: vec![h2h("points among", points), h2h("goals among", goals)],
+            restart: None,
+            block: Some(Block { from: 0, until: 2 }),
+        };
+        let r = c.rank(&[3, 2, 1, 0]);
+        assert_eq!(r.order, vec![0, 1, 2, 3], "{r:?}");
+        let s = r.split_above(2).unwrap();
+        assert_eq!((s.step, s.upper_value, s.lower_value), (1, 3, 2));
+        assert!(matches!(s.origin, Origin::Restarted { .. }), "{s:?}");
+        assert_eq!(s.among.len(), 3);
+    }
+
     #[test]
     fn unresolved_ties_share_a_place() {
         static V: [(u32, [i64; 3]); 3] = [(1, [1, 0, 0]), (2, [2, 0, 0]), (3, [1, 0, 0])];
         let c = Cascade {
             criteria: by(&V),
             restart: None,
+            block: None,
         };
         let r = c.rank(&[1, 2, 3]);
         assert_eq!(r.order, vec![2, 1, 3]);
@@ -369,6 +512,7 @@ mod tests {
                 },
             ],
             restart: None,
+            block: None,
         };
         let r = c.rank(&[0, 1, 2]);
         assert_eq!(r.order, vec![2, 1, 0]);

@@ -153,6 +153,7 @@ impl<'a> RankingData<'a> {
         Cascade {
             criteria: (0..CRITERIA.len()).map(|k| self.criterion(k)).collect(),
             restart: Some(Restart { to: 2, min_tie: 3 }),
+            block: None,
         }
     }
 
@@ -164,6 +165,7 @@ impl<'a> RankingData<'a> {
                 .map(|k| self.criterion(k))
                 .collect(),
             restart: None,
+            block: None,
         }
     }
 

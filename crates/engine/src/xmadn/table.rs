@@ -236,6 +236,7 @@ pub fn cascade<'a>(facts: &'a [Fact], rolls: &'a [TieRoll]) -> Cascade<'a, Playe
     Cascade {
         criteria,
         restart: Some(Restart { to: 1, min_tie: 3 }),
+        block: None,
     }
 }
 
