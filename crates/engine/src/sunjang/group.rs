@@ -770,6 +770,18 @@ pub fn describe_pairing(p: &Pairing, name: &dyn Fn(PlayerId) -> String) -> Strin
 mod tests {
     use super::*;
 
+    /// A game of round 1 with its outcome.
+    fn g(b: u32, w: u32, o: Outcome) -> GroupGame {
+        GroupGame {
+            pairing: Pairing {
+                round: 1,
+                black: PlayerId(b),
+                white: PlayerId(w),
+            },
+            outcome: Some(o),
+        }
+    }
+
     fn ids(n: u32) -> Vec<PlayerId> {
         (1..=n).map(PlayerId).collect()
     }
@@ -836,14 +848,6 @@ mod tests {
         // 1 beats 2 and draws 3... 3 draws 1 and beats 2: 3 has 1½, 1 has
         // 1½; 1's SODOS = 2's 0 + half of 3's 1½ = ¾.
         let rules = SunjangRules::default();
-        let g = |b, w, o| GroupGame {
-            pairing: Pairing {
-                round: 1,
-                black: PlayerId(b),
-                white: PlayerId(w),
-            },
-            outcome: Some(o),
-        };
         let games = vec![
             g(1, 2, Outcome::BlackWins),
             g(1, 3, Outcome::Jigo),
@@ -868,14 +872,6 @@ mod tests {
             ..SunjangRules::default()
         };
         assert_eq!(rules.sodos_per_point(), 12);
-        let g = |b, w, o| GroupGame {
-            pairing: Pairing {
-                round: 1,
-                black: PlayerId(b),
-                white: PlayerId(w),
-            },
-            outcome: Some(o),
-        };
         let games = vec![
             g(1, 2, Outcome::Jigo),
             g(2, 3, Outcome::BlackWins),

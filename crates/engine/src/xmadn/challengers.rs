@@ -690,11 +690,9 @@ impl Challengers {
                 seconds,
                 at,
             } => {
-                for (p, h) in players.iter().zip(&home) {
-                    h.check(&self.name_of(*p))?;
-                }
                 let rule_set = self.rules.rule_set;
-                let pawns = home.map(|h| rule_set.counted(h));
+                let names = players.map(|p| self.name_of(p));
+                let pawns = rule_set.counted_pair(&home, [&names[0], &names[1]])?;
                 let mut events = self
                     .decide(Command::RecordGame {
                         players,

@@ -1217,11 +1217,9 @@ impl League {
                 seconds,
                 at,
             } => {
-                for (p, h) in players.iter().zip(&home) {
-                    h.check(&self.name_of(*p))?;
-                }
                 let rule_set = self.rules.rule_set;
-                let pawns = home.map(|h| rule_set.counted(h));
+                let names = players.map(|p| self.name_of(p));
+                let pawns = rule_set.counted_pair(&home, [&names[0], &names[1]])?;
                 let inner = match entry {
                     Entry::Result { game } => Command::RecordResult {
                         game,

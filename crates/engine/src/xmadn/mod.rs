@@ -177,6 +177,16 @@ impl RuleSet {
         }
     }
 
+    /// The counted pawns of two players from what each brought home per
+    /// allied colour (ARB-R65), each figure checked first (`names` for the
+    /// refusal).
+    pub fn counted_pair(self, home: &[Home; 2], names: [&str; 2]) -> Result<[u8; 2], RuleError> {
+        for (h, name) in home.iter().zip(names) {
+            h.check(name)?;
+        }
+        Ok(home.map(|h| self.counted(h)))
+    }
+
     /// A refusal of the counted pawns derived from `home` (ARB-R65): says
     /// where they came from and names the field `home`; any other refusal
     /// as it is.
