@@ -57,6 +57,7 @@
 //! league (its rules and its division restrictions per rank).
 
 mod envelope;
+pub mod roundrobin;
 mod rules_file;
 pub mod sunjang;
 mod v1;

@@ -101,7 +101,7 @@ const SUNJANG: &str = "a Sunjang league event";
 
 /// Decode into the DTO enum `T` of the format `this`, whose types are
 /// `kinds`; a record of another format says which.
-fn decode_as<T: DeserializeOwned>(
+pub(crate) fn decode_as<T: DeserializeOwned>(
     payload: &str,
     kinds: &[&str],
     this: &str,
@@ -137,6 +137,8 @@ fn other_format(kind: &str, payload: &str) -> Option<&'static str> {
         Some(CHALLENGERS)
     } else if crate::sunjang::KINDS.contains(&kind) {
         Some(SUNJANG)
+    } else if crate::roundrobin::KINDS.contains(&kind) {
+        Some("a round-robin league event")
     } else if crate::v1::KINDS.contains(&kind) && crate::decode(payload).is_ok() {
         Some(TWS)
     } else {

@@ -281,6 +281,7 @@ pub enum Event {
     },
     AccountUnlinked {
         player: PlayerId,
+        account: String,
     },
     Reverted {
         seq: u64,
@@ -880,9 +881,10 @@ impl RoundRobin {
             }
             Command::UnlinkAccount { player } => {
                 self.check_player(player, "player")?;
-                self.links
+                let account = self
+                    .links
                     .decide_unlink(player, LINK_CLAUSE, |p| self.name_of(p))?;
-                Ok(vec![Event::AccountUnlinked { player }])
+                Ok(vec![Event::AccountUnlinked { player, account }])
             }
         }
     }
@@ -1001,7 +1003,7 @@ impl RoundRobin {
             }
             Event::Withdrawn { player, .. }
             | Event::AccountLinked { player, .. }
-            | Event::AccountUnlinked { player }
+            | Event::AccountUnlinked { player, .. }
                 if !known(player) =>
             {
                 bad("an unknown player")
@@ -1131,7 +1133,7 @@ impl RoundRobin {
                 at: *at,
             }),
             Event::AccountLinked { player, account } => self.links.link(account, *player),
-            Event::AccountUnlinked { player } => self.links.unlink(*player),
+            Event::AccountUnlinked { player, .. } => self.links.unlink(*player),
             Event::Reverted { .. } => {}
         }
     }

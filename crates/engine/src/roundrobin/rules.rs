@@ -453,8 +453,8 @@ impl RoundRobinRules {
             ("points.win", p.win),
             ("points.draw", p.draw),
             ("points.loss", p.loss),
-            ("points.forfeit-win", p.forfeit_win),
-            ("points.forfeit-loss", p.forfeit_loss),
+            ("points.forfeit_win", p.forfeit_win),
+            ("points.forfeit_loss", p.forfeit_loss),
         ] {
             if v > MOST_POINTS {
                 return err(field, format!("{v} points is more than {MOST_POINTS}"));
@@ -483,7 +483,7 @@ impl RoundRobinRules {
         }
         if p.forfeit_loss > p.loss {
             return err(
-                "points.forfeit-loss",
+                "points.forfeit_loss",
                 format!(
                     "a loss by forfeit ({}) cannot be worth more than a loss played ({})",
                     p.forfeit_loss, p.loss
@@ -493,13 +493,13 @@ impl RoundRobinRules {
         if let Some((w, l)) = self.forfeit_score {
             if !self.scores {
                 return err(
-                    "forfeit-score",
+                    "forfeit_score",
                     "a forfeit score needs results with scores (scores = true)".into(),
                 );
             }
             if w <= l || w > 99 {
                 return err(
-                    "forfeit-score",
+                    "forfeit_score",
                     format!("a forfeit counts as a win, at most 99-0: not {w}-{l}"),
                 );
             }
@@ -529,13 +529,13 @@ impl RoundRobinRules {
                 .collect();
             if h2h.is_empty() {
                 return err(
-                    "head-to-head",
+                    "head_to_head",
                     "the block method needs head-to-head criteria in the tiebreaks".into(),
                 );
             }
             if h2h.last().unwrap_or(&0) - h2h[0] + 1 != h2h.len() {
                 return err(
-                    "head-to-head",
+                    "head_to_head",
                     "the block method needs the head-to-head criteria next to each other".into(),
                 );
             }
@@ -544,7 +544,7 @@ impl RoundRobinRules {
             && !self.tiebreaks.iter().any(|t| t.is_head_to_head())
         {
             return err(
-                "head-to-head",
+                "head_to_head",
                 "the restart goes back to the first head-to-head criterion, and there is none"
                     .into(),
             );
@@ -587,7 +587,7 @@ mod tests {
         r.tiebreaks.swap(1, 4);
         assert_eq!(
             r.validate().unwrap_err().field.as_deref(),
-            Some("head-to-head")
+            Some("head_to_head")
         );
         let mut r = RoundRobinRules::fifa_world_cup();
         r.points.draw = 4;
