@@ -14,13 +14,12 @@ use arbiter_store_postgres::PostgresStore;
 use arbiter_store_sqlite::SqliteStore;
 
 pub mod actions;
-pub mod actions_sunjang;
-pub mod actions_xmadn;
 pub mod api;
 mod app;
 pub mod auth;
 pub mod demo;
 pub mod error;
+pub mod formats;
 pub mod heavy;
 pub mod mail;
 pub mod pages;

@@ -9,7 +9,7 @@ use arbiter_store::{Account, AccountStore, Grant, Role, Seq, StoreError};
 
 use super::Who;
 use crate::AppState;
-use crate::actions_xmadn::FormatDone;
+use crate::actions::FormatDone;
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
 

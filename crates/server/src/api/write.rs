@@ -14,12 +14,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::actions::{self, ActionDone, LadderAction};
-use crate::actions_sunjang::{self, SunjangAction};
-use crate::actions_xmadn::{self, ChallengersAction, FormatDone, LeagueAction};
+use crate::actions::FormatDone;
 use crate::api::{ApiPath, etag};
 use crate::auth::{self, CSRF_HEADER, Caller};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::formats::sunjang::actions::{self as actions_sunjang, SunjangAction};
+use crate::formats::tws::actions::{self, ActionDone, LadderAction};
+use crate::formats::xmadn::actions::{self as actions_xmadn, ChallengersAction, LeagueAction};
 use arbiter_service::format::CompetitionFormat;
 use arbiter_store::{AccountStore, Grant};
 

@@ -1,21 +1,29 @@
 //! What every desk shares: who the caller is and the form's tokens
 //! ([`DeskHead`]), the parsing of a posted form and its fields, and where a
-//! form that worked goes, with its fixed sentence.
+//! form that worked goes, with its fixed sentence; and the desk's routes
+//! (`GET /c/{id}/manage`, [`page`], and `POST /c/{id}/act`, [`act`]), which
+//! hand the competition to its format's desk, and a stale form's answer
+//! ([`refused`]).
 
 use arbiter_store::{AccountStore, Grant, Role};
 use axum::Form;
 use axum::body::{Body, Bytes};
-use axum::extract::FromRequest;
+use axum::extract::{FromRequest, Path, Query, State};
 use axum::http::{Request, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use super::Kind;
+use super::forms::{problem, to_login};
 use crate::AppState;
-use crate::actions_xmadn::FormatDone;
+use crate::actions::FormatDone;
 use crate::auth::{self, Caller, Roles};
 use crate::error::{ApiError, ErrorCode};
+use crate::formats::{sunjang, tws, xmadn};
 
 /// Parse a posted form body as `T`; the error names the problem.
-pub(super) async fn form_of<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+pub(crate) async fn form_of<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
     let request = Request::builder()
         .method("POST")
         .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
@@ -29,7 +37,7 @@ pub(super) async fn form_of<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiE
 
 /// What every desk shows: who the caller is, and the form's tokens.
 #[derive(Debug)]
-pub(super) struct DeskHead {
+pub(crate) struct DeskHead {
     pub id: String,
     pub csrf: String,
     pub key: String,
@@ -52,7 +60,7 @@ pub(super) struct DeskHead {
 impl DeskHead {
     /// The head of desk `id` at `version`, with the sentence `done` or the
     /// notice of a stale form.
-    pub(super) async fn of(
+    pub(crate) async fn of(
         state: &AppState,
         caller: &Caller,
         id: &str,
@@ -90,7 +98,7 @@ impl DeskHead {
     }
 
     /// The head with the caller's player in `competition` (ARB-R50).
-    pub(super) fn linked<S>(mut self, competition: &S) -> Self
+    pub(crate) fn linked<S>(mut self, competition: &S) -> Self
     where
         S: arbiter_engine::model::Linked + crate::actions::common::Named,
     {
@@ -101,7 +109,7 @@ impl DeskHead {
 
     /// The caller plays under one of these names: his linked player's, or
     /// his account's own (ARB-R2); this only hides moderators' forms.
-    pub(super) fn plays(&self, names: &[String]) -> bool {
+    pub(crate) fn plays(&self, names: &[String]) -> bool {
         [
             self.player_name.as_deref(),
             Some(self.display_name.as_str()),
@@ -119,7 +127,7 @@ impl DeskHead {
 /// The sentence after a form on the desk of an XMadn league or Challengers
 /// event or a Sunjang league that worked (fixed texts: nothing from the
 /// address is echoed).
-pub(super) fn done_message(action: &str) -> Option<&'static str> {
+pub(crate) fn done_message(action: &str) -> Option<&'static str> {
     Some(match action {
         "roll" => "The dice were rolled.",
         "record-result" => "The result was recorded.",
@@ -149,18 +157,18 @@ pub(super) fn done_message(action: &str) -> Option<&'static str> {
     })
 }
 
-pub(super) fn text(v: &Option<String>) -> String {
+pub(crate) fn text(v: &Option<String>) -> String {
     v.as_deref().unwrap_or("").trim().to_string()
 }
 
-pub(super) fn opt(v: &Option<String>) -> Option<String> {
+pub(crate) fn opt(v: &Option<String>) -> Option<String> {
     v.as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(str::to_string)
 }
 
-pub(super) fn number<T: std::str::FromStr>(
+pub(crate) fn number<T: std::str::FromStr>(
     v: &Option<String>,
     field: &str,
 ) -> Result<Option<T>, ApiError> {
@@ -174,12 +182,12 @@ pub(super) fn number<T: std::str::FromStr>(
 }
 
 /// The refusal of a form's unknown `action`.
-pub(super) fn no_action(action: &str) -> ApiError {
+pub(crate) fn no_action(action: &str) -> ApiError {
     ApiError::bad_request(format!("there is no action {action:?}")).with_field("action")
 }
 
 /// The accounts with a moderator grant among `grants`.
-pub(super) fn moderator_accounts(grants: impl IntoIterator<Item = Grant>) -> Vec<String> {
+pub(crate) fn moderator_accounts(grants: impl IntoIterator<Item = Grant>) -> Vec<String> {
     grants
         .into_iter()
         .filter(|g| g.role == Role::Moderator)
@@ -189,7 +197,7 @@ pub(super) fn moderator_accounts(grants: impl IntoIterator<Item = Grant>) -> Vec
 
 /// Where a desk form that worked goes: the desk, with the fixed sentence
 /// of what was done.
-pub(super) fn done_location(id: &str, done: &FormatDone) -> String {
+pub(crate) fn done_location(id: &str, done: &FormatDone) -> String {
     let what = if done.action == "remove-moderator" && !done.stored {
         "remove-moderator-none"
     } else {
@@ -203,7 +211,7 @@ pub(super) fn done_location(id: &str, done: &FormatDone) -> String {
 /// the state its sender saw (issue 14, item 4: a form without it, or with
 /// an empty one, was stored). A preview changes nothing and may leave it
 /// out, as the API's `If-Match`.
-pub(super) fn form_version(v: &Option<String>, preview: bool) -> Result<Option<u64>, ApiError> {
+pub(crate) fn form_version(v: &Option<String>, preview: bool) -> Result<Option<u64>, ApiError> {
     match number::<u64>(v, "_version")? {
         None if !preview => Err(ApiError::new(
             StatusCode::PRECONDITION_REQUIRED,
@@ -268,3 +276,127 @@ impl Stale {
         }
     }
 }
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct DeskQuery {
+    done: Option<String>,
+}
+
+/// `GET /c/{id}/manage`: the competition's desk for its format. Moderators
+/// run the competition here; on a ladder, players report and confirm their
+/// results and ask to skip.
+pub(crate) async fn page(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Query(q): Query<DeskQuery>,
+) -> Response {
+    let here = format!("/c/{id}/manage");
+    let kind = match Kind::of(&state, &id).await {
+        Ok(kind) => kind,
+        Err(e) => return e.into_response(),
+    };
+    if caller.account.is_none() {
+        return to_login(&here);
+    }
+    show_desk(&state, &caller, &id, kind, q.done.as_deref(), None).await
+}
+
+/// The desk of competition `id` (of format `kind`) in its current state,
+/// with the sentence of what the last form did, or the notice of a form
+/// sent from an older version.
+async fn show_desk(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    kind: Kind,
+    done: Option<&str>,
+    stale: Option<Stale>,
+) -> Response {
+    let shown = match kind {
+        Kind::Ladder => tws::desk::ladder_desk(state, caller, id, done, stale).await,
+        Kind::League => xmadn::desk::league_desk(state, caller, id, done, stale).await,
+        Kind::Challengers => xmadn::desk::challengers_desk(state, caller, id, done, stale).await,
+        Kind::Sunjang => sunjang::desk::desk(state, caller, id, done, stale).await,
+    };
+    shown.unwrap_or_else(|e| problem(e, &format!("/c/{id}")))
+}
+
+/// A refused desk form. A stale version (someone changed the competition
+/// after the form was shown) answers with the desk as it is now, what
+/// changed since in the history's words, and what the form held; nothing
+/// was stored (issue 14, item 4: it answered "409 conflict"). Any other
+/// refusal is its problem page.
+pub(crate) async fn refused(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    kind: Kind,
+    body: &Bytes,
+    e: ApiError,
+) -> Response {
+    let back = format!("/c/{id}/manage");
+    let (StatusCode::CONFLICT, Some(now)) = (e.status, e.detail.current_version) else {
+        return problem(e, &back);
+    };
+    let since = match form_of::<VersionOnly>(body).await {
+        Ok(f) => number::<u64>(&f.version, CSRF_FIELD_VERSION).ok().flatten(),
+        Err(_) => None,
+    };
+    let Some(since) = since else {
+        return problem(e, &back);
+    };
+    let changes = match super::history::since(state, id, kind, since).await {
+        Ok(c) => c,
+        Err(_) => return problem(e, &back),
+    };
+    let stale = Stale::new(since, now, changes, body).await;
+    let mut response = show_desk(state, caller, id, kind, None, Some(stale)).await;
+    if response.status() == StatusCode::OK {
+        // Refused, not done: the status says so to programs; the page
+        // says it in words.
+        *response.status_mut() = StatusCode::CONFLICT;
+    }
+    response
+}
+
+/// The version field of any desk form.
+#[derive(Debug, Deserialize)]
+struct VersionOnly {
+    #[serde(rename = "_version")]
+    version: Option<String>,
+}
+
+/// `POST /c/{id}/act`: one action from a desk form, carried out by its
+/// format's desk.
+pub(crate) async fn act(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Response {
+    let back = format!("/c/{id}/manage");
+    if caller.account.is_none() {
+        return to_login(&back);
+    }
+    let kind = match Kind::of(&state, &id).await {
+        Ok(kind) => kind,
+        Err(e) => return e.into_response(),
+    };
+    match kind {
+        Kind::Ladder => tws::desk::act(&state, &caller, &id, &body).await,
+        Kind::League | Kind::Challengers => {
+            match xmadn::desk::act(&state, &caller, &id, kind, &body).await {
+                Ok(r) => r,
+                Err(e) => refused(&state, &caller, &id, kind, &body, e).await,
+            }
+        }
+        Kind::Sunjang => match sunjang::desk::act(&state, &caller, &id, &body).await {
+            Ok(r) => r,
+            Err(e) => refused(&state, &caller, &id, kind, &body, e).await,
+        },
+    }
+}
+
+/// The field name of the version a form was shown at.
+const CSRF_FIELD_VERSION: &str = "_version";

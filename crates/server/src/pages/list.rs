@@ -53,7 +53,9 @@ pub(super) async fn index(State(state): State<AppState>) -> Result<Response, Pag
                         l.name.clone(),
                         l.players.len(),
                         v,
-                        super::xmadn::phase_for_the_web(&arbiter_service::xmadn::phase_words(l)),
+                        crate::formats::xmadn::pages::phase_for_the_web(
+                            &arbiter_service::xmadn::phase_words(l),
+                        ),
                     )
                 })
                 .await?

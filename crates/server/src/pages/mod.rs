@@ -33,21 +33,20 @@ use axum::routing::{get, post};
 
 use crate::AppState;
 
+mod accounts;
 pub mod assets;
 mod clinch;
-mod desk;
-mod desk_sunjang;
-mod desk_xmadn;
+pub(crate) mod desk;
+pub(crate) mod forms;
 mod history;
 mod insight;
 mod installation;
-mod ladder;
 mod list;
-mod manage;
-mod sunjang;
+mod new;
 pub mod svg;
 mod what_if;
-mod xmadn;
+
+use crate::formats::{sunjang, tws, xmadn};
 
 /// The page routes, merged into the app beside the API.
 pub fn routes() -> Router<AppState> {
@@ -55,28 +54,28 @@ pub fn routes() -> Router<AppState> {
         .route("/", get(list::index))
         .route("/c/{id}", get(competition))
         .route("/c/{id}/history", get(history::page))
-        .route("/c/{id}/rounds/{n}", get(ladder::round))
-        .route("/c/{id}/players/{name}", get(ladder::player))
-        .route("/c/{id}/stats", get(ladder::stats))
+        .route("/c/{id}/rounds/{n}", get(tws::pages::round))
+        .route("/c/{id}/players/{name}", get(tws::pages::player))
+        .route("/c/{id}/stats", get(tws::pages::stats))
         .route("/stats", get(installation::stats))
         .route("/c/{id}/ratings", get(insight::ratings))
         .route("/c/{id}/projection", get(insight::projection))
         .route("/c/{id}/clinch", get(clinch::page))
         .route("/c/{id}/what-if", get(what_if::page))
-        .route("/c/{id}/seasons/{n}", get(sunjang::season))
+        .route("/c/{id}/seasons/{n}", get(sunjang::pages::season))
         .route("/assets/{file}", get(assets::asset))
-        .route("/login", get(manage::login_page).post(manage::login))
-        .route("/logout", post(manage::logout))
+        .route("/login", get(accounts::login_page).post(accounts::login))
+        .route("/logout", post(accounts::logout))
         .route(
             "/register",
-            get(manage::register_page).post(manage::register),
+            get(accounts::register_page).post(accounts::register),
         )
-        .route("/account", get(manage::account))
-        .route("/account/tokens", post(manage::create_token))
-        .route("/account/tokens/{id}/revoke", post(manage::revoke_token))
-        .route("/new", get(manage::new_page).post(manage::create))
-        .route("/c/{id}/manage", get(manage::desk))
-        .route("/c/{id}/act", post(manage::act))
+        .route("/account", get(accounts::account))
+        .route("/account/tokens", post(accounts::create_token))
+        .route("/account/tokens/{id}/revoke", post(accounts::revoke_token))
+        .route("/new", get(new::new_page).post(new::create))
+        .route("/c/{id}/manage", get(desk::page))
+        .route("/c/{id}/act", post(desk::act))
         // Any other address outside the API (which answers its own 404s in
         // JSON) is a page that does not exist.
         .fallback(not_found)
@@ -97,10 +96,10 @@ async fn competition(
     axum::extract::Path(id): axum::extract::Path<String>,
 ) -> Result<Response, PageError> {
     match Kind::of(&state, &id).await? {
-        Kind::Ladder => ladder::page(&state, &id).await,
-        Kind::League => xmadn::league(&state, &id).await,
-        Kind::Challengers => xmadn::challengers(&state, &id).await,
-        Kind::Sunjang => sunjang::page(&state, &id).await,
+        Kind::Ladder => tws::pages::page(&state, &id).await,
+        Kind::League => xmadn::pages::league(&state, &id).await,
+        Kind::Challengers => xmadn::pages::challengers(&state, &id).await,
+        Kind::Sunjang => sunjang::pages::page(&state, &id).await,
     }
 }
 

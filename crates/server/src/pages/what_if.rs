@@ -509,7 +509,8 @@ pub(super) async fn page(
                         AnyWhatIfView::League(v) => {
                             page.results = v.results.clone();
                             let mut league = v.league;
-                            league.phase = super::xmadn::phase_for_the_web(&league.phase);
+                            league.phase =
+                                crate::formats::xmadn::pages::phase_for_the_web(&league.phase);
                             page.league = Some(league);
                         }
                         AnyWhatIfView::Sunjang(v) => {

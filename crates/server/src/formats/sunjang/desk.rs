@@ -3,7 +3,7 @@
 //! pyramid, the groups and every placement with its reason, and stores
 //! nothing until confirmed), record and correct group results, record
 //! tiebreak decisions, close the season and run the final round, with the
-//! same [`crate::actions_sunjang`] as the API.
+//! same [`crate::formats::sunjang::actions`] as the API.
 
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::final_round::FinalState;
@@ -15,16 +15,16 @@ use axum::body::Bytes;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::desk::{
+use crate::AppState;
+use crate::actions::FormatDone;
+use crate::auth::{self, Caller};
+use crate::error::ApiError;
+use crate::formats::sunjang::actions::{self as actions_sunjang, SunjangAction};
+use crate::pages::desk::{
     DeskHead, Stale, done_location, done_message, form_of, form_version, no_action, number, opt,
     text,
 };
-use super::{Chrome, Kind, render};
-use crate::AppState;
-use crate::actions_sunjang::{self, SunjangAction};
-use crate::actions_xmadn::FormatDone;
-use crate::auth::{self, Caller};
-use crate::error::ApiError;
+use crate::pages::{Chrome, Kind, render};
 
 const OUTCOMES: [(&str, &str); 6] = [
     ("black", "Black wins"),
@@ -88,7 +88,7 @@ struct SunjangDesk {
 }
 
 /// `GET /c/{id}/manage` for a Sunjang league.
-pub(super) async fn desk(
+pub(crate) async fn desk(
     state: &AppState,
     caller: &Caller,
     id: &str,
@@ -242,7 +242,7 @@ struct PreviewPage {
 
 /// Every field a Sunjang desk form may send; `action` says which action.
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct SjForm {
+pub(crate) struct SjForm {
     action: String,
     #[serde(rename = "_csrf")]
     csrf: Option<String>,
@@ -395,7 +395,7 @@ impl SjForm {
 
 /// `POST /c/{id}/act` for a Sunjang league: the action, or for a season
 /// plan with `preview`, the plan on a page with a button that stores it.
-pub(super) async fn act(
+pub(crate) async fn act(
     state: &AppState,
     caller: &Caller,
     id: &str,

@@ -1,6 +1,6 @@
 //! The state-changing things the pages and the API do to a Sunjang league
 //! ([`SunjangAction`]), with who may do them and the engine command each
-//! becomes, like [`crate::actions`] for a ladder.
+//! becomes, like [`crate::formats::tws::actions`] for a ladder.
 //!
 //! Who may (per competition): the owner and the moderators register and
 //! update players, plan seasons (with a preview that stores nothing),
@@ -26,12 +26,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::actions::Who;
 use crate::actions::common::{
     RECORDED_BY_A_MODERATOR, account_to_link, bad_rules, check_role, context, directory,
     grant_creator, load_for, moderator_grant, organizer, plays, required, rules_text,
 };
-use crate::actions_xmadn::FormatDone;
+use crate::actions::{FormatDone, Who};
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
 

@@ -10,9 +10,9 @@ use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::Response;
 
-use super::svg::{self, Bar, Point, Svg};
-use super::{Chrome, Kind, PageError, not_found_page, number, render};
 use crate::AppState;
+use crate::pages::svg::{self, Bar, Point, Svg};
+use crate::pages::{Chrome, Kind, PageError, not_found_page, number, render};
 
 /// Refuse a competition that is not a ladder with a 404: the page does
 /// not exist for its format.
@@ -76,7 +76,7 @@ fn round_links(l: &Ladder) -> Vec<RoundLink> {
 }
 
 /// `GET /c/{id}` for a ladder.
-pub(super) async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
+pub(crate) async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
     // A game past its deadline and not played is overdue at this time.
     let now = state.now();
     let page = state
@@ -143,7 +143,7 @@ struct RoundPage {
 
 /// `GET /c/{id}/rounds/{n}`: a round of a ladder, its games and why, and
 /// its close with every move explained.
-pub(super) async fn round(
+pub(crate) async fn round(
     State(state): State<AppState>,
     Path((id, n)): Path<(String, String)>,
 ) -> Result<Response, PageError> {
@@ -233,7 +233,7 @@ fn results_of(p: &PlayerView) -> Vec<ResultLine> {
 }
 
 /// `GET /c/{id}/players/{name}`: a player of a ladder.
-pub(super) async fn player(
+pub(crate) async fn player(
     State(state): State<AppState>,
     Path((id, name)): Path<(String, String)>,
 ) -> Result<Response, PageError> {
@@ -370,7 +370,7 @@ fn tally_bar(label: &str, t: &TallyView) -> Bar {
 
 /// `GET /c/{id}/stats`: results by side, by bid and by how games ended,
 /// and every player's record.
-pub(super) async fn stats(
+pub(crate) async fn stats(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, PageError> {

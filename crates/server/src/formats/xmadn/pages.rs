@@ -7,11 +7,11 @@ use arbiter_service::xmadn::{ChallengersView, LeagueView, challengers_view, leag
 use askama::Template;
 use axum::response::Response;
 
-use super::{Chrome, Kind, PageError, render};
 use crate::AppState;
+use crate::pages::{Chrome, Kind, PageError, render};
 
 /// The league's phase in words, without the CLI command it suggests.
-pub(super) fn phase_for_the_web(phase: &str) -> String {
+pub(crate) fn phase_for_the_web(phase: &str) -> String {
     phase.replace(" (`league roll`)", "")
 }
 
@@ -23,7 +23,7 @@ struct LeaguePage {
 }
 
 /// `GET /c/{id}` for an XMadn league.
-pub(super) async fn league(state: &AppState, id: &str) -> Result<Response, PageError> {
+pub(crate) async fn league(state: &AppState, id: &str) -> Result<Response, PageError> {
     let mut v = state
         .service
         .read_as::<League, _>(id, |l, version| league_view(l, id, version))
@@ -49,7 +49,7 @@ struct ChallengersPage {
 }
 
 /// `GET /c/{id}` for an XMadn Challengers event.
-pub(super) async fn challengers(state: &AppState, id: &str) -> Result<Response, PageError> {
+pub(crate) async fn challengers(state: &AppState, id: &str) -> Result<Response, PageError> {
     let v = state
         .service
         .read_as::<Challengers, _>(id, |c, version| challengers_view(c, id, version))

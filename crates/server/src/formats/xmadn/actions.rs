@@ -1,7 +1,7 @@
 //! The state-changing things the pages and the API do to an XMadn league
 //! ([`LeagueAction`]) and an XMadn Challengers event
 //! ([`ChallengersAction`]), with who may do them and the engine command
-//! each becomes, like [`crate::actions`] for a ladder.
+//! each becomes, like [`crate::formats::tws::actions`] for a ladder.
 //!
 //! Who may (per competition): the owner and the moderators run everything
 //! (rolls, results, corrections, cancellations, the playoff). The engine
@@ -16,19 +16,16 @@ use arbiter_engine::model::{GameId, PlayerId};
 use arbiter_engine::xmadn::challengers::{self, Challengers};
 use arbiter_engine::xmadn::league::{self, League};
 use arbiter_engine::xmadn::{Colours, Home, parse_time};
-use arbiter_service::Executed;
-use arbiter_service::sunjang::SeasonView;
 use arbiter_store::Seq;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AppState;
-use crate::actions::Who;
 use crate::actions::common::{
     RECORDED_BY_A_MODERATOR, account_to_link, bad_rules, check_role, context, directory,
-    grant_creator, load_for, message, moderator_grant, organizer, plays, required, rules_text,
-    sentence,
+    grant_creator, load_for, moderator_grant, organizer, plays, required, rules_text,
 };
+use crate::actions::{FormatDone, Who};
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
 
@@ -164,49 +161,6 @@ pub enum ChallengersAction {
     LinkAccount { player: String, account: String },
     /// A moderator ends the link of a player's account (ARB-R50).
     UnlinkAccount { player: String },
-}
-
-/// What an action on a league, Challengers event or Sunjang league did.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct FormatDone {
-    pub action: String,
-    /// The competition's version after it (before it, for a preview).
-    pub version: Seq,
-    /// Nothing was stored: a preview, or a retry (same idempotency key).
-    pub stored: bool,
-    pub replayed: bool,
-    /// What happened, in words.
-    pub message: String,
-    /// For a Sunjang season planned or previewed: the season, with every
-    /// placement explained.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
-    pub season: Option<SeasonView>,
-    /// For a Sunjang layout previewed: every rule of section A it breaks,
-    /// with its figures (ARB-R55).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[schema(value_type = Vec<Object>)]
-    pub violations: Vec<arbiter_service::views::ExplanationView>,
-}
-
-impl FormatDone {
-    /// The answer to an executed action: its events in words, each
-    /// summary (`arbiter_service::summary`) made a sentence.
-    pub(crate) fn of<E>(
-        action: &str,
-        executed: &Executed<E>,
-        summarize: impl Fn(&E) -> String,
-    ) -> Self {
-        FormatDone {
-            action: action.to_string(),
-            version: executed.last,
-            stored: !executed.replayed,
-            replayed: executed.replayed,
-            message: message(executed, |e| sentence(&summarize(e))),
-            season: None,
-            violations: Vec::new(),
-        }
-    }
 }
 
 /// A player whose name is `name` under the one normalization of names

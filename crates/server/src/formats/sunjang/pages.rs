@@ -8,8 +8,8 @@ use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::Response;
 
-use super::{Chrome, Kind, PageError, not_found_page, number, render};
 use crate::AppState;
+use crate::pages::{Chrome, Kind, PageError, not_found_page, number, render};
 
 /// A season in the list of seasons.
 #[derive(Debug)]
@@ -45,7 +45,7 @@ struct SunjangPage {
 }
 
 /// `GET /c/{id}` for a Sunjang league.
-pub(super) async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
+pub(crate) async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
     let page = state
         .service
         .read_as::<League, _>(id, |l, version| {
@@ -84,7 +84,7 @@ struct SeasonPage {
 
 /// `GET /c/{id}/seasons/{n}`: one season of a Sunjang league, as it was
 /// planned and played.
-pub(super) async fn season(
+pub(crate) async fn season(
     State(state): State<AppState>,
     Path((id, n)): Path<(String, String)>,
 ) -> Result<Response, PageError> {

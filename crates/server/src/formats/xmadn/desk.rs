@@ -1,6 +1,6 @@
 //! The desks of an XMadn league and of an XMadn Challengers event: the
 //! moderators roll the dice, record, correct and cancel games and run the
-//! playoff here, with the same [`crate::actions_xmadn`] as the API. Every
+//! playoff here, with the same [`crate::formats::xmadn::actions`] as the API. Every
 //! form posts to `/c/{id}/act` with the session's CSRF token, an
 //! idempotency key and the version it was shown at.
 
@@ -14,15 +14,15 @@ use axum::body::Bytes;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
-use super::desk::{
+use crate::AppState;
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::formats::xmadn::actions::{self as actions_xmadn, ChallengersAction, LeagueAction};
+use crate::pages::desk::{
     DeskHead, Stale, done_location, done_message, form_of, form_version, no_action, number, opt,
     text,
 };
-use super::{Chrome, Kind, render};
-use crate::AppState;
-use crate::actions_xmadn::{self, ChallengersAction, LeagueAction};
-use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::pages::{Chrome, Kind, render};
 
 /// A league game on the desk.
 #[derive(Debug, Clone)]
@@ -57,7 +57,7 @@ fn desk_games(h: &DeskHead, list: &[LeagueGameView]) -> Vec<DeskLeagueGame> {
 }
 
 /// `GET /c/{id}/manage` for an XMadn league.
-pub(super) async fn league_desk(
+pub(crate) async fn league_desk(
     state: &AppState,
     caller: &Caller,
     id: &str,
@@ -76,7 +76,7 @@ pub(super) async fn league_desk(
     .await?
     .linked(&l);
     let mut v = league_view(&l, id, version);
-    v.phase = super::xmadn::phase_for_the_web(&v.phase);
+    v.phase = crate::formats::xmadn::pages::phase_for_the_web(&v.phase);
     let games = desk_games(
         &h,
         &v.drrs
@@ -136,7 +136,7 @@ struct ChallengersDesk {
 }
 
 /// `GET /c/{id}/manage` for an XMadn Challengers event.
-pub(super) async fn challengers_desk(
+pub(crate) async fn challengers_desk(
     state: &AppState,
     caller: &Caller,
     id: &str,
@@ -176,7 +176,7 @@ pub(super) async fn challengers_desk(
 
 /// Every field an XMadn desk form may send; `action` says which action.
 #[derive(Debug, Default, Deserialize)]
-pub(super) struct XmForm {
+pub(crate) struct XmForm {
     action: String,
     #[serde(rename = "_csrf")]
     csrf: Option<String>,
@@ -309,7 +309,7 @@ impl XmForm {
 }
 
 /// `POST /c/{id}/act` for an XMadn league or Challengers event.
-pub(super) async fn act(
+pub(crate) async fn act(
     state: &AppState,
     caller: &Caller,
     id: &str,

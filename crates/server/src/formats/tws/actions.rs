@@ -26,10 +26,9 @@ use arbiter_store::{AccountStore, Role, Seq};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-pub(crate) mod common;
-
-use self::common::required;
 use crate::AppState;
+use crate::actions::Who;
+use crate::actions::common::{self, required};
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
 
@@ -204,25 +203,6 @@ pub enum LadderAction {
         #[serde(default)]
         preview: bool,
     },
-}
-
-/// Who may carry out an action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Who {
-    /// Any logged-in account.
-    Account,
-    /// A player of the competition (the action is about himself).
-    Player,
-    /// A player of the named game, or a moderator who is not in it.
-    GamePlayerOrModerator,
-    /// A player of the named game only.
-    GamePlayer,
-    /// A moderator who is not in the named game.
-    ModeratorNotInGame,
-    /// A moderator, or the player the action names.
-    ModeratorOrSelf,
-    Moderator,
-    Owner,
 }
 
 impl LadderAction {
