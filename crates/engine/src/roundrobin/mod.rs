@@ -45,7 +45,7 @@ impl GameId {
 
 impl std::fmt::Display for GameId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0 + 1)
+        write!(f, "{}", u64::from(self.0) + 1)
     }
 }
 
