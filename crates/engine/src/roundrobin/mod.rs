@@ -484,6 +484,14 @@ impl RoundRobin {
             .collect()
     }
 
+    /// The players not withdrawn: those a schedule made now would seat.
+    fn playing(&self) -> Vec<PlayerId> {
+        (0..self.entrants.len())
+            .map(|i| PlayerId(i as u32 + 1))
+            .filter(|p| self.entrants[p.index()].withdrawal.is_none())
+            .collect()
+    }
+
     /// Whether `p`'s games count: he did not withdraw with his games
     /// annulled.
     pub fn counts(&self, p: PlayerId) -> bool {
@@ -703,10 +711,7 @@ impl RoundRobin {
                 if self.started.is_some() {
                     return Err(Self::refuse("the league has already started"));
                 }
-                let playing: Vec<PlayerId> = (0..self.entrants.len())
-                    .map(|i| PlayerId(i as u32 + 1))
-                    .filter(|p| self.entrants[p.index()].withdrawal.is_none())
-                    .collect();
+                let playing = self.playing();
                 let (rounds, given) = match schedule {
                     None => {
                         let table = berger::schedule(playing.len(), self.rules.cycles)
@@ -1044,10 +1049,7 @@ impl RoundRobin {
                 self.started = Some(*at);
                 self.given_schedule = *given;
                 self.lot_commitment = *lot_commitment;
-                let playing: Vec<PlayerId> = (0..self.entrants.len())
-                    .map(|i| PlayerId(i as u32 + 1))
-                    .filter(|p| self.entrants[p.index()].withdrawal.is_none())
-                    .collect();
+                let playing = self.playing();
                 for (r, pairs) in rounds.iter().enumerate() {
                     let number = r as u32 + 1;
                     let mut ids = Vec::with_capacity(pairs.len());
