@@ -10,10 +10,12 @@ mod args;
 mod clinch;
 mod csv;
 mod demo;
+mod formats;
 mod input;
 mod insight;
 mod installation;
 mod render;
+mod roundrobin;
 mod run;
 mod script;
 #[cfg(test)]

@@ -14,6 +14,7 @@ use arbiter_store_any::{AnyStore, StoreSpec};
 use chrono::{NaiveDate, NaiveDateTime, TimeZone, Utc};
 
 use crate::args::*;
+use crate::formats::CliFormat;
 use crate::render;
 
 /// The service over the database `--db` names: a SQLite file or PostgreSQL.
@@ -112,6 +113,7 @@ pub fn creates(command: &Noun) -> bool {
             | Noun::League(LeagueCmd::Create { .. })
             | Noun::Challengers(ChallengersCmd::Create { .. })
             | Noun::Sunjang(SunjangCmd::Create { .. })
+            | Noun::RoundRobin(RoundRobinCmd::Create { .. })
             | Noun::Import(_)
             | Noun::Demo(_)
     )
@@ -281,7 +283,7 @@ fn parse_time_any(s: &str) -> Result<Time> {
 }
 
 /// A deadline given as a date means the end of that day.
-fn parse_deadline(s: &str) -> Result<Time> {
+pub fn parse_deadline(s: &str) -> Result<Time> {
     if let Ok(d) = NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
         && let Some(t) = d.and_hms_opt(23, 59, 59)
     {
@@ -507,6 +509,7 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
         Noun::Challengers(cmd) => crate::xmadn::challengers(svc, g, cmd).await,
         Noun::Roll(cmd) => crate::xmadn::roll(svc, g, cmd).await,
         Noun::Sunjang(cmd) => crate::sunjang::run(svc, g, cmd).await,
+        Noun::RoundRobin(cmd) => crate::roundrobin::run(svc, g, cmd).await,
         Noun::Ratings(a) => crate::insight::ratings(svc, g, a).await,
         Noun::Project(a) => crate::insight::project(svc, g, a).await,
         Noun::WhatIf(a) => crate::what_if::run(svc, g, a).await,
@@ -533,7 +536,7 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
         other => {
             let comp = competition(svc, g).await?;
             let format = svc.format_of(&comp).await?;
-            if format != CompetitionFormat::TwsLadder {
+            if arbiter_service::with_format!(format, |F| <F as CliFormat>::NOUN.is_some()) {
                 return execute_other(svc, g, &comp, format, other).await;
             }
             execute_in(svc, g, &comp, other).await
@@ -552,11 +555,11 @@ async fn execute_other(
 ) -> Result<()> {
     match noun {
         Noun::History(a) => {
-            let rows = if format == CompetitionFormat::SunjangLeague {
-                crate::sunjang::history_rows(svc, comp).await?
-            } else {
-                crate::xmadn::history_rows(svc, comp, format).await?
-            };
+            let rows = arbiter_service::with_format!(format, |F| {
+                let (state, _) = svc.load_as::<F>(comp, None).await?;
+                let h = svc.history_of::<F>(comp, None).await?;
+                history_json::<F>(&h, |e| state.describe(e))
+            });
             let skip = a.limit.map_or(0, |n| rows.len().saturating_sub(n));
             let rows: Vec<serde_json::Value> = rows.into_iter().skip(skip).collect();
             if g.json {
@@ -565,42 +568,42 @@ async fn execute_other(
             out!("{}", render::history(&rows));
             Ok(())
         }
-        Noun::Undo if format == CompetitionFormat::SunjangLeague => {
-            crate::sunjang::undo(svc, g, comp).await
-        }
-        Noun::Undo => crate::xmadn::undo(svc, g, comp, format).await,
-        Noun::Competition(CompetitionCmd::Show) => {
-            if format == CompetitionFormat::SunjangLeague {
-                let (l, _) = svc
-                    .load_as::<arbiter_engine::sunjang::season::League>(comp, None)
-                    .await?;
-                // Before the first season, the registered players.
-                let cmd = if l.seasons.is_empty() {
-                    SunjangCmd::Player(SunjangPlayerCmd::List)
-                } else {
-                    SunjangCmd::Season(SeasonCmd::Show {
-                        season: None,
-                        tree: false,
-                    })
-                };
-                crate::sunjang::run(svc, g, &cmd).await
-            } else if format == CompetitionFormat::XmadnLeague {
-                crate::xmadn::league(svc, g, &LeagueCmd::Show).await
-            } else {
-                crate::xmadn::challengers(svc, g, &ChallengersCmd::Show).await
+        Noun::Undo => {
+            let ctx = g.ctx();
+            let (seq, event, summary, last) = arbiter_service::with_format!(format, |F| {
+                let (before, _) = svc.load_as::<F>(comp, None).await?;
+                let (done, target) = svc.undo_as::<F>(comp, &ctx).await?;
+                (
+                    target.seq,
+                    target.kind,
+                    before.describe(&target.event),
+                    done.last,
+                )
+            });
+            if g.json {
+                return print_json(
+                    &serde_json::json!({"undone": seq, "event": event, "version": last}),
+                );
             }
+            outln!("Undid event {seq} ({event}: {summary}) by event {last}.");
+            Ok(())
         }
-        _ => {
-            let noun = match format {
-                CompetitionFormat::XmadnLeague => "league",
-                CompetitionFormat::SunjangLeague => "sunjang",
-                _ => "challengers",
-            };
-            bail!(
-                "{comp} is {}: this command is for TWS ladders; see `arbiter {noun} --help`",
-                format.words()
-            )
+        Noun::Competition(CompetitionCmd::Show) => {
+            arbiter_service::with_format!(format, |F| <F as CliFormat>::show(svc, g).await)
         }
+        _ => bail!(
+            "{comp} is {}: this command is for TWS ladders; see `arbiter {} --help`",
+            format.words(),
+            arbiter_service::with_format!(format, |F| <F as CliFormat>::NOUN).unwrap_or("help")
+        ),
+    }
+}
+
+impl CliFormat for Ladder {
+    const NOUN: Option<&'static str> = None;
+    async fn show(svc: &Svc, g: &Globals) -> Result<()> {
+        let comp = competition(svc, g).await?;
+        execute_in(svc, g, &comp, &Noun::Competition(CompetitionCmd::Show)).await
     }
 }
 
@@ -1047,6 +1050,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
         | Noun::Challengers(_)
         | Noun::Roll(_)
         | Noun::Sunjang(_)
+        | Noun::RoundRobin(_)
         | Noun::Ratings(_)
         | Noun::Project(_)
         | Noun::WhatIf(_)

@@ -18,7 +18,7 @@ use crate::args::{
     TiebreakCmd,
 };
 use crate::render::{right, table};
-use crate::run::{Globals, Svc, Usage, competition, history_json, print_json, report_written};
+use crate::run::{Globals, Svc, Usage, competition, print_json, report_written};
 
 fn usage(msg: String) -> anyhow::Error {
     Usage(msg).into()
@@ -129,6 +129,24 @@ fn season_of(l: &League, n: Option<u32>) -> Result<&Season> {
         None => l.current().ok_or_else(|| {
             anyhow!("no season has been planned yet: `arbiter sunjang season plan`")
         }),
+    }
+}
+
+impl crate::formats::CliFormat for League {
+    const NOUN: Option<&'static str> = Some("sunjang");
+    async fn show(svc: &Svc, g: &Globals) -> Result<()> {
+        let comp = competition(svc, g).await?;
+        let (l, _) = svc.load_as::<Self>(&comp, None).await?;
+        // Before the first season, the registered players.
+        let cmd = if l.seasons.is_empty() {
+            SunjangCmd::Player(SunjangPlayerCmd::List)
+        } else {
+            SunjangCmd::Season(SeasonCmd::Show {
+                season: None,
+                tree: false,
+            })
+        };
+        run(svc, g, &cmd).await
     }
 }
 
@@ -616,33 +634,6 @@ fn preview_layout(l: &League, g: &Globals, proposal: &Proposal, reason: &str) ->
                 .join("; ")
         ))
     }
-}
-
-/// History and undo of a Sunjang league.
-pub async fn history_rows(svc: &Svc, comp: &str) -> Result<Vec<serde_json::Value>> {
-    let (l, _) = svc.load_as::<League>(comp, None).await?;
-    let h = svc.history_of::<League>(comp, None).await?;
-    Ok(history_json::<League>(&h, |e| {
-        arbiter_service::summary::sunjang(&l, e)
-    }))
-}
-
-pub async fn undo(svc: &Svc, g: &Globals, comp: &str) -> Result<()> {
-    let (l, _) = svc.load_as::<League>(comp, None).await?;
-    let (done, target) = svc.undo_as::<League>(comp, &g.ctx()).await?;
-    if g.json {
-        return print_json(
-            &serde_json::json!({"undone": target.seq, "event": target.kind, "version": done.last}),
-        );
-    }
-    outln!(
-        "Undid event {} ({}: {}) by event {}.",
-        target.seq,
-        target.kind,
-        arbiter_service::summary::sunjang(&l, &target.event),
-        done.last
-    );
-    Ok(())
 }
 
 fn render_group(g: &arbiter_service::sunjang::GroupView) -> String {

@@ -8,7 +8,6 @@ use arbiter_engine::xmadn::challengers::{self, Challengers};
 use arbiter_engine::xmadn::league::{self, League};
 use arbiter_engine::xmadn::table::Table;
 use arbiter_engine::xmadn::{Colours, Home, analysis, parse_time};
-use arbiter_service::format::CompetitionFormat;
 use arbiter_service::forum::Markup;
 use arbiter_service::xmadn::{
     ChallengersView, LeagueView, challengers_forum, challengers_view, league_forum, league_view,
@@ -17,7 +16,7 @@ use comfy_table::Cell;
 
 use crate::args::{ChallengersCmd, LeagueCmd, PlayoffCmd, RollCmd, XmResultArgs};
 use crate::render::{right, table};
-use crate::run::{Globals, Svc, Usage, competition, history_json, print_json, report_written};
+use crate::run::{Globals, Svc, Usage, competition, print_json, report_written};
 
 fn usage(msg: String) -> anyhow::Error {
     Usage(msg).into()
@@ -276,6 +275,20 @@ fn next_steps(before: &League, after: &League) {
 
 async fn load_league(svc: &Svc, comp: &str) -> Result<(League, u64)> {
     Ok(svc.load_as::<League>(comp, None).await?)
+}
+
+impl crate::formats::CliFormat for League {
+    const NOUN: Option<&'static str> = Some("league");
+    async fn show(svc: &Svc, g: &Globals) -> Result<()> {
+        league(svc, g, &LeagueCmd::Show).await
+    }
+}
+
+impl crate::formats::CliFormat for Challengers {
+    const NOUN: Option<&'static str> = Some("challengers");
+    async fn show(svc: &Svc, g: &Globals) -> Result<()> {
+        challengers(svc, g, &ChallengersCmd::Show).await
+    }
 }
 
 pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
@@ -744,55 +757,6 @@ fn hex32(s: &str, flag: &str) -> Result<[u8; 32]> {
     let bytes = hex::decode(s.trim()).map_err(|_| usage(format!("{flag}: not hex")))?;
     <[u8; 32]>::try_from(bytes.as_slice())
         .map_err(|_| usage(format!("{flag}: 64 hex digits (32 bytes) expected")))
-}
-
-/// History and undo of an XMadn competition.
-pub async fn history_rows(
-    svc: &Svc,
-    comp: &str,
-    format: CompetitionFormat,
-) -> Result<Vec<serde_json::Value>> {
-    if format == CompetitionFormat::XmadnLeague {
-        let (l, _) = load_league(svc, comp).await?;
-        let h = svc.history_of::<League>(comp, None).await?;
-        Ok(history_json::<League>(&h, |e| {
-            arbiter_service::summary::league(&l, e)
-        }))
-    } else {
-        let (c, _) = svc.load_as::<Challengers>(comp, None).await?;
-        let h = svc.history_of::<Challengers>(comp, None).await?;
-        Ok(history_json::<Challengers>(&h, |e| {
-            arbiter_service::summary::challengers(&c, e)
-        }))
-    }
-}
-
-pub async fn undo(svc: &Svc, g: &Globals, comp: &str, format: CompetitionFormat) -> Result<()> {
-    let ctx = g.ctx();
-    let (seq, event, summary, last) = if format == CompetitionFormat::XmadnLeague {
-        let (l, _) = load_league(svc, comp).await?;
-        let (done, target) = svc.undo_as::<League>(comp, &ctx).await?;
-        (
-            target.seq,
-            target.kind,
-            arbiter_service::summary::league(&l, &target.event),
-            done.last,
-        )
-    } else {
-        let (c, _) = svc.load_as::<Challengers>(comp, None).await?;
-        let (done, target) = svc.undo_as::<Challengers>(comp, &ctx).await?;
-        (
-            target.seq,
-            target.kind,
-            arbiter_service::summary::challengers(&c, &target.event),
-            done.last,
-        )
-    };
-    if g.json {
-        return print_json(&serde_json::json!({"undone": seq, "event": event, "version": last}));
-    }
-    outln!("Undid event {seq} ({event}: {summary}) by event {last}.");
-    Ok(())
 }
 
 // ----- terminal output -----

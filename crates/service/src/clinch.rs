@@ -156,19 +156,12 @@ pub struct ClinchView {
     pub note: Option<String>,
 }
 
-/// A competition loaded for [`ClinchInput::analyse`].
-#[derive(Debug, Clone)]
-pub enum ClinchState {
-    League(League),
-    Sunjang(SunjangLeague),
-}
-
 /// A loaded competition, its id and version.
 #[derive(Debug, Clone)]
 pub struct ClinchInput {
     pub competition: String,
     pub version: u64,
-    pub state: ClinchState,
+    pub state: std::sync::Arc<dyn crate::format::AnyCompetition>,
 }
 
 /// What a player has and can still reach, in a table's own unit.
@@ -624,18 +617,7 @@ impl ClinchInput {
     /// Analyse every table with games left (or only `group`, a Sunjang
     /// group's label). CPU-bound.
     pub fn analyse(&self, group: Option<&str>) -> Result<ClinchView> {
-        let (c, v) = (self.competition.as_str(), self.version);
-        match &self.state {
-            ClinchState::League(l) => {
-                if let Some(g) = group {
-                    return Err(ServiceError::Input(format!(
-                        "an XMadn league has one table and no groups; leave out {g:?}"
-                    )));
-                }
-                Ok(league_clinch(l, c, v))
-            }
-            ClinchState::Sunjang(l) => sunjang_clinch(l, c, v, group),
-        }
+        self.state.clinch(&self.competition, self.version, group)
     }
 }
 
@@ -643,22 +625,15 @@ impl<S: EventStore> Service<S> {
     /// Load a competition for [`ClinchInput::analyse`]; refused for a
     /// format without a table to judge (a TWS ladder, XMadn Challengers).
     pub async fn clinch_input(&self, competition: &str) -> Result<ClinchInput> {
-        let (state, version) = match self.format_of(competition).await? {
-            CompetitionFormat::XmadnLeague => {
-                let (l, v) = self.load_as::<League>(competition, None).await?;
-                (ClinchState::League(l), v)
-            }
-            CompetitionFormat::SunjangLeague => {
-                let (l, v) = self.load_as::<SunjangLeague>(competition, None).await?;
-                (ClinchState::Sunjang(l), v)
-            }
-            f => {
-                return Err(ServiceError::Input(format!(
-                    "clinch and elimination are judged for XMadn leagues and Sunjang leagues (ARB-R47); this competition is {}",
-                    f.words()
-                )));
-            }
-        };
+        let format = self.format_of(competition).await?;
+        if !format.offers().clinch {
+            return Err(ServiceError::Input(format!(
+                "clinch and elimination are judged for {} (ARB-R47); this competition is {}",
+                CompetitionFormat::those_offering(|o| o.clinch),
+                format.words()
+            )));
+        }
+        let (state, version) = self.load_any(competition).await?;
         Ok(ClinchInput {
             competition: competition.to_string(),
             version,

@@ -27,14 +27,13 @@
 
 use std::collections::HashMap;
 
-use arbiter_engine::sunjang::season::{self, League as Sunjang};
+use arbiter_engine::sunjang::season::League as Sunjang;
 use arbiter_engine::sunjang::{PlayerInfo, Rank};
-use arbiter_engine::tws::{self, Ladder};
+use arbiter_engine::tws::Ladder;
 use arbiter_engine::xmadn::challengers::Challengers;
 use arbiter_engine::xmadn::league::League;
 use arbiter_store::{EventStore, Seq, StoreError};
 
-use crate::format::CompetitionFormat;
 use crate::{
     Context, Executed, Format, RETRIES, Service, ServiceError, check_expected, sha256_hex,
 };
@@ -610,46 +609,15 @@ impl<S: EventStore> Service<S> {
         bytes: &[u8],
         ctx: &Context,
     ) -> crate::Result<Imported> {
-        match self.format_of(competition).await? {
-            CompetitionFormat::TwsLadder => {
-                let players = parse_ladder_players(file, bytes)?;
-                let names = players.iter().map(|p| p.name.clone()).collect();
-                let commands = players
-                    .into_iter()
-                    .map(|p| {
-                        (
-                            p.line,
-                            tws::Command::Join {
-                                name: p.name,
-                                surname: p.surname,
-                            },
-                        )
-                    })
-                    .collect();
-                let done = self
-                    .execute_all::<Ladder>(competition, file, commands, ctx)
-                    .await?;
-                Ok(imported(names, &done))
-            }
-            CompetitionFormat::SunjangLeague => {
-                let players = parse_sunjang_players(file, bytes)?;
-                let names = players.iter().map(|p| p.info.name.clone()).collect();
-                let commands = players
-                    .into_iter()
-                    .map(|p| (p.line, season::Command::Register { info: p.info }))
-                    .collect();
-                let done = self
-                    .execute_all::<Sunjang>(competition, file, commands, ctx)
-                    .await?;
-                Ok(imported(names, &done))
-            }
-            f @ (CompetitionFormat::XmadnLeague | CompetitionFormat::XmadnChallengers) => {
-                Err(ServiceError::Input(format!(
-                    "{competition} is {}: its three players are named when it is created (--player), so it takes no player import",
-                    f.words()
-                )))
-            }
-        }
+        crate::with_format!(self.format_of(competition).await?, |F| {
+            let rows = F::import_players(competition, file, bytes)?;
+            let names = rows.iter().map(|(_, name, _)| name.clone()).collect();
+            let commands = rows.into_iter().map(|(line, _, c)| (line, c)).collect();
+            let done = self
+                .execute_all::<F>(competition, file, commands, ctx)
+                .await?;
+            Ok(imported(names, &done))
+        })
     }
 
     /// Decide every command in order on a copy of the state (a refusal
@@ -773,14 +741,14 @@ pub struct Table {
 }
 
 impl Table {
-    fn new(header: &[&'static str]) -> Self {
+    pub(crate) fn new(header: &[&'static str]) -> Self {
         Self {
             header: header.to_vec(),
             rows: Vec::new(),
         }
     }
 
-    fn push(&mut self, cells: Vec<Cell>) {
+    pub(crate) fn push(&mut self, cells: Vec<Cell>) {
         self.rows.push(
             cells
                 .into_iter()
@@ -1067,36 +1035,11 @@ impl<S: EventStore> Service<S> {
         what: Export,
         now: arbiter_engine::model::Time,
     ) -> crate::Result<Table> {
-        let c = competition;
-        Ok(match self.format_of(c).await? {
-            CompetitionFormat::TwsLadder => {
-                self.read_as::<Ladder, _>(c, |l, v| match what {
-                    Export::Standings => ladder_standings(l, c, v),
-                    Export::Results => ladder_results(l, now),
-                })
-                .await?
-            }
-            CompetitionFormat::XmadnLeague => {
-                self.read_as::<League, _>(c, |l, v| match what {
-                    Export::Standings => league_standings(l, c, v),
-                    Export::Results => league_results(l, c, v),
-                })
-                .await?
-            }
-            CompetitionFormat::XmadnChallengers => {
-                self.read_as::<Challengers, _>(c, |l, v| match what {
-                    Export::Standings => challengers_standings(l, c, v),
-                    Export::Results => challengers_results(l, c, v),
-                })
-                .await?
-            }
-            CompetitionFormat::SunjangLeague => {
-                self.read_as::<Sunjang, _>(c, |l, _| match what {
-                    Export::Standings => sunjang_standings(l),
-                    Export::Results => sunjang_results(l),
-                })
-                .await?
-            }
+        crate::with_format!(self.format_of(competition).await?, |F| {
+            self.read_as::<F, _>(competition, |state, version| {
+                state.csv_table(what, competition, version, now)
+            })
+            .await
         })
     }
 }

@@ -6,17 +6,22 @@
 use std::fmt::Debug;
 
 use arbiter_engine::RuleError;
-use arbiter_engine::tws;
+use arbiter_engine::model::{PlayerId, Time};
 use arbiter_record::RecordError;
 
 /// A competition format: its state (a fold of its events), commands and
 /// events, and how its events are stored.
-pub trait Format: Default + Clone + Debug + Send + Sync + 'static {
+pub trait Format:
+    Default + Clone + Debug + Send + Sync + arbiter_engine::model::Linked + 'static
+{
     type Event: Clone + Debug + Send + Sync + 'static;
     type Command: Clone + Debug + Send + Sync + 'static;
 
     /// The format's name for users, with its article ("a TWS ladder").
     const NAME: &'static str;
+    /// The format's name for users in the plural ("TWS ladders"), as
+    /// refusals list the formats that offer something.
+    const PLURAL: &'static str;
     /// The stored kind of the event that creates a competition of this
     /// format: how the service tells formats apart.
     const CREATED: &'static str;
@@ -34,44 +39,234 @@ pub trait Format: Default + Clone + Debug + Send + Sync + 'static {
     /// The command with its time (and drawn seeds) left out: what
     /// identifies a request for idempotency.
     fn request(command: &Self::Command) -> String;
+
+    // The registry's hooks: what the service and the front ends ask of a
+    // format beyond its command path. Each format answers them in its own
+    // module; a hook a format does not offer keeps its default, a refusal
+    // that names the format.
+
+    /// The format in the registry.
+    const FORMAT: CompetitionFormat;
+    /// The format's name in files and the API ("tws-ladder"), as
+    /// [`CompetitionFormat`] serializes.
+    const ID: &'static str;
+    /// What the format offers beyond its command path.
+    const OFFERS: Offers = Offers::NOTHING;
+
+    /// An event in words, as the history shows it (`crate::summary`),
+    /// with this state before or after it to name the players.
+    fn describe(&self, event: &Self::Event) -> String;
+    /// The competition's name.
+    fn title(&self) -> &str;
+    /// Its players (ladder members, league players, entrants).
+    fn members(&self) -> usize;
+    /// Its rounds (ladder rounds, double round-robins, games, seasons).
+    fn rounds(&self) -> usize;
+    /// The player of exactly this name (never read as an id, ARB-R50).
+    fn player_named(&self, name: &str) -> Option<PlayerId>;
+    /// The command that links `account` to `player` (ARB-R50).
+    fn link(player: PlayerId, account: String) -> Self::Command;
+    /// The command that ends `player`'s link (ARB-R50).
+    fn unlink(player: PlayerId) -> Self::Command;
+
+    /// The commands a CSV file of players makes, each with its line
+    /// (`crate::csv`); refused for a format whose players are not imported.
+    fn import_players(
+        competition: &str,
+        file: &str,
+        bytes: &[u8],
+    ) -> crate::Result<Vec<(u64, String, Self::Command)>> {
+        let _ = (file, bytes);
+        Err(crate::ServiceError::Input(format!(
+            "{competition} is {}, which takes no player import",
+            Self::NAME
+        )))
+    }
+    /// The standings or the results as a table (CSV, forum exports).
+    fn csv_table(
+        &self,
+        what: crate::csv::Export,
+        competition: &str,
+        version: u64,
+        now: Time,
+    ) -> crate::csv::Table;
+    /// Clinch and elimination (ARB-R47) of the tables with games left, or
+    /// only `group`'s; called only when [`Offers::clinch`].
+    fn clinch(
+        &self,
+        competition: &str,
+        version: u64,
+        group: Option<&str>,
+    ) -> crate::Result<crate::clinch::ClinchView> {
+        let _ = (competition, version, group);
+        Err(not_offered::<Self>("clinch and elimination"))
+    }
+    /// The ratings of `rated` together: this competition alone, or (with
+    /// [`Offers::installation_ratings`]) every competition of the format,
+    /// in the installation's order; called only when [`Offers::ratings`].
+    fn ratings(
+        rated: &[(String, Self)],
+        competition: &str,
+        version: u64,
+        system: crate::insight::RatingSystem,
+        scope: crate::insight::RatingScope,
+    ) -> crate::Result<crate::insight::RatingsView> {
+        let _ = (rated, competition, version, system, scope);
+        Err(not_offered::<Self>("ratings"))
+    }
+    /// The competition after hypothetical `results` at `at`, on a copy;
+    /// called only when [`Offers::what_if`].
+    fn what_if(
+        &self,
+        competition: &str,
+        version: u64,
+        results: &[(String, String)],
+        at: Time,
+    ) -> crate::Result<crate::what_if::AnyWhatIfView> {
+        let _ = (competition, version, results, at);
+        Err(not_offered::<Self>("what-if"))
+    }
+    /// The Monte-Carlo projection (ARB-R48); called only when
+    /// [`Offers::projection`].
+    fn project(
+        &self,
+        competition: &str,
+        version: u64,
+        request: &crate::insight::ProjectionRequest,
+        progress: crate::insight::Progress<'_>,
+    ) -> crate::Result<crate::insight::ProjectionView> {
+        let _ = (competition, version, request, progress);
+        Err(not_offered::<Self>("a projection"))
+    }
 }
 
-impl Format for tws::Ladder {
-    type Event = tws::Event;
-    type Command = tws::Command;
-    const NAME: &'static str = "a TWS ladder";
-    const CREATED: &'static str = "created";
+/// A loaded competition of any format, for the hooks that need no store
+/// and no runtime (a server runs them on a blocking thread): every
+/// [`Format`] is one, forwarding to its own hooks.
+pub trait AnyCompetition: Debug + Send + Sync {
+    fn format(&self) -> CompetitionFormat;
+    fn clinch(
+        &self,
+        competition: &str,
+        version: u64,
+        group: Option<&str>,
+    ) -> crate::Result<crate::clinch::ClinchView>;
+    fn project(
+        &self,
+        competition: &str,
+        version: u64,
+        request: &crate::insight::ProjectionRequest,
+        progress: crate::insight::Progress<'_>,
+    ) -> crate::Result<crate::insight::ProjectionView>;
+    fn what_if(
+        &self,
+        competition: &str,
+        version: u64,
+        results: &[(String, String)],
+        at: Time,
+    ) -> crate::Result<crate::what_if::AnyWhatIfView>;
+    /// The state itself, for a caller that knows its format.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
 
-    fn decide(&self, command: tws::Command) -> Result<Vec<tws::Event>, RuleError> {
-        tws::Ladder::decide(self, command)
+impl<F: Format> AnyCompetition for F {
+    fn format(&self) -> CompetitionFormat {
+        F::FORMAT
     }
-    fn apply(&mut self, event: &tws::Event) {
-        tws::Ladder::apply(self, event);
+    fn clinch(
+        &self,
+        competition: &str,
+        version: u64,
+        group: Option<&str>,
+    ) -> crate::Result<crate::clinch::ClinchView> {
+        Format::clinch(self, competition, version, group)
     }
-    fn try_apply(&mut self, event: &tws::Event) -> Result<(), RuleError> {
-        tws::Ladder::try_apply(self, event)
+    fn project(
+        &self,
+        competition: &str,
+        version: u64,
+        request: &crate::insight::ProjectionRequest,
+        progress: crate::insight::Progress<'_>,
+    ) -> crate::Result<crate::insight::ProjectionView> {
+        Format::project(self, competition, version, request, progress)
     }
-    fn encode(event: &tws::Event) -> String {
-        arbiter_record::encode(event)
+    fn what_if(
+        &self,
+        competition: &str,
+        version: u64,
+        results: &[(String, String)],
+        at: Time,
+    ) -> crate::Result<crate::what_if::AnyWhatIfView> {
+        Format::what_if(self, competition, version, results, at)
     }
-    fn decode(payload: &str) -> Result<tws::Event, RecordError> {
-        arbiter_record::decode(payload)
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
-    fn kind(event: &tws::Event) -> &'static str {
-        event.kind()
-    }
-    fn revert(seq: u64, summary: String) -> tws::Event {
-        tws::Event::Reverted { seq, summary }
-    }
-    fn reverted(event: &tws::Event) -> Option<u64> {
-        match event {
-            tws::Event::Reverted { seq, .. } => Some(*seq),
-            _ => None,
+}
+
+/// What a format offers beyond its command path, so that a refusal can
+/// name the formats that do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offers {
+    pub clinch: bool,
+    pub projection: bool,
+    pub what_if: bool,
+    pub ratings: bool,
+    /// Ratings over every competition of the format in the installation,
+    /// players matched by name (ARB-R46).
+    pub installation_ratings: bool,
+}
+
+impl Offers {
+    pub const NOTHING: Offers = Offers {
+        clinch: false,
+        projection: false,
+        what_if: false,
+        ratings: false,
+        installation_ratings: false,
+    };
+}
+
+fn not_offered<F: Format>(what: &str) -> crate::ServiceError {
+    crate::ServiceError::Input(format!("there is no {what} for {}", F::NAME))
+}
+
+/// The registry: the formats this program knows, as the one `match` on
+/// [`CompetitionFormat`] (beside the enum itself). `with_format!(format,
+/// |F| body)` runs `body` with `F` the format's engine state, which
+/// implements [`Format`] here and each front end's own format trait in the
+/// front end's folder for it. Adding a format adds its variant to
+/// [`CompetitionFormat`], to [`CompetitionFormat::ALL`] and its line here
+/// (ARCHITECTURE.md, "Adding a format").
+#[macro_export]
+macro_rules! with_format {
+    ($format:expr, |$F:ident| $body:expr) => {{
+        use $crate::format::CompetitionFormat as __Registered;
+        #[allow(unused_imports)]
+        use $crate::format::Format as _;
+        match $format {
+            __Registered::TwsLadder => {
+                type $F = $crate::arbiter_engine::tws::Ladder;
+                $body
+            }
+            __Registered::XmadnLeague => {
+                type $F = $crate::arbiter_engine::xmadn::league::League;
+                $body
+            }
+            __Registered::XmadnChallengers => {
+                type $F = $crate::arbiter_engine::xmadn::challengers::Challengers;
+                $body
+            }
+            __Registered::SunjangLeague => {
+                type $F = $crate::arbiter_engine::sunjang::season::League;
+                $body
+            }
+            __Registered::RoundRobin => {
+                type $F = $crate::arbiter_engine::roundrobin::RoundRobin;
+                $body
+            }
         }
-    }
-    fn request(command: &tws::Command) -> String {
-        format!("{:?}", command.without_time())
-    }
+    }};
 }
 
 /// The format of a competition.
@@ -87,30 +282,62 @@ pub enum CompetitionFormat {
     XmadnChallengers,
     /// A Sunjang Baduk league.
     SunjangLeague,
+    /// A round-robin league of 2 to 64 players or teams (issue 16).
+    RoundRobin,
 }
 
 impl CompetitionFormat {
+    /// Every format, in the order they are listed.
+    pub const ALL: [CompetitionFormat; 5] = [
+        Self::TwsLadder,
+        Self::XmadnLeague,
+        Self::XmadnChallengers,
+        Self::SunjangLeague,
+        Self::RoundRobin,
+    ];
+
     /// The format whose creating event has this stored kind.
     pub fn of_kind(kind: &str) -> Option<Self> {
-        use arbiter_engine::sunjang::season::League as Sunjang;
-        use arbiter_engine::xmadn::{challengers::Challengers, league::League};
-        Some(match kind {
-            k if k == tws::Ladder::CREATED => Self::TwsLadder,
-            k if k == League::CREATED => Self::XmadnLeague,
-            k if k == Challengers::CREATED => Self::XmadnChallengers,
-            k if k == Sunjang::CREATED => Self::SunjangLeague,
-            _ => return None,
-        })
+        Self::ALL
+            .into_iter()
+            .find(|f| crate::with_format!(*f, |F| F::CREATED == kind))
+    }
+
+    /// The format of this name in files and the API ("tws-ladder").
+    pub fn of_id(id: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    /// Every format's name in files and the API, for messages:
+    /// "tws-ladder, …, sunjang-league or round-robin".
+    pub fn ids_in_words() -> String {
+        crate::views::list_words(&Self::ALL.map(Self::id), "or")
     }
 
     /// Words for users, with the article.
     pub fn words(self) -> &'static str {
-        match self {
-            Self::TwsLadder => "a TWS ladder",
-            Self::XmadnLeague => "an XMadn league",
-            Self::XmadnChallengers => "an XMadn Challengers event",
-            Self::SunjangLeague => "a Sunjang league",
-        }
+        crate::with_format!(self, |F| F::NAME)
+    }
+
+    /// What the format offers beyond its command path.
+    pub fn offers(self) -> Offers {
+        crate::with_format!(self, |F| F::OFFERS)
+    }
+
+    /// The format's name in files and the API ("tws-ladder").
+    pub fn id(self) -> &'static str {
+        crate::with_format!(self, |F| F::ID)
+    }
+
+    /// The formats offering what `pick` picks, in the plural: "XMadn
+    /// leagues and Sunjang leagues".
+    pub fn those_offering(pick: impl Fn(Offers) -> bool) -> String {
+        let names: Vec<&str> = Self::ALL
+            .into_iter()
+            .filter(|f| pick(f.offers()))
+            .map(|f| crate::with_format!(f, |F| F::PLURAL))
+            .collect();
+        crate::views::list_words(&names, "and")
     }
 }
 

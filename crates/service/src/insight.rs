@@ -259,7 +259,7 @@ struct Source {
 
 /// Rate `ladders` together (players matched by name when there are
 /// several) and build the view.
-fn ratings_view(
+pub(crate) fn ratings_view(
     competition: &str,
     version: u64,
     system: RatingSystem,
@@ -438,7 +438,8 @@ pub fn area_report_view(
 
 fn no_ratings(format: CompetitionFormat) -> ServiceError {
     ServiceError::Input(format!(
-        "ratings are kept for Twilight Struggle ladders (ARB-R46) and XMadn leagues (ARB-R49); this competition is {}",
+        "ratings are kept for {} (ARB-R46, ARB-R49); this competition is {}",
+        CompetitionFormat::those_offering(|o| o.ratings),
         format.words()
     ))
 }
@@ -461,44 +462,44 @@ impl<S: EventStore> Service<S> {
         scope: RatingScope,
     ) -> Result<RatingsView> {
         let format = self.format_of(competition).await?;
-        if format == CompetitionFormat::XmadnLeague {
-            if scope == RatingScope::Installation {
-                return Err(ServiceError::Input(
-                    "the installation's ratings are those of its Twilight Struggle ladders; an XMadn league is rated over its own games (ARB-R49)"
-                        .to_string(),
-                ));
-            }
-            return self
-                .read_as::<League, _>(competition, |l, v| {
-                    league_ratings(l, competition, v, system)
-                })
-                .await;
-        }
-        if format != CompetitionFormat::TwsLadder {
+        let offers = format.offers();
+        if !offers.ratings {
             return Err(no_ratings(format));
         }
-        let (ladder, version) = self.load(competition, None).await?;
-        let mut ladders = Vec::new();
-        match scope {
-            RatingScope::Competition => ladders.push((competition.to_string(), ladder)),
-            RatingScope::Installation => {
-                for id in self.competitions().await? {
-                    if id == competition {
-                        ladders.push((id, ladder.clone()));
-                    } else if self.format_of(&id).await? == CompetitionFormat::TwsLadder {
-                        let (l, _) = self.load(&id, None).await?;
-                        ladders.push((id, l));
+        if scope == RatingScope::Installation && !offers.installation_ratings {
+            return Err(ServiceError::Input(format!(
+                "the installation's ratings are those of {}; {} is rated over its own games (ARB-R49)",
+                CompetitionFormat::those_offering(|o| o.installation_ratings),
+                format.words()
+            )));
+        }
+        crate::with_format!(format, |F| {
+            let (own, version) = self.load_as::<F>(competition, None).await?;
+            let mut rated = Vec::new();
+            match scope {
+                RatingScope::Competition => rated.push((competition.to_string(), own)),
+                RatingScope::Installation => {
+                    let mut own = Some(own);
+                    for id in self.competitions().await? {
+                        if id == competition {
+                            if let Some(own) = own.take() {
+                                rated.push((id, own));
+                            }
+                        } else if self.format_of(&id).await? == format {
+                            let (other, _) = self.load_as::<F>(&id, None).await?;
+                            rated.push((id, other));
+                        }
                     }
                 }
             }
-        }
-        Ok(ratings_view(competition, version, system, scope, &ladders))
+            F::ratings(&rated, competition, version, system, scope)
+        })
     }
 
     /// The AREA report of round `round` of a TWS ladder.
     pub async fn area_report(&self, competition: &str, round: u32) -> Result<AreaReportView> {
         let format = self.format_of(competition).await?;
-        if format != CompetitionFormat::TwsLadder {
+        if format != <Ladder as crate::Format>::FORMAT {
             return Err(no_area_report(format));
         }
         self.read(competition, |l, v| {
@@ -892,22 +893,13 @@ pub fn sunjang_projection(
     })
 }
 
-/// A competition's state, loaded for a projection: [`ProjectionInput::project`]
-/// needs no store and no runtime, so a server can run it on a blocking
-/// thread.
-#[derive(Debug, Clone)]
-pub enum ProjectionInput {
-    Ladder(Ladder),
-    League(League),
-    Sunjang(arbiter_engine::sunjang::season::League),
-}
-
-/// A loaded competition for [`ProjectionInput::project`].
+/// A loaded competition for [`Loaded::project`]: it needs no store and no
+/// runtime, so a server can run it on a blocking thread.
 #[derive(Debug, Clone)]
 pub struct Loaded {
     pub competition: String,
     pub version: u64,
-    pub state: ProjectionInput,
+    pub state: std::sync::Arc<dyn crate::format::AnyCompetition>,
 }
 
 impl Loaded {
@@ -937,12 +929,8 @@ impl Loaded {
         request: &ProjectionRequest,
         progress: Progress<'_>,
     ) -> Result<ProjectionView> {
-        let (c, v) = (self.competition.as_str(), self.version);
-        match &self.state {
-            ProjectionInput::Ladder(l) => ladder_projection(l, c, v, request, progress),
-            ProjectionInput::League(l) => league_projection(l, c, v, request, progress),
-            ProjectionInput::Sunjang(l) => sunjang_projection(l, c, v, request, progress),
-        }
+        self.state
+            .project(&self.competition, self.version, request, progress)
     }
 }
 
@@ -950,28 +938,14 @@ impl<S: EventStore> Service<S> {
     /// Load a competition for a projection; refused for a format without
     /// one (XMadn Challengers).
     pub async fn projection_input(&self, competition: &str) -> Result<Loaded> {
-        let (state, version) = match self.format_of(competition).await? {
-            CompetitionFormat::TwsLadder => {
-                let (l, v) = self.load(competition, None).await?;
-                (ProjectionInput::Ladder(l), v)
-            }
-            CompetitionFormat::XmadnLeague => {
-                let (l, v) = self.load_as::<League>(competition, None).await?;
-                (ProjectionInput::League(l), v)
-            }
-            CompetitionFormat::SunjangLeague => {
-                let (l, v) = self
-                    .load_as::<arbiter_engine::sunjang::season::League>(competition, None)
-                    .await?;
-                (ProjectionInput::Sunjang(l), v)
-            }
-            f @ CompetitionFormat::XmadnChallengers => {
-                return Err(ServiceError::Input(format!(
-                    "there is no projection for {}",
-                    f.words()
-                )));
-            }
-        };
+        let format = self.format_of(competition).await?;
+        if !format.offers().projection {
+            return Err(ServiceError::Input(format!(
+                "there is no projection for {}",
+                format.words()
+            )));
+        }
+        let (state, version) = self.load_any(competition).await?;
         Ok(Loaded {
             competition: competition.to_string(),
             version,
@@ -1221,7 +1195,7 @@ impl<S: EventStore> Service<S> {
         at: arbiter_engine::model::Time,
     ) -> Result<WhatIfView> {
         let format = self.format_of(competition).await?;
-        if format != CompetitionFormat::TwsLadder {
+        if format != <Ladder as crate::Format>::FORMAT {
             return Err(ServiceError::Input(format!(
                 "what-if is for Twilight Struggle ladders; this competition is {}",
                 format.words()

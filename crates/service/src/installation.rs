@@ -22,7 +22,6 @@ use arbiter_engine::tws::stats::{Record, SideTally};
 use arbiter_store::EventStore;
 use serde::Serialize;
 
-use crate::format::CompetitionFormat;
 use crate::views::{LabelledTally, RecordView, TallyView, turn_tallies};
 use crate::{Result, Service};
 
@@ -210,7 +209,7 @@ impl<S: EventStore> Service<S> {
     pub async fn installation_stats(&self) -> Result<InstallationStatsView> {
         let mut ladders = Vec::new();
         for id in self.competitions().await? {
-            if self.format_of(&id).await? == CompetitionFormat::TwsLadder {
+            if self.format_of(&id).await? == <Ladder as crate::Format>::FORMAT {
                 let (l, v) = self.load(&id, None).await?;
                 ladders.push((id, l, v));
             }

@@ -13,9 +13,11 @@ pub mod format;
 pub mod forum;
 pub mod insight;
 pub mod installation;
+pub mod roundrobin;
 pub mod summary;
 pub mod sunjang;
 pub mod transfer;
+pub mod tws;
 pub mod views;
 pub mod what_if;
 pub mod xmadn;
@@ -370,40 +372,31 @@ impl<S: EventStore> Service<S> {
 
     /// A competition's line in the list of competitions.
     pub async fn summary(&self, id: &str) -> Result<format::CompetitionSummary> {
-        use arbiter_engine::sunjang::season::League as Sunjang;
-        use arbiter_engine::xmadn::{challengers::Challengers, league::League};
-        use format::{CompetitionFormat as F, CompetitionSummary};
         let format = self.format_of(id).await?;
-        let row = |name: &str, members: usize, rounds: usize, version: u64| CompetitionSummary {
-            id: id.to_string(),
-            name: name.to_string(),
-            format,
-            members,
-            rounds,
-            version,
-        };
-        match format {
-            F::TwsLadder => {
-                self.read(id, |l, v| row(&l.name, l.order.len(), l.rounds.len(), v))
-                    .await
-            }
-            F::XmadnLeague => {
-                self.read_as::<League, _>(id, |l, v| row(&l.name, l.players.len(), l.drrs.len(), v))
-                    .await
-            }
-            F::XmadnChallengers => {
-                self.read_as::<Challengers, _>(id, |c, v| {
-                    row(&c.name, c.players.len(), c.games().len(), v)
-                })
-                .await
-            }
-            F::SunjangLeague => {
-                self.read_as::<Sunjang, _>(id, |l, v| {
-                    row(&l.name, l.entrants().len(), l.seasons.len(), v)
-                })
-                .await
-            }
-        }
+        with_format!(format, |F| {
+            self.read_as::<F, _>(id, |c, version| format::CompetitionSummary {
+                id: id.to_string(),
+                name: c.title().to_string(),
+                format,
+                members: c.members(),
+                rounds: c.rounds(),
+                version,
+            })
+            .await
+        })
+    }
+
+    /// A competition of whatever format it is, loaded (see
+    /// [`format::AnyCompetition`]), with its version.
+    pub async fn load_any(
+        &self,
+        competition: &str,
+    ) -> Result<(Arc<dyn format::AnyCompetition>, Seq)> {
+        with_format!(self.format_of(competition).await?, |F| {
+            let (state, version) = self.load_as::<F>(competition, None).await?;
+            let state: Arc<dyn format::AnyCompetition> = Arc::new(state);
+            Ok((state, version))
+        })
     }
 
     /// Refuse a competition of another format than `F`, naming both.
@@ -736,48 +729,16 @@ impl<S: EventStore> Service<S> {
         account: &str,
         ctx: &Context,
     ) -> Result<u64> {
-        use arbiter_engine::sunjang::season::{self, League as Sunjang};
-        use arbiter_engine::xmadn::{challengers, league};
         let account = account.to_string();
-        let position = |names: &[String]| names.iter().position(|n| n == player);
-        let linked = match self.format_of(competition).await? {
-            format::CompetitionFormat::TwsLadder => {
-                self.on_player::<Ladder>(
-                    competition,
-                    ctx,
-                    |l| l.find(player),
-                    |player| Command::LinkAccount { player, account },
-                )
-                .await?
-            }
-            format::CompetitionFormat::XmadnLeague => {
-                self.on_player::<league::League>(
-                    competition,
-                    ctx,
-                    |l| position(&l.players).map(|i| league::PLAYERS[i]),
-                    |player| league::Command::LinkAccount { player, account },
-                )
-                .await?
-            }
-            format::CompetitionFormat::XmadnChallengers => {
-                self.on_player::<challengers::Challengers>(
-                    competition,
-                    ctx,
-                    |c| position(&c.players).map(|i| arbiter_engine::model::PlayerId(i as u32 + 1)),
-                    |player| challengers::Command::LinkAccount { player, account },
-                )
-                .await?
-            }
-            format::CompetitionFormat::SunjangLeague => {
-                self.on_player::<Sunjang>(
-                    competition,
-                    ctx,
-                    |l| l.find(player),
-                    |player| season::Command::LinkAccount { player, account },
-                )
-                .await?
-            }
-        };
+        let linked = with_format!(self.format_of(competition).await?, |F| {
+            self.on_player::<F>(
+                competition,
+                ctx,
+                |c| c.player_named(player),
+                |player| F::link(player, account),
+            )
+            .await?
+        });
         linked.ok_or_else(|| {
             ServiceError::Rule(
                 RuleError::new(
@@ -799,47 +760,15 @@ impl<S: EventStore> Service<S> {
         ctx: &Context,
     ) -> Result<Option<u64>> {
         use arbiter_engine::model::Linked;
-        use arbiter_engine::sunjang::season::{self, League as Sunjang};
-        use arbiter_engine::xmadn::{challengers, league};
-        let mine = |l: &dyn Linked| l.links().player_of(account);
-        match self.format_of(competition).await? {
-            format::CompetitionFormat::TwsLadder => {
-                self.on_player::<Ladder>(
-                    competition,
-                    ctx,
-                    |l| mine(l),
-                    |player| Command::UnlinkAccount { player },
-                )
-                .await
-            }
-            format::CompetitionFormat::XmadnLeague => {
-                self.on_player::<league::League>(
-                    competition,
-                    ctx,
-                    |l| mine(l),
-                    |player| league::Command::UnlinkAccount { player },
-                )
-                .await
-            }
-            format::CompetitionFormat::XmadnChallengers => {
-                self.on_player::<challengers::Challengers>(
-                    competition,
-                    ctx,
-                    |c| mine(c),
-                    |player| challengers::Command::UnlinkAccount { player },
-                )
-                .await
-            }
-            format::CompetitionFormat::SunjangLeague => {
-                self.on_player::<Sunjang>(
-                    competition,
-                    ctx,
-                    |l| mine(l),
-                    |player| season::Command::UnlinkAccount { player },
-                )
-                .await
-            }
-        }
+        with_format!(self.format_of(competition).await?, |F| {
+            self.on_player::<F>(
+                competition,
+                ctx,
+                |c| c.links().player_of(account),
+                F::unlink,
+            )
+            .await
+        })
     }
 
     /// Load `competition` as `F`, find a player in it with `find`, and

@@ -3,7 +3,7 @@
 //! groups.
 
 use arbiter_engine::RuleError;
-use arbiter_engine::model::PlayerId;
+use arbiter_engine::model::{PlayerId, Time};
 use arbiter_engine::sunjang::final_round::FinalState;
 use arbiter_engine::sunjang::group::Outcome;
 use arbiter_engine::sunjang::season::{self, League, Season};
@@ -14,7 +14,10 @@ use arbiter_record::RecordError;
 use arbiter_store::EventStore;
 use serde::Serialize;
 
+use crate::csv::{Export, Table as CsvTable};
+use crate::format::{CompetitionFormat, Offers};
 use crate::forum::Markup;
+use crate::insight::{Progress, ProjectionRequest, ProjectionView};
 use crate::views::ExplanationView;
 use crate::{Context, Executed, Format, Result, Service, ServiceError};
 
@@ -22,6 +25,7 @@ impl Format for League {
     type Event = season::Event;
     type Command = season::Command;
     const NAME: &'static str = "a Sunjang league";
+    const PLURAL: &'static str = "Sunjang leagues";
     const CREATED: &'static str = "sunjang-created";
 
     fn decide(&self, command: season::Command) -> Result<Vec<season::Event>, RuleError> {
@@ -53,6 +57,84 @@ impl Format for League {
     }
     fn request(command: &season::Command) -> String {
         format!("sunjang {:?}", command.without_time())
+    }
+    const FORMAT: CompetitionFormat = CompetitionFormat::SunjangLeague;
+    const ID: &'static str = "sunjang-league";
+    const OFFERS: Offers = Offers {
+        clinch: true,
+        projection: true,
+        what_if: true,
+        ratings: false,
+        installation_ratings: false,
+    };
+
+    fn describe(&self, event: &season::Event) -> String {
+        crate::summary::sunjang(self, event)
+    }
+    fn title(&self) -> &str {
+        &self.name
+    }
+    fn members(&self) -> usize {
+        self.entrants().len()
+    }
+    fn rounds(&self) -> usize {
+        self.seasons.len()
+    }
+    fn player_named(&self, name: &str) -> Option<PlayerId> {
+        self.find(name)
+    }
+    fn link(player: PlayerId, account: String) -> season::Command {
+        season::Command::LinkAccount { player, account }
+    }
+    fn unlink(player: PlayerId) -> season::Command {
+        season::Command::UnlinkAccount { player }
+    }
+    fn import_players(
+        _competition: &str,
+        file: &str,
+        bytes: &[u8],
+    ) -> Result<Vec<(u64, String, season::Command)>> {
+        Ok(crate::csv::parse_sunjang_players(file, bytes)?
+            .into_iter()
+            .map(|p| {
+                let name = p.info.name.clone();
+                (p.line, name, season::Command::Register { info: p.info })
+            })
+            .collect())
+    }
+    fn csv_table(&self, what: Export, _competition: &str, _version: u64, _now: Time) -> CsvTable {
+        match what {
+            Export::Standings => crate::csv::sunjang_standings(self),
+            Export::Results => crate::csv::sunjang_results(self),
+        }
+    }
+    fn clinch(
+        &self,
+        competition: &str,
+        version: u64,
+        group: Option<&str>,
+    ) -> Result<crate::clinch::ClinchView> {
+        crate::clinch::sunjang_clinch(self, competition, version, group)
+    }
+    fn what_if(
+        &self,
+        competition: &str,
+        version: u64,
+        results: &[(String, String)],
+        at: Time,
+    ) -> Result<crate::what_if::AnyWhatIfView> {
+        Ok(crate::what_if::AnyWhatIfView::Sunjang(Box::new(
+            crate::what_if::sunjang_what_if(self, competition, version, results, at)?,
+        )))
+    }
+    fn project(
+        &self,
+        competition: &str,
+        version: u64,
+        request: &ProjectionRequest,
+        progress: Progress<'_>,
+    ) -> Result<ProjectionView> {
+        crate::insight::sunjang_projection(self, competition, version, request, progress)
     }
 }
 
@@ -491,10 +573,7 @@ pub struct SeasonPreview {
 /// # Errors
 ///
 /// The plan's refusal (a season still running, a limit it cannot keep).
-pub fn preview_view(
-    l: &League,
-    at: arbiter_engine::model::Time,
-) -> Result<SeasonPreview, RuleError> {
+pub fn preview_view(l: &League, at: Time) -> Result<SeasonPreview, RuleError> {
     let events = l.decide(season::Command::PlanSeason { at })?;
     let mut after = l.clone();
     for e in &events {

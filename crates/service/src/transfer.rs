@@ -311,23 +311,6 @@ fn line<W: Write, T: Serialize>(out: &mut W, value: &T) -> io::Result<()> {
     out.write_all(b"\n")
 }
 
-/// The name of a format in the file (as the API spells it: `tws-ladder`).
-fn format_name(format: CompetitionFormat) -> &'static str {
-    match format {
-        CompetitionFormat::TwsLadder => "tws-ladder",
-        CompetitionFormat::XmadnLeague => "xmadn-league",
-        CompetitionFormat::XmadnChallengers => "xmadn-challengers",
-        CompetitionFormat::SunjangLeague => "sunjang-league",
-    }
-}
-
-const FORMATS: [CompetitionFormat; 4] = [
-    CompetitionFormat::TwsLadder,
-    CompetitionFormat::XmadnLeague,
-    CompetitionFormat::XmadnChallengers,
-    CompetitionFormat::SunjangLeague,
-];
-
 /// Write `export` as an export file (use a buffered writer). The format of
 /// a competition whose first event no format creates is written as
 /// `unknown` (such a file is refused by [`parse`]).
@@ -347,7 +330,7 @@ pub fn write<W: Write>(export: &Export, out: &mut W) -> io::Result<()> {
             .events
             .first()
             .and_then(|e| CompetitionFormat::of_kind(&e.kind))
-            .map_or("unknown", format_name);
+            .map_or("unknown", CompetitionFormat::id);
         line(
             out,
             &CompetitionLine {
@@ -1026,18 +1009,16 @@ impl Reader {
         let id = obj.string("id")?;
         crate::check_competition_id(&id).map_err(|e| at_field(line, "id", e.to_string()))?;
         let format_text = obj.string("format")?;
-        let format = FORMATS
-            .into_iter()
-            .find(|f| format_name(*f) == format_text)
-            .ok_or_else(|| {
-                at_field(
-                    line,
-                    "format",
-                    format!(
-                        "unknown format {format_text:?} (expected tws-ladder, xmadn-league, xmadn-challengers or sunjang-league)"
-                    ),
-                )
-            })?;
+        let format = CompetitionFormat::of_id(&format_text).ok_or_else(|| {
+            at_field(
+                line,
+                "format",
+                format!(
+                    "unknown format {format_text:?} (expected {})",
+                    CompetitionFormat::ids_in_words()
+                ),
+            )
+        })?;
         let announced = obj.number("events")?;
         obj.finish()?;
         if announced == 0 {
@@ -1419,9 +1400,6 @@ fn check_keys(current: &Current) -> Parsed<()> {
 
 /// Decode and fold every event with the competition's format.
 fn check_payloads(current: &Current) -> Parsed<()> {
-    use arbiter_engine::sunjang::season::League as Sunjang;
-    use arbiter_engine::tws::Ladder;
-    use arbiter_engine::xmadn::{challengers::Challengers, league::League};
     let first_line = current.event_lines.first().copied().unwrap_or(current.line);
     let created = current
         .dump
@@ -1434,23 +1412,13 @@ fn check_payloads(current: &Current) -> Parsed<()> {
             "kind",
             format!(
                 "the first event of {} ({}) must be its `{}` event",
-                format_name(current.format),
+                current.format.id(),
                 current.dump.id,
-                match current.format {
-                    CompetitionFormat::TwsLadder => Ladder::CREATED,
-                    CompetitionFormat::XmadnLeague => League::CREATED,
-                    CompetitionFormat::XmadnChallengers => Challengers::CREATED,
-                    CompetitionFormat::SunjangLeague => Sunjang::CREATED,
-                }
+                crate::with_format!(current.format, |F| F::CREATED)
             ),
         ));
     }
-    match current.format {
-        CompetitionFormat::TwsLadder => fold::<Ladder>(current),
-        CompetitionFormat::XmadnLeague => fold::<League>(current),
-        CompetitionFormat::XmadnChallengers => fold::<Challengers>(current),
-        CompetitionFormat::SunjangLeague => fold::<Sunjang>(current),
-    }
+    crate::with_format!(current.format, |F| fold::<F>(current))
 }
 
 /// Decode every event as `F`, check its stored kind, and fold the log as

@@ -905,3 +905,13 @@ pub fn verify_draws(ladder: &Ladder, round: u32) -> Result<Vec<DrawCheck>, Strin
         })
         .collect())
 }
+
+/// Words joined for a sentence: "a", "a or b", "a, b or c" (`last` the
+/// word before the last).
+pub fn list_words(words: &[&str], last: &str) -> String {
+    match words {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., end] => format!("{} {last} {end}", init.join(", ")),
+    }
+}

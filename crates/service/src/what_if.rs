@@ -275,31 +275,14 @@ fn plan_after_close(copy: &SunjangLeague, at: Time) -> Result<Option<SeasonView>
 pub struct WhatIfInput {
     pub competition: String,
     pub version: u64,
-    state: WhatIfState,
-}
-
-#[derive(Debug, Clone)]
-enum WhatIfState {
-    Ladder(arbiter_engine::tws::Ladder),
-    League(XmadnLeague),
-    Sunjang(SunjangLeague),
+    state: std::sync::Arc<dyn crate::format::AnyCompetition>,
 }
 
 impl WhatIfInput {
     /// The what-if of the hypothetical `results` at `at`, on a copy.
     pub fn run(&self, results: &[(String, String)], at: Time) -> Result<AnyWhatIfView> {
-        let (c, v) = (self.competition.as_str(), self.version);
-        Ok(match &self.state {
-            WhatIfState::Ladder(l) => AnyWhatIfView::Ladder(Box::new(
-                crate::insight::ladder_what_if(l, c, v, results, at)?,
-            )),
-            WhatIfState::League(l) => {
-                AnyWhatIfView::League(Box::new(league_what_if(l, c, v, results, at)?))
-            }
-            WhatIfState::Sunjang(l) => {
-                AnyWhatIfView::Sunjang(Box::new(sunjang_what_if(l, c, v, results, at)?))
-            }
-        })
+        self.state
+            .what_if(&self.competition, self.version, results, at)
     }
 }
 
@@ -307,26 +290,15 @@ impl<S: EventStore> Service<S> {
     /// Load a competition for [`WhatIfInput::run`]; refused for a format
     /// without what-if (XMadn Challengers).
     pub async fn what_if_input(&self, competition: &str) -> Result<WhatIfInput> {
-        let (state, version) = match self.format_of(competition).await? {
-            CompetitionFormat::TwsLadder => {
-                let (l, v) = self.load(competition, None).await?;
-                (WhatIfState::Ladder(l), v)
-            }
-            CompetitionFormat::XmadnLeague => {
-                let (l, v) = self.load_as::<XmadnLeague>(competition, None).await?;
-                (WhatIfState::League(l), v)
-            }
-            CompetitionFormat::SunjangLeague => {
-                let (l, v) = self.load_as::<SunjangLeague>(competition, None).await?;
-                (WhatIfState::Sunjang(l), v)
-            }
-            other => {
-                return Err(input(format!(
-                    "what-if is for TWS ladders, XMadn leagues and Sunjang leagues; this competition is {}",
-                    other.words()
-                )));
-            }
-        };
+        let format = self.format_of(competition).await?;
+        if !format.offers().what_if {
+            return Err(input(format!(
+                "what-if is for {}; this competition is {}",
+                CompetitionFormat::those_offering(|o| o.what_if),
+                format.words()
+            )));
+        }
+        let (state, version) = self.load_any(competition).await?;
         Ok(WhatIfInput {
             competition: competition.to_string(),
             version,

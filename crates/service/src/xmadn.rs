@@ -5,7 +5,7 @@
 
 use arbiter_engine::RuleError;
 use arbiter_engine::draw;
-use arbiter_engine::model::PlayerId;
+use arbiter_engine::model::{PlayerId, Time};
 use arbiter_engine::xmadn::analysis::{self, Determination};
 use arbiter_engine::xmadn::challengers::{self, Challengers};
 use arbiter_engine::xmadn::league::{
@@ -17,7 +17,10 @@ use arbiter_record::RecordError;
 use arbiter_store::EventStore;
 use serde::Serialize;
 
+use crate::csv::{Export, Table as CsvTable};
+use crate::format::{CompetitionFormat, Offers};
 use crate::forum::Markup;
+use crate::insight::{Progress, ProjectionRequest, ProjectionView};
 use crate::views::ExplanationView;
 use crate::{Context, Executed, Format, Result, Service, ServiceError};
 
@@ -25,6 +28,7 @@ impl Format for League {
     type Event = league::Event;
     type Command = league::Command;
     const NAME: &'static str = "an XMadn league";
+    const PLURAL: &'static str = "XMadn leagues";
     const CREATED: &'static str = "league-created";
 
     fn decide(&self, command: league::Command) -> Result<Vec<league::Event>, RuleError> {
@@ -66,12 +70,109 @@ impl Format for League {
             _ => format!("league {:?}", command.without_time()),
         }
     }
+    const FORMAT: CompetitionFormat = CompetitionFormat::XmadnLeague;
+    const ID: &'static str = "xmadn-league";
+    const OFFERS: Offers = Offers {
+        clinch: true,
+        projection: true,
+        what_if: true,
+        ratings: true,
+        installation_ratings: false,
+    };
+
+    fn describe(&self, event: &league::Event) -> String {
+        crate::summary::league(self, event)
+    }
+    fn title(&self) -> &str {
+        &self.name
+    }
+    fn members(&self) -> usize {
+        self.players.len()
+    }
+    fn rounds(&self) -> usize {
+        self.drrs.len()
+    }
+    fn player_named(&self, name: &str) -> Option<PlayerId> {
+        let i = self.players.iter().position(|n| n == name)?;
+        league::PLAYERS.get(i).copied()
+    }
+    fn link(player: PlayerId, account: String) -> league::Command {
+        league::Command::LinkAccount { player, account }
+    }
+    fn unlink(player: PlayerId) -> league::Command {
+        league::Command::UnlinkAccount { player }
+    }
+    fn import_players(
+        competition: &str,
+        _file: &str,
+        _bytes: &[u8],
+    ) -> Result<Vec<(u64, String, league::Command)>> {
+        Err(no_player_import::<League>(competition))
+    }
+    fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
+        match what {
+            Export::Standings => crate::csv::league_standings(self, competition, version),
+            Export::Results => crate::csv::league_results(self, competition, version),
+        }
+    }
+    fn clinch(
+        &self,
+        competition: &str,
+        version: u64,
+        group: Option<&str>,
+    ) -> Result<crate::clinch::ClinchView> {
+        if let Some(g) = group {
+            return Err(ServiceError::Input(format!(
+                "an XMadn league has one table and no groups; leave out {g:?}"
+            )));
+        }
+        Ok(crate::clinch::league_clinch(self, competition, version))
+    }
+    fn what_if(
+        &self,
+        competition: &str,
+        version: u64,
+        results: &[(String, String)],
+        at: Time,
+    ) -> Result<crate::what_if::AnyWhatIfView> {
+        Ok(crate::what_if::AnyWhatIfView::League(Box::new(
+            crate::what_if::league_what_if(self, competition, version, results, at)?,
+        )))
+    }
+    fn ratings(
+        rated: &[(String, League)],
+        competition: &str,
+        version: u64,
+        system: crate::insight::RatingSystem,
+        _scope: crate::insight::RatingScope,
+    ) -> Result<crate::insight::RatingsView> {
+        let own = rated.iter().find(|(id, _)| id == competition);
+        let Some((_, league)) = own else {
+            return Err(ServiceError::NotFound(competition.to_string()));
+        };
+        Ok(crate::insight::league_ratings(
+            league,
+            competition,
+            version,
+            system,
+        ))
+    }
+    fn project(
+        &self,
+        competition: &str,
+        version: u64,
+        request: &ProjectionRequest,
+        progress: Progress<'_>,
+    ) -> Result<ProjectionView> {
+        crate::insight::league_projection(self, competition, version, request, progress)
+    }
 }
 
 impl Format for Challengers {
     type Event = challengers::Event;
     type Command = challengers::Command;
     const NAME: &'static str = "an XMadn Challengers event";
+    const PLURAL: &'static str = "XMadn Challengers events";
     const CREATED: &'static str = "challengers-created";
 
     fn decide(&self, command: challengers::Command) -> Result<Vec<challengers::Event>, RuleError> {
@@ -104,6 +205,53 @@ impl Format for Challengers {
     fn request(command: &challengers::Command) -> String {
         format!("challengers {:?}", command.without_time())
     }
+    const FORMAT: CompetitionFormat = CompetitionFormat::XmadnChallengers;
+    const ID: &'static str = "xmadn-challengers";
+
+    fn describe(&self, event: &challengers::Event) -> String {
+        crate::summary::challengers(self, event)
+    }
+    fn title(&self) -> &str {
+        &self.name
+    }
+    fn members(&self) -> usize {
+        self.players.len()
+    }
+    fn rounds(&self) -> usize {
+        self.games().len()
+    }
+    fn player_named(&self, name: &str) -> Option<PlayerId> {
+        let i = self.players.iter().position(|n| n == name)?;
+        Some(PlayerId(u32::try_from(i).ok()? + 1))
+    }
+    fn link(player: PlayerId, account: String) -> challengers::Command {
+        challengers::Command::LinkAccount { player, account }
+    }
+    fn unlink(player: PlayerId) -> challengers::Command {
+        challengers::Command::UnlinkAccount { player }
+    }
+    fn import_players(
+        competition: &str,
+        _file: &str,
+        _bytes: &[u8],
+    ) -> Result<Vec<(u64, String, challengers::Command)>> {
+        Err(no_player_import::<Challengers>(competition))
+    }
+    fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
+        match what {
+            Export::Standings => crate::csv::challengers_standings(self, competition, version),
+            Export::Results => crate::csv::challengers_results(self, competition, version),
+        }
+    }
+}
+
+/// The refusal of a player import: XMadn's three players are named when
+/// the competition is created.
+fn no_player_import<F: Format>(competition: &str) -> ServiceError {
+    ServiceError::Input(format!(
+        "{competition} is {}: its three players are named when it is created (--player), so it takes no player import",
+        F::NAME
+    ))
 }
 
 /// What a client asks for when it asks the service to roll: the request

@@ -456,6 +456,12 @@ impl RoundRobin {
         s
     }
 
+    /// The commitment (SHA-256) of the seed any drawing of lots uses, made
+    /// at the start.
+    pub fn lot_commitment(&self) -> Option<[u8; 32]> {
+        self.lot_commitment
+    }
+
     pub fn name_of(&self, p: PlayerId) -> String {
         self.entrants
             .get(slot(p))

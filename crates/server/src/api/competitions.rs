@@ -6,13 +6,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use arbiter_engine::sunjang::season::League as SunjangLeague;
-use arbiter_engine::tws::Ladder;
-use arbiter_engine::xmadn::challengers::Challengers;
-use arbiter_engine::xmadn::league::League;
 use arbiter_service::format::{CompetitionFormat, CompetitionSummary};
-use arbiter_service::sunjang::{SeasonView, SunjangView, season_view, sunjang_view};
+use arbiter_service::sunjang::{SeasonView, SunjangView, season_view};
 use arbiter_service::views::{self, LadderView, RoundView};
-use arbiter_service::xmadn::{ChallengersView, LeagueView, challengers_view, league_view};
+use arbiter_service::xmadn::{ChallengersView, LeagueView};
 use arbiter_service::{Format, ServiceError};
 use arbiter_store::{EventStore, StoredEvent};
 use axum::Json;
@@ -62,6 +59,9 @@ pub enum CompetitionView {
     /// The Sunjang league: players and every season (divisions, groups,
     /// crosstables, placements with their reasons, final round).
     SunjangLeague(SunjangView),
+    /// The round-robin league: the table with each place explained, the
+    /// rounds and their games, the lots drawn.
+    RoundRobin(arbiter_service::roundrobin::RoundRobinView),
 }
 
 #[utoipa::path(
@@ -89,35 +89,12 @@ pub async fn show(
     {
         return Ok(view_response(current, body));
     }
-    let (version, view) = match svc.format_of(&id).await? {
-        CompetitionFormat::TwsLadder => {
-            svc.read(&id, |l, v| {
-                (v, CompetitionView::TwsLadder(views::ladder_view(l, &id, v)))
-            })
-            .await?
-        }
-        CompetitionFormat::XmadnLeague => {
-            svc.read_as::<League, _>(&id, |l, v| {
-                (v, CompetitionView::XmadnLeague(league_view(l, &id, v)))
-            })
-            .await?
-        }
-        CompetitionFormat::XmadnChallengers => {
-            svc.read_as::<Challengers, _>(&id, |c, v| {
-                (
-                    v,
-                    CompetitionView::XmadnChallengers(challengers_view(c, &id, v)),
-                )
-            })
-            .await?
-        }
-        CompetitionFormat::SunjangLeague => {
-            svc.read_as::<SunjangLeague, _>(&id, |l, v| {
-                (v, CompetitionView::SunjangLeague(sunjang_view(l, &id, v)))
-            })
-            .await?
-        }
-    };
+    let (version, view) = arbiter_service::with_format!(svc.format_of(&id).await?, |F| {
+        svc.read_as::<F, _>(&id, |c, v| {
+            (v, <F as crate::formats::WebFormat>::api_view(c, &id, v))
+        })
+        .await?
+    });
     match serde_json::to_vec(&view) {
         Ok(body) => {
             let body = Bytes::from(body);
@@ -333,12 +310,7 @@ pub async fn history(
         .await
         .map_err(ServiceError::from)?;
     let version = stored.last().map_or(0, |s| s.seq);
-    let rows = match format {
-        CompetitionFormat::TwsLadder => history_rows::<Ladder>(&id, stored)?,
-        CompetitionFormat::XmadnLeague => history_rows::<League>(&id, stored)?,
-        CompetitionFormat::XmadnChallengers => history_rows::<Challengers>(&id, stored)?,
-        CompetitionFormat::SunjangLeague => history_rows::<SunjangLeague>(&id, stored)?,
-    };
+    let rows = arbiter_service::with_format!(format, |F| history_rows::<F>(&id, stored)?);
     let skip = query.limit.map_or(0, |n| rows.len().saturating_sub(n));
     Ok(Versioned(version, rows.into_iter().skip(skip).collect()))
 }

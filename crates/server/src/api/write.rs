@@ -18,10 +18,9 @@ use crate::actions::FormatDone;
 use crate::api::{ApiPath, etag};
 use crate::auth::{self, CSRF_HEADER, Caller};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
-use crate::formats::sunjang::actions::{self as actions_sunjang, SunjangAction};
-use crate::formats::tws::actions::{self, ActionDone, LadderAction};
-use crate::formats::xmadn::actions::{self as actions_xmadn, ChallengersAction, LeagueAction};
-use arbiter_service::format::CompetitionFormat;
+use crate::formats::sunjang::actions::SunjangAction;
+use crate::formats::tws::actions::{ActionDone, LadderAction};
+use crate::formats::xmadn::actions::{ChallengersAction, LeagueAction};
 use arbiter_store::{AccountStore, Grant};
 
 /// A JSON body whose rejection is the API's error, naming the field.
@@ -431,8 +430,8 @@ pub async fn revoke_token(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateBody {
-    /// `tws-ladder`, `xmadn-league`, `xmadn-challengers` or
-    /// `sunjang-league`.
+    /// `tws-ladder`, `xmadn-league`, `xmadn-challengers`,
+    /// `sunjang-league` or `round-robin`.
     pub format: String,
     /// Letters, digits and dashes: the competition's address.
     pub id: String,
@@ -440,6 +439,11 @@ pub struct CreateBody {
     /// A rules file (TOML); the format's preset when absent.
     #[serde(default)]
     pub rules: Option<String>,
+    /// `round-robin`: the preset to start from when no rules are given
+    /// (`fifa-world-cup`, `uefa-euro`, `chess`, `go`, `xmadn`; the first
+    /// when absent).
+    #[serde(default)]
+    pub preset: Option<String>,
     /// The players named at creation: exactly three for `xmadn-league`,
     /// the players of `xmadn-challengers`.
     #[serde(default)]
@@ -486,58 +490,27 @@ pub async fn create(
     // The id first, so that its refusal names the field.
     arbiter_service::check_competition_id(&body.id)
         .map_err(|e| ApiError::from(e).with_field("id"))?;
-    let players = body.players.clone().unwrap_or_default();
-    let rules = body.rules.as_deref();
-    let only = |field: &str, set: bool| -> Result<(), ApiError> {
-        if set {
-            Err(ApiError::bad_request(format!(
-                "{field} is not a setting of format {:?}",
-                body.format
+    let format =
+        arbiter_service::format::CompetitionFormat::of_id(&body.format).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "there is no format {:?}; formats: {}",
+                body.format,
+                arbiter_service::format::CompetitionFormat::ids_in_words()
             ))
-            .with_field(field))
-        } else {
-            Ok(())
-        }
+            .with_field("format")
+        })?;
+    let creation = crate::formats::Creation {
+        id: body.id.clone(),
+        name: body.name.clone(),
+        rules: body.rules.clone(),
+        preset: body.preset.clone(),
+        players: body.players.clone(),
+        first_to: body.first_to,
+        key,
     };
-    let version = match body.format.as_str() {
-        "tws-ladder" => {
-            only("players", body.players.is_some())?;
-            only("first_to", body.first_to.is_some())?;
-            actions::create_ladder(&state, &caller, &body.id, &body.name, rules, key).await?
-        }
-        "xmadn-league" => {
-            only("first_to", body.first_to.is_some())?;
-            actions_xmadn::create_league(
-                &state, &caller, &body.id, &body.name, &players, rules, key,
-            )
-            .await?
-        }
-        "xmadn-challengers" => {
-            actions_xmadn::create_challengers(
-                &state,
-                &caller,
-                &body.id,
-                &body.name,
-                &players,
-                body.first_to,
-                rules,
-                key,
-            )
-            .await?
-        }
-        "sunjang-league" => {
-            only("players", body.players.is_some())?;
-            only("first_to", body.first_to.is_some())?;
-            actions_sunjang::create_sunjang(&state, &caller, &body.id, &body.name, rules, key)
-                .await?
-        }
-        other => {
-            return Err(ApiError::bad_request(format!(
-                "there is no format {other:?}; formats: tws-ladder, xmadn-league, xmadn-challengers, sunjang-league"
-            ))
-            .with_field("format"));
-        }
-    };
+    let version = arbiter_service::with_format!(format, |F| {
+        <F as crate::formats::WebFormat>::create(&state, &caller, &creation).await?
+    });
     let mut response = (
         StatusCode::CREATED,
         Json(Created {
@@ -580,8 +553,22 @@ impl ActionAnswer {
     }
 }
 
+/// 428 for a write (not a preview) that does not say which version it
+/// expects.
+pub(crate) fn need_version(expected: Option<u64>, preview: bool) -> Result<(), ApiError> {
+    if expected.is_none() && !preview {
+        return Err(ApiError::new(
+            StatusCode::PRECONDITION_REQUIRED,
+            ErrorCode::PreconditionRequired,
+            "a write must say which version it expects: send the competition's ETag as If-Match",
+        )
+        .with_field("If-Match"));
+    }
+    Ok(())
+}
+
 /// Parse an action body as the format's action; the error names the field.
-fn parse_action<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn parse_action<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| {
         ApiError::bad_request(format!(
             "Failed to deserialize the JSON body into the target type: {e}"
@@ -632,47 +619,9 @@ pub async fn act(
     let format = state.service.format_of(&id).await?;
     let expected = if_match(&headers)?;
     let key = idempotency_key(&headers)?;
-    let need_version = |preview: bool| -> Result<(), ApiError> {
-        if expected.is_none() && !preview {
-            return Err(ApiError::new(
-                StatusCode::PRECONDITION_REQUIRED,
-                ErrorCode::PreconditionRequired,
-                "a write must say which version it expects: send the competition's ETag as If-Match",
-            )
-            .with_field("If-Match"));
-        }
-        Ok(())
-    };
-    let done = match format {
-        CompetitionFormat::TwsLadder => {
-            let action: LadderAction = parse_action(&body)?;
-            need_version(action.is_preview())?;
-            ActionAnswer::Ladder(Box::new(
-                actions::run_ladder(&state, &caller, &id, action, expected, key).await?,
-            ))
-        }
-        CompetitionFormat::XmadnLeague => {
-            let action: LeagueAction = parse_action(&body)?;
-            need_version(action.is_preview())?;
-            ActionAnswer::Other(Box::new(
-                actions_xmadn::run_league(&state, &caller, &id, action, expected, key).await?,
-            ))
-        }
-        CompetitionFormat::XmadnChallengers => {
-            let action: ChallengersAction = parse_action(&body)?;
-            need_version(action.is_preview())?;
-            ActionAnswer::Other(Box::new(
-                actions_xmadn::run_challengers(&state, &caller, &id, action, expected, key).await?,
-            ))
-        }
-        CompetitionFormat::SunjangLeague => {
-            let action: SunjangAction = parse_action(&body)?;
-            need_version(action.is_preview())?;
-            ActionAnswer::Other(Box::new(
-                actions_sunjang::run_sunjang(&state, &caller, &id, action, expected, key).await?,
-            ))
-        }
-    };
+    let done = arbiter_service::with_format!(format, |F| {
+        <F as crate::formats::WebFormat>::act(&state, &caller, &id, &body, expected, key).await?
+    });
     let mut response = Json(&done).into_response();
     if let Ok(tag) = HeaderValue::from_str(&etag(done.version())) {
         response.headers_mut().insert(header::ETAG, tag);

@@ -1,10 +1,166 @@
 //! One module per format, named after it, each with its pages, its desk and
 //! its actions: [`tws`] (the Twilight Struggle ladder), [`xmadn`] (the XMadn
-//! league and the Challengers event) and [`sunjang`] (the Sunjang league).
-//! What the formats share stays beside them: the page shell in
-//! [`crate::pages`] (with the desks' shared code in `pages/desk`) and the
-//! shared action code in [`crate::actions`].
+//! league and the Challengers event), [`sunjang`] (the Sunjang league) and
+//! [`roundrobin`] (the general round-robin league). What the formats share
+//! stays beside them: the page shell in [`crate::pages`] (with the desks'
+//! shared code in `pages/desk`) and the shared action code in
+//! [`crate::actions`].
+//!
+//! [`WebFormat`] is what the server asks of a format, answered in the
+//! format's own module; the shared code reaches it through the service's
+//! registry ([`arbiter_service::with_format!`]), never by matching on the
+//! format.
 
+use std::future::Future;
+
+use arbiter_service::Format;
+use axum::response::Response;
+
+use crate::AppState;
+use crate::api::competitions::CompetitionView;
+use crate::api::write::ActionAnswer;
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::pages::PageError;
+
+pub mod roundrobin;
 pub mod sunjang;
 pub mod tws;
 pub mod xmadn;
+
+/// What creating a competition is given, by `POST /api/competitions` or
+/// the form of `/new`; each format takes the settings it has and refuses
+/// the others by name ([`Creation::takes`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Creation {
+    pub id: String,
+    pub name: String,
+    /// A rules file (TOML); empty or absent: the preset's.
+    pub rules: Option<String>,
+    /// The preset to start from where a format has several (round robin).
+    pub preset: Option<String>,
+    /// The players named at creation.
+    pub players: Option<Vec<String>>,
+    /// XMadn Challengers: the wins needed.
+    pub first_to: Option<u32>,
+    /// The Idempotency-Key.
+    pub key: Option<String>,
+}
+
+impl Creation {
+    /// Refuse every setting given that is not among `taken`, naming it.
+    pub(crate) fn takes<F: Format>(&self, taken: &[&str]) -> Result<(), ApiError> {
+        let given = [
+            ("preset", self.preset.is_some()),
+            ("players", self.players.is_some()),
+            ("first_to", self.first_to.is_some()),
+        ];
+        match given
+            .iter()
+            .find(|(field, set)| *set && !taken.contains(field))
+        {
+            Some((field, _)) => Err(ApiError::bad_request(format!(
+                "{field} is not a setting of format {:?}",
+                F::ID
+            ))
+            .with_field(*field)),
+            None => Ok(()),
+        }
+    }
+
+    /// The players given, trimmed, blank lines left out.
+    pub(crate) fn player_names(&self) -> Vec<String> {
+        self.players
+            .iter()
+            .flatten()
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .collect()
+    }
+}
+
+/// How `/new` shows a format.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NewPage {
+    /// What the page calls it ("XMadn league").
+    pub title: &'static str,
+    /// The noun of its button ("league").
+    pub noun: &'static str,
+    /// A sentence about it.
+    pub about: &'static str,
+    /// How its players are named at creation, if they are: the label of
+    /// the field, and whether it is required.
+    pub players: Option<(&'static str, bool)>,
+    /// Whether it has the first-to field (XMadn Challengers).
+    pub first_to: bool,
+}
+
+/// A format as the server serves it.
+pub(crate) trait WebFormat: Format {
+    /// The format in the list of competitions ("Twilight Struggle ladder").
+    const WORDS: &'static str;
+    /// How `/new` offers it.
+    const NEW: NewPage;
+    /// The presets it starts from: name and rules file; the first is the
+    /// default.
+    fn presets() -> Vec<(&'static str, &'static str)> {
+        arbiter_record::preset(Self::ID)
+            .map(|text| (Self::ID, text))
+            .into_iter()
+            .collect()
+    }
+    /// Create a competition for an organizer, its owner and first
+    /// moderator: `POST /api/competitions` and `POST /new`.
+    fn create(
+        state: &AppState,
+        caller: &Caller,
+        creation: &Creation,
+    ) -> impl Future<Output = Result<arbiter_store::Seq, ApiError>> + Send;
+    /// Its members and where it stands, for the list of competitions.
+    fn list_line(&self) -> (usize, String);
+    /// The API's view (`GET /api/competitions/{id}`).
+    fn api_view(&self, id: &str, version: u64) -> CompetitionView;
+    /// `GET /c/{id}`.
+    fn page(state: &AppState, id: &str)
+    -> impl Future<Output = Result<Response, PageError>> + Send;
+    /// `GET /c/{id}/manage`: the desk, with the sentence of what the last
+    /// form did or the notice of a stale form. A format without a desk
+    /// says where its actions are.
+    fn desk(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        done: Option<&str>,
+        stale: Option<crate::pages::desk::Stale>,
+    ) -> impl Future<Output = Result<Response, ApiError>> + Send {
+        let _ = (state, caller, done, stale);
+        let message = format!(
+            "{} has no desk page yet: its actions are taken through the JSON API, POST /api/competitions/{id}/actions (see /api/docs)",
+            Self::NAME
+        );
+        async move { Err(ApiError::not_found(message)) }
+    }
+    /// `POST /c/{id}/act`: one desk form.
+    fn desk_act(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        body: &axum::body::Bytes,
+    ) -> impl Future<Output = Response> + Send {
+        let _ = (state, caller, body);
+        let back = format!("/c/{id}/manage");
+        let e = ApiError::not_found(format!("{} has no desk forms yet", Self::NAME));
+        async move { crate::pages::forms::problem(e, &back) }
+    }
+    /// `POST /api/competitions/{id}/actions`: the body parsed as the
+    /// format's action and run (`expected`: If-Match; `key`:
+    /// Idempotency-Key).
+    fn act(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        body: &[u8],
+        expected: Option<u64>,
+        key: Option<String>,
+    ) -> impl Future<Output = Result<ActionAnswer, ApiError>> + Send;
+}

@@ -34,8 +34,8 @@ pub(super) async fn page(
     Path(id): Path<String>,
     Query(q): Query<ClinchQuery>,
 ) -> Result<Response, PageError> {
-    let kind = Kind::of(&state, &id).await?;
-    if !matches!(kind, Kind::League | Kind::Sunjang) {
+    let kind = crate::pages::kind_of(&state, &id).await?;
+    if !matches!(kind, Kind::XmadnLeague | Kind::SunjangLeague) {
         return Err(not_found_page());
     }
     let group = q.group.filter(|g| !g.trim().is_empty());

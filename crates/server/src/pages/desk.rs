@@ -20,7 +20,6 @@ use crate::AppState;
 use crate::actions::FormatDone;
 use crate::auth::{self, Caller, Roles};
 use crate::error::{ApiError, ErrorCode};
-use crate::formats::{sunjang, tws, xmadn};
 
 /// Parse a posted form body as `T`; the error names the problem.
 pub(crate) async fn form_of<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
@@ -292,7 +291,7 @@ pub(crate) async fn page(
     Query(q): Query<DeskQuery>,
 ) -> Response {
     let here = format!("/c/{id}/manage");
-    let kind = match Kind::of(&state, &id).await {
+    let kind = match crate::pages::kind_of(&state, &id).await {
         Ok(kind) => kind,
         Err(e) => return e.into_response(),
     };
@@ -313,12 +312,9 @@ async fn show_desk(
     done: Option<&str>,
     stale: Option<Stale>,
 ) -> Response {
-    let shown = match kind {
-        Kind::Ladder => tws::desk::ladder_desk(state, caller, id, done, stale).await,
-        Kind::League => xmadn::desk::league_desk(state, caller, id, done, stale).await,
-        Kind::Challengers => xmadn::desk::challengers_desk(state, caller, id, done, stale).await,
-        Kind::Sunjang => sunjang::desk::desk(state, caller, id, done, stale).await,
-    };
+    let shown = arbiter_service::with_format!(kind, |F| {
+        <F as crate::formats::WebFormat>::desk(state, caller, id, done, stale).await
+    });
     shown.unwrap_or_else(|e| problem(e, &format!("/c/{id}")))
 }
 
@@ -379,23 +375,13 @@ pub(crate) async fn act(
     if caller.account.is_none() {
         return to_login(&back);
     }
-    let kind = match Kind::of(&state, &id).await {
+    let kind = match crate::pages::kind_of(&state, &id).await {
         Ok(kind) => kind,
         Err(e) => return e.into_response(),
     };
-    match kind {
-        Kind::Ladder => tws::desk::act(&state, &caller, &id, &body).await,
-        Kind::League | Kind::Challengers => {
-            match xmadn::desk::act(&state, &caller, &id, kind, &body).await {
-                Ok(r) => r,
-                Err(e) => refused(&state, &caller, &id, kind, &body, e).await,
-            }
-        }
-        Kind::Sunjang => match sunjang::desk::act(&state, &caller, &id, &body).await {
-            Ok(r) => r,
-            Err(e) => refused(&state, &caller, &id, kind, &body, e).await,
-        },
-    }
+    arbiter_service::with_format!(kind, |F| {
+        <F as crate::formats::WebFormat>::desk_act(&state, &caller, &id, &body).await
+    })
 }
 
 /// The field name of the version a form was shown at.

@@ -4,10 +4,6 @@
 
 use std::collections::HashMap;
 
-use arbiter_engine::sunjang::season::League as SunjangLeague;
-use arbiter_engine::tws::Ladder;
-use arbiter_engine::xmadn::challengers::Challengers;
-use arbiter_engine::xmadn::league::League;
 use arbiter_service::Format;
 use askama::Template;
 use axum::extract::{Path, Query, State};
@@ -143,12 +139,8 @@ pub(crate) async fn since(
     kind: Kind,
     after: u64,
 ) -> Result<Vec<String>, PageError> {
-    let (_, all) = match kind {
-        Kind::Ladder => rows::<Ladder>(state, id, |_| String::new()).await?,
-        Kind::League => rows::<League>(state, id, |_| String::new()).await?,
-        Kind::Challengers => rows::<Challengers>(state, id, |_| String::new()).await?,
-        Kind::Sunjang => rows::<SunjangLeague>(state, id, |_| String::new()).await?,
-    };
+    let (_, all) =
+        arbiter_service::with_format!(kind, |F| rows::<F>(state, id, |_| String::new()).await?);
     Ok(all
         .into_iter()
         .filter(|r| r.seq > after)
@@ -174,13 +166,10 @@ pub(super) async fn page(
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, PageError> {
-    let kind = Kind::of(&state, &id).await?;
-    let (name, all) = match kind {
-        Kind::Ladder => rows::<Ladder>(&state, &id, |l| l.name.clone()).await?,
-        Kind::League => rows::<League>(&state, &id, |l| l.name.clone()).await?,
-        Kind::Challengers => rows::<Challengers>(&state, &id, |c| c.name.clone()).await?,
-        Kind::Sunjang => rows::<SunjangLeague>(&state, &id, |l| l.name.clone()).await?,
-    };
+    let kind = crate::pages::kind_of(&state, &id).await?;
+    let (name, all) = arbiter_service::with_format!(kind, |F| {
+        rows::<F>(&state, &id, |c| c.title().to_string()).await?
+    });
     let total = all.len();
     let pages = total.div_ceil(PER_PAGE).max(1);
     let page = match query.get("page") {

@@ -59,8 +59,8 @@ pub(super) async fn ratings(
     Path(id): Path<String>,
     Query(q): Query<RatingsQuery>,
 ) -> Result<Response, PageError> {
-    let kind = Kind::of(&state, &id).await?;
-    if !matches!(kind, Kind::Ladder | Kind::League) {
+    let kind = crate::pages::kind_of(&state, &id).await?;
+    if !matches!(kind, Kind::TwsLadder | Kind::XmadnLeague) {
         return Err(not_found_page());
     }
     let system = match q.system.as_deref() {
@@ -78,7 +78,7 @@ pub(super) async fn ratings(
         .await?;
     // A ladder's rating period is its round; a league's, its double
     // round-robin or playoff round (ARB-R49).
-    let period = if kind == Kind::League {
+    let period = if kind == Kind::XmadnLeague {
         "period"
     } else {
         "round"
@@ -129,7 +129,7 @@ pub(super) async fn ratings(
         .into_iter()
         .map(|(k, l)| (k, l, k == system.key()))
         .collect();
-    let rated = if kind == Kind::League {
+    let rated = if kind == Kind::XmadnLeague {
         "the league's games played to a result, round robin and playoff; each a win and a loss between its two players, margins and times not rated (ARB-R49)"
     } else {
         "ladder, eliminator and quick-round games with a result; forfeits are not rated and a tie is a tie (ARB-R46)"
@@ -216,8 +216,8 @@ pub(super) async fn projection(
     Path(id): Path<String>,
     Query(q): Query<ProjectionQuery>,
 ) -> Result<Response, PageError> {
-    let kind = Kind::of(&state, &id).await?;
-    if kind == Kind::Challengers {
+    let kind = crate::pages::kind_of(&state, &id).await?;
+    if kind == Kind::XmadnChallengers {
         return Err(not_found_page());
     }
     let name = state.service.summary(&id).await?.name;
@@ -235,7 +235,7 @@ pub(super) async fn projection(
         ),
         id: id.clone(),
         name,
-        ladder: kind == Kind::Ladder,
+        ladder: kind == Kind::TwsLadder,
         seasons: state.config.page_seasons,
         seed: seed.clone().unwrap_or_default(),
         rounds: arbiter_service::insight::DEFAULT_ROUNDS,

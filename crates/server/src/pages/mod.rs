@@ -46,7 +46,7 @@ mod new;
 pub mod svg;
 mod what_if;
 
-use crate::formats::{sunjang, tws, xmadn};
+use crate::formats::{sunjang, tws};
 
 /// The page routes, merged into the app beside the API.
 pub fn routes() -> Router<AppState> {
@@ -95,48 +95,28 @@ async fn competition(
     state: axum::extract::State<AppState>,
     axum::extract::Path(id): axum::extract::Path<String>,
 ) -> Result<Response, PageError> {
-    match Kind::of(&state, &id).await? {
-        Kind::Ladder => tws::pages::page(&state, &id).await,
-        Kind::League => xmadn::pages::league(&state, &id).await,
-        Kind::Challengers => xmadn::pages::challengers(&state, &id).await,
-        Kind::Sunjang => sunjang::pages::page(&state, &id).await,
-    }
+    let kind = kind_of(&state, &id).await?;
+    arbiter_service::with_format!(kind, |F| {
+        <F as crate::formats::WebFormat>::page(&state, &id).await
+    })
 }
 
-/// The formats the pages know, from the kind of a competition's first
-/// event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Ladder,
-    League,
-    Challengers,
-    Sunjang,
+/// The formats the pages know: the service's registry
+/// ([`arbiter_service::with_format!`]), each format's pages in
+/// [`crate::formats`].
+pub(crate) use arbiter_service::format::CompetitionFormat as Kind;
+
+/// The format of competition `id`; 404 for an id that is not one.
+pub(crate) async fn kind_of(state: &AppState, id: &str) -> Result<Kind, PageError> {
+    if arbiter_service::check_competition_id(id).is_err() {
+        return Err(PageError::no_competition(id));
+    }
+    Ok(state.service.format_of(id).await?)
 }
 
-impl Kind {
-    /// The format of competition `id`; 404 for an id that is not one.
-    pub(crate) async fn of(state: &AppState, id: &str) -> Result<Kind, PageError> {
-        if arbiter_service::check_competition_id(id).is_err() {
-            return Err(PageError::no_competition(id));
-        }
-        use arbiter_service::format::CompetitionFormat as F;
-        Ok(match state.service.format_of(id).await? {
-            F::TwsLadder => Kind::Ladder,
-            F::XmadnLeague => Kind::League,
-            F::XmadnChallengers => Kind::Challengers,
-            F::SunjangLeague => Kind::Sunjang,
-        })
-    }
-
-    /// The format in words, for a list.
-    pub(crate) fn words(self) -> &'static str {
-        match self {
-            Kind::Ladder => "Twilight Struggle ladder",
-            Kind::League => "XMadn league",
-            Kind::Challengers => "XMadn Challengers",
-            Kind::Sunjang => "Sunjang league",
-        }
-    }
+/// The format in words, for a list ("Twilight Struggle ladder").
+pub(crate) fn kind_words(kind: Kind) -> &'static str {
+    arbiter_service::with_format!(kind, |F| <F as crate::formats::WebFormat>::WORDS)
 }
 
 /// Why a page cannot be shown.
@@ -291,20 +271,22 @@ pub(crate) struct NavLink {
 
 impl CompNav {
     fn new(id: &str, name: &str, kind: Kind, current: &str) -> Self {
+        let offers = kind.offers();
         let mut links = vec![(format!("/c/{id}"), "Overview")];
-        if kind == Kind::Ladder {
+        if offers.installation_ratings {
+            // The statistics pages are the ladder's (ARB-R46's games).
             links.push((format!("/c/{id}/stats"), "Statistics"));
         }
-        if matches!(kind, Kind::Ladder | Kind::League) {
+        if offers.ratings {
             links.push((format!("/c/{id}/ratings"), "Ratings"));
         }
-        if kind != Kind::Challengers {
+        if offers.projection {
             links.push((format!("/c/{id}/projection"), "Projection"));
         }
-        if matches!(kind, Kind::League | Kind::Sunjang) {
+        if offers.clinch {
             links.push((format!("/c/{id}/clinch"), "What is still possible"));
         }
-        if kind != Kind::Challengers {
+        if offers.what_if {
             links.push((format!("/c/{id}/what-if"), "What if"));
         }
         links.push((format!("/c/{id}/history"), "History"));

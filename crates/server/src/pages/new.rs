@@ -12,35 +12,16 @@ use super::{Chrome, render};
 use crate::AppState;
 use crate::auth::{self, Caller};
 use crate::error::ApiError;
+use crate::formats::{Creation, NewPage as NewPageOf, WebFormat};
+use crate::pages::Kind;
 
-/// The formats `/new` creates: value, what the page calls it, the noun of
-/// its button, a sentence about it.
-const NEW_FORMATS: [(&str, &str, &str, &str); 4] = [
-    (
-        "tws-ladder",
-        "ladder",
-        "ladder",
-        "A Twilight Struggle ladder: players join and are approved; rounds pair neighbours on the ladder.",
-    ),
-    (
-        "xmadn-league",
-        "XMadn league",
-        "league",
-        "An XMadn Double-Threat league of three players: double round-robins with rolled positions, then the playoff.",
-    ),
-    (
-        "xmadn-challengers",
-        "XMadn Challengers event",
-        "event",
-        "An XMadn Challengers event: Game 0 for three players, then winner stays, first to x wins.",
-    ),
-    (
-        "sunjang-league",
-        "Sunjang league",
-        "league",
-        "A Sunjang Baduk league: players register with rank and rating; seasons are planned into divisions and groups.",
-    ),
-];
+/// How `/new` shows `format`, and its presets.
+fn new_page_of(format: Kind) -> (NewPageOf, Vec<(&'static str, &'static str)>) {
+    arbiter_service::with_format!(format, |F| (
+        <F as WebFormat>::NEW,
+        <F as WebFormat>::presets()
+    ))
+}
 
 #[derive(Debug, Template)]
 #[template(path = "new.html")]
@@ -48,12 +29,14 @@ struct NewPage {
     chrome: Chrome,
     csrf: String,
     key: String,
-    /// The chosen format's value, its name, its button's noun, about it.
+    /// The chosen format's value and how the page shows it.
     format: &'static str,
-    title: &'static str,
-    noun: &'static str,
-    about: &'static str,
-    preset: String,
+    new: NewPageOf,
+    /// The chosen preset's name and its rules file.
+    preset: &'static str,
+    rules: &'static str,
+    /// The format's presets when it has several: name, chosen.
+    presets: Vec<(&'static str, bool)>,
     /// Every format: value, name, chosen.
     formats: Vec<(&'static str, &'static str, bool)>,
 }
@@ -61,6 +44,8 @@ struct NewPage {
 #[derive(Debug, Deserialize)]
 pub(crate) struct NewQuery {
     format: Option<String>,
+    /// The preset to start from, where the format has several.
+    preset: Option<String>,
 }
 
 /// `GET /new` (`?format=…`): create a competition from its format's
@@ -78,29 +63,40 @@ pub(crate) async fn new_page(caller: Caller, Query(q): Query<NewQuery>) -> Respo
         );
     }
     let wanted = q.format.as_deref().unwrap_or("tws-ladder");
-    let Some(&(format, title, noun, about)) = NEW_FORMATS.iter().find(|f| f.0 == wanted) else {
+    let Some(format) = Kind::of_id(wanted) else {
         return problem(
             ApiError::bad_request(format!(
-                "there is no format {wanted:?}; formats: tws-ladder, xmadn-league, xmadn-challengers, sunjang-league"
+                "there is no format {wanted:?}; formats: {}",
+                Kind::ids_in_words()
             ))
             .with_field("format"),
             "/new",
         );
     };
+    let (new, presets) = new_page_of(format);
+    let chosen = q
+        .preset
+        .as_deref()
+        .and_then(|p| presets.iter().find(|(name, _)| *name == p))
+        .or(presets.first())
+        .copied()
+        .unwrap_or_default();
     let page = NewPage {
-        chrome: Chrome::new(format!("New {title}")),
+        chrome: Chrome::new(format!("New {}", new.title)),
         csrf: caller.csrf_token().unwrap_or_default().to_string(),
         key: auth::random_token().unwrap_or_default(),
-        format,
-        title,
-        noun,
-        about,
-        preset: arbiter_record::preset(format)
-            .unwrap_or_default()
-            .to_string(),
-        formats: NEW_FORMATS
-            .iter()
-            .map(|f| (f.0, f.1, f.0 == format))
+        format: format.id(),
+        new,
+        preset: chosen.0,
+        rules: chosen.1,
+        presets: if presets.len() > 1 {
+            presets.iter().map(|(n, _)| (*n, *n == chosen.0)).collect()
+        } else {
+            Vec::new()
+        },
+        formats: Kind::ALL
+            .into_iter()
+            .map(|f| (f.id(), new_page_of(f).0.title, f == format))
             .collect(),
     };
     render(&page).into_response()
@@ -113,7 +109,10 @@ pub(crate) struct NewForm {
     id: String,
     name: String,
     rules: Option<String>,
-    /// One name per line (XMadn).
+    /// The preset the rules came from (round robin).
+    #[serde(default)]
+    preset: Option<String>,
+    /// One name per line (XMadn, round robin).
     #[serde(default)]
     players: Option<String>,
     #[serde(default)]
@@ -139,47 +138,33 @@ pub(crate) async fn create(
         caller.check_csrf(form.csrf.as_deref())?;
         arbiter_service::check_competition_id(&id)
             .map_err(|e| ApiError::from(e).with_field("id"))?;
-        let players: Vec<String> = form
-            .players
-            .as_deref()
-            .unwrap_or("")
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(str::to_string)
-            .collect();
-        let rules = form.rules.as_deref();
-        let key = form.key.clone();
-        match form.format.as_deref().unwrap_or("tws-ladder") {
-            "tws-ladder" => {
-                crate::formats::tws::actions::create_ladder(
-                    &state, &caller, &id, &form.name, rules, key,
-                )
-                .await
-            }
-            "xmadn-league" => {
-                crate::formats::xmadn::actions::create_league(
-                    &state, &caller, &id, &form.name, &players, rules, key,
-                )
-                .await
-            }
-            "xmadn-challengers" => {
-                let first_to = number::<u32>(&form.first_to, "first_to")?;
-                crate::formats::xmadn::actions::create_challengers(
-                    &state, &caller, &id, &form.name, &players, first_to, rules, key,
-                )
-                .await
-            }
-            "sunjang-league" => {
-                crate::formats::sunjang::actions::create_sunjang(
-                    &state, &caller, &id, &form.name, rules, key,
-                )
-                .await
-            }
-            other => Err(
-                ApiError::bad_request(format!("there is no format {other:?}")).with_field("format"),
-            ),
-        }
+        let wanted = form.format.as_deref().unwrap_or("tws-ladder");
+        let format = Kind::of_id(wanted).ok_or_else(|| {
+            ApiError::bad_request(format!("there is no format {wanted:?}")).with_field("format")
+        })?;
+        let (new, presets) = new_page_of(format);
+        // A form sends its fields empty: a field the format's page does not
+        // show counts as not given.
+        let creation = Creation {
+            id: id.clone(),
+            name: form.name.clone(),
+            rules: form.rules.clone(),
+            preset: form.preset.clone().filter(|_| presets.len() > 1),
+            players: form
+                .players
+                .as_deref()
+                .filter(|_| new.players.is_some())
+                .map(|p| p.lines().map(str::to_string).collect()),
+            first_to: if new.first_to {
+                number::<u32>(&form.first_to, "first_to")?
+            } else {
+                None
+            },
+            key: form.key.clone(),
+        };
+        arbiter_service::with_format!(format, |F| {
+            <F as WebFormat>::create(&state, &caller, &creation).await
+        })
     }
     .await;
     match result {

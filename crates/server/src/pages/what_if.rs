@@ -375,7 +375,7 @@ fn results_of(
             ));
         };
         c.selected = true;
-        if kind != Kind::League {
+        if kind != Kind::XmadnLeague {
             results.push((g.field.clone(), chosen));
             continue;
         }
@@ -442,32 +442,33 @@ pub(super) async fn page(
     Path(id): Path<String>,
     Query(params): Query<Vec<(String, String)>>,
 ) -> Result<Response, PageError> {
-    let kind = Kind::of(&state, &id).await?;
+    let kind = crate::pages::kind_of(&state, &id).await?;
     let now = state.now();
     let mut form = match kind {
-        Kind::Ladder => {
+        Kind::TwsLadder => {
             state
                 .service
                 .read_as::<Ladder, _>(&id, |l, v| ladder_form(l, &id, v, now))
                 .await?
         }
-        Kind::League => {
+        Kind::XmadnLeague => {
             state
                 .service
                 .read_as::<XmadnLeague, _>(&id, |l, v| league_form(l, &id, v))
                 .await?
         }
-        Kind::Sunjang => {
+        Kind::SunjangLeague => {
             state
                 .service
                 .read_as::<SunjangLeague, _>(&id, sunjang_form)
                 .await?
         }
-        Kind::Challengers => return Err(not_found_page()),
+        // A format without what-if (`Offers::what_if`) has no page.
+        _ => return Err(not_found_page()),
     };
     let intro = match kind {
-        Kind::Ladder => INTRO_LADDER,
-        Kind::League => INTRO_LEAGUE,
+        Kind::TwsLadder => INTRO_LADDER,
+        Kind::XmadnLeague => INTRO_LEAGUE,
         _ => INTRO_SUNJANG,
     };
     let mut page = WhatIfPage {

@@ -4,3 +4,90 @@
 pub mod actions;
 pub(crate) mod desk;
 pub(crate) mod pages;
+
+use axum::response::Response;
+
+use crate::AppState;
+use crate::api::competitions::CompetitionView;
+use crate::api::write::{ActionAnswer, need_version, parse_action};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::formats::{Creation, NewPage, WebFormat};
+use crate::pages::desk::{Stale, refused};
+use crate::pages::{Kind, PageError};
+use axum::body::Bytes;
+
+use arbiter_engine::sunjang::season::League;
+
+impl WebFormat for League {
+    const WORDS: &'static str = "Sunjang league";
+    const NEW: NewPage = NewPage {
+        title: "Sunjang league",
+        noun: "league",
+        about: "A Sunjang Baduk league: players register with rank and rating; seasons are planned into divisions and groups.",
+        players: None,
+        first_to: false,
+    };
+
+    async fn create(
+        state: &AppState,
+        caller: &Caller,
+        c: &Creation,
+    ) -> Result<arbiter_store::Seq, ApiError> {
+        c.takes::<Self>(&[])?;
+        actions::create_sunjang(
+            state,
+            caller,
+            &c.id,
+            &c.name,
+            c.rules.as_deref(),
+            c.key.clone(),
+        )
+        .await
+    }
+
+    fn list_line(&self) -> (usize, String) {
+        let members = self.withdrawn.iter().filter(|w| !**w).count();
+        let status = match self.current() {
+            Some(s) if s.close.is_some() => format!("season {} closed", s.number()),
+            Some(s) => format!("season {} running", s.number()),
+            None => "no season yet".to_string(),
+        };
+        (members, status)
+    }
+    fn api_view(&self, id: &str, version: u64) -> CompetitionView {
+        CompetitionView::SunjangLeague(arbiter_service::sunjang::sunjang_view(self, id, version))
+    }
+    async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
+        pages::page(state, id).await
+    }
+    async fn desk(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        done: Option<&str>,
+        stale: Option<Stale>,
+    ) -> Result<Response, ApiError> {
+        desk::desk(state, caller, id, done, stale).await
+    }
+    async fn desk_act(state: &AppState, caller: &Caller, id: &str, body: &Bytes) -> Response {
+        match desk::act(state, caller, id, body).await {
+            Ok(r) => r,
+            Err(e) => refused(state, caller, id, Kind::SunjangLeague, body, e).await,
+        }
+    }
+    async fn act(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        body: &[u8],
+        expected: Option<u64>,
+        key: Option<String>,
+    ) -> Result<ActionAnswer, ApiError> {
+        let action: actions::SunjangAction = parse_action(body)?;
+        need_version(expected, action.is_preview())?;
+        Ok(ActionAnswer::Other(Box::new(
+            actions::run_sunjang(state, caller, id, action, expected, key).await?,
+        )))
+    }
+}

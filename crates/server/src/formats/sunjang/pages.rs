@@ -56,7 +56,7 @@ pub(crate) async fn page(state: &AppState, id: &str) -> Result<Response, PageErr
                     l.name.clone(),
                     id,
                     &l.name,
-                    Kind::Sunjang,
+                    Kind::SunjangLeague,
                     &format!("/c/{id}"),
                 ),
                 id: id.to_string(),
@@ -88,7 +88,7 @@ pub(crate) async fn season(
     State(state): State<AppState>,
     Path((id, n)): Path<(String, String)>,
 ) -> Result<Response, PageError> {
-    if Kind::of(&state, &id).await? != Kind::Sunjang {
+    if crate::pages::kind_of(&state, &id).await? != Kind::SunjangLeague {
         return Err(not_found_page());
     }
     let n = number(&n)?;
@@ -101,7 +101,7 @@ pub(crate) async fn season(
                     format!("Season {n} of {}", l.name),
                     &id,
                     &l.name,
-                    Kind::Sunjang,
+                    Kind::SunjangLeague,
                     "",
                 ),
                 id: id.clone(),

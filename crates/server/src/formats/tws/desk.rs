@@ -124,7 +124,7 @@ pub(crate) async fn ladder_desk(
             format!("Desk · {}", ladder.name),
             &id,
             &ladder.name,
-            Kind::Ladder,
+            Kind::TwsLadder,
             &here,
         ),
         v: views::ladder_view(&ladder, &id, version),
@@ -483,7 +483,7 @@ pub(crate) async fn act(state: &AppState, caller: &Caller, id: &str, body: &Byte
                     format!("{title} · {name}"),
                     id,
                     &name,
-                    Kind::Ladder,
+                    Kind::TwsLadder,
                     "",
                 ),
                 csrf: caller.csrf_token().unwrap_or_default().to_string(),
@@ -504,7 +504,7 @@ pub(crate) async fn act(state: &AppState, caller: &Caller, id: &str, body: &Byte
             };
             see_other(&format!("/c/{id}/manage?done={what}#done"))
         }
-        Err(e) => refused(state, caller, id, Kind::Ladder, body, e).await,
+        Err(e) => refused(state, caller, id, Kind::TwsLadder, body, e).await,
     }
 }
 

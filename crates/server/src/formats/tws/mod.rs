@@ -5,3 +5,86 @@
 pub mod actions;
 pub(crate) mod desk;
 pub(crate) mod pages;
+
+use axum::response::Response;
+
+use crate::AppState;
+use crate::api::competitions::CompetitionView;
+use crate::api::write::{ActionAnswer, need_version, parse_action};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::formats::{Creation, NewPage, WebFormat};
+use crate::pages::PageError;
+use crate::pages::desk::Stale;
+use axum::body::Bytes;
+
+use arbiter_engine::tws::Ladder;
+
+impl WebFormat for Ladder {
+    const WORDS: &'static str = "Twilight Struggle ladder";
+    const NEW: NewPage = NewPage {
+        title: "ladder",
+        noun: "ladder",
+        about: "A Twilight Struggle ladder: players join and are approved; rounds pair neighbours on the ladder.",
+        players: None,
+        first_to: false,
+    };
+
+    async fn create(
+        state: &AppState,
+        caller: &Caller,
+        c: &Creation,
+    ) -> Result<arbiter_store::Seq, ApiError> {
+        c.takes::<Self>(&[])?;
+        actions::create_ladder(
+            state,
+            caller,
+            &c.id,
+            &c.name,
+            c.rules.as_deref(),
+            c.key.clone(),
+        )
+        .await
+    }
+
+    fn list_line(&self) -> (usize, String) {
+        let status = match (self.open_round(), self.last_round()) {
+            (Some(r), _) => format!("round {} running", r.number),
+            (None, Some(r)) => format!("round {} closed", r.number),
+            (None, None) => "no round yet".to_string(),
+        };
+        (self.order.len(), status)
+    }
+    fn api_view(&self, id: &str, version: u64) -> CompetitionView {
+        CompetitionView::TwsLadder(arbiter_service::views::ladder_view(self, id, version))
+    }
+    async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
+        pages::page(state, id).await
+    }
+    async fn desk(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        done: Option<&str>,
+        stale: Option<Stale>,
+    ) -> Result<Response, ApiError> {
+        desk::ladder_desk(state, caller, id, done, stale).await
+    }
+    async fn desk_act(state: &AppState, caller: &Caller, id: &str, body: &Bytes) -> Response {
+        desk::act(state, caller, id, body).await
+    }
+    async fn act(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        body: &[u8],
+        expected: Option<u64>,
+        key: Option<String>,
+    ) -> Result<ActionAnswer, ApiError> {
+        let action: actions::LadderAction = parse_action(body)?;
+        need_version(expected, action.is_preview())?;
+        Ok(ActionAnswer::Ladder(Box::new(
+            actions::run_ladder(state, caller, id, action, expected, key).await?,
+        )))
+    }
+}

@@ -17,7 +17,7 @@ use crate::pages::{Chrome, Kind, PageError, not_found_page, number, render};
 /// Refuse a competition that is not a ladder with a 404: the page does
 /// not exist for its format.
 async fn check_ladder(state: &AppState, id: &str) -> Result<(), PageError> {
-    if Kind::of(state, id).await? == Kind::Ladder {
+    if crate::pages::kind_of(state, id).await? == Kind::TwsLadder {
         Ok(())
     } else {
         Err(not_found_page())
@@ -114,7 +114,7 @@ pub(crate) async fn page(state: &AppState, id: &str) -> Result<Response, PageErr
                     v.name.clone(),
                     id,
                     &v.name,
-                    Kind::Ladder,
+                    Kind::TwsLadder,
                     &format!("/c/{id}"),
                 ),
                 id: id.to_string(),
@@ -158,7 +158,7 @@ pub(crate) async fn round(
             let view = views::round_view(l, &id, r, now);
             let title = format!("Round {n} of {}", l.name);
             Some(RoundPage {
-                chrome: Chrome::competition(title, &id, &l.name, Kind::Ladder, ""),
+                chrome: Chrome::competition(title, &id, &l.name, Kind::TwsLadder, ""),
                 id: id.clone(),
                 ladder: l.name.clone(),
                 close: r.closed.as_deref().map(|c| views::close_view(l, c)),
@@ -324,7 +324,7 @@ pub(crate) async fn player(
         }],
     );
     render(&PlayerPage {
-        chrome: Chrome::competition(p.name.clone(), &id, &ladder, Kind::Ladder, ""),
+        chrome: Chrome::competition(p.name.clone(), &id, &ladder, Kind::TwsLadder, ""),
         id,
         ladder,
         p,
@@ -439,7 +439,7 @@ pub(crate) async fn stats(
             format!("Statistics of {name}"),
             &id,
             &name,
-            Kind::Ladder,
+            Kind::TwsLadder,
             &format!("/c/{id}/stats"),
         ),
         id,

@@ -97,7 +97,7 @@ pub(crate) async fn league_desk(
             format!("Desk · {}", l.name),
             id,
             &l.name,
-            Kind::League,
+            Kind::XmadnLeague,
             &format!("/c/{id}/manage"),
         ),
         can_roll: matches!(
@@ -164,7 +164,7 @@ pub(crate) async fn challengers_desk(
             format!("Desk · {}", c.name),
             id,
             &c.name,
-            Kind::Challengers,
+            Kind::XmadnChallengers,
             &format!("/c/{id}/manage"),
         ),
         can_record: h.roles.moderates() && !h.plays(&at_board),
@@ -319,7 +319,7 @@ pub(crate) async fn act(
     let form: XmForm = form_of(body).await?;
     caller.check_csrf(form.csrf.as_deref())?;
     let key = opt(&form.key);
-    let done = if kind == Kind::League {
+    let done = if kind == Kind::XmadnLeague {
         let action = form.league()?;
         let expected = form_version(&form.version, action.is_preview())?;
         actions_xmadn::run_league(state, caller, id, action, expected, key).await?

@@ -4,3 +4,167 @@
 pub mod actions;
 pub(crate) mod desk;
 pub(crate) mod pages;
+
+use axum::response::Response;
+
+use crate::AppState;
+use crate::api::competitions::CompetitionView;
+use crate::api::write::{ActionAnswer, need_version, parse_action};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::formats::{Creation, NewPage, WebFormat};
+use crate::pages::desk::{Stale, refused};
+use crate::pages::{Kind, PageError};
+use axum::body::Bytes;
+
+use arbiter_engine::xmadn::challengers::Challengers;
+use arbiter_engine::xmadn::league::League;
+
+impl WebFormat for League {
+    const WORDS: &'static str = "XMadn league";
+    const NEW: NewPage = NewPage {
+        title: "XMadn league",
+        noun: "league",
+        about: "An XMadn Double-Threat league of three players: double round-robins with rolled positions, then the playoff.",
+        players: Some(("The three players, one name per line", true)),
+        first_to: false,
+    };
+
+    async fn create(
+        state: &AppState,
+        caller: &Caller,
+        c: &Creation,
+    ) -> Result<arbiter_store::Seq, ApiError> {
+        c.takes::<Self>(&["players"])?;
+        actions::create_league(
+            state,
+            caller,
+            &c.id,
+            &c.name,
+            &c.player_names(),
+            c.rules.as_deref(),
+            c.key.clone(),
+        )
+        .await
+    }
+
+    fn list_line(&self) -> (usize, String) {
+        (
+            self.players.len(),
+            pages::phase_for_the_web(&arbiter_service::xmadn::phase_words(self)),
+        )
+    }
+    fn api_view(&self, id: &str, version: u64) -> CompetitionView {
+        CompetitionView::XmadnLeague(arbiter_service::xmadn::league_view(self, id, version))
+    }
+    async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
+        pages::league(state, id).await
+    }
+    async fn desk(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        done: Option<&str>,
+        stale: Option<Stale>,
+    ) -> Result<Response, ApiError> {
+        desk::league_desk(state, caller, id, done, stale).await
+    }
+    async fn desk_act(state: &AppState, caller: &Caller, id: &str, body: &Bytes) -> Response {
+        match desk::act(state, caller, id, Kind::XmadnLeague, body).await {
+            Ok(r) => r,
+            Err(e) => refused(state, caller, id, Kind::XmadnLeague, body, e).await,
+        }
+    }
+    async fn act(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        body: &[u8],
+        expected: Option<u64>,
+        key: Option<String>,
+    ) -> Result<ActionAnswer, ApiError> {
+        let action: actions::LeagueAction = parse_action(body)?;
+        need_version(expected, action.is_preview())?;
+        Ok(ActionAnswer::Other(Box::new(
+            actions::run_league(state, caller, id, action, expected, key).await?,
+        )))
+    }
+}
+
+impl WebFormat for Challengers {
+    const WORDS: &'static str = "XMadn Challengers";
+    const NEW: NewPage = NewPage {
+        title: "XMadn Challengers event",
+        noun: "event",
+        about: "An XMadn Challengers event: Game 0 for three players, then winner stays, first to x wins.",
+        players: Some(("The players, one name per line", true)),
+        first_to: true,
+    };
+
+    async fn create(
+        state: &AppState,
+        caller: &Caller,
+        c: &Creation,
+    ) -> Result<arbiter_store::Seq, ApiError> {
+        c.takes::<Self>(&["players", "first_to"])?;
+        actions::create_challengers(
+            state,
+            caller,
+            &c.id,
+            &c.name,
+            &c.player_names(),
+            c.first_to,
+            c.rules.as_deref(),
+            c.key.clone(),
+        )
+        .await
+    }
+
+    fn list_line(&self) -> (usize, String) {
+        let status = match self.champion() {
+            Some(p) => format!("finished: {} is champion", self.name_of(p)),
+            None => format!(
+                "{} played",
+                crate::pages::plural(self.games().len(), "game", "games")
+            ),
+        };
+        (self.players.len(), status)
+    }
+    fn api_view(&self, id: &str, version: u64) -> CompetitionView {
+        CompetitionView::XmadnChallengers(arbiter_service::xmadn::challengers_view(
+            self, id, version,
+        ))
+    }
+    async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
+        pages::challengers(state, id).await
+    }
+    async fn desk(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        done: Option<&str>,
+        stale: Option<Stale>,
+    ) -> Result<Response, ApiError> {
+        desk::challengers_desk(state, caller, id, done, stale).await
+    }
+    async fn desk_act(state: &AppState, caller: &Caller, id: &str, body: &Bytes) -> Response {
+        match desk::act(state, caller, id, Kind::XmadnChallengers, body).await {
+            Ok(r) => r,
+            Err(e) => refused(state, caller, id, Kind::XmadnChallengers, body, e).await,
+        }
+    }
+    async fn act(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        body: &[u8],
+        expected: Option<u64>,
+        key: Option<String>,
+    ) -> Result<ActionAnswer, ApiError> {
+        let action: actions::ChallengersAction = parse_action(body)?;
+        need_version(expected, action.is_preview())?;
+        Ok(ActionAnswer::Other(Box::new(
+            actions::run_challengers(state, caller, id, action, expected, key).await?,
+        )))
+    }
+}

@@ -1,0 +1,350 @@
+//! `arbiter round-robin ...`: the general round-robin league (issue 16;
+//! ARB-R67, ARB-R68) from the command line.
+
+use anyhow::{Result, anyhow};
+use arbiter_engine::roundrobin::{Command, RoundRobin, RoundRobinRules};
+use arbiter_service::forum::Markup;
+use arbiter_service::roundrobin::{
+    RoundRobinView, find_game, find_player, parse_score, read_score, round_robin_view, views,
+};
+use comfy_table::Cell;
+
+use crate::args::RoundRobinCmd;
+use crate::render::{right, table};
+use crate::run::{Globals, Svc, Usage, competition, parse_deadline, print_json, report_written};
+
+/// The presets' names, for messages.
+fn preset_names() -> String {
+    arbiter_record::roundrobin::PRESETS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn rules_text(g_rules: Option<&std::path::Path>, preset: &str) -> Result<String> {
+    match g_rules {
+        Some(path) => crate::input::read_rules(path),
+        None => arbiter_record::roundrobin::round_robin_preset(preset)
+            .map(str::to_string)
+            .ok_or_else(|| {
+                Usage(format!(
+                    "--preset: there is no round-robin preset {preset:?}; presets: {}",
+                    preset_names()
+                ))
+                .into()
+            }),
+    }
+}
+
+impl crate::formats::CliFormat for RoundRobin {
+    const NOUN: Option<&'static str> = Some("round-robin");
+    async fn show(svc: &Svc, g: &Globals) -> Result<()> {
+        run(svc, g, &RoundRobinCmd::Show).await
+    }
+}
+
+pub async fn run(svc: &Svc, g: &Globals, cmd: &RoundRobinCmd) -> Result<()> {
+    match cmd {
+        RoundRobinCmd::Create {
+            id,
+            name,
+            players,
+            preset,
+            rules,
+            cycles,
+        } => {
+            let text = rules_text(rules.as_deref(), preset)?;
+            let mut parsed: RoundRobinRules =
+                arbiter_record::roundrobin::parse_round_robin_rules(&text).map_err(|e| {
+                    anyhow!("{}: {e}", crate::csv::source(rules.as_deref(), preset))
+                })?;
+            if let Some(c) = cycles {
+                parsed.cycles = *c;
+                parsed
+                    .validate()
+                    .map_err(|e| Usage(format!("--cycles: {}", e.message)))?;
+            }
+            let done = svc
+                .create_round_robin(id, name, parsed, players, &g.ctx())
+                .await?;
+            if g.json {
+                return print_json(&serde_json::json!({"competition": id, "version": done.last}));
+            }
+            outln!(
+                "Created round-robin league {id} ({name}, {} players), version {}.",
+                players.len(),
+                done.last
+            );
+            outln!(
+                "Next: `arbiter -c {id} round-robin add NAME` for each player not yet in, then `round-robin start`."
+            );
+            return Ok(());
+        }
+        RoundRobinCmd::Preset { name } => {
+            let text = rules_text(None, name)?;
+            out!("{text}");
+            return Ok(());
+        }
+        _ => {}
+    }
+    let comp = competition(svc, g).await?;
+    let (rr, version) = svc.load_as::<RoundRobin>(&comp, None).await?;
+    let ctx = g.ctx();
+    let at = g.now();
+    macro_rules! exec {
+        ($done:expr) => {{
+            let done = $done;
+            let (after, _) = svc.load_as::<RoundRobin>(&comp, None).await?;
+            report_written::<RoundRobin>(g, &done, |e| {
+                arbiter_service::roundrobin::describe(&after, e)
+            })?;
+        }};
+    }
+    let execute = |c: Command| svc.execute_as::<RoundRobin>(&comp, c, &ctx);
+    match cmd {
+        RoundRobinCmd::Create { .. } | RoundRobinCmd::Preset { .. } => {}
+        RoundRobinCmd::Add { name } => {
+            exec!(execute(Command::AddPlayer { name: name.clone() }).await?)
+        }
+        RoundRobinCmd::Start => exec!(svc.start_round_robin(&comp, None, &ctx).await?),
+        RoundRobinCmd::Show => {
+            let v = round_robin_view(&rr, &comp, version);
+            if g.json {
+                return print_json(&v);
+            }
+            out!("{}", show(&v));
+        }
+        RoundRobinCmd::Explain { player } => {
+            let v = round_robin_view(&rr, &comp, version);
+            let rows: Vec<_> = v
+                .table
+                .iter()
+                .filter(|r| {
+                    player.as_deref().is_none_or(|p| {
+                        arbiter_engine::model::name_key(p)
+                            == arbiter_engine::model::name_key(&r.player)
+                    })
+                })
+                .collect();
+            if let Some(p) = player
+                && rows.is_empty()
+            {
+                find_player(&rr, p, "player")?;
+            }
+            if g.json {
+                return print_json(&rows);
+            }
+            for r in rows {
+                outln!("{}", r.explanation.line());
+            }
+        }
+        RoundRobinCmd::Schedule => {
+            let v = round_robin_view(&rr, &comp, version);
+            if g.json {
+                return print_json(&v.rounds);
+            }
+            out!("{}", schedule(&v));
+        }
+        RoundRobinCmd::Result {
+            game,
+            score,
+            minutes,
+            round,
+        } => {
+            let (game, score) = read_score(&rr, game, score, *round)?;
+            exec!(
+                execute(Command::Record {
+                    game,
+                    score,
+                    minutes: *minutes,
+                    at,
+                })
+                .await?
+            )
+        }
+        RoundRobinCmd::Correct {
+            game,
+            score,
+            clear,
+            minutes,
+            round,
+            reason,
+        } => {
+            let (game, reversed) = find_game(&rr, game, *round)?;
+            let score = match (score, clear) {
+                (Some(s), false) => {
+                    let s = parse_score(&rr, s)?;
+                    Some(if reversed { s.swapped() } else { s })
+                }
+                (None, true) => None,
+                _ => {
+                    return Err(Usage(
+                        "give the corrected score, or --clear to clear the result".into(),
+                    )
+                    .into());
+                }
+            };
+            exec!(
+                execute(Command::Correct {
+                    game,
+                    score,
+                    minutes: *minutes,
+                    reason: reason.clone(),
+                    at,
+                })
+                .await?
+            )
+        }
+        RoundRobinCmd::Deadline {
+            round,
+            deadline,
+            clear,
+        } => {
+            let deadline = match (deadline, clear) {
+                (Some(d), false) => {
+                    Some(parse_deadline(d).map_err(|e| Usage(format!("deadline {d:?}: {e}")))?)
+                }
+                (None, true) => None,
+                _ => {
+                    return Err(Usage("give the deadline, or --clear to clear it".into()).into());
+                }
+            };
+            exec!(
+                execute(Command::SetDeadline {
+                    round: *round,
+                    deadline,
+                })
+                .await?
+            )
+        }
+        RoundRobinCmd::Withdraw { name } => {
+            let player = find_player(&rr, name, "player")?;
+            exec!(execute(Command::Withdraw { player, at }).await?)
+        }
+        RoundRobinCmd::Lots { players } => {
+            let ids = players
+                .iter()
+                .map(|p| find_player(&rr, p, "players"))
+                .collect::<Result<Vec<_>, _>>()?;
+            exec!(svc.draw_round_robin_lots(&comp, ids, &ctx).await?)
+        }
+        RoundRobinCmd::EnterLots { order, how } => {
+            let order = order
+                .iter()
+                .map(|p| find_player(&rr, p, "order"))
+                .collect::<Result<Vec<_>, _>>()?;
+            exec!(
+                execute(Command::EnterLots {
+                    order,
+                    how: how.clone(),
+                    at,
+                })
+                .await?
+            )
+        }
+        RoundRobinCmd::Export { format } => {
+            let markup = Markup::parse(format).ok_or_else(|| {
+                Usage(format!(
+                    "--format must be bbcode or markdown, not {format:?}"
+                ))
+            })?;
+            let v = round_robin_view(&rr, &comp, version);
+            out!("{}", views::forum_table(markup, &v));
+        }
+    }
+    Ok(())
+}
+
+/// The table, then the explanation of every place.
+fn show(v: &RoundRobinView) -> String {
+    let mut out = format!(
+        "{} — {}\n{}. Points: {}. Tiebreaks: {} (head-to-head {}).\n{} of {} games played{}.\n",
+        v.name,
+        v.competition,
+        v.regulation,
+        v.points,
+        if v.tiebreaks.is_empty() {
+            "none".to_string()
+        } else {
+            v.tiebreaks.join(", ")
+        },
+        v.head_to_head,
+        v.games_played,
+        v.games,
+        if !v.started {
+            "; not started (`round-robin start`)"
+        } else if v.finished {
+            "; final"
+        } else {
+            ""
+        }
+    );
+    let mut header = vec!["#", "player", "P", "W", "D", "L"];
+    if v.scores {
+        header.extend(["+", "-", "±"]);
+    }
+    header.push("pts");
+    let ids: Vec<String> = v.tiebreaks.clone();
+    let mut head: Vec<&str> = header.clone();
+    head.extend(ids.iter().map(String::as_str));
+    let mut t = table(&head);
+    for r in &v.table {
+        let mut cells = vec![
+            right(r.place),
+            Cell::new(if r.withdrawn {
+                format!("{} (withdrawn)", r.player)
+            } else {
+                r.player.clone()
+            }),
+            right(r.played),
+            right(r.won),
+            right(r.drawn),
+            right(r.lost),
+        ];
+        if v.scores {
+            cells.extend([right(r.scored), right(r.conceded), right(r.difference)]);
+        }
+        cells.push(right(&r.points));
+        cells.extend(r.tiebreaks.iter().map(|c| right(&c.value)));
+        t.add_row(cells);
+    }
+    out.push_str(&format!("{t}\n"));
+    for r in &v.table {
+        out.push_str(&format!("  - {}\n", r.explanation.line()));
+    }
+    for l in &v.lots {
+        out.push_str(&format!("Lots: {} ({}).\n", l.order.join(", "), l.how));
+    }
+    out
+}
+
+/// Every round and its games.
+fn schedule(v: &RoundRobinView) -> String {
+    let mut out = String::new();
+    for r in &v.rounds {
+        out.push_str(&format!(
+            "Round {}{}\n",
+            r.number,
+            r.deadline
+                .as_ref()
+                .map_or(String::new(), |d| format!(" (due {d})"))
+        ));
+        for gm in &r.games {
+            out.push_str(&format!(
+                "  {:>4}  {} v {}  {}\n",
+                gm.label,
+                gm.home,
+                gm.away,
+                gm.score.as_deref().unwrap_or("—")
+            ));
+        }
+        if !r.byes.is_empty() {
+            out.push_str(&format!("  bye: {}\n", r.byes.join(", ")));
+        }
+    }
+    if v.rounds.is_empty() {
+        out.push_str("Not started: the schedule is fixed by `round-robin start`.\n");
+    }
+    out
+}

@@ -1,0 +1,199 @@
+//! The general round-robin league (issue 16) from the command line, with
+//! the real binary: a FIFA World Cup group entered result by result gives
+//! the published table (names given either way round, the score in the
+//! order of the names), a 20-team double round robin gets its 380 games,
+//! and bad input is refused naming the field, changing nothing stored.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::Arbiter;
+use serde_json::Value;
+
+/// FIFA World Cup 2022 Group E, as played
+/// (https://en.wikipedia.org/wiki/2022_FIFA_World_Cup_Group_E): Japan
+/// first on points, Spain second over Germany on goal difference (+6
+/// against +1), Costa Rica fourth.
+const GROUP_E: &[(&str, &str)] = &[
+    ("Germany-Japan", "1-2"),
+    ("Spain-Costa Rica", "7-0"),
+    ("Japan-Costa Rica", "0-1"),
+    ("Spain-Germany", "1-1"),
+    ("Japan-Spain", "2-1"),
+    ("Costa Rica-Germany", "2-4"),
+];
+
+fn group_e() -> Arbiter {
+    let a = Arbiter::new();
+    a.ok(&[
+        "round-robin",
+        "create",
+        "wc-e",
+        "--name",
+        "FIFA World Cup 2022 Group E",
+        "--preset",
+        "fifa-world-cup",
+        "--player",
+        "Spain",
+        "--player",
+        "Costa Rica",
+        "--player",
+        "Germany",
+        "--player",
+        "Japan",
+    ]);
+    a.ok(&["-c", "wc-e", "round-robin", "start"]);
+    a
+}
+
+fn table(a: &Arbiter) -> Vec<Value> {
+    let v = a.ok_json(&["-c", "wc-e", "--json", "round-robin", "show"]);
+    v["table"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_world_cup_group_gives_the_published_table_with_its_tiebreak_explained() {
+    let a = group_e();
+    for (game, score) in GROUP_E {
+        a.ok(&["-c", "wc-e", "round-robin", "result", game, score]);
+    }
+    let rows = table(&a);
+    let order: Vec<&str> = rows.iter().map(|r| r["player"].as_str().unwrap()).collect();
+    assert_eq!(order, ["Japan", "Spain", "Germany", "Costa Rica"]);
+    let points: Vec<&str> = rows.iter().map(|r| r["points"].as_str().unwrap()).collect();
+    assert_eq!(points, ["6", "4", "4", "3"]);
+    let spain = rows[1]["explanation"]["text"].as_str().unwrap();
+    assert!(
+        spain.contains("Ahead of Germany on score difference: +6 against +1"),
+        "{spain}"
+    );
+    // The score was read in the order the names were given: Japan beat
+    // Germany 2-1 though Germany was named first.
+    let japan = &rows[0];
+    assert_eq!(japan["scored"], 4);
+    assert_eq!(japan["conceded"], 3);
+    // The same table as CSV and as a forum post.
+    let csv = a.ok(&["-c", "wc-e", "standings", "--csv"]);
+    assert!(
+        csv.lines().nth(1).unwrap().starts_with("1,Japan,3,2,0,1,"),
+        "{csv}"
+    );
+    let md = a.ok(&[
+        "-c",
+        "wc-e",
+        "round-robin",
+        "export",
+        "--format",
+        "markdown",
+    ]);
+    assert!(
+        md.contains("| 1 | Japan | 3 | 2 | 0 | 1 | 4 | 3 | 6 |"),
+        "{md}"
+    );
+    // History in words, and undo by a correcting event.
+    let history = a.ok(&["-c", "wc-e", "history"]);
+    assert!(history.contains("Costa Rica v Germany: 2-4"), "{history}");
+    let undone = a.ok(&["-c", "wc-e", "undo"]);
+    assert!(undone.contains("Undid event 8"), "{undone}");
+    assert_eq!(table(&a)[2]["played"], 2);
+}
+
+#[test]
+fn bad_input_is_refused_naming_the_field_and_nothing_changes() {
+    let a = group_e();
+    a.ok(&[
+        "-c",
+        "wc-e",
+        "round-robin",
+        "result",
+        "Germany-Japan",
+        "1-2",
+    ]);
+    let before = a.ok(&["-c", "wc-e", "--json", "history"]);
+    for (args, words) in [
+        (
+            vec!["result", "Germany-Japan", "1-2"],
+            vec!["Germany", "Japan"],
+        ),
+        (vec!["result", "G99", "1-0"], vec!["game", "G1 to G6"]),
+        (
+            vec!["result", "Spain-Brazil", "1-0"],
+            vec!["game", "Spain-Brazil"],
+        ),
+        (vec!["result", "G2", "two-nil"], vec!["score"]),
+        (vec!["result", "G2", "1-0-0"], vec!["score"]),
+        (vec!["result", "G2", "99999999999-0"], vec!["score"]),
+        (vec!["add", "Brazil"], vec!["ARB-R68"]),
+        (vec!["withdraw", "Nobody"], vec!["player", "Nobody"]),
+        (vec!["lots", "Spain", "Nobody"], vec!["players", "Nobody"]),
+    ] {
+        let mut full = vec!["-c", "wc-e", "round-robin"];
+        full.extend(args.iter().copied());
+        a.run(&full).fails_with(1).stderr_names(&words);
+    }
+    let long = "x".repeat(5000);
+    a.run(&["-c", "wc-e", "round-robin", "result", &long, "1-0"])
+        .fails_with(1)
+        .stderr_names(&["game"]);
+    assert_eq!(a.ok(&["-c", "wc-e", "--json", "history"]), before);
+    // A preset that does not exist names the ones that do.
+    a.run(&[
+        "round-robin",
+        "create",
+        "x",
+        "--name",
+        "X",
+        "--preset",
+        "cricket",
+        "--player",
+        "A",
+        "--player",
+        "B",
+    ])
+    .fails_with(2)
+    .stderr_names(&["cricket", "fifa-world-cup", "chess"]);
+}
+
+#[test]
+fn a_twenty_team_double_round_robin_gets_every_pair_home_and_away() {
+    let a = Arbiter::new();
+    let teams: Vec<String> = (1..=20).map(|i| format!("Team {i:02}")).collect();
+    let mut args = vec![
+        "round-robin",
+        "create",
+        "league",
+        "--name",
+        "League",
+        "--preset",
+        "uefa-euro",
+        "--cycles",
+        "2",
+    ];
+    for t in &teams {
+        args.extend(["--player", t.as_str()]);
+    }
+    a.ok(&args);
+    a.ok(&["-c", "league", "round-robin", "start"]);
+    let v = a.ok_json(&["-c", "league", "--json", "round-robin", "show"]);
+    let rounds = v["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 38);
+    let mut pairs = std::collections::HashMap::new();
+    for r in rounds {
+        let games = r["games"].as_array().unwrap();
+        assert_eq!(games.len(), 10);
+        for g in games {
+            let key = (
+                g["home"].as_str().unwrap().to_string(),
+                g["away"].as_str().unwrap().to_string(),
+            );
+            *pairs.entry(key).or_insert(0) += 1;
+        }
+    }
+    // Every ordered pair once: each team at home once against each other.
+    assert_eq!(pairs.len(), 380);
+    assert!(pairs.values().all(|n| *n == 1));
+    let list = a.ok_json(&["--json", "competition", "list"]);
+    assert_eq!(list[0]["format"], "round-robin");
+    assert_eq!(list[0]["members"], 20);
+}

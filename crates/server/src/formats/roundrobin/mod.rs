@@ -1,0 +1,87 @@
+//! The general round-robin league (issue 16): its page ([`pages`]) and its
+//! actions ([`actions`]), reached through the registry ([`WebFormat`]).
+
+pub mod actions;
+pub(crate) mod pages;
+
+use arbiter_engine::model::PlayerId;
+use arbiter_engine::roundrobin::RoundRobin;
+use axum::response::Response;
+
+use crate::AppState;
+use crate::actions::common::Named;
+use crate::api::competitions::CompetitionView;
+use crate::api::write::{ActionAnswer, need_version, parse_action};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::formats::{Creation, NewPage, WebFormat};
+use crate::pages::PageError;
+
+impl Named for RoundRobin {
+    fn player_name(&self, player: PlayerId) -> String {
+        self.name_of(player)
+    }
+}
+
+impl WebFormat for RoundRobin {
+    const WORDS: &'static str = "Round-robin league";
+    const NEW: NewPage = NewPage {
+        title: "round-robin league",
+        noun: "league",
+        about: "A round robin of 2 to 64 players or teams: single, double or k-fold from the Berger tables, scores or win/draw/loss, points and tiebreaks as settings, each place explained.",
+        players: Some((
+            "The players or teams, one name per line (more can be added until the start)",
+            false,
+        )),
+        first_to: false,
+    };
+
+    fn presets() -> Vec<(&'static str, &'static str)> {
+        arbiter_record::roundrobin::PRESETS.to_vec()
+    }
+
+    async fn create(
+        state: &AppState,
+        caller: &Caller,
+        c: &Creation,
+    ) -> Result<arbiter_store::Seq, ApiError> {
+        c.takes::<Self>(&["preset", "players"])?;
+        actions::create(state, caller, c).await
+    }
+
+    fn list_line(&self) -> (usize, String) {
+        let played = self
+            .games
+            .iter()
+            .filter(|g| self.counted_score(g).is_some())
+            .count();
+        let status = match self.started {
+            None => "not started".to_string(),
+            Some(_) if self.is_finished() => "finished".to_string(),
+            Some(_) => format!("{played} of {} games played", self.games.len()),
+        };
+        (self.entrants.len(), status)
+    }
+    fn api_view(&self, id: &str, version: u64) -> CompetitionView {
+        CompetitionView::RoundRobin(arbiter_service::roundrobin::round_robin_view(
+            self, id, version,
+        ))
+    }
+    async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
+        pages::page(state, id).await
+    }
+    async fn act(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        body: &[u8],
+        expected: Option<u64>,
+        key: Option<String>,
+    ) -> Result<ActionAnswer, ApiError> {
+        let action: actions::RoundRobinAction = parse_action(body)?;
+        need_version(expected, false)?;
+        Ok(ActionAnswer::Other(Box::new(
+            actions::run(state, caller, id, action, expected, key).await?,
+        )))
+    }
+}
