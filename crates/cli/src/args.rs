@@ -135,7 +135,7 @@ pub enum Noun {
     Ratings(RatingsArgs),
     /// Monte-Carlo projection of the competition: each player's chances (ARB-R48).
     Project(ProjectArgs),
-    /// Hypothetical results: a ladder after its round closes, an XMadn league's table, a Sunjang season and its next plan; nothing is stored.
+    /// Hypothetical results: a ladder after its round closes, an XMadn league's table, a Sunjang season and its next plan, a round-robin league's table; nothing is stored.
     WhatIf(WhatIfArgs),
     /// What is still possible: clinched, eliminated or open, per player and zone (ARB-R47).
     Clinch(ClinchArgs),
@@ -1106,7 +1106,9 @@ pub struct WhatIfArgs {
     /// A-B=PAWNS@TIME, each player's counted pawns in the key's order and the game's time
     /// (Ames-Baker=4-2@20:10). A Sunjang league: BLACK-WHITE=OUTCOME, black, white, jigo,
     /// black-forfeits, white-forfeits or both-forfeit (Kim-Lee=black); when every group game
-    /// then has a result, the next season's plan is shown too.
+    /// then has a result, the next season's plan is shown too. A round-robin league:
+    /// GAME=SCORE, the game's number or HOME-AWAY and the score in the order of the names
+    /// (Spain-Germany=1-1, G5=1-0); a game already played is imagined with another result.
     #[arg(long = "result", value_name = "KEY=VALUE")]
     pub results: Vec<String>,
 }

@@ -257,7 +257,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &RoundRobinCmd) -> Result<()> {
 }
 
 /// The table, then the explanation of every place.
-fn show(v: &RoundRobinView) -> String {
+pub(crate) fn show(v: &RoundRobinView) -> String {
     let mut out = format!(
         "{} — {}\n{}. Points: {}. Tiebreaks: {} (head-to-head {}).\n{} of {} games played{}.\n",
         v.name,

@@ -1,6 +1,6 @@
 //! `arbiter what-if` for every format: hypothetical results entered, the
 //! ladder after the close, an XMadn league's table, or a Sunjang season's
-//! groups and the next season's plan, computed on a copy: nothing is stored
+//! groups and the next season's plan, a round-robin league's table, computed on a copy: nothing is stored
 //! (see `arbiter_service::what_if`).
 
 use anyhow::Result;
@@ -20,7 +20,7 @@ pub async fn run(svc: &Svc, g: &Globals, a: &WhatIfArgs) -> Result<()> {
     for r in &a.results {
         let Some((key, value)) = r.split_once('=') else {
             return Err(Usage(format!(
-                "--result {r:?}: use KEY=VALUE, e.g. Ames-Baker=4-2@20:10 (XMadn) or Kim-Lee=black (Sunjang)"
+                "--result {r:?}: use KEY=VALUE, e.g. Ames-Baker=4-2@20:10 (XMadn), Kim-Lee=black (Sunjang) or Spain-Germany=1-1 (round robin)"
             ))
             .into());
         };
@@ -45,6 +45,10 @@ pub async fn run(svc: &Svc, g: &Globals, a: &WhatIfArgs) -> Result<()> {
         AnyWhatIfView::League(l) => {
             out!("{}", done(&l.results));
             out!("\n{}", crate::xmadn::render_league(&l.league));
+        }
+        AnyWhatIfView::RoundRobin(r) => {
+            out!("{}", done(&r.results));
+            out!("\n{}", crate::roundrobin::show(&r.league));
         }
         AnyWhatIfView::Sunjang(s) => {
             out!("{}", done(&s.results));

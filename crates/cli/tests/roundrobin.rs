@@ -197,3 +197,73 @@ fn a_twenty_team_double_round_robin_gets_every_pair_home_and_away() {
     assert_eq!(list[0]["format"], "round-robin");
     assert_eq!(list[0]["members"], 20);
 }
+
+#[test]
+fn what_if_shows_the_table_after_imagined_results_and_stores_nothing() {
+    let a = group_e();
+    // Matchday 1 and 2 as played; matchday 3 imagined.
+    for (game, score) in &GROUP_E[..4] {
+        a.ok(&["-c", "wc-e", "round-robin", "result", game, score]);
+    }
+    let before = a.ok(&["-c", "wc-e", "--json", "history"]);
+    // The real matchday 3 gives the published order.
+    let v = a.ok_json(&[
+        "-c",
+        "wc-e",
+        "--json",
+        "what-if",
+        "--result",
+        "Japan-Spain=2-1",
+        "--result",
+        "Costa Rica-Germany=2-4",
+    ]);
+    let order: Vec<&str> = v["league"]["table"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["player"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, ["Japan", "Spain", "Germany", "Costa Rica"]);
+    // Shown by game number, home first (the Berger table's G1 is Spain v
+    // Japan), the score turned to that order.
+    assert_eq!(v["results"][0], "G1 Spain v Japan: 1-2");
+    // Imagined otherwise: a Spain win and a Costa Rica draw put Spain first
+    // and Germany out on goal difference.
+    let text = a.ok(&[
+        "-c",
+        "wc-e",
+        "what-if",
+        "--result",
+        "Spain-Japan=1-0",
+        "--result",
+        "G2=1-1",
+    ]);
+    assert!(text.contains("What if (nothing is stored)"), "{text}");
+    let v = a.ok_json(&[
+        "-c",
+        "wc-e",
+        "--json",
+        "what-if",
+        "--result",
+        "Spain-Japan=1-0",
+        "--result",
+        "G2=1-1",
+    ]);
+    let first = &v["league"]["table"][0];
+    assert_eq!(first["player"], "Spain");
+    // A played game imagined otherwise (G6, Germany v Spain, 1-1) is
+    // corrected on the copy only: a German win puts Germany level with
+    // Japan on 3 points and second on goal difference.
+    let v = a.ok_json(&["-c", "wc-e", "--json", "what-if", "--result", "G6=2-1"]);
+    assert_eq!(v["results"][0], "G6 Germany v Spain: 2-1");
+    assert_eq!(v["league"]["table"][0]["player"], "Spain");
+    assert_eq!(v["league"]["table"][1]["player"], "Germany");
+    // Bad input names the field; nothing is stored either way.
+    a.run(&["-c", "wc-e", "what-if", "--result", "Spain-Brazil=1-0"])
+        .fails_with(1)
+        .stderr_names(&["game", "Spain-Brazil"]);
+    a.run(&["-c", "wc-e", "what-if", "--result", "G5=lots"])
+        .fails_with(1)
+        .stderr_names(&["score"]);
+    assert_eq!(a.ok(&["-c", "wc-e", "--json", "history"]), before);
+}

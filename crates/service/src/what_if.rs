@@ -84,6 +84,8 @@ pub enum AnyWhatIfView {
     League(Box<LeagueWhatIfView>),
     /// A Sunjang league: the group tables and the next season's plan.
     Sunjang(Box<SunjangWhatIfView>),
+    /// A round-robin league: the table after the results.
+    RoundRobin(Box<crate::roundrobin::what_if::RoundRobinWhatIfView>),
 }
 
 impl AnyWhatIfView {
@@ -92,6 +94,7 @@ impl AnyWhatIfView {
             AnyWhatIfView::Ladder(v) => v.version,
             AnyWhatIfView::League(v) => v.version,
             AnyWhatIfView::Sunjang(v) => v.version,
+            AnyWhatIfView::RoundRobin(v) => v.version,
         }
     }
 }

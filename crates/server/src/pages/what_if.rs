@@ -7,6 +7,9 @@
 //! - an XMadn league: each scheduled game of the double round-robins with
 //!   a winner, the loser's counted pawns and the game's time; the table
 //!   with its cascade explanations;
+//! - a round-robin league: each game without a result with a winner or a
+//!   draw and, where results carry scores, the score (a win counts 1-0 and
+//!   a draw 0-0 when none is given); the table with each place explained;
 //! - a Sunjang league: each group game of the running season without a
 //!   result with a choice of outcome; the group tables and, when every
 //!   game has a result, the next season's plan.
@@ -17,11 +20,13 @@
 //! or a close the rules refuse is answered 422 with the rule's words; the
 //! form is shown again with the reader's choices either way.
 
+use arbiter_engine::roundrobin::RoundRobin;
 use arbiter_engine::sunjang::season::League as SunjangLeague;
 use arbiter_engine::tws::Ladder;
 use arbiter_engine::xmadn::league::League as XmadnLeague;
 use arbiter_engine::xmadn::parse_time;
 use arbiter_service::insight::{PossibleView, WhatIfView};
+use arbiter_service::roundrobin::RoundRobinView;
 use arbiter_service::sunjang::season_view;
 use arbiter_service::views::{self, CloseView, ExplanationView};
 use arbiter_service::what_if::{AnyWhatIfView, SunjangWhatIfView};
@@ -127,6 +132,7 @@ struct WhatIfPage {
     ladder: Option<LadderAfter>,
     league: Option<LeagueView>,
     sunjang: Option<SunjangWhatIfView>,
+    roundrobin: Option<RoundRobinView>,
 }
 
 /// The form of competition `id` and the version it was read at.
@@ -153,6 +159,7 @@ fn no_result() -> Choice {
 
 const INTRO_LADDER: &str = "Choose an outcome for any undecided game of the running round: the round is closed on a copy of the ladder with those results, through the ladder's own rules, and the ladder after the close is shown with each move's rule. Games left without a result stay undecided: the round cannot close then, and each player's best and worst rung at the close is shown instead, over every outcome of those games. Nothing is stored.";
 const INTRO_LEAGUE: &str = "Choose a winner for any game still to be played, with the loser's counted pawns and the game's time: the results are recorded on a copy of the league, in the schedule's order, and the table is shown with every split and tie of its cascade explained. Only games whose positions have been rolled can be entered. Nothing is stored.";
+const INTRO_ROUND_ROBIN: &str = "Choose a winner or a draw for any game still to be played and, where results carry scores, the score in the order of the game's players (a win counts 1-0 and a draw 0-0 when no score is given; a score alone is enough): the results are recorded on a copy of the league and the table is shown with each place explained by its criterion. Nothing is stored.";
 const INTRO_SUNJANG: &str = "Choose an outcome for any group game of the running season without a result: the results are recorded on a copy of the league and the group tables are shown; when every group game has a result, the season is closed on the copy and the next season is planned. Nothing is stored.";
 
 fn ladder_form(l: &Ladder, id: &str, version: u64, now: arbiter_engine::model::Time) -> Form {
@@ -263,6 +270,92 @@ fn league_form(l: &XmadnLeague, id: &str, version: u64) -> Form {
     form
 }
 
+fn round_robin_form(rr: &RoundRobin, version: u64) -> Form {
+    let mut form = Form {
+        name: rr.name.clone(),
+        version,
+        parts: Vec::new(),
+        nothing: None,
+        winning_pawns: 0,
+    };
+    for round in &rr.rounds {
+        let games: Vec<FormGame> = round
+            .games
+            .iter()
+            .filter_map(|id| rr.game(*id))
+            .filter(|g| rr.counted_score(g).is_none())
+            .map(|g| {
+                let (home, away) = (rr.name_of(g.home), rr.name_of(g.away));
+                let label = format!("G{}", g.id);
+                FormGame {
+                    game: label.clone(),
+                    players: format!("{home} v {away}"),
+                    field: format!("{label}.result"),
+                    choices: vec![
+                        no_result(),
+                        choice("home", format!("{home} wins")),
+                        choice("draw", "Draw".into()),
+                        choice("away", format!("{away} wins")),
+                    ],
+                    extras: if rr.rules.scores {
+                        vec![Extra {
+                            name: format!("{label}.score"),
+                            label: "Score".into(),
+                            value: String::new(),
+                            kind: "text",
+                            max: 0,
+                        }]
+                    } else {
+                        Vec::new()
+                    },
+                    label,
+                }
+            })
+            .collect();
+        if !games.is_empty() {
+            form.parts.push(FormPart {
+                title: format!("Round {}", round.number),
+                group: String::new(),
+                games,
+            });
+        }
+    }
+    if form.parts.is_empty() {
+        form.nothing = Some(if rr.started.is_none() {
+            "Play has not started: the schedule is fixed at the start.".into()
+        } else {
+            "Every game has a result.".into()
+        });
+    }
+    form
+}
+
+/// A round-robin game's hypothetical result from its select and its
+/// score box: the score as the service reads it, home first.
+fn round_robin_result(
+    g: &FormGame,
+    chosen: &str,
+    score: Option<String>,
+) -> Result<Option<String>, String> {
+    let score = score.filter(|s| !s.is_empty());
+    if let Some(s) = score {
+        if s.chars().count() > 16 {
+            return Err(bad(&format!("{}.score", g.label), "at most 16 characters"));
+        }
+        return Ok(Some(s));
+    }
+    let scored = !g.extras.is_empty();
+    Ok(match (chosen, scored) {
+        ("", _) => None,
+        ("home", true) => Some("1-0".into()),
+        ("draw", true) => Some("0-0".into()),
+        ("away", true) => Some("0-1".into()),
+        ("home", false) => Some("1-0".into()),
+        ("draw", false) => Some("½-½".into()),
+        _ => Some("0-1".into()),
+    })
+}
+
 fn sunjang_form(l: &SunjangLeague, version: u64) -> Form {
     let mut form = Form {
         name: l.name.clone(),
@@ -359,6 +452,27 @@ fn results_of(
             }
         }
         let chosen = value(&g.field).unwrap_or_default();
+        if kind == Kind::RoundRobin && !g.choices.iter().any(|c| c.value == chosen) {
+            let offered: Vec<&str> = g
+                .choices
+                .iter()
+                .map(|c| c.value.as_str())
+                .filter(|v| !v.is_empty())
+                .collect();
+            return Err(bad(
+                &g.field,
+                &format!("“{chosen}” is not a choice; choose {}", offered.join(", ")),
+            ));
+        }
+        if kind == Kind::RoundRobin {
+            if let Some(c) = g.choices.iter_mut().find(|c| c.value == chosen) {
+                c.selected = true;
+            }
+            if let Some(r) = round_robin_result(g, &chosen, value(&format!("{}.score", g.label)))? {
+                results.push((g.label.clone(), r));
+            }
+            continue;
+        }
         if chosen.is_empty() {
             continue;
         }
@@ -463,12 +577,19 @@ pub(super) async fn page(
                 .read_as::<SunjangLeague, _>(&id, sunjang_form)
                 .await?
         }
+        Kind::RoundRobin => {
+            state
+                .service
+                .read_as::<RoundRobin, _>(&id, round_robin_form)
+                .await?
+        }
         // A format without what-if (`Offers::what_if`) has no page.
         _ => return Err(not_found_page()),
     };
     let intro = match kind {
         Kind::TwsLadder => INTRO_LADDER,
         Kind::XmadnLeague => INTRO_LEAGUE,
+        Kind::RoundRobin => INTRO_ROUND_ROBIN,
         _ => INTRO_SUNJANG,
     };
     let mut page = WhatIfPage {
@@ -490,6 +611,7 @@ pub(super) async fn page(
         ladder: None,
         league: None,
         sunjang: None,
+        roundrobin: None,
     };
     let mut status = StatusCode::OK;
     let mut retry_after = None;
@@ -517,6 +639,10 @@ pub(super) async fn page(
                         AnyWhatIfView::Sunjang(v) => {
                             page.results = v.results.clone();
                             page.sunjang = Some(*v);
+                        }
+                        AnyWhatIfView::RoundRobin(v) => {
+                            page.results = v.results.clone();
+                            page.roundrobin = Some(v.league);
                         }
                     }
                 }

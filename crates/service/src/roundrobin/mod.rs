@@ -5,6 +5,7 @@
 //! start), and its views ([`views`]).
 
 pub mod views;
+pub mod what_if;
 
 use arbiter_engine::RuleError;
 use arbiter_engine::draw::{self, Seed};
@@ -71,7 +72,10 @@ impl Format for RoundRobin {
 
     const FORMAT: CompetitionFormat = CompetitionFormat::RoundRobin;
     const ID: &'static str = "round-robin";
-    const OFFERS: Offers = Offers::NOTHING;
+    const OFFERS: Offers = Offers {
+        what_if: true,
+        ..Offers::NOTHING
+    };
 
     fn describe(&self, event: &Event) -> String {
         describe(self, event)
@@ -107,6 +111,17 @@ impl Format for RoundRobin {
                 (p.line, name, Command::AddPlayer { name: p.name })
             })
             .collect())
+    }
+    fn what_if(
+        &self,
+        competition: &str,
+        version: u64,
+        results: &[(String, String)],
+        at: Time,
+    ) -> Result<crate::what_if::AnyWhatIfView> {
+        Ok(crate::what_if::AnyWhatIfView::RoundRobin(Box::new(
+            what_if::round_robin_what_if(self, competition, version, results, at)?,
+        )))
     }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         let v = round_robin_view(self, competition, version);
