@@ -12,7 +12,10 @@
 //! - [`xmadn`]: an XMadn league (table places through the six-step cascade
 //!   with its die roll, the playoff, the title);
 //! - [`tws`]: a Twilight Struggle ladder (the champion and the rung bands
-//!   after the running round and `k` more).
+//!   after the running round and `k` more);
+//! - [`roundrobin`]: a general round-robin league (each player's final
+//!   place through the league's own cascade, with draws and scores
+//!   simulated as ARB-R70 says, [`WinModel::odds`]).
 //!
 //! # Reproducible
 //!
@@ -26,6 +29,7 @@
 //! come from ratings through `f64` formulas (the Elo and Glicko-2 expected
 //! scores) and are rounded to parts per million once, before any draw.
 
+pub mod roundrobin;
 pub mod sunjang;
 pub mod tws;
 pub mod xmadn;
@@ -386,6 +390,59 @@ impl WinModel {
     pub fn decisive(&self, rng: &mut SimRng, first: PlayerId, second: PlayerId) -> bool {
         rng.chance(self.win_ppm(first, second))
     }
+
+    /// The odds of a game that keep each player's expected score (ARB-R70;
+    /// the round-robin league's model). `E` is the first player's expected
+    /// score ([`WinModel::win_ppm`]); the game is drawn with probability
+    /// `d = draw_ppm × 4E(1 − E)`: the model's draw rate between equal
+    /// players, fewer draws as the expected score moves away from ½ (none
+    /// when the result is certain), and never more than `2 min(E, 1 − E)`
+    /// so that no probability is negative; `d` is rounded down to an even
+    /// number of parts per million. The first player then wins with `E −
+    /// d/2` and the second with `1 − E − d/2`, so that a win and half the
+    /// draws give each player his expected score, as the ratings define it.
+    /// Integers throughout, parts per million.
+    pub fn odds(&self, first: PlayerId, second: PlayerId) -> Odds {
+        let ppm = u64::from(PPM);
+        let e = u64::from(self.win_ppm(first, second).min(PPM));
+        let closeness = 4 * e * (ppm - e) / ppm;
+        let mut d = u64::from(self.draw_ppm) * closeness / ppm;
+        d = d.min(2 * e.min(ppm - e)) & !1;
+        let first = e - d / 2;
+        let draw = d;
+        let second = ppm - first - draw;
+        // Each is at most PPM.
+        let to = |x: u64| u32::try_from(x).unwrap_or(PPM);
+        Odds {
+            first: to(first),
+            draw: to(draw),
+            second: to(second),
+        }
+    }
+}
+
+/// The odds of one game, parts per million, summing to [`PPM`]
+/// ([`WinModel::odds`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Odds {
+    pub first: u32,
+    pub draw: u32,
+    pub second: u32,
+}
+
+impl Odds {
+    /// Play the game: one uniform draw below [`PPM`] (`first`, then
+    /// `draw`, then `second` in that order of the range).
+    pub fn play(self, rng: &mut SimRng) -> GameResult {
+        let u = rng.below(PPM);
+        if u < self.first {
+            GameResult::FirstWins
+        } else if u - self.first < self.draw {
+            GameResult::Draw
+        } else {
+            GameResult::SecondWins
+        }
+    }
 }
 
 /// A probability in parts per million, rounded, within 0 to [`PPM`].
@@ -454,5 +511,89 @@ mod progress_tests {
         assert_eq!(stopped.seasons, 128);
         // The same as a run of that many seasons from the same seed.
         assert_eq!(stopped, run(128, [7; 32], &players, season));
+    }
+}
+
+#[cfg(test)]
+mod odds_tests {
+    use super::*;
+
+    /// ARB-R70: between equals the draw rate is the model's, and each
+    /// player wins half of the rest.
+    #[test]
+    fn equals_draw_at_the_model_s_rate() {
+        let m = WinModel::even(300_000);
+        let o = m.odds(PlayerId(1), PlayerId(2));
+        assert_eq!(
+            o,
+            Odds {
+                first: 350_000,
+                draw: 300_000,
+                second: 350_000
+            }
+        );
+    }
+
+    /// The expected score is kept, and fewer games are drawn as the
+    /// players differ: Elo 1700 against 1500 expects 0.759747.
+    #[test]
+    fn the_expected_score_is_kept() {
+        let m = WinModel::elo([(PlayerId(1), 1700.0), (PlayerId(2), 1500.0)], 300_000);
+        let e = m.win_ppm(PlayerId(1), PlayerId(2));
+        assert_eq!(e, 759_747);
+        let o = m.odds(PlayerId(1), PlayerId(2));
+        // 4 × 0.759747 × 0.240253 = 0.730125…, times 30%: 219,037, even.
+        assert_eq!(o.draw, 219_036);
+        assert_eq!(o.first + o.draw / 2, e);
+        assert_eq!(o.first + o.draw + o.second, PPM);
+        let back = m.odds(PlayerId(2), PlayerId(1));
+        assert_eq!(
+            (back.first, back.draw, back.second),
+            (o.second, o.draw, o.first)
+        );
+        let none = WinModel::elo([(PlayerId(1), 1700.0)], 0).odds(PlayerId(1), PlayerId(2));
+        assert_eq!((none.first, none.draw), (e, 0));
+    }
+
+    /// A draw rate too high for the gap is capped so that no probability
+    /// is negative: at E = 0.9 and every equal game drawn, 20% draws.
+    #[test]
+    fn draws_never_make_a_probability_negative() {
+        let m = WinModel::elo([(PlayerId(1), 1881.7), (PlayerId(2), 1500.0)], PPM);
+        let o = m.odds(PlayerId(1), PlayerId(2));
+        let e = m.win_ppm(PlayerId(1), PlayerId(2));
+        assert!((899_000..901_000).contains(&e), "{e}");
+        assert_eq!(o.second, 0);
+        assert_eq!(o.draw, 2 * (PPM - e));
+        for r in [0.0, 800.0, 1499.0, 1500.0, 2600.0, 4000.0] {
+            let m = WinModel::elo([(PlayerId(1), r)], PPM);
+            let o = m.odds(PlayerId(1), PlayerId(2));
+            assert_eq!(
+                u64::from(o.first) + u64::from(o.draw) + u64::from(o.second),
+                1_000_000
+            );
+        }
+    }
+
+    /// Playing the odds gives their frequencies.
+    #[test]
+    fn odds_play_as_their_frequencies() {
+        let o = Odds {
+            first: 500_000,
+            draw: 200_000,
+            second: 300_000,
+        };
+        let mut rng = SimRng::season(&[9; 32], 1);
+        let mut seen = [0u32; 3];
+        for _ in 0..100_000 {
+            seen[match o.play(&mut rng) {
+                GameResult::FirstWins => 0,
+                GameResult::Draw => 1,
+                GameResult::SecondWins => 2,
+            }] += 1;
+        }
+        for (k, want) in [50_000u32, 20_000, 30_000].into_iter().enumerate() {
+            assert!(seen[k].abs_diff(want) < 700, "{seen:?}");
+        }
     }
 }

@@ -193,11 +193,7 @@ mod tests {
         let outcomes: Vec<RatedOutcome> = rated_games(&l).iter().map(|g| g.outcome).collect();
         assert_eq!(
             outcomes,
-            vec![
-                RatedOutcome::BWins,
-                RatedOutcome::Draw,
-                RatedOutcome::AWins
-            ]
+            vec![RatedOutcome::BWins, RatedOutcome::Draw, RatedOutcome::AWins]
         );
         let mut l = league(RoundRobinRules::fifa_world_cup());
         record(&mut l, 0, Score::Forfeit { winner: None }, 1);
