@@ -373,7 +373,57 @@ pub fn league_ratings(
         .filter(|g| xmadn::ratings::rated_game(league, g).is_some())
         .map(|g| g.id.to_string())
         .collect();
-    let rated = ratings::rate(&games, &system.system());
+    rated_view(
+        &games,
+        &labels,
+        |p| league.name_of(p),
+        competition,
+        version,
+        system,
+        "ARB-R49",
+    )
+}
+
+/// A round-robin league's ratings (ARB-R70): its games played over the
+/// board, forfeits left out, one Glicko-2 period per round.
+pub fn round_robin_ratings(
+    league: &arbiter_engine::roundrobin::RoundRobin,
+    competition: &str,
+    version: u64,
+    system: RatingSystem,
+) -> RatingsView {
+    use arbiter_engine::roundrobin::ratings as rr;
+    let games = rr::rated_games(league);
+    let labels: Vec<String> = league
+        .games
+        .iter()
+        .filter(|g| rr::rated_game(g).is_some())
+        .map(|g| format!("G{}", g.id))
+        .collect();
+    rated_view(
+        &games,
+        &labels,
+        |p| league.name_of(p),
+        competition,
+        version,
+        system,
+        rr::RULING,
+    )
+}
+
+/// The view of one competition's own ratings: `games` rated under
+/// `system`, each game named by its label in `labels` (same order), each
+/// player by `name_of`.
+fn rated_view(
+    games: &[RatedGame],
+    labels: &[String],
+    name_of: impl Fn(PlayerId) -> String,
+    competition: &str,
+    version: u64,
+    system: RatingSystem,
+    ruling: &str,
+) -> RatingsView {
+    let rated = ratings::rate(games, &system.system());
     let players = rated
         .by_rating()
         .into_iter()
@@ -385,7 +435,7 @@ pub fn league_ratings(
             };
             PlayerRatingView {
                 rank: i + 1,
-                player: league.name_of(PlayerId(p.player.0)),
+                player: name_of(PlayerId(p.player.0)),
                 rating: value(p.rating),
                 games: p.games,
                 deviation,
@@ -412,7 +462,7 @@ pub fn league_ratings(
         competitions: vec![competition.to_string()],
         games: games.len(),
         players,
-        ruling: "ARB-R49".to_string(),
+        ruling: ruling.to_string(),
     }
 }
 

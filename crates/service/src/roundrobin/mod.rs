@@ -74,6 +74,7 @@ impl Format for RoundRobin {
     const ID: &'static str = "round-robin";
     const OFFERS: Offers = Offers {
         what_if: true,
+        ratings: true,
         ..Offers::NOTHING
     };
 
@@ -122,6 +123,23 @@ impl Format for RoundRobin {
         Ok(crate::what_if::AnyWhatIfView::RoundRobin(Box::new(
             what_if::round_robin_what_if(self, competition, version, results, at)?,
         )))
+    }
+    fn ratings(
+        rated: &[(String, RoundRobin)],
+        competition: &str,
+        version: u64,
+        system: crate::insight::RatingSystem,
+        _scope: crate::insight::RatingScope,
+    ) -> Result<crate::insight::RatingsView> {
+        let Some((_, league)) = rated.iter().find(|(id, _)| id == competition) else {
+            return Err(ServiceError::NotFound(competition.to_string()));
+        };
+        Ok(crate::insight::round_robin_ratings(
+            league,
+            competition,
+            version,
+            system,
+        ))
     }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         let v = round_robin_view(self, competition, version);
