@@ -7,8 +7,10 @@
 //! the [`Verdict`]s, and the [`Evidence`] a completion of the remaining
 //! games gives about one player and one zone. The formats enumerate their
 //! completions: [`crate::sunjang::clinch`] (a group's round robin, exact
-//! search with pruning) and [`crate::xmadn::clinch`] (the league table,
-//! every distribution of wins).
+//! search with pruning), [`crate::xmadn::clinch`] (the league table,
+//! every distribution of wins) and `crate::roundrobin::clinch` (the
+//! general round-robin league, exact search with pruning and a budget,
+//! ARB-R69).
 //!
 //! A completion ranks the players with the full cascade. A player left in a
 //! tie that spans a zone's edge is neither in nor out: the tie is settled by
@@ -41,6 +43,13 @@ pub enum ZoneKind {
     /// the final with three in the playoff; the higher seed chooses
     /// colours).
     Place(usize),
+    /// The top `k` places of a round-robin league: those that qualify or
+    /// are promoted (`RoundRobinRules::top`; the two teams of a FIFA World
+    /// Cup or UEFA EURO group that advance).
+    Top(usize),
+    /// The bottom `k` places of a round-robin league: those relegated
+    /// (`RoundRobinRules::bottom`).
+    Bottom(usize),
 }
 
 /// A zone: the places `first..=last` (1-based) of a table.
@@ -102,6 +111,8 @@ impl Zone {
             ZoneKind::Demotion => "demotion".into(),
             ZoneKind::FinalRound => "final round".into(),
             ZoneKind::Place(k) => format!("{} place", crate::xmadn::analysis::ordinal(k)),
+            ZoneKind::Top(k) => format!("qualification (top {k})"),
+            ZoneKind::Bottom(k) => format!("relegation (bottom {k})"),
         }
     }
 }

@@ -182,3 +182,71 @@ fn a_file_changes_a_preset_and_errors_name_the_setting() {
     assert_eq!(e.field.as_deref(), Some("format"));
     assert!(parse_round_robin_rules("").is_err());
 }
+
+/// A created event as stored before the zones were settings (ARB-R69): it
+/// reads with no zone and writes back byte for byte.
+const CREATED_BEFORE_ZONES: &str = r#"{"v":1,"type":"round-robin-created","name":"Group F","rules":{"regulation":"UEFA EURO 2020 Regulations, equality of points in the group stage","cycles":1,"points":{"win":3,"draw":1,"loss":0,"forfeit_win":3,"forfeit_loss":0,"scale":1},"scores":true,"forfeit_score":[3,0],"tiebreaks":["h2h-points","h2h-difference","h2h-scored","difference","scored","wins","lot"],"head_to_head":"block","withdrawal":"keep-results"},"players":["Hungary","Portugal"]}"#;
+
+#[test]
+fn a_created_event_stored_before_the_zones_reads_and_writes_back_unchanged() {
+    let e = decode_round_robin(CREATED_BEFORE_ZONES).unwrap();
+    let Event::Created { rules, .. } = &e else {
+        panic!("{e:?}");
+    };
+    assert_eq!((rules.top, rules.bottom), (0, 0));
+    let mut euro = RoundRobinRules::uefa_euro();
+    euro.top = 0;
+    assert_eq!(rules, &euro);
+    assert_eq!(encode_round_robin(&e), CREATED_BEFORE_ZONES);
+}
+
+#[test]
+fn zones_are_stored_when_set() {
+    let mut rules = RoundRobinRules::chess();
+    rules.top = 3;
+    rules.bottom = 2;
+    let e = Event::Created {
+        name: "Division 2".into(),
+        rules,
+        players: vec!["Ana".into(), "Ben".into()],
+    };
+    let json = encode_round_robin(&e);
+    assert!(json.contains(r#""top":3,"bottom":2"#), "{json}");
+    assert_eq!(decode_round_robin(&json), Ok(e));
+    // A preset with a zone stores it; one without leaves both out.
+    let fifa = encode_round_robin(&Event::Created {
+        name: "Group H".into(),
+        rules: RoundRobinRules::fifa_world_cup(),
+        players: vec!["Uruguay".into(), "Ghana".into()],
+    });
+    assert!(
+        fifa.contains(r#""top":2"#) && !fifa.contains("bottom"),
+        "{fifa}"
+    );
+    let hostile = json.replace(r#""top":3"#, r#""top":-1"#);
+    assert!(decode_round_robin(&hostile).is_err());
+}
+
+#[test]
+fn the_rules_file_sets_the_zones_or_keeps_the_preset_s() {
+    let r = parse_round_robin_rules("format = \"round-robin\"\npreset = \"uefa-euro\"\n").unwrap();
+    assert_eq!((r.top, r.bottom), (2, 0));
+    let r = parse_round_robin_rules("format = \"round-robin\"\npreset = \"chess\"\nbottom = 2\n")
+        .unwrap();
+    assert_eq!((r.top, r.bottom), (0, 2));
+    let r = parse_round_robin_rules("format = \"round-robin\"\ntop = 4\nbottom = 3\n").unwrap();
+    assert_eq!((r.top, r.bottom), (4, 3));
+    assert_eq!(
+        parse_round_robin_rules(&round_robin_rules_to_toml(&r)),
+        Ok(r)
+    );
+    let e = parse_round_robin_rules("format = \"round-robin\"\ntop = 65\n").unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(2), Some("top")));
+    let e =
+        parse_round_robin_rules("format = \"round-robin\"\ntop = 40\nbottom = 30\n").unwrap_err();
+    assert_eq!((e.line, e.field.as_deref()), (Some(3), Some("bottom")));
+    let e = parse_round_robin_rules("format = \"round-robin\"\ntop = -2\n").unwrap_err();
+    assert_eq!(e.line, Some(2));
+    let e = parse_round_robin_rules("format = \"round-robin\"\ntop = \"two\"\n").unwrap_err();
+    assert_eq!(e.line, Some(2));
+}

@@ -192,6 +192,8 @@ fn zone_key(zone: &Zone, sunjang: bool) -> String {
         ZoneKind::Demotion => "demotion".into(),
         ZoneKind::FinalRound => "final-round".into(),
         ZoneKind::Place(k) => format!("place-{k}"),
+        ZoneKind::Top(k) => format!("top-{k}"),
+        ZoneKind::Bottom(k) => format!("bottom-{k}"),
     }
 }
 
@@ -211,6 +213,9 @@ fn zone_clause(zone: &Zone, sunjang: bool) -> String {
         ZoneKind::Promotion => "Sunjang B.1",
         ZoneKind::Demotion => "Sunjang B.2",
         ZoneKind::FinalRound => "Sunjang Final Round",
+        // The round-robin league's own settings (`top`, `bottom`; ARB-R69).
+        ZoneKind::Top(_) => "Round-robin rules: top",
+        ZoneKind::Bottom(_) => "Round-robin rules: bottom",
     }
     .into()
 }

@@ -4,6 +4,7 @@
 
 use crate::RuleError;
 use crate::berger;
+use crate::clinch::{Zone, ZoneKind};
 
 const CLAUSE: &str = "Round-robin rules";
 
@@ -277,12 +278,21 @@ pub struct RoundRobinRules {
     pub tiebreaks: Vec<Tiebreak>,
     pub head_to_head: HeadToHead,
     pub withdrawal: Withdrawal,
+    /// Places at the top that qualify or are promoted (the two teams of a
+    /// World Cup group that advance); 0: none. A zone of the clinch
+    /// analysis ([`RoundRobinRules::zones`], ARB-R69).
+    pub top: u32,
+    /// Places at the bottom that are relegated; 0: none.
+    pub bottom: u32,
 }
 
 /// The longest regulation text.
 pub const MAX_REGULATION: usize = 200;
 /// The most points any result gives.
 pub const MOST_POINTS: u32 = 100;
+/// The most places `top` and `bottom` name together: a league's most
+/// players ([`berger::PLAYERS`]).
+pub const MOST_ZONE_PLACES: u32 = 64;
 
 impl Default for RoundRobinRules {
     fn default() -> Self {
@@ -312,6 +322,10 @@ impl RoundRobinRules {
             ],
             head_to_head: HeadToHead::Once,
             withdrawal: Withdrawal::KeepResults,
+            // The winners and runners-up of the groups go on to the round
+            // of 16 (the Regulations' group stage).
+            top: 2,
+            bottom: 0,
         }
     }
 
@@ -339,6 +353,11 @@ impl RoundRobinRules {
             ],
             head_to_head: HeadToHead::Block,
             withdrawal: Withdrawal::KeepResults,
+            // The group winners and runners-up go on to the round of 16;
+            // the four best third-placed teams too, but that ranks the
+            // thirds of every group, which no single group decides.
+            top: 2,
+            bottom: 0,
         }
     }
 
@@ -360,6 +379,9 @@ impl RoundRobinRules {
             ],
             head_to_head: HeadToHead::Once,
             withdrawal: Withdrawal::AnnulUnderHalf,
+            // C.07 ranks a tournament; it qualifies and relegates nobody.
+            top: 0,
+            bottom: 0,
         }
     }
 
@@ -380,6 +402,8 @@ impl RoundRobinRules {
             ],
             head_to_head: HeadToHead::Once,
             withdrawal: Withdrawal::AnnulUnderHalf,
+            top: 0,
+            bottom: 0,
         }
     }
 
@@ -411,6 +435,10 @@ impl RoundRobinRules {
             ],
             head_to_head: HeadToHead::Restart,
             withdrawal: Withdrawal::KeepResults,
+            // The XMadn League's playoff is its own format (`xmadn`); on
+            // a larger group the document sets no zone.
+            top: 0,
+            bottom: 0,
         }
     }
 
@@ -540,6 +568,23 @@ impl RoundRobinRules {
                 );
             }
         }
+        for (field, v) in [("top", self.top), ("bottom", self.bottom)] {
+            if v > MOST_ZONE_PLACES {
+                return err(
+                    field,
+                    format!("a league has at most {MOST_ZONE_PLACES} places, not {v}"),
+                );
+            }
+        }
+        if self.top + self.bottom > MOST_ZONE_PLACES {
+            return err(
+                "bottom",
+                format!(
+                    "the top {} and the bottom {} places together are more than a league's {MOST_ZONE_PLACES}",
+                    self.top, self.bottom
+                ),
+            );
+        }
         if self.head_to_head == HeadToHead::Restart
             && !self.tiebreaks.iter().any(|t| t.is_head_to_head())
         {
@@ -550,6 +595,33 @@ impl RoundRobinRules {
             );
         }
         Ok(())
+    }
+
+    /// The zones of the clinch analysis ([`crate::roundrobin::clinch`],
+    /// ARB-R69) of a table of `players`: the title (1st), the top `top`
+    /// places when `top` is more than 1 (the title already says 1st) and
+    /// fewer than the players, the bottom `bottom` places when `bottom` is
+    /// more than 0 and fewer than the players (a zone holding every place
+    /// says nothing).
+    pub fn zones(&self, players: usize) -> Vec<Zone> {
+        let mut zones = Vec::new();
+        if players == 0 {
+            return zones;
+        }
+        zones.push(Zone::new(ZoneKind::Title, 1, 1));
+        let top = self.top as usize;
+        if top > 1 && top < players {
+            zones.push(Zone::new(ZoneKind::Top(top), 1, top));
+        }
+        let bottom = self.bottom as usize;
+        if bottom > 0 && bottom < players {
+            zones.push(Zone::new(
+                ZoneKind::Bottom(bottom),
+                players - bottom + 1,
+                players,
+            ));
+        }
+        zones
     }
 }
 
@@ -595,5 +667,38 @@ mod tests {
         r = RoundRobinRules::fifa_world_cup();
         r.cycles = 11;
         assert_eq!(r.validate().unwrap_err().field.as_deref(), Some("cycles"));
+        r = RoundRobinRules::fifa_world_cup();
+        r.top = 65;
+        assert_eq!(r.validate().unwrap_err().field.as_deref(), Some("top"));
+        r.top = 40;
+        r.bottom = 25;
+        assert_eq!(r.validate().unwrap_err().field.as_deref(), Some("bottom"));
+        r.bottom = 24;
+        assert!(r.validate().is_ok());
+    }
+
+    #[test]
+    fn zones_of_a_table() {
+        let mut r = RoundRobinRules::fifa_world_cup();
+        assert_eq!(
+            r.zones(4),
+            vec![
+                Zone::new(ZoneKind::Title, 1, 1),
+                Zone::new(ZoneKind::Top(2), 1, 2)
+            ]
+        );
+        r.bottom = 3;
+        assert_eq!(
+            r.zones(10)[2],
+            Zone::new(ZoneKind::Bottom(3), 8, 10),
+            "the bottom three of ten"
+        );
+        // No zone of every place, and top 1 is the title.
+        assert_eq!(r.zones(2), vec![Zone::new(ZoneKind::Title, 1, 1)]);
+        r.top = 1;
+        r.bottom = 0;
+        assert_eq!(r.zones(6).len(), 1);
+        assert!(r.zones(0).is_empty());
+        assert_eq!(RoundRobinRules::chess().zones(8).len(), 1);
     }
 }

@@ -124,6 +124,18 @@ pub(crate) struct RulesDto {
     tiebreaks: Vec<String>,
     head_to_head: String,
     withdrawal: String,
+    /// The zones of the clinch analysis (ARB-R69), added after the first
+    /// events were stored: left out when 0, and 0 when left out, so that a
+    /// stored event without them reads and writes back byte for byte.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    top: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    bottom: u32,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference.
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl From<&RoundRobinRules> for RulesDto {
@@ -145,6 +157,8 @@ impl From<&RoundRobinRules> for RulesDto {
             tiebreaks: r.tiebreaks.iter().map(|t| t.id().to_string()).collect(),
             head_to_head: r.head_to_head.id().into(),
             withdrawal: r.withdrawal.id().into(),
+            top: r.top,
+            bottom: r.bottom,
         }
     }
 }
@@ -175,6 +189,8 @@ impl TryFrom<RulesDto> for RoundRobinRules {
                 .ok_or_else(|| format!("unknown head_to_head `{}`", d.head_to_head))?,
             withdrawal: Withdrawal::parse(&d.withdrawal)
                 .ok_or_else(|| format!("unknown withdrawal `{}`", d.withdrawal))?,
+            top: d.top,
+            bottom: d.bottom,
         })
     }
 }

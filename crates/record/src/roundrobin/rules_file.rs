@@ -90,6 +90,8 @@ struct RulesFile {
     tiebreaks: Option<Vec<String>>,
     head_to_head: Option<String>,
     withdrawal: Option<String>,
+    top: Option<u32>,
+    bottom: Option<u32>,
     points: Option<PointsFile>,
 }
 
@@ -163,6 +165,8 @@ impl RulesFile {
             tiebreaks,
             head_to_head,
             withdrawal,
+            top: self.top.unwrap_or(base.top),
+            bottom: self.bottom.unwrap_or(base.bottom),
         })
     }
 }
@@ -219,6 +223,14 @@ pub fn round_robin_rules_to_toml(r: &RoundRobinRules) -> String {
         format!(
             "withdrawal = {}  # keep-results or annul-under-half (ARB-R68)",
             basic_string(r.withdrawal.id())
+        ),
+        format!(
+            "top = {}  # places at the top that qualify or are promoted; 0: none (ARB-R69)",
+            r.top
+        ),
+        format!(
+            "bottom = {}  # places at the bottom that are relegated; 0: none (ARB-R69)",
+            r.bottom
         ),
         String::new(),
         "[points]  # integers; scale = units per point (2: half points)".to_string(),
