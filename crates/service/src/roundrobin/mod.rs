@@ -75,6 +75,7 @@ impl Format for RoundRobin {
     const OFFERS: Offers = Offers {
         what_if: true,
         ratings: true,
+        projection: true,
         ..Offers::NOTHING
     };
 
@@ -140,6 +141,15 @@ impl Format for RoundRobin {
             version,
             system,
         ))
+    }
+    fn project(
+        &self,
+        competition: &str,
+        version: u64,
+        request: &crate::insight::ProjectionRequest,
+        progress: crate::insight::Progress<'_>,
+    ) -> Result<crate::insight::ProjectionView> {
+        crate::insight::round_robin_projection(self, competition, version, request, progress)
     }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         let v = round_robin_view(self, competition, version);
