@@ -4,6 +4,7 @@
 //! names, corrections, withdrawals, lots from the seed committed at the
 //! start), and its views ([`views`]).
 
+pub mod insight;
 pub mod views;
 pub mod what_if;
 
@@ -135,7 +136,7 @@ impl Format for RoundRobin {
         let Some((_, league)) = rated.iter().find(|(id, _)| id == competition) else {
             return Err(ServiceError::NotFound(competition.to_string()));
         };
-        Ok(crate::insight::round_robin_ratings(
+        Ok(insight::round_robin_ratings(
             league,
             competition,
             version,
@@ -149,7 +150,7 @@ impl Format for RoundRobin {
         request: &crate::insight::ProjectionRequest,
         progress: crate::insight::Progress<'_>,
     ) -> Result<crate::insight::ProjectionView> {
-        crate::insight::round_robin_projection(self, competition, version, request, progress)
+        insight::round_robin_projection(self, competition, version, request, progress)
     }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         let v = round_robin_view(self, competition, version);
