@@ -147,44 +147,49 @@ pub struct Table {
 pub struct Facts<'a> {
     pub league: &'a RoundRobin,
     pub players: Vec<PlayerId>,
-    lines: HashMap<PlayerId, Line>,
-    /// Every counted game from each side.
-    games: HashMap<PlayerId, Vec<Side>>,
+    /// By slot ([`slot`]): the line of each player in the table, `None`
+    /// for an entrant who is not. Vectors rather than maps: the
+    /// projection builds facts once per simulated season (ARB-R70).
+    lines: Vec<Option<Line>>,
+    /// Every counted game from each side, by slot.
+    games: Vec<Vec<Side>>,
+}
+
+/// Where a player is in the per-entrant vectors of [`Facts`] (past their
+/// end for an id that names nobody, 0 included).
+fn slot(p: PlayerId) -> usize {
+    (p.0 as usize).wrapping_sub(1)
 }
 
 impl<'a> Facts<'a> {
     pub fn new(league: &'a RoundRobin) -> Self {
         let players = league.in_table();
-        let mut lines: HashMap<PlayerId, Line> = players
-            .iter()
-            .map(|&p| {
-                (
-                    p,
-                    Line {
-                        player: p,
-                        name: league.name_of(p),
-                        played: 0,
-                        won: 0,
-                        drawn: 0,
-                        lost: 0,
-                        forfeits: 0,
-                        scored: 0,
-                        conceded: 0,
-                        points: 0,
-                        scheduled: 0,
-                        withdrawn: league.entrants[p.index()].withdrawal.is_some(),
-                    },
-                )
-            })
-            .collect();
-        let mut games: HashMap<PlayerId, Vec<Side>> =
-            players.iter().map(|&p| (p, Vec::new())).collect();
+        let mut lines: Vec<Option<Line>> = vec![None; league.entrants.len()];
+        for &p in &players {
+            if let Some(l) = lines.get_mut(slot(p)) {
+                *l = Some(Line {
+                    player: p,
+                    name: league.name_of(p),
+                    played: 0,
+                    won: 0,
+                    drawn: 0,
+                    lost: 0,
+                    forfeits: 0,
+                    scored: 0,
+                    conceded: 0,
+                    points: 0,
+                    scheduled: 0,
+                    withdrawn: league.entrants[p.index()].withdrawal.is_some(),
+                });
+            }
+        }
+        let mut games: Vec<Vec<Side>> = vec![Vec::new(); league.entrants.len()];
         for g in &league.games {
             if !league.counts(g.home) || !league.counts(g.away) {
                 continue;
             }
             for p in [g.home, g.away] {
-                if let Some(l) = lines.get_mut(&p) {
+                if let Some(Some(l)) = lines.get_mut(slot(p)) {
                     l.scheduled += 1;
                 }
             }
@@ -193,7 +198,7 @@ impl<'a> Facts<'a> {
             };
             let (home, away) = sides(&league.rules, score);
             for (p, o, opp) in [(g.home, home, g.away), (g.away, away, g.home)] {
-                if let Some(l) = lines.get_mut(&p) {
+                if let Some(Some(l)) = lines.get_mut(slot(p)) {
                     l.played += 1;
                     l.won += u32::from(o.won);
                     l.drawn += u32::from(o.drawn);
@@ -203,7 +208,9 @@ impl<'a> Facts<'a> {
                     l.conceded += o.conceded;
                     l.points += o.points;
                 }
-                if let Some(v) = games.get_mut(&p) {
+                if let Some(Some(_)) = lines.get(slot(p))
+                    && let Some(v) = games.get_mut(slot(p))
+                {
                     v.push(Side {
                         opponent: opp,
                         points: o.points,
@@ -226,15 +233,15 @@ impl<'a> Facts<'a> {
     }
 
     pub fn line(&self, p: PlayerId) -> Option<&Line> {
-        self.lines.get(&p)
+        self.lines.get(slot(p)).and_then(Option::as_ref)
     }
 
     fn points(&self, p: PlayerId) -> i64 {
-        self.lines.get(&p).map_or(0, |l| l.points)
+        self.line(p).map_or(0, |l| l.points)
     }
 
     fn sides_of(&self, p: PlayerId) -> &[Side] {
-        self.games.get(&p).map_or(&[], Vec::as_slice)
+        self.games.get(slot(p)).map_or(&[], Vec::as_slice)
     }
 
     /// Points, difference or scored in the games among `subset`.
@@ -255,7 +262,7 @@ impl<'a> Facts<'a> {
     /// while it cannot be evaluated. One implementation per criterion,
     /// whatever the format that lists it.
     pub fn value(&self, criterion: Option<Tiebreak>, subset: &[PlayerId]) -> Option<Vec<i64>> {
-        let line = |p: PlayerId| self.lines.get(&p);
+        let line = |p: PlayerId| self.line(p);
         let each = |f: &dyn Fn(PlayerId) -> i64| Some(subset.iter().map(|&p| f(p)).collect());
         let win = i64::from(self.league.rules.points.win);
         match criterion {
