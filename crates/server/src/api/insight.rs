@@ -287,7 +287,10 @@ pub struct WhatIfRequest {
     /// or a game's label for that exact game: `{"G5": "4-2@20:10"}`;
     /// a Sunjang league, `BLACK-WHITE` → `black`, `white`, `jigo`,
     /// `black-forfeits`, `white-forfeits` or `both-forfeit`:
-    /// `{"Kim-Lee": "black"}`. Or a list of `KEY=VALUE` texts, as the CLI's
+    /// `{"Kim-Lee": "black"}`; a round-robin league, a game's number or
+    /// `HOME-AWAY` → the score in the order of the names (`2-1`, `1-0`,
+    /// `½-½`, `+:-`): `{"G5": "2-4", "Spain-Germany": "1-1"}`, a game
+    /// already played imagined with another result. Or a list of `KEY=VALUE` texts, as the CLI's
     /// `--result` takes them, where a key may repeat (two players who meet
     /// twice): `["Ames-Baker=4-2@20:10", "Ames-Baker=1-3@25:00"]`.
     pub results: WhatIfResults,
@@ -329,7 +332,7 @@ impl WhatIfResults {
     params(("id" = String, Path, description = "The competition's id (a TWS ladder, an XMadn league or a Sunjang league)")),
     request_body = WhatIfRequest,
     responses(
-        (status = 200, description = "Computed on a copy, nothing stored. One of: a TWS ladder after its running round closes with these results (`close`, `ladder`), or, with games of the round still undecided, each player's best and worst rung at the close over every outcome of them (`possible`); an XMadn league's table with its cascade explanations after them (`format`: `xmadn-league`, `league`); a Sunjang league's running season after them and, when every group game has a result, the next season's plan after its close (`format`: `sunjang-league`, `season`, `next_season` or `no_plan`)", body = AnyWhatIfView,
+        (status = 200, description = "Computed on a copy, nothing stored. One of: a TWS ladder after its running round closes with these results (`close`, `ladder`), or, with games of the round still undecided, each player's best and worst rung at the close over every outcome of them (`possible`); an XMadn league's table with its cascade explanations after them (`format`: `xmadn-league`, `league`); a Sunjang league's running season after them and, when every group game has a result, the next season's plan after its close (`format`: `sunjang-league`, `season`, `next_season` or `no_plan`); a round-robin league's table with each place explained after them (`format`: `round-robin`, `league`)", body = AnyWhatIfView,
             headers(("ETag" = String, description = "The version the copy was taken at, `\"v42\"`"))),
         (status = 400, description = "An unknown game, player or result, no running round or season, or a format without what-if (XMadn Challengers)", body = ErrorBody),
         (status = 404, description = "No such competition", body = ErrorBody),

@@ -101,6 +101,11 @@ pub(crate) trait WebFormat: Format {
     const WORDS: &'static str;
     /// How `/new` offers it.
     const NEW: NewPage;
+    /// What the ratings page says is rated, with its ruling (a format
+    /// with [`arbiter_service::format::Offers::ratings`]).
+    const RATED: &'static str = "";
+    /// The ratings page's word for a rating period ("round").
+    const PERIOD: &'static str = "round";
     /// The presets it starts from: name and rules file; the first is the
     /// default.
     fn presets() -> Vec<(&'static str, &'static str)> {

@@ -52,17 +52,21 @@ fn shown(x: f64) -> String {
     }
 }
 
-/// `GET /c/{id}/ratings[?system=area|elo|glicko2]`: a ladder's or an
-/// XMadn league's ratings.
+/// `GET /c/{id}/ratings[?system=area|elo|glicko2]`: the ratings of a
+/// competition whose format offers them, described by the format.
 pub(super) async fn ratings(
     State(state): State<AppState>,
     Path(id): Path<String>,
     Query(q): Query<RatingsQuery>,
 ) -> Result<Response, PageError> {
     let kind = crate::pages::kind_of(&state, &id).await?;
-    if !matches!(kind, Kind::TwsLadder | Kind::XmadnLeague) {
+    if !kind.offers().ratings {
         return Err(not_found_page());
     }
+    let (rated, period) = arbiter_service::with_format!(kind, |F| (
+        <F as crate::formats::WebFormat>::RATED,
+        <F as crate::formats::WebFormat>::PERIOD
+    ));
     let system = match q.system.as_deref() {
         None => RatingSystem::Area,
         Some(s) => s.parse().map_err(|_| {
@@ -76,13 +80,6 @@ pub(super) async fn ratings(
         .service
         .ratings(&id, system, RatingScope::Competition)
         .await?;
-    // A ladder's rating period is its round; a league's, its double
-    // round-robin or playoff round (ARB-R49).
-    let period = if kind == Kind::XmadnLeague {
-        "period"
-    } else {
-        "round"
-    };
     let charts = v
         .players
         .iter()
@@ -129,11 +126,6 @@ pub(super) async fn ratings(
         .into_iter()
         .map(|(k, l)| (k, l, k == system.key()))
         .collect();
-    let rated = if kind == Kind::XmadnLeague {
-        "the league's games played to a result, round robin and playoff; each a win and a loss between its two players, margins and times not rated (ARB-R49)"
-    } else {
-        "ladder, eliminator and quick-round games with a result; forfeits are not rated and a tie is a tie (ARB-R46)"
-    };
     render(&RatingsPage {
         chrome: Chrome::competition(
             format!("Ratings of {name}"),
@@ -217,7 +209,7 @@ pub(super) async fn projection(
     Query(q): Query<ProjectionQuery>,
 ) -> Result<Response, PageError> {
     let kind = crate::pages::kind_of(&state, &id).await?;
-    if kind == Kind::XmadnChallengers {
+    if !kind.offers().projection {
         return Err(not_found_page());
     }
     let name = state.service.summary(&id).await?.name;

@@ -22,6 +22,10 @@ use arbiter_engine::xmadn::league::League;
 
 impl WebFormat for League {
     const WORDS: &'static str = "XMadn league";
+    const RATED: &'static str = "the league's games played to a result, round robin and playoff; each a win and a loss between its two players, margins and times not rated (ARB-R49)";
+    // ARB-R49: a league's rating period is its double round-robin or
+    // playoff round.
+    const PERIOD: &'static str = "period";
     const NEW: NewPage = NewPage {
         title: "XMadn league",
         noun: "league",
