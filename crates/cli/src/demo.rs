@@ -1,6 +1,8 @@
 //! `arbiter demo`: build the demo competitions (`arbiter_demo`: a ladder of
 //! about 30 players over four rounds, an XMadn league and Challengers
-//! event, a Sunjang league of three seasons), then show them.
+//! event, a Sunjang league of three seasons; and `arbiter_demo::roundrobin`:
+//! UEFA EURO 2024 Group E and a club's chess round robin, issue 16), then
+//! show them.
 
 use anyhow::Result;
 use arbiter_service::views;
@@ -12,6 +14,17 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
     // The story is told as of now (or --at): its running round is weeks
     // from its deadline whatever the date.
     let built = arbiter_demo::build_on(svc.store(), wanted, g.now()).await?;
+    let round_robins = arbiter_demo::roundrobin::build_on(svc.store(), g.now()).await?;
+    let euro = arbiter_service::roundrobin::round_robin_view(
+        &round_robins.euro.1,
+        &round_robins.euro.0,
+        round_robins.euro.2,
+    );
+    let chess = arbiter_service::roundrobin::round_robin_view(
+        &round_robins.chess.1,
+        &round_robins.chess.0,
+        round_robins.chess.2,
+    );
     let (id, ladder, version) = built.ladder;
     let now = built.now;
     let late_b = built.adjudicated;
@@ -31,7 +44,8 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
             challengers.1,
         );
         let sj = arbiter_service::sunjang::sunjang_view(&sunjang.0, &sunjang_id, sunjang.1);
-        let all = serde_json::json!({"ladder": view, "league": l, "challengers": c, "sunjang": sj});
+        let all = serde_json::json!({"ladder": view, "league": l, "challengers": c, "sunjang": sj,
+            "round_robins": [euro, chess]});
         outln!("{}", serde_json::to_string_pretty(&all)?);
         return Ok(());
     }
@@ -116,5 +130,40 @@ pub async fn run(svc: &Svc, g: &Globals, wanted: &str) -> Result<()> {
     );
     outln!("  arbiter -c {sunjang_id} sunjang group A1");
     outln!("  arbiter -c {sunjang_id} sunjang season export --format markdown");
+    outln!();
+    let (euro_id, chess_id) = (&euro.competition, &chess.competition);
+    let running = round_robins
+        .chess
+        .1
+        .rounds
+        .iter()
+        .find(|r| {
+            r.games.iter().any(|g| {
+                round_robins
+                    .chess
+                    .1
+                    .game(*g)
+                    .is_some_and(|g| g.score.is_none())
+            })
+        })
+        .map_or(0, |r| r.number);
+    outln!(
+        "Built the demo round-robin leagues `{euro_id}` ({} events, every game played) and `{chess_id}` ({} events, round {running} of {} running).\n",
+        euro.version,
+        chess.version,
+        chess.rounds.len()
+    );
+    out!("{}", crate::roundrobin::show(&euro));
+    outln!();
+    out!("{}", crate::roundrobin::show(&chess));
+    outln!();
+    outln!("Try next:");
+    outln!(
+        "  arbiter -c {euro_id} round-robin explain Romania   # above Belgium on the block of head-to-head (UEFA)"
+    );
+    outln!(
+        "  arbiter -c {chess_id} round-robin schedule   # the rounds, their deadlines and games"
+    );
+    outln!("  arbiter -c {chess_id} round-robin export --format markdown");
     Ok(())
 }

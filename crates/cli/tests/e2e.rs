@@ -60,6 +60,8 @@ async fn visit(b: &Browser) -> Vec<PathBuf> {
     assert_eq!(
         names,
         [
+            "Riverside Chess Club Round Robin (demo)",
+            "UEFA EURO 2024 Group E (demo)",
             "Sunjang Baduk League (demo)",
             "Twilight Struggle Ladder (demo)",
             "XMadn 2T Challengers (demo)",

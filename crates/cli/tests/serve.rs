@@ -117,8 +117,9 @@ fn serve_demo_serves_the_demo_and_sees_another_process_write() {
         server.lines[0],
         "Built the demo competitions: tws-demo, xmadn-league-demo, xmadn-challengers-demo, sunjang-demo."
     );
+    // The seed formats' four and the two demo round robins (issue 16).
     let health = server.json("/api/health");
-    assert_eq!(health["competitions"], 4);
+    assert_eq!(health["competitions"], 6);
     let list = server.json("/api/competitions");
     let formats: Vec<&str> = list
         .as_array()
@@ -129,6 +130,8 @@ fn serve_demo_serves_the_demo_and_sees_another_process_write() {
     assert_eq!(
         formats,
         [
+            "round-robin",
+            "round-robin",
             "sunjang-league",
             "tws-ladder",
             "xmadn-challengers",

@@ -88,7 +88,8 @@ fn the_demo_moves_to_a_fresh_database_exactly() {
 
     let b = Arbiter::new();
     let out = b.ok(&["import", file.to_str().unwrap()]);
-    assert!(out.starts_with("Imported 4 competitions ("), "{out}");
+    // The seed formats' four and the two demo round robins (issue 16).
+    assert!(out.starts_with("Imported 6 competitions ("), "{out}");
     assert!(out.contains("1 account, 1 grant"), "{out}");
     let (_, re_export) = export_all(&b, "re-export.jsonl");
     assert!(

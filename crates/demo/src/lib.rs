@@ -12,6 +12,7 @@
 //! date. No event of the demo lies after that day. [`build`] tells it on
 //! [`reference_today`], a fixed day, for tests whose output is compared.
 
+pub mod roundrobin;
 pub mod sunjang;
 pub mod xmadn;
 
@@ -217,6 +218,17 @@ impl<S: EventStore> Demo<'_, S> {
     }
 }
 
+/// `wanted`, or `wanted-2`, `wanted-3` … when `existing` holds it.
+pub(crate) fn fresh(existing: &[String], wanted: &str) -> String {
+    let mut id = wanted.to_string();
+    let mut n = 2;
+    while existing.contains(&id) {
+        id = format!("{wanted}-{n}");
+        n += 1;
+    }
+    id
+}
+
 /// [`build_on`] the fixed [`reference_today`]: the same output every time,
 /// for tests and snapshots.
 pub async fn build<S: EventStore + Clone>(store: &S, wanted: &str) -> Result<Built> {
@@ -239,15 +251,7 @@ pub async fn build_on<S: EventStore + Clone>(
         Service::new(store.clone()).with_seeds(SeedSource::Deterministic("arbiter demo".into()));
     let svc = &demo_svc;
     let existing = svc.competitions().await?;
-    let fresh = |wanted: &str| {
-        let mut id = wanted.to_string();
-        let mut n = 2;
-        while existing.contains(&id) {
-            id = format!("{wanted}-{n}");
-            n += 1;
-        }
-        id
-    };
+    let fresh = |wanted: &str| fresh(&existing, wanted);
     let id = fresh(wanted);
     let league_id = fresh("xmadn-league-demo");
     let challengers_id = fresh("xmadn-challengers-demo");

@@ -147,15 +147,38 @@ pub async fn link_players(
     Ok(())
 }
 
-/// What `arbiter serve --demo` sets up: the demo competitions told as of
-/// `today` (so the ladder's running round is weeks from its deadline on any
-/// date, issue 15 §1), an account for each moderator and ladder player, and
-/// each player's account linked to him by the ladder's events (ARB-R50).
+/// What `arbiter serve --demo` sets up: [`install_all`] without the
+/// round robins' part of its answer (they are installed all the same).
 pub async fn install(
     service: &crate::Svc,
     today: Time,
 ) -> Result<(arbiter_demo::Built, Vec<DemoAccount>), ApiError> {
+    let (built, _, made) = install_all(service, today).await?;
+    Ok((built, made))
+}
+
+/// The demo competitions told as of `today` (so the ladder's running round
+/// is weeks from its deadline on any date, issue 15 §1), and beside them
+/// the demo round robins (issue 16: `arbiter_demo::roundrobin`); an account
+/// for each moderator and ladder player, each player's account linked to
+/// him by the ladder's events (ARB-R50). The organizer owns every demo
+/// competition; the ladder's moderators also moderate the round robins
+/// (grants only, as their results are recorded by a moderator, ARB-R45).
+pub async fn install_all(
+    service: &crate::Svc,
+    today: Time,
+) -> Result<
+    (
+        arbiter_demo::Built,
+        arbiter_demo::roundrobin::RoundRobins,
+        Vec<DemoAccount>,
+    ),
+    ApiError,
+> {
     let built = arbiter_demo::build_on(service.store(), "tws-demo", today)
+        .await
+        .map_err(ApiError::from)?;
+    let round_robins = arbiter_demo::roundrobin::build_on(service.store(), today)
         .await
         .map_err(ApiError::from)?;
     let ladder = &built.ladder.1;
@@ -174,11 +197,27 @@ pub async fn install(
             &built.league.0,
             &built.challengers.0,
             &built.sunjang.0,
+            &round_robins.euro.0,
+            &round_robins.chess.0,
         ],
         &moderators,
         &players,
     )
     .await?;
+    for id in [&round_robins.euro.0, &round_robins.chess.0] {
+        for m in made.iter().filter(|m| m.role != "player") {
+            service
+                .store()
+                .grant(&Grant {
+                    competition: id.clone(),
+                    username: m.username.clone(),
+                    role: Role::Moderator,
+                    player: None,
+                })
+                .await
+                .map_err(ApiError::from_store)?;
+        }
+    }
     let linked: Vec<String> = players
         .iter()
         .filter(|p| made.iter().any(|m| m.role == "player" && &m.name == *p))
@@ -186,7 +225,7 @@ pub async fn install(
         .collect();
     let organizer = made.first().map_or("demo", |m| m.username.as_str());
     link_players(service, &built.ladder.0, built.now, organizer, &linked).await?;
-    Ok((built, made))
+    Ok((built, round_robins, made))
 }
 
 #[cfg(test)]
