@@ -58,6 +58,13 @@ pub enum RoundRobinAction {
         round: Option<u32>,
         reason: String,
     },
+    /// Set a round's deadline: `YYYY-MM-DD` (the end of that day, UTC)
+    /// or an RFC 3339 time; absent or empty clears it.
+    SetDeadline {
+        round: u32,
+        #[serde(default)]
+        deadline: Option<String>,
+    },
     /// A player withdraws (ARB-R68).
     Withdraw {
         player: String,
@@ -93,6 +100,7 @@ impl RoundRobinAction {
             RoundRobinAction::Start => "start",
             RoundRobinAction::RecordResult { .. } => "record-result",
             RoundRobinAction::CorrectResult { .. } => "correct-result",
+            RoundRobinAction::SetDeadline { .. } => "set-deadline",
             RoundRobinAction::Withdraw { .. } => "withdraw",
             RoundRobinAction::DrawLots { .. } => "draw-lots",
             RoundRobinAction::EnterLots { .. } => "enter-lots",
@@ -134,6 +142,9 @@ impl RoundRobinAction {
                     v.push(("score", s));
                 }
                 v
+            }
+            RoundRobinAction::SetDeadline { deadline, .. } => {
+                deadline.iter().map(|d| ("deadline", d.as_str())).collect()
             }
             RoundRobinAction::Withdraw { player } => vec![("player", player)],
             RoundRobinAction::DrawLots { players } => {
@@ -280,6 +291,19 @@ pub async fn run(
                 minutes: *minutes,
                 reason: required(reason, "reason")?,
                 at: now,
+            })
+            .await?
+        }
+        RoundRobinAction::SetDeadline { round, deadline } => {
+            let deadline = deadline
+                .as_deref()
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(crate::formats::tws::actions::parse_deadline)
+                .transpose()?;
+            execute(Command::SetDeadline {
+                round: *round,
+                deadline,
             })
             .await?
         }

@@ -1,11 +1,14 @@
-//! The general round-robin league (issue 16): its page ([`pages`]) and its
-//! actions ([`actions`]), reached through the registry ([`WebFormat`]).
+//! The general round-robin league (issue 16): its page ([`pages`]), its
+//! desk ([`desk`]) and its actions ([`actions`]), reached through the
+//! registry ([`WebFormat`]).
 
 pub mod actions;
+pub(crate) mod desk;
 pub(crate) mod pages;
 
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::roundrobin::RoundRobin;
+use axum::body::Bytes;
 use axum::response::Response;
 
 use crate::AppState;
@@ -15,7 +18,8 @@ use crate::api::write::{ActionAnswer, need_version, parse_action};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::formats::{Creation, NewPage, WebFormat};
-use crate::pages::PageError;
+use crate::pages::desk::{Stale, refused};
+use crate::pages::{Kind, PageError};
 
 impl Named for RoundRobin {
     fn player_name(&self, player: PlayerId) -> String {
@@ -69,6 +73,21 @@ impl WebFormat for RoundRobin {
     }
     async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
         pages::page(state, id).await
+    }
+    async fn desk(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        done: Option<&str>,
+        stale: Option<Stale>,
+    ) -> Result<Response, ApiError> {
+        desk::desk(state, caller, id, done, stale).await
+    }
+    async fn desk_act(state: &AppState, caller: &Caller, id: &str, body: &Bytes) -> Response {
+        match desk::act(state, caller, id, body).await {
+            Ok(r) => r,
+            Err(e) => refused(state, caller, id, Kind::RoundRobin, body, e).await,
+        }
     }
     async fn act(
         state: &AppState,
