@@ -52,6 +52,10 @@ pub trait Format:
     const ID: &'static str;
     /// What the format offers beyond its command path.
     const OFFERS: Offers = Offers::NOTHING;
+    /// A format any community runs (a round robin), rather than one
+    /// competition's own rules document (the TWS ladder, XMadn, Sunjang):
+    /// lists that name formats put these first.
+    const GENERAL: bool = false;
 
     /// An event in words, as the history shows it (`crate::summary`),
     /// with this state before or after it to name the players.
@@ -329,12 +333,15 @@ impl CompetitionFormat {
         crate::with_format!(self, |F| F::ID)
     }
 
-    /// The formats offering what `pick` picks, in the plural: "XMadn
-    /// leagues and Sunjang leagues".
+    /// The formats offering what `pick` picks, in the plural, the general
+    /// ones first: "round-robin leagues, XMadn leagues and Sunjang
+    /// leagues".
     pub fn those_offering(pick: impl Fn(Offers) -> bool) -> String {
-        let names: Vec<&str> = Self::ALL
-            .into_iter()
-            .filter(|f| pick(f.offers()))
+        let offering = || Self::ALL.into_iter().filter(|f| pick(f.offers()));
+        let general = |f: &Self| crate::with_format!(*f, |F| F::GENERAL);
+        let names: Vec<&str> = offering()
+            .filter(general)
+            .chain(offering().filter(|f| !general(f)))
             .map(|f| crate::with_format!(f, |F| F::PLURAL))
             .collect();
         crate::views::list_words(&names, "and")

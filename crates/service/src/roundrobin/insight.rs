@@ -40,6 +40,10 @@ pub fn round_robin_ratings(
     )
 }
 
+/// The draw rate between equal players a projection assumes before any
+/// game of the league has been played over the board (ARB-R70).
+pub const PRIOR_DRAW_PPM: u32 = 250_000;
+
 /// What a round-robin projection counts for a player (ARB-R70): each
 /// place of a small table, the title, the top and bottom zones of the
 /// rules.
@@ -68,7 +72,17 @@ pub fn round_robin_projection(
     let seed = seed_of(request.seed.as_deref(), competition, version);
     let system = request.system.unwrap_or_default();
     let rated = arbiter_engine::roundrobin::ratings::ratings(league, &system.system());
-    let draw = rr::draw_rate(league);
+    // ARB-R70: the league's own draw rate once a game has been played over
+    // the board; before that, a quarter of games drawn between equals.
+    let played = league
+        .games
+        .iter()
+        .any(|g| arbiter_engine::roundrobin::ratings::rated_game(g).is_some());
+    let draw = if played {
+        rr::draw_rate(league)
+    } else {
+        PRIOR_DRAW_PPM
+    };
     let model = WinModel::from_ratings(&rated, draw);
     let total = u64::from(seasons);
     let places =
