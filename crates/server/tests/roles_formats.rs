@@ -1,6 +1,7 @@
 //! Who may do what in the other formats: every action of an XMadn league
-//! (`LeagueAction`), an XMadn Challengers event (`ChallengersAction`) and
-//! a Sunjang league (`SunjangAction`) sent through the API as each role,
+//! (`LeagueAction`), an XMadn Challengers event (`ChallengersAction`), a
+//! Sunjang league (`SunjangAction`) and a round-robin league
+//! (`RoundRobinAction`, issue 16) sent through the API as each role,
 //! against a matrix of expectations, like `roles.rs` for the ladder. A role
 //! that may not is refused with 401 (nobody logged in) or 403 (anyone else)
 //! and nothing is stored (the competition's `ETag` is unchanged); a role
@@ -13,6 +14,8 @@
 //! Challengers event are Alice Adams, Pete Moder and Eve Evans; the league's
 //! first double round-robin is rolled. The Sunjang league has seven players
 //! (Alice Adams and Pete Moder among them) and its first season planned.
+//! The round-robin league is the same three under the chess preset, started
+//! (the Berger tables, a bye each round).
 //!
 //! These formats have no player actions (`who()` is `Moderator`,
 //! `ModeratorNotInGame` or `Owner` for every action): a player is refused
@@ -25,6 +28,7 @@ mod common;
 
 use std::collections::HashMap;
 
+use arbiter_server::formats::roundrobin::actions::RoundRobinAction;
 use arbiter_server::{AppState, Clock};
 use arbiter_service::Service;
 use arbiter_store::{AccountStore, Role as GrantRole};
@@ -37,6 +41,7 @@ use serde_json::{Value, json};
 const XL: &str = "matrix-league";
 const XC: &str = "matrix-challengers";
 const SJ: &str = "matrix-sunjang";
+const RR: &str = "matrix-round-robin";
 
 /// (username, name shown, organizer)
 const ACCOUNTS: &[(&str, &str, bool)] = &[
@@ -108,6 +113,9 @@ struct World {
     /// Evans.
     pete_game: String,
     alice_game: String,
+    /// The same games of the round-robin league.
+    pete_rr_game: String,
+    alice_rr_game: String,
 }
 
 impl World {
@@ -121,12 +129,16 @@ impl World {
             tokens,
             pete_game: String::new(),
             alice_game: String::new(),
+            pete_rr_game: String::new(),
+            alice_rr_game: String::new(),
         };
         let olga = world.tokens["olga"].clone();
         for body in [
             json!({"format": "xmadn-league", "id": XL, "name": "Matrix League", "players": THREE}),
             json!({"format": "xmadn-challengers", "id": XC, "name": "Matrix Challengers", "players": THREE}),
             json!({"format": "sunjang-league", "id": SJ, "name": "Matrix Sunjang"}),
+            json!({"format": "round-robin", "id": RR, "name": "Matrix Round Robin",
+                "preset": "chess", "players": THREE}),
         ] {
             let created = send(
                 &world.app,
@@ -140,6 +152,7 @@ impl World {
             assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
         }
         world.act_ok(XL, &olga, &json!({"action": "roll"})).await;
+        world.act_ok(RR, &olga, &json!({"action": "start"})).await;
         for (name, rank, rating) in SUNJANG_PLAYERS {
             world
                 .act_ok(
@@ -151,7 +164,7 @@ impl World {
         }
         // The players' links are the competitions' own events (ARB-R50),
         // made once the Sunjang league has its players.
-        for id in [XL, XC, SJ] {
+        for id in [XL, XC, SJ, RR] {
             for (username, role, player) in [
                 ("mona", GrantRole::Moderator, None),
                 ("pete", GrantRole::Moderator, None),
@@ -182,6 +195,24 @@ impl World {
         };
         world.pete_game = game("Pete Moder");
         world.alice_game = game("Alice Adams");
+        let view = world.view(RR).await;
+        let rr_game = |who: &str| -> String {
+            view["rounds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|r| r["games"].as_array().cloned().unwrap_or_default())
+                .find(|g| {
+                    let (h, a) = (&g["home"], &g["away"]);
+                    (h == who && a == "Eve Evans") || (a == who && h == "Eve Evans")
+                })
+                .unwrap_or_else(|| panic!("no game of {who} v. Eve Evans: {view}"))["label"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        world.pete_rr_game = rr_game("Pete Moder");
+        world.alice_rr_game = rr_game("Alice Adams");
         world
     }
 
@@ -287,6 +318,21 @@ enum Act {
     /// Link Eve Evans to `otto`; unlink Alice Adams (ARB-R50).
     SLink,
     SUnlink,
+    // Round-robin league (issue 16; ARB-R67, ARB-R68)
+    RAddPlayer,
+    RStart,
+    RRecordM,
+    RRecordA,
+    RCorrectM,
+    RCorrectA,
+    RWithdraw,
+    RDrawLots,
+    REnterLots,
+    RAddModerator,
+    RRemoveModerator,
+    /// Link Eve Evans to `otto`; unlink Alice Adams (ARB-R50).
+    RLink,
+    RUnlink,
 }
 
 impl Act {
@@ -295,6 +341,7 @@ impl Act {
         match name.as_bytes()[0] {
             b'L' => XL,
             b'C' => XC,
+            b'R' => RR,
             _ => SJ,
         }
     }
@@ -396,6 +443,30 @@ impl Act {
             Act::SWithdrawFromFinal => {
                 json!({"action": "withdraw-from-final", "player": "Eve Evans"})
             }
+            Act::RAddPlayer => json!({"action": "add-player", "name": "Nina Newman"}),
+            Act::RStart => json!({"action": "start"}),
+            Act::RRecordM => {
+                json!({"action": "record-result", "game": w.pete_rr_game, "score": "1-0"})
+            }
+            Act::RRecordA => {
+                json!({"action": "record-result", "game": w.alice_rr_game, "score": "1-0"})
+            }
+            Act::RCorrectM => json!({"action": "correct-result", "game": w.pete_rr_game,
+                "score": "0-1", "reason": "reported the wrong way round"}),
+            Act::RCorrectA => json!({"action": "correct-result", "game": w.alice_rr_game,
+                "score": "0-1", "reason": "reported the wrong way round"}),
+            Act::RWithdraw => json!({"action": "withdraw", "player": "Eve Evans"}),
+            Act::RDrawLots => {
+                json!({"action": "draw-lots", "players": ["Alice Adams", "Eve Evans"]})
+            }
+            Act::REnterLots => json!({"action": "enter-lots",
+                "order": ["Eve Evans", "Alice Adams"], "how": "a coin tossed by the arbiter"}),
+            Act::RAddModerator => json!({"action": "add-moderator", "username": "otto"}),
+            Act::RRemoveModerator => json!({"action": "remove-moderator", "username": "mona"}),
+            Act::RLink => {
+                json!({"action": "link-account", "player": "Eve Evans", "username": "otto"})
+            }
+            Act::RUnlink => json!({"action": "unlink-account", "username": "alice"}),
         }
     }
 }
@@ -464,6 +535,19 @@ const MATRIX: &[(Act, [E; 6])] = &[
     (Act::SRemoveModerator,    [N,  N,  N,  N, N,  Y]),
     (Act::SLink,               [N,  N,  N,  Y, Y,  Y]), // ARB-R50: moderators link
     (Act::SUnlink,             [N,  N,  N,  Y, Y,  Y]),
+    (Act::RAddPlayer,          [N,  N,  N,  Y, Y,  Y]), // refused by the rules once started (ARB-R68)
+    (Act::RStart,              [N,  N,  N,  Y, Y,  Y]),
+    (Act::RRecordM,            [N,  N,  N,  N, Y,  Y]), // ARB-R45: not his own game
+    (Act::RRecordA,            [N,  N,  N,  Y, Y,  Y]),
+    (Act::RCorrectM,           [N,  N,  N,  N, Y,  Y]),
+    (Act::RCorrectA,           [N,  N,  N,  Y, Y,  Y]),
+    (Act::RWithdraw,           [N,  N,  N,  Y, Y,  Y]), // ARB-R68
+    (Act::RDrawLots,           [N,  N,  N,  Y, Y,  Y]),
+    (Act::REnterLots,          [N,  N,  N,  Y, Y,  Y]),
+    (Act::RAddModerator,       [N,  N,  N,  N, N,  Y]), // the owner alone
+    (Act::RRemoveModerator,    [N,  N,  N,  N, N,  Y]),
+    (Act::RLink,               [N,  N,  N,  Y, Y,  Y]), // ARB-R50: moderators link
+    (Act::RUnlink,             [N,  N,  N,  Y, Y,  Y]),
 ];
 
 /// Check one cell; `Err` says what went wrong. `changed` tells whether
@@ -599,15 +683,53 @@ async fn the_matrix_covers_every_action_of_every_other_format() {
     ] {
         let want = documented(&doc, schema);
         assert_eq!(documented(&served, schema), want, "{schema}");
-        let mut covered: Vec<String> = MATRIX
-            .iter()
-            .filter(|(act, _)| act.competition() == id)
-            .map(|(act, _)| act.body(&world)["action"].as_str().unwrap().to_string())
-            .collect();
-        covered.sort();
-        covered.dedup();
-        assert_eq!(covered, want, "a {schema} has no row in the matrix");
+        assert_eq!(
+            covered(&world, id),
+            want,
+            "a {schema} has no row in the matrix"
+        );
     }
+    // The round-robin league's actions (issue 16), read from the type's
+    // own schema: the served document's `AnyAction` does not list them yet.
+    let schema =
+        serde_json::to_value(<RoundRobinAction as utoipa::PartialSchema>::schema()).unwrap();
+    let want = one_of_actions(&schema);
+    assert!(want.len() >= 10, "{schema}");
+    assert_eq!(
+        covered(&world, RR),
+        want,
+        "a RoundRobinAction has no row in the matrix"
+    );
+}
+
+/// The actions of the matrix's rows on competition `id`, sorted.
+fn covered(world: &World, id: &str) -> Vec<String> {
+    let mut covered: Vec<String> = MATRIX
+        .iter()
+        .filter(|(act, _)| act.competition() == id)
+        .map(|(act, _)| act.body(world)["action"].as_str().unwrap().to_string())
+        .collect();
+    covered.sort();
+    covered.dedup();
+    covered
+}
+
+/// The action names a `oneOf` schema lists, sorted.
+fn one_of_actions(schema: &Value) -> Vec<String> {
+    let mut names: Vec<String> = schema["oneOf"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no oneOf in {schema}"))
+        .iter()
+        .flat_map(|v| {
+            v["properties"]["action"]["enum"]
+                .as_array()
+                .unwrap_or_else(|| panic!("no action in {v}"))
+                .clone()
+        })
+        .map(|a| a.as_str().unwrap().to_string())
+        .collect();
+    names.sort();
+    names
 }
 
 #[tokio::test]
@@ -692,6 +814,60 @@ async fn the_owner_and_a_moderator_really_do_what_the_matrix_allows() {
     let a = w.act(XL, Some(&otto), &json!({"action": "roll"})).await;
     assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
     assert_eq!(w.fingerprint(XL).await, before);
+}
+
+/// The round-robin league's actions carried out for real (issue 16): the
+/// moderator who plays is refused his own game and records another, the
+/// moderator who does not play records his, a correction and a lot by
+/// hand are stored, and the owner alone grants a moderator.
+#[tokio::test]
+async fn the_round_robin_actions_really_do_what_the_matrix_allows() {
+    let w = World::new().await;
+    let (mona, pete, olga) = (
+        w.tokens["mona"].clone(),
+        w.tokens["pete"].clone(),
+        w.tokens["olga"].clone(),
+    );
+    let before = w.fingerprint(RR).await;
+    let a = w.act(RR, Some(&pete), &Act::RRecordM.body(&w)).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    assert!(a.text().contains("own game"), "{}", a.text());
+    assert_eq!(w.fingerprint(RR).await, before, "a refusal stores nothing");
+    for (token, act) in [
+        (&mona, Act::RRecordM),
+        (&pete, Act::RRecordA),
+        (&mona, Act::RCorrectA),
+        (&pete, Act::REnterLots),
+    ] {
+        let done = w.act_ok(RR, token, &act.body(&w)).await;
+        assert_eq!(done["stored"], true, "{act:?}: {done}");
+    }
+    let view = w.view(RR).await;
+    let score = |label: &str| -> Value {
+        view["rounds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r["games"].as_array().cloned().unwrap_or_default())
+            .find(|g| g["label"] == label)
+            .unwrap()["score"]
+            .clone()
+    };
+    assert_eq!(score(&w.pete_rr_game), "1-0", "{view}");
+    assert_eq!(score(&w.alice_rr_game), "0-1", "corrected: {view}");
+    assert_eq!(
+        view["lots"][0]["order"],
+        json!(["Eve Evans", "Alice Adams"])
+    );
+    // Mona may not grant a moderator; the owner may, and Otto then records.
+    let a = w.act(RR, Some(&mona), &Act::RAddModerator.body(&w)).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.text());
+    w.act_ok(RR, &olga, &Act::RAddModerator.body(&w)).await;
+    assert!(
+        grants_in(&w.state, RR)
+            .await
+            .contains(&"otto:moderator:".to_string())
+    );
 }
 
 #[tokio::test]
