@@ -44,7 +44,7 @@ mod installation;
 mod list;
 mod new;
 pub mod svg;
-mod what_if;
+pub(crate) mod what_if;
 
 use crate::formats::{sunjang, tws};
 

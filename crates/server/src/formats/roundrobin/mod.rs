@@ -5,6 +5,7 @@
 pub mod actions;
 pub(crate) mod desk;
 pub(crate) mod pages;
+pub(crate) mod what_if;
 
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::roundrobin::RoundRobin;
@@ -29,6 +30,7 @@ impl Named for RoundRobin {
 
 impl WebFormat for RoundRobin {
     const WORDS: &'static str = "Round-robin league";
+    const RATED: &'static str = "the league's games played over the board to a result, a score or a win, draw or loss between its two players; forfeits are not rated, nor margins (ARB-R70)";
     const NEW: NewPage = NewPage {
         title: "round-robin league",
         noun: "league",

@@ -4,6 +4,7 @@
 pub mod actions;
 pub(crate) mod desk;
 pub(crate) mod pages;
+pub(crate) mod what_if;
 
 use axum::response::Response;
 
