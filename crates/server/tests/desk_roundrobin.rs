@@ -164,6 +164,19 @@ fn form_for(html: &str, action: &str, with: &[(&str, &str)]) -> PageForm {
         .unwrap_or_else(|| panic!("no form {action} {with:?} in {html}"))
 }
 
+/// The form of `html` for `action` with the visible fields `has` and
+/// without those of `lacks`.
+fn form_with(html: &str, action: &str, has: &[&str], lacks: &[&str]) -> PageForm {
+    forms(html)
+        .into_iter()
+        .find(|f| {
+            f.hidden("action") == Some(action)
+                && has.iter().all(|n| f.fields.iter().any(|x| x == n))
+                && lacks.iter().all(|n| !f.fields.iter().any(|x| x == n))
+        })
+        .unwrap_or_else(|| panic!("no form {action} with {has:?} without {lacks:?} in {html}"))
+}
+
 /// A desk page: 200, one h1, no inline script or style, every visible
 /// input, select and textarea labelled, and every form with the CSRF
 /// token, an idempotency key and the version.
@@ -404,7 +417,7 @@ async fn group_e_is_run_from_the_desk_and_gives_the_published_order_explained() 
     assert_eq!(entered, 6);
     let desk = w.desk("wc-e", &w.org).await;
     assert!(desk.contains("every game is played: the table is final"));
-    assert!(desk.contains("No game of the running round or the next is waiting"));
+    assert!(desk.contains("Every game has its result: the table is final."));
     assert_eq!(
         desk_order(&desk),
         ["Japan", "Spain", "Germany", "Costa Rica"]
@@ -805,7 +818,9 @@ async fn a_twenty_team_double_round_robin_keeps_one_usable_desk() {
     assert_eq!(result_cards(&html).len(), 20);
     assert!(html.contains("Record a game of a later round (359 to play)"));
 
-    // A deadline for round 3, then cleared.
+    // A deadline for round 3, shown with the games it is due for, then
+    // cleared.
+    assert!(html.contains("No round has a deadline yet."));
     let html = w
         .submit(
             "league",
@@ -815,12 +830,31 @@ async fn a_twenty_team_double_round_robin_keeps_one_usable_desk() {
             &[("round", "3"), ("deadline", "2026-04-01")],
         )
         .await;
-    assert!(html.contains("Round 3 is due 2026-04-01T23:59:59+00:00."));
-    let html = w
-        .submit("league", &w.org, "set-deadline", &[("round", "3")], &[])
+    assert!(html.contains("The deadlines set (1 of 38 rounds)"));
+    assert!(html.contains("<li>Round 3: by 2026-04-01 23:59 UTC</li>"));
+    let set = form_with(&html, "set-deadline", &["round", "deadline"], &[]);
+    let a = w
+        .post(
+            "league",
+            &w.org,
+            set.body(&[("round", "1"), ("deadline", "2026-03-09T18:00:00Z")]),
+        )
         .await;
-    assert!(!html.contains("Round 3 is due"));
+    assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
+    let html = w.desk("league", &w.org).await;
+    assert!(html.contains("Due: round 1 by 2026-03-09 18:00 UTC."));
+    let clear = form_with(&html, "set-deadline", &["round"], &["deadline"]);
+    let a = w
+        .post("league", &w.org, clear.body(&[("round", "3")]))
+        .await;
+    assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.text());
+    let html = w.page(a.location(), &w.org).await.text();
     assert!(html.contains("deadline was changed."));
+    assert!(!html.contains("Round 3: by"));
+    assert!(html.contains("The deadlines set (1 of 38 rounds)"));
+    let view = common::view(&w.app, "league").await;
+    assert!(view["rounds"][2].get("deadline").is_none());
+    assert_eq!(view["rounds"][0]["deadline"], "2026-03-09T18:00:00+00:00");
 }
 
 #[tokio::test]

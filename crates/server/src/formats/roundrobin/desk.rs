@@ -128,6 +128,9 @@ struct RoundRobinDesk {
     to_record: Vec<DeskGame>,
     /// The rounds `to_record` covers, in words ("rounds 3 and 4").
     record_rounds: String,
+    /// The deadlines of those rounds, in words ("round 3 by 2026-04-01
+    /// 23:59 UTC").
+    record_due: Vec<String>,
     /// Games still to play outside those rounds.
     later: usize,
     played_rounds: Vec<PlayedRound>,
@@ -151,6 +154,15 @@ struct RoundRobinDesk {
     has_seed: bool,
     /// The order a lot entered by hand would start from.
     lot_lines: String,
+    /// Every round with its deadline, when set ("2026-04-01 23:59 UTC").
+    deadlines: Vec<(u32, Option<String>)>,
+    /// How many rounds have a deadline.
+    deadlines_set: usize,
+}
+
+/// A deadline as the desk shows it: "2026-04-01 23:59 UTC".
+fn when(t: arbiter_engine::model::Time) -> String {
+    t.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
 /// `GET /c/{id}/manage` for a round-robin league.
@@ -263,6 +275,20 @@ pub(crate) async fn desk(
                 .join(", ")
         ),
     };
+    let deadlines: Vec<(u32, Option<String>)> = rr
+        .rounds
+        .iter()
+        .map(|r| (r.number, r.deadline.map(when)))
+        .collect();
+    let record_due = covered
+        .iter()
+        .filter_map(|n| {
+            deadlines
+                .iter()
+                .find(|(r, _)| r == n)
+                .and_then(|(r, d)| d.as_ref().map(|d| format!("round {r} by {d}")))
+        })
+        .collect();
     let ties = lot_ties(&rr, &v);
     let lot_lines = ties.first().map(|t| t.lines.clone()).unwrap_or_default();
     let page = RoundRobinDesk {
@@ -274,6 +300,9 @@ pub(crate) async fn desk(
             &format!("/c/{id}/manage"),
         ),
         record_rounds,
+        record_due,
+        deadlines_set: deadlines.iter().filter(|(_, d)| d.is_some()).count(),
+        deadlines,
         to_record,
         later,
         played_rounds,
