@@ -326,6 +326,7 @@ enum Act {
     RCorrectM,
     RCorrectA,
     RWithdraw,
+    RSetDeadline,
     RDrawLots,
     REnterLots,
     RAddModerator,
@@ -456,6 +457,9 @@ impl Act {
             Act::RCorrectA => json!({"action": "correct-result", "game": w.alice_rr_game,
                 "score": "0-1", "reason": "reported the wrong way round"}),
             Act::RWithdraw => json!({"action": "withdraw", "player": "Eve Evans"}),
+            Act::RSetDeadline => {
+                json!({"action": "set-deadline", "round": 1, "deadline": "2026-04-01"})
+            }
             Act::RDrawLots => {
                 json!({"action": "draw-lots", "players": ["Alice Adams", "Eve Evans"]})
             }
@@ -542,6 +546,7 @@ const MATRIX: &[(Act, [E; 6])] = &[
     (Act::RCorrectM,           [N,  N,  N,  N, Y,  Y]),
     (Act::RCorrectA,           [N,  N,  N,  Y, Y,  Y]),
     (Act::RWithdraw,           [N,  N,  N,  Y, Y,  Y]), // ARB-R68
+    (Act::RSetDeadline,        [N,  N,  N,  Y, Y,  Y]),
     (Act::RDrawLots,           [N,  N,  N,  Y, Y,  Y]),
     (Act::REnterLots,          [N,  N,  N,  Y, Y,  Y]),
     (Act::RAddModerator,       [N,  N,  N,  N, N,  Y]), // the owner alone
