@@ -21,7 +21,7 @@ mod common;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use common::browser::{Browser, Driver, PHONE, Server, WHOLE_TEST, within};
+use common::browser::{Browser, DESKTOP, Driver, PHONE, Server, WHOLE_TEST, within};
 use fantoccini::Locator;
 
 // ---------------------------------------------------------------------------
@@ -293,5 +293,116 @@ async fn visit(b: &Browser) -> Vec<PathBuf> {
     );
     shots.push(b.screenshot("what-if").await);
 
+    shots.extend(round_robins(b).await);
     shots
+}
+
+/// The demo round robins (issue 16): the EURO group from the list, in
+/// UEFA's order, and the running chess round robin, each at a desktop's
+/// and at a phone's width without the page scrolling sideways.
+async fn round_robins(b: &Browser) -> Vec<PathBuf> {
+    let mut shots = Vec::new();
+    let desktop = b.window_size().await;
+    assert_eq!(desktop.0, DESKTOP.0, "the desktop's width");
+    b.goto("/").await;
+    b.wait_for_h1("Competitions").await;
+    b.follow(
+        "UEFA EURO 2024 Group E (demo)",
+        "UEFA EURO 2024 Group E (demo)",
+    )
+    .await;
+    assert_eq!(b.path().await, "/c/euro-2024-group-e-demo");
+    let teams = b.texts("#table + .scroll table tbody th[scope=row]").await;
+    assert_eq!(
+        teams,
+        ["Romania", "Belgium", "Slovakia", "Ukraine"],
+        "the published order of Group E (the block of head-to-head, ARB-R67)"
+    );
+    let captions = b.captions().await;
+    assert!(
+        captions
+            .iter()
+            .any(|c| c == "Table: points, then the tiebreaks in the rules' order"),
+        "the group's tables: {captions:?}"
+    );
+    // Romania's place opens in place and names its criterion and rule.
+    let first = b.find("#table + .scroll table tbody tr").await;
+    let why = b.open_details(Some(&first), "Why").await;
+    let explained = b.text(&why).await;
+    assert!(
+        explained.contains("Romania is 1st with 4 points.")
+            && explained.contains("head-to-head scored")
+            && explained.contains("ARB-R67"),
+        "Romania's place: {explained:?}"
+    );
+    fits(b, "the EURO group").await;
+    shots.push(b.screenshot("round-robin-euro").await);
+
+    b.goto("/c/chess-round-robin-demo").await;
+    b.wait_for_h1("Riverside Chess Club Round Robin (demo)")
+        .await;
+    let players = b.texts("#table + .scroll table tbody th[scope=row]").await;
+    assert_eq!(players.len(), 10, "the chess table: {players:?}");
+    let left = b.texts("#rounds ~ .scroll td .muted").await;
+    assert_eq!(
+        left.iter().filter(|t| *t == "to play").count(),
+        12,
+        "round 7's last two games and rounds 8 and 9 are to play: {left:?}"
+    );
+    fits(b, "the chess round robin").await;
+    shots.push(b.screenshot("round-robin-chess").await);
+
+    b.set_window_size(PHONE.0, PHONE.1).await;
+    for (path, h1, name) in [
+        (
+            "/c/euro-2024-group-e-demo",
+            "UEFA EURO 2024 Group E (demo)",
+            "round-robin-euro-phone",
+        ),
+        (
+            "/c/chess-round-robin-demo",
+            "Riverside Chess Club Round Robin (demo)",
+            "round-robin-chess-phone",
+        ),
+    ] {
+        b.goto(path).await;
+        b.wait_for_h1(h1).await;
+        fits(b, path).await;
+        // A round's games fit the phone without scrolling their box (a
+        // pixel of rounding aside, as for the ladder above).
+        let rounds = b
+            .js(
+                "return Array.from(document.querySelectorAll('table.games')).map(t => \
+                 [t.parentElement.scrollWidth, t.parentElement.clientWidth]);",
+            )
+            .await;
+        let rounds = rounds.as_array().unwrap();
+        assert!(!rounds.is_empty(), "{path}: no round");
+        for (i, w) in rounds.iter().enumerate() {
+            assert!(
+                w[0].as_u64().unwrap() <= w[1].as_u64().unwrap() + 1,
+                "{path}: round {} is {} px wide in a box of {} px",
+                i + 1,
+                w[0],
+                w[1]
+            );
+        }
+        shots.push(b.screenshot(name).await);
+    }
+    b.set_window_size(desktop.0, desktop.1).await;
+    shots
+}
+
+/// The page does not scroll sideways at the window's width (a table may,
+/// inside its own scrolling box).
+async fn fits(b: &Browser, what: &str) {
+    let widths = b
+        .js("return [document.scrollingElement.scrollWidth, window.innerWidth];")
+        .await;
+    let scroll = widths[0].as_u64().unwrap();
+    let inner = widths[1].as_u64().unwrap();
+    assert!(
+        scroll <= inner,
+        "{what}: the page is {scroll} px wide in a window {inner} px wide: it scrolls sideways"
+    );
 }

@@ -7,7 +7,10 @@
 //! order, a skip link, `lang="en"`, tags balanced, no inline script or
 //! style); each shows what it must; user text is escaped everywhere; every
 //! link between pages leads to a page; unknown addresses get the 404 page;
-//! snapshots of three pages.
+//! snapshots of three pages. The demo round robins (issue 16) and a round
+//! robin whose names are HTML have a database of their own (the seed
+//! formats' list and snapshots stay as they were), with the same checks and
+//! snapshots of their two pages' main content.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -962,4 +965,350 @@ async fn snapshot_of_the_league() {
     let app = app().await;
     let uri = format!("/c/{}", demo().league);
     insta::assert_snapshot!("league", stable(&page(&app, &uri).await));
+}
+
+// ----- the round robins (issue 16) -----
+
+/// The demo round robins (`arbiter_demo::roundrobin`) and a round robin
+/// whose names and texts are HTML, in a database of their own, so that the
+/// seed formats' pages, the list and their snapshots above are as they were.
+struct RoundRobins {
+    path: PathBuf,
+    now: Time,
+    euro: String,
+    chess: String,
+}
+
+const XSS_ROUND_ROBIN: &str = "xss-round-robin";
+
+fn round_robins() -> &'static RoundRobins {
+    static RR: OnceLock<RoundRobins> = OnceLock::new();
+    RR.get_or_init(|| {
+        std::thread::spawn(|| {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async {
+                let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+                let path = dir.join(format!("pages-round-robins-{}.db", std::process::id()));
+                for suffix in ["", "-wal", "-shm"] {
+                    let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+                }
+                let store = SqliteStore::open(&path).await.unwrap();
+                let built = arbiter_demo::roundrobin::build(&store).await.unwrap();
+                hostile_round_robin(&store, built.now).await;
+                store.close().await;
+                RoundRobins {
+                    path,
+                    now: built.now,
+                    euro: built.euro.0,
+                    chess: built.chess.0,
+                }
+            })
+        })
+        .join()
+        .unwrap()
+    })
+}
+
+/// A UEFA-rules round robin whose name, teams, lot and correction are
+/// HTML: started, a result corrected, a team withdrawn (his games left
+/// count as forfeits, ARB-R68) and a lot entered by hand.
+async fn hostile_round_robin(store: &SqliteStore, now: Time) {
+    use arbiter_engine::roundrobin::{Command as RrCommand, GameId, RoundRobin, Score};
+    let svc = Service::new(store.clone()).with_seeds(SeedSource::Deterministic("pages".into()));
+    let t0 = now - Duration::days(20);
+    let ctx = |t: Time| Context::new("<i>mod</i>", t);
+    let rules = arbiter_record::roundrobin::parse_round_robin_rules(
+        arbiter_record::roundrobin::round_robin_preset("uefa-euro").unwrap(),
+    )
+    .unwrap();
+    let teams: Vec<String> = [EVIL, "O'Neill & Sons", "Zed \"Z\" Zimmer", "Plain Pat"]
+        .iter()
+        .map(|t| (*t).to_string())
+        .collect();
+    svc.create_round_robin(XSS_ROUND_ROBIN, EVIL_LADDER, rules, &teams, &ctx(t0))
+        .await
+        .unwrap();
+    svc.start_round_robin(XSS_ROUND_ROBIN, None, &ctx(t0))
+        .await
+        .unwrap();
+    let t1 = t0 + Duration::days(2);
+    let run = |c: RrCommand| {
+        let svc = &svc;
+        async move {
+            svc.execute_as::<RoundRobin>(XSS_ROUND_ROBIN, c, &ctx(t1))
+                .await
+                .unwrap();
+        }
+    };
+    run(RrCommand::Record {
+        game: GameId(0),
+        score: Score::Goals { home: 2, away: 1 },
+        minutes: None,
+        at: t1,
+    })
+    .await;
+    run(RrCommand::Correct {
+        game: GameId(0),
+        score: Some(Score::Goals { home: 1, away: 2 }),
+        minutes: None,
+        reason: EVIL_NOTE.into(),
+        at: t1,
+    })
+    .await;
+    let (rr, _) = svc
+        .load_as::<RoundRobin>(XSS_ROUND_ROBIN, None)
+        .await
+        .unwrap();
+    let pat = rr.find("Plain Pat").unwrap();
+    run(RrCommand::Withdraw {
+        player: pat,
+        at: t1,
+    })
+    .await;
+    let order = ["Zed \"Z\" Zimmer", EVIL]
+        .map(|n| rr.find(n).unwrap())
+        .to_vec();
+    run(RrCommand::EnterLots {
+        order,
+        how: EVIL_NOTE.into(),
+        at: t1,
+    })
+    .await;
+}
+
+async fn round_robin_app() -> Router {
+    let d = round_robins();
+    let store = SqliteStore::open(&d.path).await.unwrap();
+    arbiter_server::app(AppState::new(Service::new(store)).with_clock(Clock::Fixed(d.now)))
+}
+
+/// Whether `first` comes before `second` in `html`, both present.
+fn in_order(html: &str, first: &str, second: &str) -> bool {
+    match (html.find(first), html.find(second)) {
+        (Some(a), Some(b)) => a < b,
+        _ => false,
+    }
+}
+
+#[tokio::test]
+async fn the_euro_group_shows_its_final_table_in_uefa_order_and_why() {
+    let app = round_robin_app().await;
+    let d = round_robins();
+    let uri = format!("/c/{}", d.euro);
+    let html = page(&app, &uri).await;
+    assert_eq!(first_text(&html, "h1"), "UEFA EURO 2024 Group E (demo)");
+    assert_has(
+        &uri,
+        &html,
+        &[
+            "every game is played: the table is final",
+            "(head-to-head applied block)",
+            r#"<h2 id="table">Table</h2>"#,
+            "<caption>Table: points, then the tiebreaks in the rules&#39; order</caption>",
+            r#"<th scope="col">Why this place</th>"#,
+            r#"<h2 id="rounds">Rounds</h2>"#,
+            r#"<h3 id="round-3">Round 3"#,
+            "<caption>Games of round 3</caption>",
+            "<td>Romania</td><td>Ukraine</td><td>3-0</td>",
+            "<td>Belgium</td><td>Romania</td><td>2-0</td>",
+            "ARB-R67",
+        ],
+    );
+    // The published order (UEFA EURO 2024, Group E): all four on 4 points,
+    // the block of head-to-head criteria over the four puts Romania first
+    // on goals scored among them, although Belgium beat Romania.
+    let rows = [
+        r#"<th scope="row">Romania"#,
+        r#"<th scope="row">Belgium"#,
+        r#"<th scope="row">Slovakia"#,
+        r#"<th scope="row">Ukraine"#,
+    ];
+    for pair in rows.windows(2) {
+        assert!(in_order(&html, pair[0], pair[1]), "{uri}: {pair:?}");
+    }
+    assert!(!html.contains("to play"), "{uri}: every game is played");
+}
+
+#[tokio::test]
+async fn the_chess_round_robin_shows_the_running_round_its_deadlines_and_what_is_left() {
+    let app = round_robin_app().await;
+    let d = round_robins();
+    let uri = format!("/c/{}", d.chess);
+    let html = page(&app, &uri).await;
+    assert_eq!(
+        first_text(&html, "h1"),
+        "Riverside Chess Club Round Robin (demo)"
+    );
+    assert_has(
+        &uri,
+        &html,
+        &[
+            "10 players",
+            "33 of 45 games played; the table is provisional",
+            "1 for a win, ½ for a draw, 0 for a loss",
+            "<caption>Games of round 9</caption>",
+            // A forfeit (round 4) and the games left, from round 7 on.
+            "+:-",
+            r#"<span class="muted">to play</span>"#,
+            "Beatriz Santos",
+            "Jakub Novák",
+        ],
+    );
+    // Every round has its deadline, a week apart; the running round's lies
+    // after the day the demo was built for, the sixth's before it.
+    for round in 1..=9 {
+        let heading = format!(r#"<h3 id="round-{round}">Round {round}"#);
+        let at = html.find(&heading).unwrap_or_else(|| panic!("{heading}"));
+        let line = &html[at..at + html[at..].find("</h3>").unwrap()];
+        assert!(
+            line.contains("due "),
+            "{uri}: round {round} has no deadline"
+        );
+    }
+    let today = d.now.date_naive();
+    let due = |round: u32| -> chrono::NaiveDate {
+        let heading = format!(r#"<h3 id="round-{round}">"#);
+        let at = html.find(&heading).unwrap() + heading.len();
+        let line = &html[at..at + html[at..].find("</h3>").unwrap()];
+        let from = line.find(r#"<time datetime=""#).unwrap() + 16;
+        let stamp = &line[from..from + line[from..].find('"').unwrap()];
+        let time = chrono::DateTime::parse_from_rfc3339(stamp).unwrap();
+        // Shown as a person reads it, in UTC.
+        let shown = time.format("%Y-%m-%d %H:%M UTC").to_string();
+        assert!(line.contains(&format!(">{shown}</time>")), "{line}");
+        time.date_naive()
+    };
+    assert!(due(6) < today && due(7) > today, "{uri}");
+    // Rounds 1 to 6 are played, round 7 in part, 8 and 9 not at all.
+    let section = |round: u32| -> &str {
+        let from = html.find(&format!(r#"<h3 id="round-{round}">"#)).unwrap();
+        let to = html[from + 4..]
+            .find("<h3 ")
+            .or_else(|| html[from + 4..].find("</main>"))
+            .map_or(html.len(), |i| from + 4 + i);
+        &html[from..to]
+    };
+    for round in 1..=6 {
+        assert!(!section(round).contains("to play"), "round {round}");
+    }
+    assert_eq!(section(7).matches("to play").count(), 2, "round 7");
+    for round in [8, 9] {
+        assert_eq!(
+            section(round).matches("to play").count(),
+            5,
+            "round {round}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn round_robin_text_is_escaped_on_its_pages() {
+    let app = round_robin_app().await;
+    for uri in [
+        format!("/c/{XSS_ROUND_ROBIN}"),
+        format!("/c/{XSS_ROUND_ROBIN}/history"),
+        "/".to_string(),
+    ] {
+        let html = page(&app, &uri).await;
+        for raw in ["<script>alert", "<img src=x", "<b>Bold</b>", "<i>mod</i>"] {
+            assert!(!html.contains(raw), "{uri}: {raw} became markup");
+        }
+        assert!(shows_escaped(&html, EVIL_LADDER), "{uri}: the name");
+    }
+    let uri = format!("/c/{XSS_ROUND_ROBIN}");
+    let html = page(&app, &uri).await;
+    assert!(
+        shows_escaped(&first_text(&html, "h1"), EVIL_LADDER),
+        "{uri}"
+    );
+    for text in [EVIL, "O'Neill & Sons", "Zed \"Z\" Zimmer", EVIL_NOTE] {
+        assert!(
+            shows_escaped(&html, text),
+            "{uri}: {text} is not shown escaped"
+        );
+    }
+    // The withdrawn team's games left count as forfeits (ARB-R68).
+    assert_has(
+        &uri,
+        &html,
+        &[
+            r#"Plain Pat <span class="muted">(withdrawn)</span>"#,
+            r#"<span class="muted">(withdrawal)</span>"#,
+            r#"<h2 id="lots">Drawings of lots</h2>"#,
+        ],
+    );
+    let history = page(&app, &format!("/c/{XSS_ROUND_ROBIN}/history")).await;
+    assert!(
+        shows_escaped(&history, EVIL_NOTE),
+        "the correction's reason"
+    );
+    assert!(shows_escaped(&history, EVIL), "a team in the history");
+}
+
+#[tokio::test]
+async fn every_link_from_the_round_robins_leads_to_a_page() {
+    let app = round_robin_app().await;
+    let d = round_robins();
+    let seen = crawl(&app).await;
+    for wanted in [
+        format!("/c/{}", d.euro),
+        format!("/c/{}", d.chess),
+        format!("/c/{}/history", d.chess),
+        format!("/c/{}/history", d.euro),
+        format!("/c/{XSS_ROUND_ROBIN}"),
+    ] {
+        assert!(seen.contains(&wanted), "{wanted} is not linked: {seen:?}");
+    }
+}
+
+/// Every page reached by links from the list, each checked as every page
+/// is; a page that needs an account redirects to the login and back.
+async fn crawl(app: &Router) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut queue = VecDeque::from(["/".to_string()]);
+    while let Some(uri) = queue.pop_front() {
+        if !seen.insert(uri.clone()) || uri.starts_with("/api") {
+            continue;
+        }
+        if uri.starts_with("/assets/") {
+            assert_eq!(get(app, &uri).await.status, StatusCode::OK, "{uri}");
+            continue;
+        }
+        let first = get(app, &uri).await;
+        if first.status == StatusCode::SEE_OTHER {
+            let to = first.header("location").to_string();
+            assert!(to.starts_with("/login?next=/"), "{uri} redirects to {to}");
+            queue.push_back(to);
+            continue;
+        }
+        let html = page(app, &uri).await;
+        queue.extend(links(&html).into_iter().filter(|l| !seen.contains(l)));
+        assert!(seen.len() < 2000, "the site has no end");
+    }
+    seen
+}
+
+/// The page's `<main>`: what the round robin's own template draws (the
+/// menu above it grows with what the formats offer).
+fn main_part(html: &str) -> &str {
+    let from = html.find("<main").expect("a main element");
+    let to = html.find("</main>").expect("the end of main") + "</main>".len();
+    &html[from..to]
+}
+
+#[tokio::test]
+async fn snapshot_of_the_euro_group() {
+    let app = round_robin_app().await;
+    let uri = format!("/c/{}", round_robins().euro);
+    insta::assert_snapshot!("round_robin_euro", main_part(&page(&app, &uri).await));
+}
+
+#[tokio::test]
+async fn snapshot_of_the_chess_round_robin() {
+    let app = round_robin_app().await;
+    let uri = format!("/c/{}", round_robins().chess);
+    insta::assert_snapshot!("round_robin_chess", main_part(&page(&app, &uri).await));
 }
