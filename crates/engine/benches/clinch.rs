@@ -36,11 +36,28 @@
 //!   favourites winning 80%.
 //! - `xmadn_league_20_drrs`: the XMadn clinch analysis of a 20-DRR league
 //!   after the top half of DRR 1.
+//! - `roundrobin_ten_two_rounds_left`: a 10-player single round robin
+//!   (chess preset, top 3 and bottom 2 as zones) with its last two rounds
+//!   (10 games) left, the better-placed player in the schedule winning 80%
+//!   of the games played (leaders pull away: proofs are needed); every
+//!   player against the title, the top 3 and the bottom 2 (ARB-R69).
+//!   Target well under 1 s.
+//! - `roundrobin_ten_three_rounds_left_hard`: seed 13 of the same with
+//!   three rounds (15 games) left, the slowest of 300 seeded leagues
+//!   (a player in the middle who can only reach the bottom two level with
+//!   others, ranked by the tiebreaks).
+//! - `roundrobin_uefa_ten_three_rounds_left`: the UEFA EURO preset (the
+//!   head-to-head block, margins left open) with three rounds left, seed
+//!   127, the slowest of its 300.
+//! - `roundrobin_fresh_ten`: a 10-player FIFA league before any game (45
+//!   left): everything open, found by the first completions tried.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use arbiter_engine::clinch::Analysis;
-use arbiter_engine::model::PlayerId;
+use arbiter_engine::model::{PlayerId, Time};
+use arbiter_engine::roundrobin::clinch as rrclinch;
+use arbiter_engine::roundrobin::{Command, RoundRobin, RoundRobinRules, Score, Seat};
 use arbiter_engine::sunjang::clinch::{Budget, GroupSetting, analyse, group_zones};
 use arbiter_engine::sunjang::group::{GroupGame, Outcome, round_robin};
 use arbiter_engine::sunjang::ranking::{RankingData, Tiebreaks};
@@ -228,4 +245,106 @@ fn xmadn_league_20_drrs() -> Analysis<PlayerId> {
         final_round: series,
     });
     xclinch::analyse(divan::black_box(&known), &open, &[], &zones)
+}
+
+/// A 10-player single round robin under `preset` (zones top 3, bottom 2)
+/// with its last `rounds_left` rounds left; of the games played, the
+/// player listed first in the pair wins 80% of the time when `favourite`
+/// (as `Lcg(seed * 7919 + 1)` draws).
+pub fn league_of_ten(preset: &str, seed: u64, rounds_left: u32, favourite: bool) -> RoundRobin {
+    let at: Time = "2026-01-01T12:00:00Z".parse().unwrap();
+    let mut rng = Lcg(seed * 7919 + 1);
+    let mut rules = RoundRobinRules::preset(preset).unwrap();
+    rules.top = 3;
+    rules.bottom = 2;
+    let mut l = RoundRobin::default();
+    let run = |l: &mut RoundRobin, c: Command| {
+        for e in l.decide(c).unwrap() {
+            l.apply(&e);
+        }
+    };
+    run(
+        &mut l,
+        Command::Create {
+            name: "bench".into(),
+            rules,
+            players: (0..10).map(|i| format!("Player {}", i + 1)).collect(),
+        },
+    );
+    run(
+        &mut l,
+        Command::Start {
+            schedule: None,
+            seed: None,
+            at,
+        },
+    );
+    let last = l.rounds.len() as u32;
+    let scores = l.rules.scores;
+    for g in l.games.clone() {
+        if g.round + rounds_left > last {
+            continue;
+        }
+        let k = if favourite {
+            if rng.below(10) < 8 {
+                if g.home < g.away { 0 } else { 2 }
+            } else {
+                rng.below(3)
+            }
+        } else {
+            rng.below(3)
+        };
+        let score = if scores {
+            match k {
+                0 => Score::Goals {
+                    home: 1 + rng.below(3) as u32,
+                    away: rng.below(1) as u32,
+                },
+                1 => {
+                    let x = rng.below(3) as u32;
+                    Score::Goals { home: x, away: x }
+                }
+                _ => Score::Goals {
+                    home: 0,
+                    away: 1 + rng.below(3) as u32,
+                },
+            }
+        } else {
+            [Score::Won(Seat::Home), Score::Drawn, Score::Won(Seat::Away)][k as usize]
+        };
+        run(
+            &mut l,
+            Command::Record {
+                game: g.id,
+                score,
+                minutes: None,
+                at,
+            },
+        );
+    }
+    l
+}
+
+#[divan::bench(sample_count = 10)]
+fn roundrobin_ten_two_rounds_left(bencher: divan::Bencher) {
+    let l = league_of_ten("chess", 7, 2, true);
+    bencher.bench(|| rrclinch::analyse_league(divan::black_box(&l), rrclinch::Budget::default()));
+}
+
+#[divan::bench(sample_count = 10)]
+fn roundrobin_ten_three_rounds_left_hard(bencher: divan::Bencher) {
+    let l = league_of_ten("chess", 13, 3, true);
+    bencher.bench(|| rrclinch::analyse_league(divan::black_box(&l), rrclinch::Budget::default()));
+}
+
+#[divan::bench(sample_count = 10)]
+fn roundrobin_uefa_ten_three_rounds_left(bencher: divan::Bencher) {
+    let l = league_of_ten("uefa-euro", 127, 3, true);
+    bencher.bench(|| rrclinch::analyse_league(divan::black_box(&l), rrclinch::Budget::default()));
+}
+
+#[divan::bench(sample_count = 10)]
+fn roundrobin_fresh_ten(bencher: divan::Bencher) {
+    let l = league_of_ten("fifa-world-cup", 1, 9, false);
+    bencher.bench(|| rrclinch::analyse_league(divan::black_box(&l), rrclinch::Budget::default()));
 }

@@ -8,7 +8,7 @@
 //! games gives about one player and one zone. The formats enumerate their
 //! completions: [`crate::sunjang::clinch`] (a group's round robin, exact
 //! search with pruning), [`crate::xmadn::clinch`] (the league table,
-//! every distribution of wins) and `crate::roundrobin::clinch` (the
+//! every distribution of wins) and [`crate::roundrobin::clinch`] (the
 //! general round-robin league, exact search with pruning and a budget,
 //! ARB-R69).
 //!

@@ -11,6 +11,7 @@
 //! ARB-R68 (withdrawals and late entries) fix what the regulations leave
 //! open.
 
+pub mod clinch;
 pub mod ratings;
 pub mod rules;
 pub mod table;
