@@ -232,3 +232,36 @@ async fn ratings_and_projection_of_a_round_robin() {
         );
     }
 }
+
+/// Before matchday 3 every place was open but one: Germany, on 1 point,
+/// could not win the group (the published table after matchday 2; Japan
+/// beat Spain and Germany went out on goal difference in the end).
+#[tokio::test]
+async fn what_is_still_possible_in_a_round_robin() {
+    let w = world().await;
+    let v = json(&w.app, "/api/competitions/wc/clinch").await;
+    assert_eq!(v["format"], "round-robin");
+    let group = &v["groups"][0];
+    assert_eq!(group["games_left"], 2);
+    let zones: Vec<&str> = group["zones"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|z| z["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(zones, ["title", "top-2"]);
+    for p in group["players"].as_array().unwrap() {
+        let title = &p["verdicts"][0]["verdict"];
+        if p["player"] == "Germany" {
+            assert_eq!(title, "eliminated", "{p}");
+        } else {
+            assert_eq!(title, "open", "{p}");
+        }
+        assert_eq!(p["verdicts"][1]["verdict"], "open", "{p}");
+    }
+    let html = page(&w.app, "/c/wc/clinch").await;
+    assert!(html.contains("Germany cannot finish 1st"), "{html}");
+    assert!(html.contains("FIFA World Cup Qatar 2022 Regulations"));
+    let overview = page(&w.app, "/c/wc").await;
+    assert!(overview.contains(r#"href="/c/wc/clinch""#));
+}

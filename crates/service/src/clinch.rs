@@ -165,28 +165,47 @@ pub struct ClinchInput {
 }
 
 /// What a player has and can still reach, in a table's own unit.
-struct Score {
-    now: i64,
-    best: i64,
-    worst: i64,
-    left: usize,
+pub(crate) struct Score {
+    pub(crate) now: i64,
+    pub(crate) best: i64,
+    pub(crate) worst: i64,
+    pub(crate) left: usize,
 }
 
 /// How a table counts: its scores and how to say them.
-struct Counting {
-    scores: Vec<Score>,
+pub(crate) struct Counting {
+    pub(crate) scores: Vec<Score>,
     /// Say an amount ("14 gamepoints", "3 wins"); `None`: the points alone
     /// prove nothing in words (an XMadn league whose players have not the
     /// same number of games).
-    say: Option<Box<dyn Fn(i64) -> String>>,
+    pub(crate) say: Option<Box<dyn Fn(i64) -> String>>,
     /// What settles a tie the results leave.
-    die: &'static str,
+    pub(crate) die: &'static str,
 }
 
-fn zone_key(zone: &Zone, sunjang: bool) -> String {
+/// How a format names its first place: its key, its name (`None`: the
+/// zone's own), the clause that defines it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TitleWords<'a> {
+    pub(crate) key: &'a str,
+    pub(crate) name: Option<&'a str>,
+    pub(crate) clause: &'a str,
+}
+
+const XMADN_TITLE: TitleWords<'static> = TitleWords {
+    key: "title",
+    name: None,
+    clause: "XMadn League: Table",
+};
+const SUNJANG_TITLE: TitleWords<'static> = TitleWords {
+    key: "group-win",
+    name: Some("group win"),
+    clause: "Sunjang B.1",
+};
+
+fn zone_key(zone: &Zone, title: &TitleWords<'_>) -> String {
     match zone.kind {
-        ZoneKind::Title if sunjang => "group-win".into(),
-        ZoneKind::Title => "title".into(),
+        ZoneKind::Title => title.key.into(),
         ZoneKind::Playoff => "playoff".into(),
         ZoneKind::Promotion => "promotion".into(),
         ZoneKind::Demotion => "demotion".into(),
@@ -197,18 +216,17 @@ fn zone_key(zone: &Zone, sunjang: bool) -> String {
     }
 }
 
-fn zone_name(zone: &Zone, sunjang: bool) -> String {
-    match zone.kind {
-        ZoneKind::Title if sunjang => "group win".into(),
-        ZoneKind::Place(k) => format!("{} place (seed)", ordinal(k)),
+fn zone_name(zone: &Zone, title: &TitleWords<'_>) -> String {
+    match (zone.kind, title.name) {
+        (ZoneKind::Title, Some(name)) => name.into(),
+        (ZoneKind::Place(k), _) => format!("{} place (seed)", ordinal(k)),
         _ => zone.name(),
     }
 }
 
-fn zone_clause(zone: &Zone, sunjang: bool) -> String {
+fn zone_clause(zone: &Zone, title: &TitleWords<'_>) -> String {
     match zone.kind {
-        ZoneKind::Title if sunjang => "Sunjang B.1",
-        ZoneKind::Title => "XMadn League: Table",
+        ZoneKind::Title => title.clause,
         ZoneKind::Playoff | ZoneKind::Place(_) => "XMadn League: Playoff",
         ZoneKind::Promotion => "Sunjang B.1",
         ZoneKind::Demotion => "Sunjang B.2",
@@ -351,23 +369,23 @@ fn reason(
     }
 }
 
-fn group_view(
+pub(crate) fn group_view(
     group: String,
     title: String,
     analysis: &Analysis<PlayerId>,
     counting: &Counting,
     now_text: &dyn Fn(usize) -> String,
     name: &dyn Fn(PlayerId) -> String,
-    sunjang: bool,
+    title_words: &TitleWords<'_>,
 ) -> ClinchGroupView {
     let zones: Vec<ClinchZoneView> = analysis
         .zones
         .iter()
         .map(|z| ClinchZoneView {
-            key: zone_key(z, sunjang),
-            name: zone_name(z, sunjang),
+            key: zone_key(z, title_words),
+            name: zone_name(z, title_words),
             places: z.places_text(),
-            clause: zone_clause(z, sunjang),
+            clause: zone_clause(z, title_words),
         })
         .collect();
     let names: Vec<String> = analysis.players.iter().map(|&p| name(p)).collect();
@@ -501,7 +519,7 @@ pub fn league_clinch(league: &League, competition: &str, version: u64) -> Clinch
         &counting,
         &now_text,
         &name,
-        false,
+        &XMADN_TITLE,
     ));
     view
 }
@@ -602,7 +620,7 @@ pub fn sunjang_clinch(
                 &counting,
                 &now_text,
                 &name,
-                true,
+                &SUNJANG_TITLE,
             ));
         }
     }

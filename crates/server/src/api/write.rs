@@ -534,6 +534,7 @@ pub enum AnyAction {
     League(LeagueAction),
     Challengers(ChallengersAction),
     Sunjang(SunjangAction),
+    RoundRobin(crate::formats::roundrobin::actions::RoundRobinAction),
 }
 
 /// What an action did: a ladder's answer, or another format's.
@@ -583,7 +584,7 @@ pub(crate) fn parse_action<T: serde::de::DeserializeOwned>(body: &[u8]) -> Resul
     tag = "competitions",
     request_body(
         content = AnyAction,
-        description = "One action, by the competition's format: `LadderAction` (TWS ladder), `LeagueAction` (XMadn league), `ChallengersAction` (XMadn Challengers) or `SunjangAction` (Sunjang league)"
+        description = "One action, by the competition's format: `LadderAction` (TWS ladder), `LeagueAction` (XMadn league), `ChallengersAction` (XMadn Challengers), `SunjangAction` (Sunjang league) or `RoundRobinAction` (round-robin league)"
     ),
     params(
         ("id" = String, Path, description = "The competition (any format)"),

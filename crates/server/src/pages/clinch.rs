@@ -1,5 +1,6 @@
-//! "What is still possible" (ARB-R47): for an XMadn league or each group
-//! with games left of a Sunjang league's running season, every player
+//! "What is still possible" (ARB-R47): for a competition whose format
+//! offers it (an XMadn league, each group with games left of a Sunjang
+//! league's running season, a round-robin league), every player
 //! against every zone (title or group win, playoff places, promotion,
 //! demotion, final round), each verdict explained one click away with its
 //! ruling and the zone's clause.
@@ -10,7 +11,7 @@ use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::{Chrome, Kind, PageError, not_found_page, render};
+use super::{Chrome, PageError, not_found_page, render};
 use crate::AppState;
 use crate::auth::Caller;
 
@@ -35,7 +36,7 @@ pub(super) async fn page(
     Query(q): Query<ClinchQuery>,
 ) -> Result<Response, PageError> {
     let kind = crate::pages::kind_of(&state, &id).await?;
-    if !matches!(kind, Kind::XmadnLeague | Kind::SunjangLeague) {
+    if !kind.offers().clinch {
         return Err(not_found_page());
     }
     let group = q.group.filter(|g| !g.trim().is_empty());

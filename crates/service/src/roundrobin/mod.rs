@@ -4,6 +4,7 @@
 //! names, corrections, withdrawals, lots from the seed committed at the
 //! start), and its views ([`views`]).
 
+pub mod clinch;
 pub mod insight;
 pub mod views;
 pub mod what_if;
@@ -73,10 +74,12 @@ impl Format for RoundRobin {
 
     const FORMAT: CompetitionFormat = CompetitionFormat::RoundRobin;
     const ID: &'static str = "round-robin";
+    const GENERAL: bool = true;
     const OFFERS: Offers = Offers {
         what_if: true,
         ratings: true,
         projection: true,
+        clinch: true,
         ..Offers::NOTHING
     };
 
@@ -141,6 +144,24 @@ impl Format for RoundRobin {
             competition,
             version,
             system,
+        ))
+    }
+    fn clinch(
+        &self,
+        competition: &str,
+        version: u64,
+        group: Option<&str>,
+    ) -> Result<crate::clinch::ClinchView> {
+        if let Some(g) = group {
+            return Err(ServiceError::Input(format!(
+                "a round-robin league has one table and no groups; leave out {g:?}"
+            )));
+        }
+        Ok(clinch::round_robin_clinch(
+            self,
+            competition,
+            version,
+            roundrobin::clinch::Budget::default(),
         ))
     }
     fn project(
