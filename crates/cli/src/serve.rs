@@ -33,15 +33,21 @@ pub async fn run(db: Option<&str>, args: &ServeArgs) -> Result<()> {
             );
         }
         // Told as of today, so the running round is weeks from its deadline.
-        let (built, made) = arbiter_server::demo::install(&svc, chrono::Utc::now())
-            .await
-            .map_err(|e| anyhow::anyhow!("the demo: {}", e.detail.message))?;
+        let (built, round_robins, made) =
+            arbiter_server::demo::install_all(&svc, chrono::Utc::now())
+                .await
+                .map_err(|e| anyhow::anyhow!("the demo: {}", e.detail.message))?;
         outln!(
             "Built the demo competitions: {}, {}, {}, {}.",
             built.ladder.0,
             built.league.0,
             built.challengers.0,
             built.sunjang.0
+        );
+        outln!(
+            "And the round-robin leagues (issue 16): {}, {}.",
+            round_robins.euro.0,
+            round_robins.chess.0
         );
         demo_accounts = Some((made, built.ladder.0.clone()));
     }
