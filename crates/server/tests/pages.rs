@@ -1204,6 +1204,37 @@ async fn the_chess_round_robin_shows_the_running_round_its_deadlines_and_what_is
     }
 }
 
+/// The running chess round robin gives the analyses something to say: a
+/// title still open for some and out of reach for others (ARB-R47), and a
+/// what-if form for each of its twelve games left.
+#[tokio::test]
+async fn the_chess_round_robin_leaves_the_title_open_to_some_and_not_others() {
+    let app = round_robin_app().await;
+    let d = round_robins();
+    let uri = format!("/c/{}/clinch", d.chess);
+    let html = page(&app, &uri).await;
+    assert!(html.contains("<p>12 games left.</p>"), "{uri}");
+    let open = html.matches("<summary>open</summary>").count();
+    let out = html.matches("<summary>eliminated</summary>").count();
+    assert!(
+        open >= 2 && out >= 2 && open + out == 10,
+        "{uri}: {open} open, {out} out"
+    );
+    assert!(
+        html.contains("Beatriz Santos already has 5½ points"),
+        "{uri}"
+    );
+    let uri = format!("/c/{}/what-if", d.chess);
+    let html = page(&app, &uri).await;
+    for game in 34..=45 {
+        assert!(
+            html.contains(&format!(r#"<select name="G{game}.result">"#)),
+            "{uri}: G{game}"
+        );
+    }
+    assert_eq!(html.matches("<select").count(), 12, "{uri}");
+}
+
 #[tokio::test]
 async fn round_robin_text_is_escaped_on_its_pages() {
     let app = round_robin_app().await;
