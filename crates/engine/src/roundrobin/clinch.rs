@@ -101,7 +101,7 @@ use super::{HeadToHead, RoundRobin, Score, Seat, Tiebreak};
 /// work in units shaped like time: a node of the search one per player of
 /// the table (its bounds), a completion reached two per player, a tie
 /// ranked with the cascade sixty per player of the table and of the tie, a
-/// step of a max-flow check one (a unit is some 2 to 3 ns of CPU on the
+/// step of a max-flow check one (a unit is some 1 to 3 ns of CPU on the
 /// 2-core machine of the measurements). The default, 300 million units,
 /// keeps any analysis under about 0.7 s of CPU there, and answers a league
 /// of 10 with two or three rounds left exactly (the slowest of 300 seeded
@@ -986,7 +986,8 @@ impl Search {
         let above = (0..n).filter(|&i| i != q && lo(self, i) > hi_q).count();
         let below = (0..n).filter(|&i| i != q && hi(self, i) < lo_q).count();
         let zone = p.zones[zi];
-        let (a, b) = (zone.first, zone.last);
+        // Places count from 1 (a zone given from 0 is read from 1).
+        let (a, b) = (zone.first.max(1), zone.last);
         // His block is within `above + 1 ..= n - below`; it reaches place
         // `k` or lower only if `k - 1` others end with his points or more.
         match self.goal.kind {
@@ -1450,6 +1451,35 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// Zones a caller gives out of shape (from place 0, empty, past the
+    /// last place, every place) are judged without a panic: classified as
+    /// [`Zone::classify`] does.
+    #[test]
+    fn odd_zones_do_not_panic() {
+        use crate::clinch::ZoneKind;
+        let l = random(RoundRobinRules::chess(), 5, 3, 4);
+        let zones = [
+            Zone::new(ZoneKind::Place(0), 0, 0),
+            Zone::new(ZoneKind::Place(0), 0, 2),
+            Zone::new(ZoneKind::Place(5), 5, 2),
+            Zone::new(ZoneKind::Place(9), 9, 100),
+            Zone::new(ZoneKind::Title, 1, 5),
+        ];
+        let a = analyse(&l, &zones, Budget::default());
+        assert!(a.exact);
+        for row in &a.verdicts {
+            assert_eq!(row[4], Verdict::Clinched);
+            assert_eq!(row[0], Verdict::Eliminated);
+            assert_eq!(row[3], Verdict::Eliminated);
+        }
+        let empty = RoundRobin::default();
+        assert!(
+            analyse(&empty, &zones, Budget::default())
+                .players
+                .is_empty()
+        );
     }
 
     #[test]
