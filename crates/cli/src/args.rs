@@ -1208,6 +1208,8 @@ pub enum RoundRobinCmd {
         #[arg(long)]
         how: String,
     },
+    /// Statistics: how the games ended, goals, the biggest wins, each player's form and runs.
+    Stats,
     /// The table as a forum post.
     Export {
         /// bbcode or markdown.

@@ -139,6 +139,13 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &RoundRobinCmd) -> Result<()> {
                 outln!("{}", r.explanation.line());
             }
         }
+        RoundRobinCmd::Stats => {
+            let v = arbiter_service::roundrobin::stats::round_robin_stats(&rr);
+            if g.json {
+                return print_json(&v);
+            }
+            out!("{}", stats(&v, rr.rules.scores));
+        }
         RoundRobinCmd::Schedule => {
             let v = round_robin_view(&rr, &comp, version);
             if g.json {
@@ -316,6 +323,65 @@ pub(crate) fn show(v: &RoundRobinView) -> String {
     for l in &v.lots {
         out.push_str(&format!("Lots: {} ({}).\n", l.order.join(", "), l.how));
     }
+    out
+}
+
+/// The statistics in words and a table of the players' form.
+fn stats(v: &arbiter_service::roundrobin::stats::RoundRobinStatsView, scores: bool) -> String {
+    let (first, second) = if scores {
+        ("home", "away")
+    } else {
+        ("white", "black")
+    };
+    let mut out = format!(
+        "{} games played, {} forfeited, {} left.\n{} won {first}, {} drawn, {} won {second}.\n",
+        v.played, v.forfeits, v.left, v.home_wins, v.draws, v.away_wins
+    );
+    if let (Some(goals), Some(per)) = (v.goals, &v.goals_per_game) {
+        out.push_str(&format!("{goals} goals, {per} a game.\n"));
+    }
+    let games = |list: &[arbiter_service::roundrobin::stats::NotableGameView]| {
+        list.iter()
+            .map(|g| {
+                format!(
+                    "{} {} {} {} (round {})",
+                    g.label, g.home, g.score, g.away, g.round
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    if !v.biggest_wins.is_empty() {
+        out.push_str(&format!("Biggest win: {}.\n", games(&v.biggest_wins)));
+    }
+    if !v.most_goals.is_empty() {
+        out.push_str(&format!("Most goals: {}.\n", games(&v.most_goals)));
+    }
+    let mut head = vec![
+        "player",
+        "form",
+        "unbeaten now",
+        "longest unbeaten",
+        "longest winning",
+    ];
+    if scores {
+        head.push("clean sheets");
+    }
+    let mut t = table(&head);
+    for p in &v.players {
+        let mut cells = vec![
+            Cell::new(&p.player),
+            Cell::new(&p.form),
+            right(p.unbeaten_now),
+            right(p.longest_unbeaten),
+            right(p.longest_winning),
+        ];
+        if scores {
+            cells.push(right(p.clean_sheets));
+        }
+        t.add_row(cells);
+    }
+    out.push_str(&format!("{t}\n"));
     out
 }
 

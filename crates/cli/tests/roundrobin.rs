@@ -267,3 +267,29 @@ fn what_if_shows_the_table_after_imagined_results_and_stores_nothing() {
         .stderr_names(&["score"]);
     assert_eq!(a.ok(&["-c", "wc-e", "--json", "history"]), before);
 }
+
+#[test]
+fn statistics_of_a_group() {
+    let a = group_e();
+    for (game, score) in GROUP_E {
+        a.ok(&["-c", "wc-e", "round-robin", "result", game, score]);
+    }
+    let v = a.ok_json(&["-c", "wc-e", "--json", "round-robin", "stats"]);
+    // 1+2, 7+0, 0+1, 1+1, 2+1, 2+4: 22 goals in 6 games.
+    assert_eq!(v["goals"], 22);
+    assert_eq!(v["goals_per_game"], "3.67");
+    assert_eq!(v["biggest_wins"][0]["score"], "7-0");
+    assert_eq!(v["players"][0]["player"], "Japan");
+    let text = a.ok(&["-c", "wc-e", "round-robin", "stats"]);
+    assert!(
+        text.contains("6 games played, 0 forfeited, 0 left."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Biggest win: G4 Spain 7-0 Costa Rica (round 2)."),
+        "{text}"
+    );
+    // The same figures in the league's JSON view.
+    let show = a.ok_json(&["-c", "wc-e", "--json", "round-robin", "show"]);
+    assert_eq!(show["statistics"], v);
+}

@@ -225,6 +225,13 @@ async fn ratings_and_projection_of_a_round_robin() {
     assert_eq!(count("top-2"), 800);
     assert_eq!(count("place-4"), 400);
     let overview = page(&w.app, "/c/wc").await;
+    // The league's statistics on its page: 4 games, 13 goals.
+    assert!(overview.contains(r#"<h2 id="statistics">Statistics</h2>"#));
+    assert!(overview.contains("13 goals, 3.25 a game."), "{overview}");
+    assert!(
+        overview.contains("Spain 7-0 &#60;script&#62;"),
+        "{overview}"
+    );
     for link in ["ratings", "projection", "what-if"] {
         assert!(
             overview.contains(&format!(r#"href="/c/wc/{link}""#)),

@@ -6,6 +6,7 @@
 
 pub mod clinch;
 pub mod insight;
+pub mod stats;
 pub mod views;
 pub mod what_if;
 

@@ -116,6 +116,8 @@ pub struct RoundRobinView {
     pub table: Vec<RoundRobinRowView>,
     pub rounds: Vec<RoundRobinRoundView>,
     pub lots: Vec<RoundRobinLotView>,
+    /// How the games ended, goals, records, each player's form and runs.
+    pub statistics: super::stats::RoundRobinStatsView,
     /// Where the rules come from, for every explanation.
     pub ruling: String,
 }
@@ -232,6 +234,7 @@ pub fn round_robin_view(rr: &RoundRobin, competition: &str, version: u64) -> Rou
                 seed: l.seed.map(hex::encode),
             })
             .collect(),
+        statistics: super::stats::round_robin_stats(rr),
         ruling: "ARB-R67".to_string(),
     }
 }
