@@ -106,6 +106,10 @@ pub(crate) trait WebFormat: Format {
     const RATED: &'static str = "";
     /// The ratings page's word for a rating period ("round").
     const PERIOD: &'static str = "round";
+    /// Whether its projection simulates a number of rounds the reader
+    /// chooses (the ladder's `rounds` field) rather than the rest of a
+    /// season.
+    const PROJECTS_ROUNDS: bool = false;
     /// The presets it starts from: name and rules file; the first is the
     /// default.
     fn presets() -> Vec<(&'static str, &'static str)> {

@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::svg::{self, Point, Svg};
-use super::{Chrome, Kind, PageError, not_found_page, render};
+use super::{Chrome, PageError, not_found_page, render};
 use crate::AppState;
 use crate::api::insight::checked_request;
 use crate::auth::Caller;
@@ -227,7 +227,9 @@ pub(super) async fn projection(
         ),
         id: id.clone(),
         name,
-        ladder: kind == Kind::TwsLadder,
+        ladder: arbiter_service::with_format!(kind, |F| {
+            <F as crate::formats::WebFormat>::PROJECTS_ROUNDS
+        }),
         seasons: state.config.page_seasons,
         seed: seed.clone().unwrap_or_default(),
         rounds: arbiter_service::insight::DEFAULT_ROUNDS,

@@ -23,6 +23,7 @@ use arbiter_engine::tws::Ladder;
 
 impl WebFormat for Ladder {
     const WORDS: &'static str = "Twilight Struggle ladder";
+    const PROJECTS_ROUNDS: bool = true;
     const RATED: &'static str = "ladder, eliminator and quick-round games with a result; forfeits are not rated and a tie is a tie (ARB-R46)";
     const NEW: NewPage = NewPage {
         title: "ladder",
