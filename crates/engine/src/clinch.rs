@@ -246,6 +246,45 @@ pub struct Analysis<P> {
 }
 
 impl<P: Copy + Eq> Analysis<P> {
+    /// The analysis a search ends with: `evidence[i * zones.len() + z]` is
+    /// what the completions showed about `players[i]` and `zones[z]`, and
+    /// `complete[i][z]` whether the search accounted for every completion
+    /// of that question (an unsettled question not accounted for is
+    /// [`Verdict::Undetermined`]).
+    pub fn assemble(
+        zones: &[Zone],
+        players: Vec<P>,
+        evidence: &[Evidence],
+        complete: &[Vec<bool>],
+        completions: u64,
+        remaining: usize,
+    ) -> Analysis<P> {
+        let z = zones.len();
+        let mut verdicts = Vec::with_capacity(players.len());
+        let mut rows = Vec::with_capacity(players.len());
+        let mut exact = true;
+        for (i, done) in complete.iter().enumerate() {
+            let ev: Vec<Evidence> = evidence[i * z..(i + 1) * z].to_vec();
+            let v: Vec<Verdict> = ev
+                .iter()
+                .zip(done)
+                .map(|(e, &c)| e.verdict(c || e.settled()))
+                .collect();
+            exact &= !v.contains(&Verdict::Undetermined);
+            verdicts.push(v);
+            rows.push(ev);
+        }
+        Analysis {
+            zones: zones.to_vec(),
+            players,
+            verdicts,
+            evidence: rows,
+            exact,
+            completions,
+            remaining,
+        }
+    }
+
     /// The verdict of `p` for zone `z` (index into `zones`).
     pub fn verdict(&self, p: P, z: usize) -> Option<Verdict> {
         let i = self.players.iter().position(|&x| x == p)?;

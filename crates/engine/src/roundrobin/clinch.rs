@@ -89,7 +89,7 @@
 use std::cell::RefCell;
 
 use crate::cascade::{Block, Cascade, Criterion, Restart};
-use crate::clinch::{Analysis, Evidence, Membership, TieKind, Verdict, Zone, blocks};
+use crate::clinch::{Analysis, Evidence, Membership, TieKind, Zone, blocks};
 use crate::model::PlayerId;
 
 use super::table::{Outcome, sides};
@@ -210,29 +210,14 @@ pub fn analyse(rr: &RoundRobin, zones: &[Zone], budget: Budget) -> Analysis<Play
             *done = finished;
         }
     }
-    let mut verdicts = Vec::with_capacity(n);
-    let mut evidence = Vec::with_capacity(n);
-    let mut exact = true;
-    for (q, done) in complete.iter().enumerate() {
-        let ev: Vec<Evidence> = search.evidence[q * z..(q + 1) * z].to_vec();
-        let v: Vec<Verdict> = ev
-            .iter()
-            .zip(done)
-            .map(|(e, &c)| e.verdict(c || e.settled()))
-            .collect();
-        exact &= !v.contains(&Verdict::Undetermined);
-        verdicts.push(v);
-        evidence.push(ev);
-    }
-    Analysis {
-        zones: zones.to_vec(),
-        players: problem.ids.clone(),
-        verdicts,
-        evidence,
-        exact,
-        completions: search.completions,
-        remaining: problem.rem.len(),
-    }
+    Analysis::assemble(
+        zones,
+        problem.ids.clone(),
+        &search.evidence,
+        &complete,
+        search.completions,
+        problem.rem.len(),
+    )
 }
 
 /// One result a remaining game may get, as the table counts it.
@@ -1262,6 +1247,7 @@ impl Transport {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::clinch::Verdict;
     use crate::model::Time;
     use crate::roundrobin::{Command, GameId, RoundRobinRules};
 

@@ -344,29 +344,14 @@ pub fn analyse(
             *done = finished;
         }
     }
-    let mut verdicts = Vec::with_capacity(n);
-    let mut evidence = Vec::with_capacity(n);
-    let mut exact = true;
-    for (p, done) in complete.iter().enumerate() {
-        let ev: Vec<Evidence> = search.evidence[p * z..(p + 1) * z].to_vec();
-        let v: Vec<Verdict> = ev
-            .iter()
-            .zip(done)
-            .map(|(e, &c)| e.verdict(c || e.settled()))
-            .collect();
-        exact &= !v.contains(&Verdict::Undetermined);
-        verdicts.push(v);
-        evidence.push(ev);
-    }
-    Analysis {
-        zones: zones.to_vec(),
-        players: ids,
-        verdicts,
-        evidence,
-        exact,
-        completions: search.completions,
-        remaining: problem.rem.len(),
-    }
+    Analysis::assemble(
+        zones,
+        ids,
+        &search.evidence,
+        &complete,
+        search.completions,
+        problem.rem.len(),
+    )
 }
 
 /// The group, in indices.
