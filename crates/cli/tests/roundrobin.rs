@@ -293,3 +293,57 @@ fn statistics_of_a_group() {
     let show = a.ok_json(&["-c", "wc-e", "--json", "round-robin", "show"]);
     assert_eq!(show["statistics"], v);
 }
+
+/// In a double round robin the names are home first: a result entered
+/// twice is refused, naming the return game, never recorded as it.
+#[test]
+fn a_double_round_robin_reads_the_names_home_first() {
+    let a = Arbiter::new();
+    a.ok(&[
+        "round-robin",
+        "create",
+        "l",
+        "--name",
+        "L",
+        "--preset",
+        "uefa-euro",
+        "--cycles",
+        "2",
+        "--player",
+        "Ajax",
+        "--player",
+        "Benfica",
+        "--player",
+        "Celtic",
+    ]);
+    a.ok(&["-c", "l", "round-robin", "start"]);
+    a.ok(&["-c", "l", "round-robin", "result", "Ajax-Benfica", "1-2"]);
+    let before = a.ok(&["-c", "l", "--json", "history"]);
+    a.run(&["-c", "l", "round-robin", "result", "Ajax-Benfica", "1-2"])
+        .fails_with(1)
+        .stderr_names(&["game", "Ajax's home game against Benfica", "Benfica-Ajax"]);
+    assert_eq!(a.ok(&["-c", "l", "--json", "history"]), before);
+    a.ok(&["-c", "l", "round-robin", "result", "Benfica-Ajax", "2-0"]);
+    let v = a.ok_json(&["-c", "l", "--json", "round-robin", "show"]);
+    let games: Vec<(String, String, String)> = v["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["games"].as_array().unwrap().iter())
+        .filter(|g| g["score"].is_string())
+        .map(|g| {
+            (
+                g["home"].as_str().unwrap().to_string(),
+                g["away"].as_str().unwrap().to_string(),
+                g["score"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        games,
+        [
+            ("Ajax".into(), "Benfica".into(), "1-2".into()),
+            ("Benfica".into(), "Ajax".into(), "2-0".into())
+        ]
+    );
+}

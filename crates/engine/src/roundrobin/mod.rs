@@ -546,8 +546,12 @@ impl RoundRobin {
                 .all(|g| self.counted_score(g).is_some())
     }
 
-    /// The next game between `first` and `second` with no result, in
-    /// either order (`first` at home preferred), or the game `round` names.
+    /// The next game between `first` and `second` with no result, or the
+    /// game `round` names. Where the two meet with each at home (a double
+    /// round robin), the order of the names is home first: only a game with
+    /// `first` at home is found, so a result entered twice is refused
+    /// rather than taken for the return game. Where they meet one way only,
+    /// either order finds it.
     pub fn find_game(
         &self,
         first: PlayerId,
@@ -560,13 +564,12 @@ impl RoundRobin {
         if round.is_some() {
             return candidates.first().map(|g| g.id);
         }
-        let open: Vec<&Game> = candidates
+        let both_ways = candidates.iter().any(|g| g.home == first)
+            && candidates.iter().any(|g| g.home == second);
+        candidates
             .into_iter()
             .filter(|g| g.score.is_none())
-            .collect();
-        open.iter()
-            .find(|g| g.home == first)
-            .or_else(|| open.first())
+            .find(|g| !both_ways || g.home == first)
             .map(|g| g.id)
     }
 

@@ -276,11 +276,25 @@ pub fn find_game(rr: &RoundRobin, text: &str, round: Option<u32>) -> Result<(Gam
     let (a, b) = split_pair(rr, t)?;
     let id = rr.find_game(a, b, round).ok_or_else(|| {
         let names = format!("{} and {}", rr.name_of(a), rr.name_of(b));
+        // Named home first, their game at the first's has its result: the
+        // return game is named the other way round (or by its number).
+        let back = rr
+            .games
+            .iter()
+            .find(|g| g.home == b && g.away == a && g.score.is_none());
         refuse(
             "game",
-            match round {
-                Some(r) => format!("{names} do not meet in round {r}"),
-                None => format!("{names} have no game left without a result"),
+            match (round, back) {
+                (Some(r), _) => format!("{names} do not meet in round {r}"),
+                (None, Some(g)) => format!(
+                    "{}'s home game against {} already has its result; the return game is G{} ({}-{}, home first)",
+                    rr.name_of(a),
+                    rr.name_of(b),
+                    g.id,
+                    rr.name_of(b),
+                    rr.name_of(a)
+                ),
+                (None, None) => format!("{names} have no game left without a result"),
             },
         )
     })?;
