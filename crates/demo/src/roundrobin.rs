@@ -16,7 +16,7 @@
 //! This is a builder of its own beside [`crate::build_on`], which it leaves
 //! as it was: the seed formats' demo competitions, and every output made
 //! from them, are the same with or without it. `arbiter serve --demo`
-//! (`arbiter_server::demo::install`) and `arbiter demo` call both.
+//! (`arbiter_server::demo::install_all`) and `arbiter demo` call both.
 
 use arbiter_engine::model::{PlayerId, Time};
 use arbiter_engine::roundrobin::{Command, GameId, RoundRobin, RoundRobinRules, Score, Seat};
