@@ -104,8 +104,9 @@ pub struct Split<P> {
     pub step: usize,
     pub upper_value: i64,
     pub lower_value: i64,
-    /// The tied subset the criterion was evaluated on, in ranking order
-    /// (shared by every split made in it).
+    /// The players the criterion was evaluated on, in ranking order
+    /// (shared by every split made in it): the tied subset, or inside a
+    /// [`Block`] everyone tied when the block began.
     pub among: Arc<[P]>,
     /// How that subset came to be tied.
     pub origin: Origin<P>,
@@ -279,7 +280,13 @@ impl<P: Copy + Eq + std::hash::Hash> Cascade<'_, P> {
             if blocks.len() == 1 {
                 continue;
             }
-            let among: Arc<[P]> = scored.iter().map(|s| s.0).collect();
+            // The players the criterion was evaluated on: inside a block,
+            // everyone tied when it began (UEFA: "the matches among the
+            // teams in question"), though only `tied` are split here.
+            let among: Arc<[P]> = match &anchor {
+                Some(a) if a.len() > tied.len() => Arc::clone(a),
+                _ => scored.iter().map(|s| s.0).collect(),
+            };
             let restart = self
                 .restart
                 .filter(|r| self.block.is_none() && step >= r.to && tied.len() >= r.min_tie);
