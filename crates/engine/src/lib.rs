@@ -24,6 +24,7 @@ pub mod projection;
 pub mod ratings;
 pub mod roundrobin;
 pub mod sunjang;
+pub mod tiebreak;
 pub mod tws;
 pub mod xmadn;
 

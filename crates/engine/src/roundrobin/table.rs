@@ -10,6 +10,7 @@ use crate::Explanation;
 use crate::cascade::{Block, Cascade, Criterion, Origin, Ranking, Restart};
 use crate::explain::ordinal;
 use crate::model::PlayerId;
+use crate::tiebreak::{self, Results};
 
 use super::rules::show_units;
 use super::{HeadToHead, RoundRobin, RoundRobinRules, Score, Seat, Tiebreak};
@@ -17,18 +18,9 @@ use super::{HeadToHead, RoundRobin, RoundRobinRules, Score, Seat, Tiebreak};
 const CLAUSE: &str = "Round robin: the table";
 const RULINGS: &[&str] = &["ARB-R67"];
 
-/// One game from one player's side, as the table counts it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Side {
-    pub opponent: PlayerId,
-    pub points: i64,
-    pub scored: i64,
-    pub conceded: i64,
-    pub won: bool,
-    pub drawn: bool,
-    pub forfeit: bool,
-    pub minutes: Option<u32>,
-}
+/// One game from one player's side, as the table counts it: the shared
+/// catalogue's model ([`crate::tiebreak::Side`]) in the rules' points.
+pub type Side = tiebreak::Side<i64>;
 
 /// A game's two sides as the table counts them, home first.
 pub fn sides(rules: &RoundRobinRules, score: Score) -> (Outcome, Outcome) {
@@ -183,7 +175,23 @@ impl<'a> Facts<'a> {
                 });
             }
         }
-        let mut games: Vec<Vec<Side>> = vec![Vec::new(); league.entrants.len()];
+        // Each player's sides sized once for a full round robin (every
+        // other player met `cycles` times): the projection builds facts
+        // once per simulated season (ARB-R70).
+        let each = players
+            .len()
+            .saturating_sub(1)
+            .saturating_mul(league.rules.cycles as usize);
+        let mut games: Vec<Vec<Side>> = lines
+            .iter()
+            .map(|l| {
+                if l.is_some() {
+                    Vec::with_capacity(each)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
         for g in &league.games {
             if !league.counts(g.home) || !league.counts(g.away) {
                 continue;
@@ -214,8 +222,10 @@ impl<'a> Facts<'a> {
                     v.push(Side {
                         opponent: opp,
                         points: o.points,
-                        scored: o.scored,
-                        conceded: o.conceded,
+                        score: Some(tiebreak::Score {
+                            scored: o.scored,
+                            conceded: o.conceded,
+                        }),
                         won: o.won,
                         drawn: o.drawn,
                         forfeit: o.forfeit,
@@ -244,84 +254,45 @@ impl<'a> Facts<'a> {
         self.games.get(slot(p)).map_or(&[], Vec::as_slice)
     }
 
-    /// Points, difference or scored in the games among `subset`.
-    fn among(&self, subset: &[PlayerId], f: impl Fn(&Side) -> i64) -> Vec<i64> {
-        subset
-            .iter()
-            .map(|&p| {
-                self.sides_of(p)
-                    .iter()
-                    .filter(|s| subset.contains(&s.opponent))
-                    .map(&f)
-                    .sum()
-            })
-            .collect()
-    }
-
     /// One criterion on a tied subset (higher ranks higher), or `None`
-    /// while it cannot be evaluated. One implementation per criterion,
-    /// whatever the format that lists it.
+    /// while it cannot be evaluated: the shared catalogue's implementation
+    /// of each ([`crate::tiebreak`]), whatever the format that lists it.
     pub fn value(&self, criterion: Option<Tiebreak>, subset: &[PlayerId]) -> Option<Vec<i64>> {
-        let line = |p: PlayerId| self.line(p);
-        let each = |f: &dyn Fn(PlayerId) -> i64| Some(subset.iter().map(|&p| f(p)).collect());
-        let win = i64::from(self.league.rules.points.win);
+        use tiebreak::each;
         match criterion {
-            None => each(&|p| self.points(p)),
-            Some(Tiebreak::HeadToHeadPoints) => Some(self.among(subset, |s| s.points)),
-            Some(Tiebreak::HeadToHeadDifference) => {
-                Some(self.among(subset, |s| s.scored - s.conceded))
-            }
-            Some(Tiebreak::HeadToHeadScored) => Some(self.among(subset, |s| s.scored)),
-            Some(Tiebreak::Difference) => each(&|p| line(p).map_or(0, |l| l.scored - l.conceded)),
-            Some(Tiebreak::Scored) => each(&|p| line(p).map_or(0, |l| l.scored)),
-            Some(Tiebreak::Wins) => each(&|p| line(p).map_or(0, |l| i64::from(l.won))),
-            Some(Tiebreak::SonnebornBerger | Tiebreak::Sodos) => each(&|p| {
-                self.sides_of(p)
-                    .iter()
-                    .map(|s| s.points * self.points(s.opponent))
-                    .sum()
+            None => each(subset, |p| Some(tiebreak::points(self, p))),
+            Some(Tiebreak::HeadToHeadPoints) => each(subset, |p| {
+                Some(tiebreak::head_to_head_points(self, p, subset))
             }),
-            Some(Tiebreak::Koya) => each(&|p| {
-                self.sides_of(p)
-                    .iter()
-                    .filter(|s| {
-                        line(s.opponent)
-                            .is_some_and(|o| 2 * o.points >= win * i64::from(o.scheduled))
-                    })
-                    .map(|s| s.points)
-                    .sum()
+            Some(Tiebreak::HeadToHeadDifference) => each(subset, |p| {
+                tiebreak::head_to_head_difference(self, p, subset)
             }),
-            Some(Tiebreak::Buchholz) => each(&|p| {
-                self.sides_of(p)
-                    .iter()
-                    .map(|s| self.points(s.opponent))
-                    .sum()
-            }),
-            Some(Tiebreak::Quickness) => {
-                let mut out = Vec::with_capacity(subset.len());
-                for &p in subset {
-                    let mut total = 0i64;
-                    for s in self.sides_of(p).iter().filter(|s| s.won && !s.forfeit) {
-                        total += i64::from(s.minutes?);
-                    }
-                    out.push(-total);
-                }
-                Some(out)
+            Some(Tiebreak::HeadToHeadScored) => {
+                each(subset, |p| tiebreak::head_to_head_scored(self, p, subset))
             }
-            Some(Tiebreak::Lot) => {
-                let lot = self
-                    .league
-                    .lots
-                    .iter()
-                    .rev()
-                    .find(|l| subset.iter().all(|p| l.order.contains(p)))?;
-                Some(
-                    subset
-                        .iter()
-                        .map(|p| -(lot.order.iter().position(|q| q == p).unwrap_or(0) as i64))
-                        .collect(),
-                )
+            Some(Tiebreak::Difference) => each(subset, |p| tiebreak::difference(self, p)),
+            Some(Tiebreak::Scored) => each(subset, |p| tiebreak::scored(self, p)),
+            Some(Tiebreak::Wins) => each(subset, |p| Some(tiebreak::wins(self, p))),
+            Some(Tiebreak::SonnebornBerger | Tiebreak::Sodos) => {
+                each(subset, |p| Some(tiebreak::sonneborn_berger(self, p)))
             }
+            Some(Tiebreak::Koya) => {
+                // Half the points his games could give: a win's points for
+                // every game scheduled (ARB-R67).
+                let win = i64::from(self.league.rules.points.win);
+                let most = |o: PlayerId| self.line(o).map(|l| win * i64::from(l.scheduled));
+                each(subset, |p| Some(tiebreak::koya(self, p, most)))
+            }
+            Some(Tiebreak::Buchholz) => each(subset, |p| Some(tiebreak::buchholz(self, p))),
+            Some(Tiebreak::Quickness) => each(subset, |p| tiebreak::quickness_value(self, p)),
+            // The latest lot that names every tied player (ARB-R67), the
+            // first drawn ranking highest.
+            Some(Tiebreak::Lot) => tiebreak::drawn(
+                self.league.lots.iter(),
+                |l| subset.iter().all(|p| l.order.contains(p)),
+                |l, p| Some(-(l.order.iter().position(|q| *q == p).unwrap_or(0) as i64)),
+                subset,
+            ),
         }
     }
 
@@ -349,6 +320,39 @@ impl<'a> Facts<'a> {
             Some(Tiebreak::Quickness) => format!("{} min", -value),
             Some(Tiebreak::Lot) => format!("drawn {}", ordinal((1 - value) as usize)),
         }
+    }
+}
+
+/// The facts as the shared catalogue reads them: each player's sides, and
+/// the sums over them kept in his line (added up from the same outcomes in
+/// [`Facts::new`]).
+impl Results for Facts<'_> {
+    type Player = PlayerId;
+    type Units = i64;
+
+    fn sides(&self, p: PlayerId) -> impl Iterator<Item = Side> + '_ {
+        self.sides_of(p).iter().copied()
+    }
+
+    fn points(&self, p: PlayerId) -> i64 {
+        Facts::points(self, p)
+    }
+
+    fn score(&self, p: PlayerId) -> Option<tiebreak::Score> {
+        Some(self.line(p).map_or(
+            tiebreak::Score {
+                scored: 0,
+                conceded: 0,
+            },
+            |l| tiebreak::Score {
+                scored: l.scored,
+                conceded: l.conceded,
+            },
+        ))
+    }
+
+    fn wins(&self, p: PlayerId) -> i64 {
+        self.line(p).map_or(0, |l| i64::from(l.won))
     }
 }
 

@@ -18,12 +18,16 @@
 //!   whole division (SJ-R5) and its group leaders.
 //!
 //! Gamepoints are counted in halves ([`HalfPoints`]); nothing compares
-//! floats.
+//! floats. Gamepoints and SODOS are the shared catalogue's
+//! ([`crate::tiebreak`]: [`tiebreak::points_by_game`] and
+//! [`tiebreak::sonneborn_berger_by_game`]) over the group's games seen from
+//! each player's side.
 
 use std::collections::HashMap;
 
 use crate::cascade::{Ranking, Split, Unresolved};
 use crate::explain::Explanation;
+use crate::tiebreak::{self, Side};
 
 use super::ranking::{Performance, PlayedGame, RankingData};
 use super::{
@@ -335,53 +339,72 @@ fn decided(players: &[PlayerId], games: &[GroupGame]) -> Vec<(usize, usize, Outc
         .collect()
 }
 
+/// Game `(b, w, o)` from the side of black and of white, as the shared
+/// catalogue reads it: the gamepoints each won (SJ-R4), won (a win by
+/// forfeit too), a jigo, decided by a forfeit (ARB-R39). Sunjang keeps no
+/// score or minutes.
+#[inline]
+fn game_sides(
+    (b, w, o): (usize, usize, Outcome),
+    rules: &SunjangRules,
+) -> [Side<HalfPoints, usize>; 2] {
+    let pts = points(o, rules);
+    let forfeit = o.is_forfeit();
+    let side = |i: usize, opponent: usize| {
+        let (res, _) = o.of(i);
+        Side {
+            opponent,
+            points: pts[i],
+            score: None,
+            won: res == Res::Win,
+            drawn: res == Res::Jigo,
+            forfeit,
+            minutes: None,
+        }
+    };
+    [side(0, w), side(1, b)]
+}
+
 /// The tallies of a group's players (in the order of `players`).
 fn tally(players: &[PlayerId], games: &[GroupGame], rules: &SunjangRules) -> Vec<Tally> {
     let decided = decided(players, games);
-    let mut t = vec![Tally::default(); players.len()];
-    for &(b, w, o) in &decided {
-        let pts = points(o, rules);
-        for (side, i) in [b, w].into_iter().enumerate() {
-            let (res, forfeited) = o.of(side);
+    let n = players.len();
+    let mut t = vec![Tally::default(); n];
+    for &g in &decided {
+        for (s, i) in game_sides(g, rules).into_iter().zip([g.0, g.1]) {
             let x = &mut t[i];
             x.played += 1;
-            match res {
-                Res::Win => x.wins += 1,
-                Res::Jigo => x.jigo += 1,
-                Res::Loss => x.losses += 1,
+            if s.won {
+                x.wins += 1;
+            } else if s.drawn {
+                x.jigo += 1;
+            } else {
+                x.losses += 1;
             }
-            x.forfeits += u32::from(forfeited);
-            x.gamepoints = x.gamepoints.saturating_add(pts[side]);
+            // He forfeited: a forfeit he did not win (ARB-R39).
+            x.forfeits += u32::from(s.forfeit && !s.won);
         }
     }
-    // SODOS (SJ-R12): the opponent's final gamepoints, in the proportion of
-    // the points this player took from the game: all over a win (a win by
-    // forfeit too, ARB-R39), half over a jigo, none over a loss. Summed
-    // before the division so that two jigos against 3½ make 3½. The sum of
-    // half points times the points taken is the SODOS in units of
-    // 1 / (2 × win) gamepoint: exact for every setting (a jigo against 4
-    // with a win 3 and a jigo 1 is 1⅓).
-    let weighted = weighted_sodos(&decided, &t, rules);
-    for (x, s) in t.iter_mut().zip(weighted) {
+    // Gamepoints (SJ-R4): the points of his sides.
+    let gamepoints = tiebreak::points_by_game(n, decided.iter().map(|&g| game_sides(g, rules)));
+    // SODOS (SJ-R12) is Sonneborn-Berger: the opponent's final gamepoints,
+    // in the proportion of the points this player took from the game: all
+    // over a win (a win by forfeit too, ARB-R39), half over a jigo, none
+    // over a loss, and nothing from a game both forfeit. Summed before the
+    // division so that two jigos against 3½ make 3½. The sum of half points
+    // times the points taken is the SODOS in units of 1 / (2 × win)
+    // gamepoint: exact for every setting (a jigo against 4 with a win 3 and
+    // a jigo 1 is 1⅓). The starting gamepoints are not in the sides, so
+    // they are left out (SJ-R12).
+    let sodos =
+        tiebreak::sonneborn_berger_by_game(n, decided.iter().map(|&g| game_sides(g, rules)), |i| {
+            gamepoints[i]
+        });
+    for ((x, g), s) in t.iter_mut().zip(gamepoints.iter()).zip(sodos) {
+        x.gamepoints = *g;
         x.sodos = s;
     }
     t
-}
-
-/// Each player's SODOS times the points of a win: the sum, over his games,
-/// of the opponent's gamepoints times the points he took from the game.
-fn weighted_sodos(
-    decided: &[(usize, usize, Outcome)],
-    t: &[Tally],
-    rules: &SunjangRules,
-) -> Vec<u64> {
-    let mut weighted = vec![0u64; t.len()];
-    for &(b, w, o) in decided {
-        let pts = points(o, rules);
-        weighted[b] += u64::from(t[w].gamepoints) * u64::from(pts[0]);
-        weighted[w] += u64::from(t[b].gamepoints) * u64::from(pts[1]);
-    }
-    weighted
 }
 
 /// SODOS of every player of a group, exact, in units of
@@ -393,10 +416,8 @@ pub fn sodos_units(
     rules: &SunjangRules,
 ) -> Vec<(PlayerId, u64)> {
     let players = distinct(players);
-    let decided = decided(&players, games);
     let t = tally(&players, games, rules);
-    let weighted = weighted_sodos(&decided, &t, rules);
-    players.into_iter().zip(weighted).collect()
+    players.into_iter().zip(t.iter().map(|x| x.sodos)).collect()
 }
 
 /// Whether every pair of the group has a game with a result.

@@ -12,9 +12,17 @@
 //!
 //! The last two are the organizer's record ([`Tiebreaks`]); a tie that
 //! nothing separates is left open for the organizer to settle.
+//!
+//! D.1's criteria are the shared catalogue's ([`crate::tiebreak`]):
+//! gamepoints ([`tiebreak::points_by_game`]) and SODOS
+//! ([`tiebreak::sonneborn_berger_by_game`]) over a group's games, computed
+//! with the group ([`super::group::performances`]), and the gamepoints
+//! among the tied players ([`tiebreak::head_to_head_points`]) over
+//! [`PlayedGame`]s.
 
 use crate::cascade::{Cascade, Criterion, Restart, Split, Unresolved};
 use crate::explain::Explanation;
+use crate::tiebreak::{self, Figure, Results, Side};
 
 use super::{
     GroupId, HalfPoints, PlayerId, PlayerInfo, SodosUnits, SunjangRules, format_points,
@@ -39,6 +47,40 @@ pub struct PlayedGame {
     pub players: [PlayerId; 2],
     pub points: [HalfPoints; 2],
     pub group: GroupId,
+}
+
+impl PlayedGame {
+    /// The game from `p`'s side (`None` if he did not play it): the
+    /// gamepoints he won, in halves (SJ-R4), all that the third main
+    /// criterion reads. A played game keeps no outcome, score or minutes:
+    /// won and drawn are read from the points (more, or equal and not
+    /// both nothing), and no forfeit is known.
+    #[inline]
+    fn side(&self, p: PlayerId) -> Option<Side<HalfPoints>> {
+        let i = self.players.iter().position(|&x| x == p)?;
+        Some(Side {
+            opponent: self.players[1 - i],
+            points: self.points[i],
+            score: None,
+            won: self.points[i] > self.points[1 - i],
+            drawn: self.points[i] == self.points[1 - i] && self.points[i] > 0,
+            forfeit: false,
+            minutes: None,
+        })
+    }
+}
+
+/// Played games as the shared catalogue reads them.
+#[derive(Debug, Clone, Copy)]
+struct Games<'a>(&'a [PlayedGame]);
+
+impl Results for Games<'_> {
+    type Player = PlayerId;
+    type Units = HalfPoints;
+
+    fn sides(&self, p: PlayerId) -> impl Iterator<Item = Side<HalfPoints>> + '_ {
+        self.0.iter().filter_map(move |g| g.side(p))
+    }
 }
 
 /// The organizer's record for the last criteria of D.2.
@@ -89,23 +131,18 @@ impl<'a> RankingData<'a> {
         self.performance.get(p.index()).copied().flatten()
     }
 
-    /// Gamepoints of `p` in the games among `set`.
+    /// Gamepoints of `p` in the games among `set` (himself one of them).
     fn among(&self, p: PlayerId, set: &[PlayerId]) -> HalfPoints {
-        self.games
-            .iter()
-            .filter(|g| set.contains(&g.players[0]) && set.contains(&g.players[1]))
-            .filter_map(|g| g.players.iter().position(|&x| x == p).map(|i| g.points[i]))
-            .sum()
+        tiebreak::head_to_head_points(&Games(self.games), p, set)
     }
 
     fn value(&self, k: usize, p: PlayerId, set: &[PlayerId]) -> i64 {
         let info = self.info(p);
         match k {
-            0 => self.perf(p).map_or(-1, |x| i64::from(x.gamepoints)),
-            1 => self
-                .perf(p)
-                .map_or(-1, |x| i64::try_from(x.sodos).unwrap_or(i64::MAX)),
-            2 => i64::from(self.among(p, set)),
+            // No season: below every figure a season gives.
+            0 => self.perf(p).map_or(-1, |x| x.gamepoints.value()),
+            1 => self.perf(p).map_or(-1, |x| x.sodos.value()),
+            2 => self.among(p, set).value(),
             3 => info.map_or(0, |i| i.rank.strength()),
             4 => info.map_or(i64::MIN / 4, |i| i64::from(i.rating)),
             5 => info.and_then(|i| i.corr_rank).map_or(0, |r| r.strength()),

@@ -6,10 +6,19 @@
 //! result. A fact may know only its winner (a hypothetical result in the
 //! clinch analysis, [`super::analysis`]); a criterion that needs pawns or
 //! times it does not have cannot be evaluated (the tie stays open).
+//!
+//! Every criterion is the shared catalogue's ([`crate::tiebreak`]) over the
+//! facts seen from each player's side ([`Fact::side`]): the record is the
+//! points of a win +1 and a loss −1 (ARB-R24), steps 1 and 2 the
+//! head-to-head points and difference among the players tied, steps 3 and
+//! 4 the difference and scored in counted pawns, step 5 the quickness of
+//! the full minutes (XM-R2), step 6 the round of die-roll among exactly the
+//! players tied (XM-R3).
 
 use crate::cascade::{Cascade, Criterion, Origin, Ranking, Restart, Split, Unresolved};
 use crate::explain::Explanation;
 use crate::model::PlayerId;
+use crate::tiebreak::{self, Results, Side, each};
 
 use super::Score;
 use super::league::{GameStatus, League, LeagueGame, PLAYERS, RollPurpose};
@@ -27,20 +36,39 @@ pub struct Fact {
 }
 
 impl Fact {
-    fn winner_id(&self) -> PlayerId {
-        self.players[self.winner]
+    /// The game from `p`'s side, `None` if he did not play it: a win is
+    /// +1 point and a loss −1, so that points are the win-loss record
+    /// (ARB-R24); the counted pawns for and against (XM-R9) and the time
+    /// cut to full minutes (XM-R2) when the score is known.
+    #[inline]
+    pub fn side(&self, p: PlayerId) -> Option<Side<i64>> {
+        let i = self.players.iter().position(|&x| x == p)?;
+        let won = self.winner == i;
+        Some(Side {
+            opponent: self.players[1 - i],
+            points: if won { 1 } else { -1 },
+            score: self.score.map(|s| tiebreak::Score {
+                scored: i64::from(s.pawns[i]),
+                conceded: i64::from(s.pawns[1 - i]),
+            }),
+            won,
+            drawn: false,
+            forfeit: false,
+            minutes: self.score.map(|s| s.full_minutes()),
+        })
     }
-    fn has(&self, p: PlayerId) -> bool {
-        self.players.contains(&p)
-    }
-    fn among(&self, set: &[PlayerId]) -> bool {
-        set.contains(&self.players[0]) && set.contains(&self.players[1])
-    }
-    /// (pawns for, pawns against) of `p`; (0, 0) without a score.
-    fn pawns(&self, p: PlayerId) -> (i64, i64) {
-        let Some(s) = self.score else { return (0, 0) };
-        let i = usize::from(self.players[1] == p);
-        (i64::from(s.pawns[i]), i64::from(s.pawns[1 - i]))
+}
+
+/// The facts as the shared catalogue reads them.
+#[derive(Debug, Clone, Copy)]
+struct Games<'a>(&'a [Fact]);
+
+impl Results for Games<'_> {
+    type Player = PlayerId;
+    type Units = i64;
+
+    fn sides(&self, p: PlayerId) -> impl Iterator<Item = Side<i64>> + '_ {
+        self.0.iter().filter_map(move |f| f.side(p))
     }
 }
 
@@ -136,8 +164,10 @@ fn same_set(a: &[PlayerId], b: &[PlayerId]) -> bool {
     a.len() == b.len() && a.iter().all(|p| b.contains(p))
 }
 
-/// Per-player figures over `facts` restricted by `keep`.
-fn tally(facts: &[Fact], p: PlayerId, keep: impl Fn(&Fact) -> bool) -> Row {
+/// A player's line: his games, wins, losses, counted pawns and the full
+/// minutes of his wins, over the facts (the figures of a game whose score is
+/// not known count 0).
+fn tally(games: Games<'_>, p: PlayerId) -> Row {
     let mut r = Row {
         player: p,
         place: 0,
@@ -148,15 +178,15 @@ fn tally(facts: &[Fact], p: PlayerId, keep: impl Fn(&Fact) -> bool) -> Row {
         pawns_against: 0,
         win_minutes: 0,
     };
-    for f in facts.iter().filter(|f| f.has(p) && keep(f)) {
+    for s in games.sides(p) {
         r.played += 1;
-        if f.winner_id() == p {
+        if s.won {
             r.wins += 1;
-            r.win_minutes += f.score.map_or(0, |s| s.full_minutes());
+            r.win_minutes += s.minutes.unwrap_or(0);
         } else {
             r.losses += 1;
         }
-        let (a, b) = f.pawns(p);
+        let (a, b) = s.score.map_or((0, 0), |x| (x.scored, x.conceded));
         r.pawns_for += a as u32;
         r.pawns_against += b as u32;
     }
@@ -166,71 +196,33 @@ fn tally(facts: &[Fact], p: PlayerId, keep: impl Fn(&Fact) -> bool) -> Row {
 /// The cascade over `facts` and `rolls` (XM-R4: restart at step 1 when a
 /// player is separated from a tie of three or more).
 pub fn cascade<'a>(facts: &'a [Fact], rolls: &'a [TieRoll]) -> Cascade<'a, PlayerId> {
-    let exact = move |keep: &dyn Fn(&Fact) -> bool| {
-        facts.iter().filter(|f| keep(f)).all(|f| f.score.is_some())
-    };
+    let g = Games(facts);
     let criteria: Vec<Criterion<'a, PlayerId>> = vec![
-        criterion(0, move |set| {
-            Some(
-                set.iter()
-                    .map(|&p| tally(facts, p, |_| true).record())
-                    .collect(),
-            )
-        }),
+        // The overall win-loss record (ARB-R24).
+        criterion(0, move |set| each(set, |p| Some(tiebreak::points(&g, p)))),
         criterion(1, move |set| {
-            Some(
-                set.iter()
-                    .map(|&p| tally(facts, p, |f| f.among(set)).record())
-                    .collect(),
-            )
+            each(set, |p| Some(tiebreak::head_to_head_points(&g, p, set)))
         }),
+        // Steps 2 to 5 wait for the pawns or times of games whose score is
+        // not known (ARB-R26).
         criterion(2, move |set| {
-            exact(&|f| f.among(set)).then(|| {
-                set.iter()
-                    .map(|&p| {
-                        let r = tally(facts, p, |f| f.among(set));
-                        i64::from(r.pawns_for) - i64::from(r.pawns_against)
-                    })
-                    .collect()
-            })
+            each(set, |p| tiebreak::head_to_head_difference(&g, p, set))
         }),
-        criterion(3, move |set| {
-            exact(&|f| set.iter().any(|p| f.has(*p))).then(|| {
-                set.iter()
-                    .map(|&p| {
-                        let r = tally(facts, p, |_| true);
-                        i64::from(r.pawns_for) - i64::from(r.pawns_against)
-                    })
-                    .collect()
-            })
-        }),
-        criterion(4, move |set| {
-            exact(&|f| set.iter().any(|p| f.has(*p))).then(|| {
-                set.iter()
-                    .map(|&p| i64::from(tally(facts, p, |_| true).pawns_for))
-                    .collect()
-            })
-        }),
+        criterion(3, move |set| each(set, |p| tiebreak::difference(&g, p))),
+        criterion(4, move |set| each(set, |p| tiebreak::scored(&g, p))),
+        // XM-R2: the lower total of full minutes ranks higher.
         criterion(5, move |set| {
-            // XM-R2: the lower total of full minutes ranks higher.
-            exact(&|f| set.contains(&f.winner_id())).then(|| {
-                set.iter()
-                    .map(|&p| -i64::from(tally(facts, p, |_| true).win_minutes))
-                    .collect()
-            })
+            each(set, |p| tiebreak::quickness_value(&g, p))
         }),
         criterion(6, move |set| {
             // XM-R3: the highest roll ranks higher; a roll is made among
             // exactly the players tied at this step.
-            let roll = rolls.iter().rev().find(|r| same_set(&r.players, set))?;
-            set.iter()
-                .map(|p| {
-                    roll.faces
-                        .iter()
-                        .find(|f| f.0 == *p)
-                        .map(|f| i64::from(f.1))
-                })
-                .collect()
+            tiebreak::drawn(
+                rolls.iter(),
+                |r| same_set(&r.players, set),
+                |r, p| r.faces.iter().find(|f| f.0 == p).map(|f| i64::from(f.1)),
+                set,
+            )
         }),
     ];
     Cascade {
@@ -272,7 +264,7 @@ impl Table {
             .zip(&ranking.places)
             .map(|(&p, &place)| Row {
                 place,
-                ..tally(&facts, p, |_| true)
+                ..tally(Games(&facts), p)
             })
             .collect();
         Table {
@@ -304,8 +296,19 @@ impl Table {
     /// A player's figure at a step among a set, in words: "5-3", "+3",
     /// "41 min", "rolled 5".
     fn figure(&self, step: usize, p: PlayerId, among: &[PlayerId]) -> String {
-        let all = tally(&self.facts, p, |_| true);
-        let h2h = tally(&self.facts, p, |f| f.among(among));
+        let g = Games(&self.facts);
+        let record = |among: Option<&[PlayerId]>| {
+            let (w, l) = g
+                .sides(p)
+                .filter(|s| among.is_none_or(|a| a.contains(&s.opponent)))
+                .fold(
+                    (0u32, 0u32),
+                    |(w, l), s| {
+                        if s.won { (w + 1, l) } else { (w, l + 1) }
+                    },
+                );
+            format!("{w}-{l}")
+        };
         let signed = |x: i64| {
             if x > 0 {
                 format!("+{x}")
@@ -313,13 +316,15 @@ impl Table {
                 x.to_string()
             }
         };
+        // A split at steps 2 to 5 was made on known scores, so these are
+        // the figures the cascade compared.
         match step {
-            0 => format!("{}-{}", all.wins, all.losses),
-            1 => format!("{}-{}", h2h.wins, h2h.losses),
-            2 => signed(i64::from(h2h.pawns_for) - i64::from(h2h.pawns_against)),
-            3 => signed(i64::from(all.pawns_for) - i64::from(all.pawns_against)),
-            4 => all.pawns_for.to_string(),
-            5 => format!("{} min", all.win_minutes),
+            0 => record(None),
+            1 => record(Some(among)),
+            2 => signed(tiebreak::head_to_head_difference(&g, p, among).unwrap_or(0)),
+            3 => signed(tiebreak::difference(&g, p).unwrap_or(0)),
+            4 => tiebreak::scored(&g, p).unwrap_or(0).to_string(),
+            5 => format!("{} min", tiebreak::quickness(&g, p).unwrap_or(0)),
             _ => self
                 .rolls
                 .iter()
