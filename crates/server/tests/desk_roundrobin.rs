@@ -474,7 +474,11 @@ async fn group_e_is_run_from_the_desk_and_gives_the_published_order_explained() 
         .unwrap();
     assert_eq!(corrected["score"], "0-0");
     let history = w.page("/c/wc-e/history", "").await.text();
-    assert!(history.contains("reason: a typo in the score"));
+    // The history says it in words, with its reason (issue 17 §3).
+    assert!(
+        history.contains(" corrected to 0-0 (a typo in the score)</span>"),
+        "{history}"
+    );
 }
 
 #[tokio::test]

@@ -700,7 +700,7 @@ async fn the_only_group_of_a_division_is_named_by_its_letter_on_the_page() {
 }
 
 #[tokio::test]
-async fn the_history_lists_every_event_with_its_record() {
+async fn the_history_lists_every_event_in_words_newest_first_with_its_record() {
     let app = app().await;
     let d = demo();
     for id in [&d.ladder, &d.league, &d.challengers, &d.sunjang] {
@@ -711,14 +711,53 @@ async fn the_history_lists_every_event_with_its_record() {
             &uri,
             &html,
             &[
-                r#"<th scope="col" class="num">Seq</th>"#,
-                r#"<tr id="e1">"#,
-                "<summary>Stored record</summary>",
+                r#"<th scope="col" class="num">Version</th>"#,
+                r#"<th scope="col">What happened</th>"#,
+                "<summary>Stored record <code>",
                 // Issue 14 item 7: the demo's actor is not an account.
                 r#"<td>demo <span class="muted">not an account</span></td>"#,
+                // The filter form, a GET that needs no script.
+                r#"<form method="get" action="/c/"#,
+                r#"<label for="history-player">Player</label>"#,
+                r#"name="round""#,
+                ", newest first.",
             ],
         );
+        // Newest first: the first row is the latest version.
+        let first_row = html.find("<tr id=\"e").unwrap();
+        let seq: u64 = html[first_row + 9..]
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let version = common::version(&app, id).await;
+        assert_eq!(seq, version, "{uri}: the newest event comes first");
     }
+    // The sentences are the CLI's (`Format::describe`), not record fields.
+    let html = page(&app, "/c/tws-demo/history").await;
+    assert_has(
+        "/c/tws-demo/history",
+        &html,
+        &[
+            r#"<span class="sentence">round 4 announced: "#,
+            r#"<span class="sentence">round 1 closed: champion "#,
+            // The time, for the reader and for a machine.
+            r#"<td><time datetime="20"#,
+            r#"Z">20"#,
+            " UTC</time></td>",
+        ],
+    );
+    let html = page(&app, &format!("/c/{}/history", d.league)).await;
+    assert!(
+        html.contains("positions rolled: #1 "),
+        "the league's rolls in words"
+    );
+    let html = page(&app, &format!("/c/{}/history", d.sunjang)).await;
+    assert!(
+        sentences(&html).iter().any(|l| l.contains(" (black) v ")),
+        "the Sunjang league's games in words"
+    );
     // An undone event is struck through, and its undo links to it.
     let html = page(&app, "/c/xss-ladder/history").await;
     assert_has(
@@ -728,17 +767,192 @@ async fn the_history_lists_every_event_with_its_record() {
             r#"class="reverted""#,
             "(undone by a later event)",
             "undoes event <a href=\"#e",
-            "Undone Ursula",
+            "Undone Ursula applied to join",
         ],
     );
-    // The Sunjang league's history spans pages.
+    // The Sunjang league's history spans pages, newest first; the pager
+    // keeps the filters.
     let uri = format!("/c/{}/history", d.sunjang);
     let html = page(&app, &uri).await;
     assert!(html.contains("Page 1 of"), "{uri}");
+    assert!(html.contains(&format!(r#"<a href="{uri}?page=2">Older events</a>"#)));
     let html = page(&app, &format!("{uri}?page=2")).await;
     assert!(html.contains("Page 2 of"));
+    assert!(html.contains(&format!(r#"<a href="{uri}">Newer events</a>"#)));
     let beyond = get(&app, &format!("{uri}?page=999")).await;
     assert_eq!(beyond.status, StatusCode::NOT_FOUND);
+}
+
+/// The rows' sentences of a history page, newest first.
+fn sentences(html: &str) -> Vec<String> {
+    html.split(r#"<span class="sentence">"#)
+        .skip(1)
+        .map(|s| s.split("</span>").next().unwrap_or("").to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_history_filters_by_player_and_by_round_in_every_format() {
+    let app = app().await;
+    let d = demo();
+    // The ladder: Hiro Tanaka's events, in round 2.
+    let all = page(&app, "/c/tws-demo/history").await;
+    let uri = "/c/tws-demo/history?player=Hiro+Tanaka";
+    let his = page(&app, uri).await;
+    let lines = sentences(&his);
+    assert!(
+        !lines.is_empty() && lines.len() < sentences(&all).len(),
+        "{uri}"
+    );
+    assert!(
+        his.contains("events, naming Hiro Tanaka, newest first."),
+        "{uri}"
+    );
+    assert!(
+        his.contains(r#"value="Hiro Tanaka""#),
+        "{uri}: the form keeps the filter"
+    );
+    for l in &lines {
+        assert!(
+            l.contains("Tanaka") || l.contains(" announced: ") || l.contains(" closed: "),
+            "{uri}: {l}"
+        );
+    }
+    // A name is matched whatever its case.
+    let lower = page(&app, "/c/tws-demo/history?player=hiro%20tanaka").await;
+    assert_eq!(sentences(&lower), lines);
+    let uri = "/c/tws-demo/history?player=Hiro+Tanaka&round=2";
+    let both = page(&app, uri).await;
+    let in_two = sentences(&both);
+    assert!(!in_two.is_empty() && in_two.len() < lines.len(), "{uri}");
+    assert!(both.contains("naming Hiro Tanaka, in round 2"), "{uri}");
+    assert!(
+        in_two.iter().any(|l| l.starts_with("round 2 announced")),
+        "{uri}: {in_two:?}"
+    );
+    assert!(
+        in_two.iter().all(|l| !l.starts_with("round 3 ")),
+        "{uri}: {in_two:?}"
+    );
+    // Each format's own round: a double round-robin, a game, a season, a
+    // round.
+    for (id, query, wanted) in [
+        (d.league.as_str(), "round=1", "DRR 1 positions rolled"),
+        (d.challengers.as_str(), "round=1", "Game 1: "),
+        (d.sunjang.as_str(), "round=2", "season 2 closed"),
+    ] {
+        let uri = format!("/c/{id}/history?{query}");
+        let html = page(&app, &uri).await;
+        let lines = sentences(&html);
+        assert!(
+            lines.iter().any(|l| l.starts_with(wanted)),
+            "{uri}: {lines:?}"
+        );
+    }
+    let html = page(&app, &format!("/c/{}/history", d.sunjang)).await;
+    assert!(html.contains(r#"<label for="history-round">Season</label>"#));
+    let html = page(&app, &format!("/c/{}/history", d.league)).await;
+    assert!(html.contains(r#"<label for="history-round">Double round-robin</label>"#));
+    // A Sunjang player's games of one season, every line naming him.
+    let season = page(&app, &format!("/c/{}/history?round=1", d.sunjang)).await;
+    let name = sentences(&season)
+        .iter()
+        .find_map(|l| {
+            l.split(" (black) v ")
+                .next()
+                .and_then(|x| x.split(": ").nth(1))
+                .map(str::to_string)
+        })
+        .expect("a game of season 1");
+    let uri = format!(
+        "/c/{}/history?round=1&player={}",
+        d.sunjang,
+        name.replace(' ', "+")
+    );
+    let html = page(&app, &uri).await;
+    let lines = sentences(&html);
+    assert!(!lines.is_empty(), "{uri}");
+    for l in &lines {
+        assert!(
+            l.contains(&name) || l.starts_with("season 1 "),
+            "{uri}: {l}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_history_filter_it_cannot_read_is_refused_naming_the_field() {
+    let app = app().await;
+    let long = "A".repeat(5000);
+    for (query, field, words) in [
+        (
+            "player=Nobody+Here",
+            "player",
+            "no event names a player called “Nobody Here”",
+        ),
+        ("player=tanaka", "player", "Did you mean Hiro Tanaka?"),
+        (
+            &format!("player={long}") as &str,
+            "player",
+            "a name has at most 200 characters; this one has 5000",
+        ),
+        (
+            "player=%00%01%02",
+            "player",
+            "no event names a player called",
+        ),
+        ("round=abc", "round", "is not the number of a round"),
+        ("round=-1", "round", "is not the number of a round"),
+        (
+            "round=99999999999999999999999",
+            "round",
+            "is not the number of a round",
+        ),
+        ("round=1e3", "round", "is not the number of a round"),
+        ("round=0", "round", "no event belongs to round 0"),
+        (
+            "round=999",
+            "round",
+            "no event belongs to round 999; the rounds in this history run from 1 to",
+        ),
+        (
+            "round=%3Cscript%3E",
+            "round",
+            "” is not the number of a round",
+        ),
+        ("page=two", "page", "“two” is not a page number"),
+        ("page=99999999999999999999", "page", "is not a page number"),
+    ] {
+        let uri = format!("/c/tws-demo/history?{query}");
+        let a = get(&app, &uri).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{uri}");
+        check_layout(&uri, &a.body);
+        assert!(
+            a.body.contains(&format!("Field “{field}”: ")),
+            "{uri}: the field is not named:\n{}",
+            a.body
+        );
+        assert!(a.body.contains(words), "{uri}: no {words:?}");
+        assert!(a.body.contains(r#"role="alert""#), "{uri}");
+        // The form is there to correct it, and no event is listed.
+        assert!(a.body.contains(r#"id="history-player""#), "{uri}");
+        assert!(!a.body.contains("<tr id=\"e"), "{uri}");
+        assert!(!a.body.contains("<script>"), "{uri}: input became markup");
+    }
+    // The input is kept, cut to the field's length.
+    let a = get(&app, &format!("/c/tws-demo/history?player={long}")).await;
+    assert!(a.body.contains(&format!(r#"value="{}""#, "A".repeat(200))));
+    // A hostile name is escaped in the form and in the message.
+    let uri = "/c/tws-demo/history?player=%3Cscript%3Ealert(1)%3C%2Fscript%3E";
+    let a = get(&app, uri).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert!(!a.body.contains("<script>alert"), "{uri}");
+    assert!(shows_escaped(&a.body, EVIL), "{uri}");
+    let a = get(&app, "/c/tws-demo/history?round=%3Cscript%3E").await;
+    assert!(shows_escaped(
+        &a.body,
+        "“<script>” is not the number of a round"
+    ));
 }
 
 #[tokio::test]
@@ -1342,4 +1556,48 @@ async fn snapshot_of_the_chess_round_robin() {
     let app = round_robin_app().await;
     let uri = format!("/c/{}", round_robins().chess);
     insta::assert_snapshot!("round_robin_chess", main_part(&page(&app, &uri).await));
+}
+
+#[tokio::test]
+async fn the_round_robin_history_filters_by_player_and_by_round() {
+    let app = round_robin_app().await;
+    let d = round_robins();
+    let uri = format!("/c/{}/history?round=7", d.chess);
+    let html = page(&app, &uri).await;
+    assert!(html.contains(r#"<label for="history-round">Round</label>"#));
+    assert!(html.contains("events, in round 7, newest first."), "{uri}");
+    let lines = sentences(&html);
+    assert!(!lines.is_empty(), "{uri}");
+    // Round 7's results, and its deadline; nothing of another round.
+    let games: Vec<&String> = lines.iter().filter(|l| l.starts_with('G')).collect();
+    assert!(!games.is_empty(), "{uri}: {lines:?}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with('G') || l.starts_with("round 7")),
+        "{uri}: {lines:?}"
+    );
+    // One player's events name him.
+    let name = games[0]
+        .split_once(' ')
+        .and_then(|(_, rest)| rest.split(" v ").next())
+        .unwrap()
+        .to_string();
+    let uri = format!("/c/{}/history?player={}", d.chess, name.replace(' ', "+"));
+    let html = page(&app, &uri).await;
+    let lines = sentences(&html);
+    assert!(!lines.is_empty(), "{uri}");
+    // Each names him, but the creation, which entered him.
+    for l in &lines {
+        assert!(
+            l.contains(&name) || l.starts_with("round-robin league "),
+            "{uri}: {l}"
+        );
+    }
+    let a = get(&app, &format!("/c/{}/history?round=10", d.chess)).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert!(
+        a.body
+            .contains("Field “round”: no event belongs to round 10")
+    );
 }

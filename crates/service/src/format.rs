@@ -60,6 +60,15 @@ pub trait Format:
     /// An event in words, as the history shows it (`crate::summary`),
     /// with this state before or after it to name the players.
     fn describe(&self, event: &Self::Event) -> String;
+    /// What an event is about, for the history's filters (issue 17 §3):
+    /// the players it names, by the names [`Format::describe`] gives them
+    /// with this state, and the round it belongs to, counted as
+    /// [`Format::rounds`] counts (an undo answers nothing: the history
+    /// gives it the concerns of what it undid, `crate::history::lines`).
+    fn concerns(&self, event: &Self::Event) -> crate::history::Concerns;
+    /// The word for what [`Format::rounds`] counts, as the history's round
+    /// filter names it ("round", "double round-robin", "season").
+    const ROUND: &'static str;
     /// The competition's name.
     fn title(&self) -> &str;
     /// Its players (ladder members, league players, entrants).

@@ -11,6 +11,7 @@ pub mod clinch;
 pub mod csv;
 pub mod format;
 pub mod forum;
+pub mod history;
 pub mod insight;
 pub mod installation;
 pub mod roundrobin;

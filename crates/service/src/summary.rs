@@ -8,6 +8,7 @@ use arbiter_engine::xmadn::challengers::{self, Challengers};
 use arbiter_engine::xmadn::format_time;
 use arbiter_engine::xmadn::league::{self, League};
 
+use crate::history::Concerns;
 use crate::sunjang::outcome_words;
 
 /// An account linked to a player or unlinked from him (ARB-R50), in words.
@@ -386,5 +387,175 @@ pub fn sunjang(l: &SunjangLeague, e: &season::Event) -> String {
         E::AccountLinked { player, account } => link(l.name_of(*player), *player, account, true),
         E::AccountUnlinked { player, account } => link(l.name_of(*player), *player, account, false),
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
+    }
+}
+
+// What each event is about, for the history's filters (`crate::history`,
+// issue 17 §3): the players each sentence above names, by the same names,
+// and the round it belongs to. An undo answers nothing here: the history
+// gives it what the event it undid was about.
+
+/// What a ladder event is about; its round is the ladder round (a quick
+/// game is in none).
+pub fn ladder_concerns(l: &Ladder, e: &Event) -> Concerns {
+    let n = |p: PlayerId| l.name_of(p);
+    let game = |g: GameId| match l.game(g) {
+        Some(gm) => Concerns {
+            players: vec![n(gm.ussr.player), n(gm.us.player)],
+            round: gm.round,
+        },
+        None => Concerns::nothing(),
+    };
+    match e {
+        Event::Created { .. }
+        | Event::ModeratorAdded { .. }
+        | Event::ModeratorRemoved { .. }
+        | Event::Reverted { .. } => Concerns::nothing(),
+        Event::RulesChanged { from_round, .. } => Concerns::in_round(*from_round, []),
+        Event::PlayerApplied { player, .. }
+        | Event::PlayerApproved { player }
+        | Event::PlayerDeclined { player, .. }
+        | Event::GuestRegistered { player, .. }
+        | Event::PlayerReentered { player }
+        | Event::PlayerWithdrawn { player, .. }
+        | Event::AccountLinked { player, .. }
+        | Event::AccountUnlinked { player, .. }
+        | Event::EliminatorVolunteered { player }
+        | Event::EliminatorStoodDown { player } => Concerns::players([n(*player)]),
+        Event::SkipRequested { player, round } | Event::SkipCancelled { player, round } => {
+            Concerns::in_round(*round, [n(*player)])
+        }
+        Event::RoundAnnounced(a) => Concerns::in_round(
+            a.round,
+            a.games
+                .iter()
+                .flat_map(|g| [g.ussr.player, g.us.player])
+                .chain(a.skips.iter().map(|s| s.player))
+                .chain(a.byes.iter().map(|(p, _)| *p))
+                .map(n),
+        ),
+        Event::GameAdded { game: g, round, .. } => {
+            Concerns::in_round(*round, [n(g.ussr.player), n(g.us.player)])
+        }
+        Event::QuickGameScheduled { game: g, .. } => {
+            Concerns::players([n(g.ussr.player), n(g.us.player)])
+        }
+        Event::ResultRecorded { game: g, .. }
+        | Event::ResultCorrected { game: g, .. }
+        | Event::GameCancelled { game: g, .. }
+        | Event::ResultReported { game: g, .. }
+        | Event::ResultConfirmed { game: g, .. }
+        | Event::ReportRejected { game: g, .. } => game(*g),
+        Event::RoundClosed(c) => Concerns::in_round(
+            c.round,
+            c.moves
+                .iter()
+                .map(|m| m.player)
+                .chain(c.inactive.iter().map(|r| r.player))
+                .map(n),
+        ),
+    }
+}
+
+/// What an XMadn league event is about; its round is the double
+/// round-robin (a playoff or a step-6 roll is in none).
+pub fn league_concerns(l: &League, e: &league::Event) -> Concerns {
+    use league::Event as E;
+    let n = |p: &PlayerId| l.name_of(*p);
+    match e {
+        E::Created { players, .. } => Concerns::players(players.iter().cloned()),
+        E::PositionsRolled { drr, positions, .. } | E::PositionsEntered { drr, positions, .. } => {
+            Concerns::in_round(*drr, positions.iter().map(n))
+        }
+        E::TiebreakEntered { players, .. } | E::TiebreakRolled { players, .. } => {
+            Concerns::players(players.iter().map(n))
+        }
+        E::ResultRecorded { game, .. }
+        | E::ResultCorrected { game, .. }
+        | E::GameCancelled { game, .. } => match l.game(*game) {
+            Some(g) => Concerns {
+                players: g.players.iter().map(n).collect(),
+                round: match g.stage {
+                    league::Stage::RoundRobin { drr, .. } => Some(drr),
+                    league::Stage::Playoff { .. } => None,
+                },
+            },
+            None => Concerns::nothing(),
+        },
+        E::DrrCancelled { drr, .. } => Concerns::in_round(*drr, []),
+        E::PlayoffStarted { higher, lower, .. } => Concerns::players([n(higher), n(lower)]),
+        E::PlayoffGamePlayed { stage, .. } => {
+            match l.playoff.iter().rev().find(|r| r.stage == *stage) {
+                Some(r) => Concerns::players([n(&r.higher), n(&r.lower)]),
+                None => Concerns::nothing(),
+            }
+        }
+        E::AccountLinked { player, .. } | E::AccountUnlinked { player, .. } => {
+            Concerns::players([n(player)])
+        }
+        E::Reverted { .. } => Concerns::nothing(),
+    }
+}
+
+/// What a Challengers event is about; its round is the game's number (the
+/// qualifier, Game 0, is in none).
+pub fn challengers_concerns(c: &Challengers, e: &challengers::Event) -> Concerns {
+    use challengers::Event as E;
+    let n = |p: &PlayerId| c.name_of(*p);
+    match e {
+        E::Created { players, .. } => Concerns::players(players.iter().cloned()),
+        E::QualifierPlayed { finishing, .. } => Concerns::players(finishing.iter().map(n)),
+        E::GamePlayed {
+            number, players, ..
+        } => Concerns::in_round(*number, players.iter().map(n)),
+        E::AccountLinked { player, .. } | E::AccountUnlinked { player, .. } => {
+            Concerns::players([n(player)])
+        }
+        E::Reverted { .. } => Concerns::nothing(),
+    }
+}
+
+/// What a Sunjang league event is about; its round is the season.
+pub fn sunjang_concerns(l: &SunjangLeague, e: &season::Event) -> Concerns {
+    use season::Event as E;
+    let n = |p: &PlayerId| l.name_of(*p);
+    match e {
+        E::Created { .. } | E::RestrictionsChanged { .. } | E::Reverted { .. } => {
+            Concerns::nothing()
+        }
+        E::PlayerRegistered { player, .. }
+        | E::PlayerUpdated { player, .. }
+        | E::PlayerWithdrawn { player, .. }
+        | E::PlayerReturned { player }
+        | E::GaveWay { player }
+        | E::AccountLinked { player, .. }
+        | E::AccountUnlinked { player, .. } => Concerns::players([n(player)]),
+        E::SeasonPlanned(p) => {
+            Concerns::in_round(p.season, p.placements.iter().map(|x| n(&x.player)))
+        }
+        E::ResultRecorded {
+            season,
+            black,
+            white,
+            ..
+        }
+        | E::ResultCorrected {
+            season,
+            black,
+            white,
+            ..
+        }
+        | E::FinalGamePlayed {
+            season,
+            black,
+            white,
+            ..
+        } => Concerns::in_round(*season, [n(black), n(white)]),
+        E::LiveMatchWon { winner, loser } => Concerns::players([n(winner), n(loser)]),
+        E::SeasonClosed(c) => Concerns::in_round(c.season, []),
+        E::FinalQualified {
+            season, players, ..
+        } => Concerns::in_round(*season, players.iter().map(n)),
+        E::FinalWithdrawn { season, player, .. } => Concerns::in_round(*season, [n(player)]),
     }
 }

@@ -71,6 +71,10 @@ impl Format for League {
     fn describe(&self, event: &season::Event) -> String {
         crate::summary::sunjang(self, event)
     }
+    fn concerns(&self, event: &season::Event) -> crate::history::Concerns {
+        crate::summary::sunjang_concerns(self, event)
+    }
+    const ROUND: &'static str = "season";
     fn title(&self) -> &str {
         &self.name
     }

@@ -65,6 +65,10 @@ impl Format for Ladder {
     fn describe(&self, event: &tws::Event) -> String {
         crate::summary::summarize(self, event)
     }
+    fn concerns(&self, event: &tws::Event) -> crate::history::Concerns {
+        crate::summary::ladder_concerns(self, event)
+    }
+    const ROUND: &'static str = "round";
     fn title(&self) -> &str {
         &self.name
     }

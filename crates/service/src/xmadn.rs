@@ -83,6 +83,10 @@ impl Format for League {
     fn describe(&self, event: &league::Event) -> String {
         crate::summary::league(self, event)
     }
+    fn concerns(&self, event: &league::Event) -> crate::history::Concerns {
+        crate::summary::league_concerns(self, event)
+    }
+    const ROUND: &'static str = "double round-robin";
     fn title(&self) -> &str {
         &self.name
     }
@@ -211,6 +215,10 @@ impl Format for Challengers {
     fn describe(&self, event: &challengers::Event) -> String {
         crate::summary::challengers(self, event)
     }
+    fn concerns(&self, event: &challengers::Event) -> crate::history::Concerns {
+        crate::summary::challengers_concerns(self, event)
+    }
+    const ROUND: &'static str = "game";
     fn title(&self) -> &str {
         &self.name
     }

@@ -87,6 +87,10 @@ impl Format for RoundRobin {
     fn describe(&self, event: &Event) -> String {
         describe(self, event)
     }
+    fn concerns(&self, event: &Event) -> crate::history::Concerns {
+        concerns(self, event)
+    }
+    const ROUND: &'static str = "round";
     fn title(&self) -> &str {
         &self.name
     }
@@ -250,6 +254,29 @@ pub fn describe(rr: &RoundRobin, e: &Event) -> String {
             format!("{} unlinked from account {account}", n(player))
         }
         Event::Reverted { seq, summary } => format!("undid event {seq} ({summary})"),
+    }
+}
+
+/// What a round-robin event is about, for the history's filters
+/// (`crate::history`): the players [`describe`] names and the round.
+pub fn concerns(rr: &RoundRobin, e: &Event) -> crate::history::Concerns {
+    use crate::history::Concerns;
+    let n = |p: &PlayerId| rr.name_of(*p);
+    match e {
+        Event::Created { players, .. } => Concerns::players(players.iter().cloned()),
+        Event::PlayerAdded { name } => Concerns::players([name.clone()]),
+        Event::Started { .. } | Event::Reverted { .. } => Concerns::nothing(),
+        Event::DeadlineSet { round, .. } => Concerns::in_round(*round, []),
+        Event::ResultRecorded { game, .. } | Event::ResultCorrected { game, .. } => {
+            match rr.game(*game) {
+                Some(g) => Concerns::in_round(g.round, [n(&g.home), n(&g.away)]),
+                None => Concerns::nothing(),
+            }
+        }
+        Event::Withdrawn { player, .. }
+        | Event::AccountLinked { player, .. }
+        | Event::AccountUnlinked { player, .. } => Concerns::players([n(player)]),
+        Event::LotsDrawn { order, .. } => Concerns::players(order.iter().map(n)),
     }
 }
 
