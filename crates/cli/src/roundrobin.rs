@@ -1,17 +1,126 @@
 //! `arbiter round-robin ...`: the general round-robin league (issue 16;
 //! ARB-R67, ARB-R68) from the command line.
 
+use std::path::PathBuf;
+
 use anyhow::{Result, anyhow};
 use arbiter_engine::roundrobin::{Command, RoundRobin, RoundRobinRules};
 use arbiter_service::forum::Markup;
 use arbiter_service::roundrobin::{
     RoundRobinView, find_game, find_player, parse_score, read_score, round_robin_view, views,
 };
+use clap::Subcommand;
 use comfy_table::Cell;
 
-use crate::args::RoundRobinCmd;
 use crate::render::{right, table};
 use crate::run::{Globals, Svc, Usage, competition, parse_deadline, print_json, report_written};
+
+/// `arbiter round-robin …`, the format's noun.
+#[derive(Debug, Subcommand)]
+pub(crate) enum RoundRobinNoun {
+    /// Round-robin leagues of 2 to 64 players or teams: a World Cup group, a chess or Go round robin, a 20-team double round robin; the table with every tiebreak explained.
+    #[command(subcommand, name = "round-robin")]
+    RoundRobin(RoundRobinCmd),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RoundRobinCmd {
+    /// Create a round-robin league (players can be added until it starts).
+    Create {
+        /// The id used on the command line, e.g. `wc-group-e`.
+        id: String,
+        #[arg(long)]
+        name: String,
+        /// The players or teams, in seeding order (repeat --player).
+        #[arg(long = "player", value_name = "NAME")]
+        players: Vec<String>,
+        /// A preset [possible values: fifa-world-cup, uefa-euro, chess, go, xmadn].
+        #[arg(long, default_value = "fifa-world-cup", conflicts_with = "rules")]
+        preset: String,
+        /// A rules file (TOML; `arbiter round-robin preset NAME` prints one to start from).
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// 1 single, 2 double round robin, up to 10 (overrides the preset's).
+        #[arg(long)]
+        cycles: Option<u32>,
+    },
+    /// Print a preset's rules file, to save and edit.
+    Preset {
+        /// fifa-world-cup, uefa-euro, chess, go or xmadn.
+        name: String,
+    },
+    /// Add a player or team before play starts (late entries are refused once it has, ARB-R68).
+    Add { name: String },
+    /// Fix the schedule (the FIDE Berger tables over the players in entry order) and begin.
+    Start,
+    /// The table with every place explained, and the rounds.
+    Show,
+    /// Why each player is where he is on the table.
+    Explain {
+        /// Only this player.
+        player: Option<String>,
+    },
+    /// The schedule: every round and its games.
+    Schedule,
+    /// Record a result: the game by number (G3) or as HOME-AWAY, then the score (2-1; 1-0, ½-½ or 0-1 without scores; +:- -:+ -:- for forfeits).
+    Result {
+        /// G3, or HOME-AWAY (e.g. Spain-Germany).
+        game: String,
+        score: String,
+        /// How long the game took, in minutes (quickness of victory).
+        #[arg(long)]
+        minutes: Option<u32>,
+        /// The round, when the two meet more than once.
+        #[arg(long)]
+        round: Option<u32>,
+    },
+    /// Correct a recorded result, or clear it with --clear.
+    Correct {
+        /// G3, or HOME-AWAY.
+        game: String,
+        /// The corrected score.
+        score: Option<String>,
+        #[arg(long)]
+        clear: bool,
+        #[arg(long)]
+        minutes: Option<u32>,
+        #[arg(long)]
+        round: Option<u32>,
+        #[arg(long)]
+        reason: String,
+    },
+    /// Set a round's deadline (RFC 3339 or YYYY-MM-DD), or clear it with --clear.
+    Deadline {
+        round: u32,
+        deadline: Option<String>,
+        #[arg(long)]
+        clear: bool,
+    },
+    /// A player withdraws: his results stay or are annulled as the rules say (ARB-R68).
+    Withdraw { name: String },
+    /// Draw lots among tied players from the seed committed at the start.
+    Lots {
+        /// The tied players (two or more).
+        #[arg(required = true, num_args = 2..)]
+        players: Vec<String>,
+    },
+    /// Enter the order of a lot drawn by hand, best first.
+    EnterLots {
+        #[arg(required = true, num_args = 2..)]
+        order: Vec<String>,
+        /// How it was drawn ("drawn by the FIFA General Secretary").
+        #[arg(long)]
+        how: String,
+    },
+    /// Statistics: how the games ended, goals, the biggest wins, each player's form and runs.
+    Stats,
+    /// The table as a forum post.
+    Export {
+        /// bbcode or markdown.
+        #[arg(long, default_value = "bbcode")]
+        format: String,
+    },
+}
 
 /// The presets' names, for messages.
 fn preset_names() -> String {
@@ -41,6 +150,20 @@ impl crate::formats::CliFormat for RoundRobin {
     const NOUN: Option<&'static str> = Some("round-robin");
     async fn show(svc: &Svc, g: &Globals) -> Result<()> {
         run(svc, g, &RoundRobinCmd::Show).await
+    }
+    fn what_if(v: &arbiter_service::roundrobin::what_if::RoundRobinWhatIfView) -> String {
+        format!("\n{}", show(&v.league))
+    }
+    type Noun = RoundRobinNoun;
+    async fn run(noun: &RoundRobinNoun, svc: &Svc, g: &Globals) -> Result<()> {
+        let RoundRobinNoun::RoundRobin(cmd) = noun;
+        run(svc, g, cmd).await
+    }
+    fn creates(noun: &RoundRobinNoun) -> bool {
+        matches!(
+            noun,
+            RoundRobinNoun::RoundRobin(RoundRobinCmd::Create { .. })
+        )
     }
 }
 

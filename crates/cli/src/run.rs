@@ -110,13 +110,9 @@ pub fn creates(command: &Noun) -> bool {
         command,
         Noun::Competition(CompetitionCmd::Create { .. })
             | Noun::Account(AccountCmd::Add { .. })
-            | Noun::League(LeagueCmd::Create { .. })
-            | Noun::Challengers(ChallengersCmd::Create { .. })
-            | Noun::Sunjang(SunjangCmd::Create { .. })
-            | Noun::RoundRobin(RoundRobinCmd::Create { .. })
             | Noun::Import(_)
             | Noun::Demo(_)
-    )
+    ) || matches!(command, Noun::Format(f) if f.creates())
 }
 
 /// The service over `store`.
@@ -240,9 +236,7 @@ pub fn precheck(cli: &Cli) -> Result<()> {
                 parse_deadline(d).map_err(|e| usage("--deadline", e))?;
             }
         }
-        Noun::League(cmd) => crate::xmadn::precheck_league(cmd)?,
-        Noun::Challengers(cmd) => crate::xmadn::precheck_challengers(cmd)?,
-        Noun::Sunjang(cmd) => crate::sunjang::precheck(cmd)?,
+        Noun::Format(f) => f.precheck()?,
         Noun::Round(RoundCmd::Export { format, .. }) if Markup::parse(format).is_none() => {
             return Err(Usage(format!(
                 "--format must be bbcode or markdown, not {format:?}"
@@ -505,11 +499,8 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
             Ok(())
         }
         Noun::Rules(RulesCmd::Preset { name }) => print_preset(g, name),
-        Noun::League(cmd) => crate::xmadn::league(svc, g, cmd).await,
-        Noun::Challengers(cmd) => crate::xmadn::challengers(svc, g, cmd).await,
+        Noun::Format(f) => f.run(svc, g).await,
         Noun::Roll(cmd) => crate::xmadn::roll(svc, g, cmd).await,
-        Noun::Sunjang(cmd) => crate::sunjang::run(svc, g, cmd).await,
-        Noun::RoundRobin(cmd) => crate::roundrobin::run(svc, g, cmd).await,
         Noun::Ratings(a) => crate::insight::ratings(svc, g, a).await,
         Noun::Project(a) => crate::insight::project(svc, g, a).await,
         Noun::WhatIf(a) => crate::what_if::run(svc, g, a).await,
@@ -604,6 +595,17 @@ impl CliFormat for Ladder {
     async fn show(svc: &Svc, g: &Globals) -> Result<()> {
         let comp = competition(svc, g).await?;
         execute_in(svc, g, &comp, &Noun::Competition(CompetitionCmd::Show)).await
+    }
+    /// The ladder's own what-if: games by label, outcomes by side.
+    async fn what_if_command(svc: &Svc, g: &Globals, a: &WhatIfArgs) -> Result<()> {
+        crate::insight::what_if(svc, g, a).await
+    }
+    type Noun = crate::formats::NoNoun;
+    async fn run(noun: &crate::formats::NoNoun, _svc: &Svc, _g: &Globals) -> Result<()> {
+        match *noun {}
+    }
+    fn creates(noun: &crate::formats::NoNoun) -> bool {
+        match *noun {}
     }
 }
 
@@ -1046,11 +1048,8 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
         }
         Noun::Script(_) | Noun::Demo(_) | Noun::Serve(_) | Noun::Account(_) => unreachable_noun()?,
         Noun::Export(_) | Noun::Import(_) => unreachable_noun()?,
-        Noun::League(_)
-        | Noun::Challengers(_)
+        Noun::Format(_)
         | Noun::Roll(_)
-        | Noun::Sunjang(_)
-        | Noun::RoundRobin(_)
         | Noun::Ratings(_)
         | Noun::Project(_)
         | Noun::WhatIf(_)

@@ -132,6 +132,14 @@ fn season_of(l: &League, n: Option<u32>) -> Result<&Season> {
     }
 }
 
+/// `arbiter sunjang …`, the Sunjang league's noun.
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum SunjangNoun {
+    /// Sunjang leagues: seasons of divisions and groups, promotion and demotion, the final round.
+    #[command(subcommand)]
+    Sunjang(SunjangCmd),
+}
+
 impl crate::formats::CliFormat for League {
     const NOUN: Option<&'static str> = Some("sunjang");
     async fn show(svc: &Svc, g: &Globals) -> Result<()> {
@@ -147,6 +155,30 @@ impl crate::formats::CliFormat for League {
             })
         };
         run(svc, g, &cmd).await
+    }
+    fn what_if(s: &arbiter_service::what_if::SunjangWhatIfView) -> String {
+        let mut text = format!("\n{}", render_season(&s.season, false));
+        match (&s.next_season, &s.no_plan) {
+            (Some(next), _) => text.push_str(&format!(
+                "\nNext season's plan after the close (a preview):\n{}",
+                render_season(next, false)
+            )),
+            (None, Some(why)) => text.push_str(&format!("\nNo plan of the next season: {why}.\n")),
+            (None, None) => {}
+        }
+        text
+    }
+    type Noun = SunjangNoun;
+    async fn run(noun: &SunjangNoun, svc: &Svc, g: &Globals) -> Result<()> {
+        let SunjangNoun::Sunjang(cmd) = noun;
+        run(svc, g, cmd).await
+    }
+    fn creates(noun: &SunjangNoun) -> bool {
+        matches!(noun, SunjangNoun::Sunjang(SunjangCmd::Create { .. }))
+    }
+    fn precheck(noun: &SunjangNoun) -> Result<()> {
+        let SunjangNoun::Sunjang(cmd) = noun;
+        precheck(cmd)
     }
 }
 

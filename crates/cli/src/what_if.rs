@@ -4,18 +4,22 @@
 //! (see `arbiter_service::what_if`).
 
 use anyhow::Result;
-use arbiter_service::format::CompetitionFormat;
-use arbiter_service::what_if::AnyWhatIfView;
 
 use crate::args::WhatIfArgs;
+use crate::formats::CliFormat;
 use crate::run::{Globals, Svc, Usage, competition, print_json};
 
 pub async fn run(svc: &Svc, g: &Globals, a: &WhatIfArgs) -> Result<()> {
     let id = competition(svc, g).await?;
-    if svc.format_of(&id).await? == CompetitionFormat::TwsLadder {
-        // The ladder's own output, unchanged.
-        return crate::insight::what_if(svc, g, a).await;
-    }
+    let format = svc.format_of(&id).await?;
+    arbiter_service::with_format!(format, |F| <F as CliFormat>::what_if_command(svc, g, a)
+        .await)
+}
+
+/// `arbiter what-if` as every format but the ladder answers it: the
+/// results as `KEY=VALUE`, the list of them as recorded on the copy, then
+/// the format's own [`CliFormat::what_if`].
+pub(crate) async fn generic(svc: &Svc, g: &Globals, id: &str, a: &WhatIfArgs) -> Result<()> {
     let mut results = Vec::new();
     for r in &a.results {
         let Some((key, value)) = r.split_once('=') else {
@@ -26,7 +30,7 @@ pub async fn run(svc: &Svc, g: &Globals, a: &WhatIfArgs) -> Result<()> {
         };
         results.push((key.to_string(), value.to_string()));
     }
-    let v = svc.what_if_any(&id, &results, g.now()).await?;
+    let v = svc.what_if_any(id, &results, g.now()).await?;
     if g.json {
         return print_json(&v);
     }
@@ -37,33 +41,10 @@ pub async fn run(svc: &Svc, g: &Globals, a: &WhatIfArgs) -> Result<()> {
         }
         s
     };
-    match &v {
-        AnyWhatIfView::Ladder(l) => {
-            out!("{}", done(&l.results));
-            out!("{}", crate::insight::render_what_if_ladder(l));
-        }
-        AnyWhatIfView::League(l) => {
-            out!("{}", done(&l.results));
-            out!("\n{}", crate::xmadn::render_league(&l.league));
-        }
-        AnyWhatIfView::RoundRobin(r) => {
-            out!("{}", done(&r.results));
-            out!("\n{}", crate::roundrobin::show(&r.league));
-        }
-        AnyWhatIfView::Sunjang(s) => {
-            out!("{}", done(&s.results));
-            out!("\n{}", crate::sunjang::render_season(&s.season, false));
-            match (&s.next_season, &s.no_plan) {
-                (Some(next), _) => {
-                    out!(
-                        "\nNext season's plan after the close (a preview):\n{}",
-                        crate::sunjang::render_season(next, false)
-                    );
-                }
-                (None, Some(why)) => outln!("\nNo plan of the next season: {why}."),
-                (None, None) => {}
-            }
-        }
-    }
+    out!("{}", done(v.results()));
+    let format = v.format();
+    let text =
+        arbiter_service::with_format!(format, |F| v.view::<F>().map(<F as CliFormat>::what_if));
+    out!("{}", text.unwrap_or_default());
     Ok(())
 }

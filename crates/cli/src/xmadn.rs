@@ -277,17 +277,63 @@ async fn load_league(svc: &Svc, comp: &str) -> Result<(League, u64)> {
     Ok(svc.load_as::<League>(comp, None).await?)
 }
 
+/// `arbiter league …`, the XMadn league's noun.
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum LeagueNoun {
+    /// XMadn Double-Threat leagues: die-rolled double round-robins, the table, playoffs.
+    #[command(subcommand)]
+    League(LeagueCmd),
+}
+
 impl crate::formats::CliFormat for League {
     const NOUN: Option<&'static str> = Some("league");
     async fn show(svc: &Svc, g: &Globals) -> Result<()> {
         league(svc, g, &LeagueCmd::Show).await
     }
+    fn what_if(v: &arbiter_service::what_if::LeagueWhatIfView) -> String {
+        format!("\n{}", render_league(&v.league))
+    }
+    type Noun = LeagueNoun;
+    async fn run(noun: &LeagueNoun, svc: &Svc, g: &Globals) -> Result<()> {
+        let LeagueNoun::League(cmd) = noun;
+        league(svc, g, cmd).await
+    }
+    fn creates(noun: &LeagueNoun) -> bool {
+        matches!(noun, LeagueNoun::League(LeagueCmd::Create { .. }))
+    }
+    fn precheck(noun: &LeagueNoun) -> Result<()> {
+        let LeagueNoun::League(cmd) = noun;
+        precheck_league(cmd)
+    }
+}
+
+/// `arbiter challengers …`, the XMadn Challengers event's noun.
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum ChallengersNoun {
+    /// XMadn Double-Threat Challengers: winner stays, first to x wins.
+    #[command(subcommand)]
+    Challengers(ChallengersCmd),
 }
 
 impl crate::formats::CliFormat for Challengers {
     const NOUN: Option<&'static str> = Some("challengers");
     async fn show(svc: &Svc, g: &Globals) -> Result<()> {
         challengers(svc, g, &ChallengersCmd::Show).await
+    }
+    type Noun = ChallengersNoun;
+    async fn run(noun: &ChallengersNoun, svc: &Svc, g: &Globals) -> Result<()> {
+        let ChallengersNoun::Challengers(cmd) = noun;
+        challengers(svc, g, cmd).await
+    }
+    fn creates(noun: &ChallengersNoun) -> bool {
+        matches!(
+            noun,
+            ChallengersNoun::Challengers(ChallengersCmd::Create { .. })
+        )
+    }
+    fn precheck(noun: &ChallengersNoun) -> Result<()> {
+        let ChallengersNoun::Challengers(cmd) = noun;
+        precheck_challengers(cmd)
     }
 }
 

@@ -16,6 +16,9 @@ pub trait Format:
 {
     type Event: Clone + Debug + Send + Sync + 'static;
     type Command: Clone + Debug + Send + Sync + 'static;
+    /// What [`Format::what_if`] answers ([`crate::what_if::NoWhatIf`]
+    /// for a format without what-if).
+    type WhatIf: crate::what_if::WhatIfOutcome;
 
     /// The format's name for users, with its article ("a TWS ladder").
     const NAME: &'static str;
@@ -135,7 +138,7 @@ pub trait Format:
         version: u64,
         results: &[(String, String)],
         at: Time,
-    ) -> crate::Result<crate::what_if::AnyWhatIfView> {
+    ) -> crate::Result<Self::WhatIf> {
         let _ = (competition, version, results, at);
         Err(not_offered::<Self>("what-if"))
     }
@@ -211,6 +214,7 @@ impl<F: Format> AnyCompetition for F {
         at: Time,
     ) -> crate::Result<crate::what_if::AnyWhatIfView> {
         Format::what_if(self, competition, version, results, at)
+            .map(crate::what_if::AnyWhatIfView::new::<F>)
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -244,87 +248,101 @@ fn not_offered<F: Format>(what: &str) -> crate::ServiceError {
     crate::ServiceError::Input(format!("there is no {what} for {}", F::NAME))
 }
 
-/// The registry: the formats this program knows, as the one `match` on
-/// [`CompetitionFormat`] (beside the enum itself). `with_format!(format,
-/// |F| body)` runs `body` with `F` the format's engine state, which
-/// implements [`Format`] here and each front end's own format trait in the
-/// front end's folder for it. Adding a format adds its variant to
-/// [`CompetitionFormat`], to [`CompetitionFormat::ALL`] and its line here
-/// (ARCHITECTURE.md, "Adding a format").
+/// The registry: every format this program knows, one line each (its
+/// variant of [`CompetitionFormat`], its engine state, its description).
+/// Everything that lists or dispatches on formats is generated from this
+/// list: [`CompetitionFormat`] and [`CompetitionFormat::ALL`] here,
+/// [`with_format!`], and each front end's own lists (the API's views and
+/// actions, the CLI's nouns). Adding a format adds its line here and
+/// nothing else outside its own folders (ARCHITECTURE.md, "Adding a
+/// format").
+///
+/// `formats!(callback!{ extra })` expands to `callback! { { extra } line,
+/// line, … }`, each line `#[doc = "…"] Variant => path::to::State,`: a
+/// crate generates its list with a `macro_rules!` of its own.
+#[macro_export]
+macro_rules! formats {
+    ($($callback:ident)::+ ! $extra:tt) => {
+        $($callback)::+ ! { $extra
+            /// A Twilight Struggle ladder.
+            TwsLadder => $crate::arbiter_engine::tws::Ladder,
+            /// An XMadn Double-Threat league.
+            XmadnLeague => $crate::arbiter_engine::xmadn::league::League,
+            /// An XMadn Challengers event (winner stays, first to x).
+            XmadnChallengers => $crate::arbiter_engine::xmadn::challengers::Challengers,
+            /// A Sunjang Baduk league.
+            SunjangLeague => $crate::arbiter_engine::sunjang::season::League,
+            /// A round-robin league of 2 to 64 players or teams.
+            RoundRobin => $crate::arbiter_engine::roundrobin::RoundRobin,
+        }
+    };
+}
+
+/// `with_format!(format, |F| body)` runs `body` with `F` the format's
+/// engine state, which implements [`Format`] here and each front end's own
+/// format trait in the front end's folder for it: the one `match` on
+/// [`CompetitionFormat`], generated from [`formats!`].
 #[macro_export]
 macro_rules! with_format {
-    ($format:expr, |$F:ident| $body:expr) => {{
-        use $crate::format::CompetitionFormat as __Registered;
+    ($format:expr, |$F:ident| $body:expr) => {
+        $crate::formats!($crate::__with_format_arms! { ($format) $F ($body) })
+    };
+}
+
+/// The arms of [`with_format!`], one per line of [`formats!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_format_arms {
+    ({ ($format:expr) $F:ident ($body:expr) } $($(#[$doc:meta])* $variant:ident => $state:ty,)*) => {{
         #[allow(unused_imports)]
         use $crate::format::Format as _;
         match $format {
-            __Registered::TwsLadder => {
-                type $F = $crate::arbiter_engine::tws::Ladder;
+            $($crate::format::CompetitionFormat::$variant => {
+                type $F = $state;
                 $body
-            }
-            __Registered::XmadnLeague => {
-                type $F = $crate::arbiter_engine::xmadn::league::League;
-                $body
-            }
-            __Registered::XmadnChallengers => {
-                type $F = $crate::arbiter_engine::xmadn::challengers::Challengers;
-                $body
-            }
-            __Registered::SunjangLeague => {
-                type $F = $crate::arbiter_engine::sunjang::season::League;
-                $body
-            }
-            __Registered::RoundRobin => {
-                type $F = $crate::arbiter_engine::roundrobin::RoundRobin;
-                $body
-            }
+            })*
         }
     }};
 }
 
-/// The format of a competition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
-#[serde(rename_all = "kebab-case")]
-pub enum CompetitionFormat {
-    /// A Twilight Struggle ladder.
-    TwsLadder,
-    /// An XMadn Double-Threat league.
-    XmadnLeague,
-    /// An XMadn Challengers event (winner stays, first to x).
-    XmadnChallengers,
-    /// A Sunjang Baduk league.
-    SunjangLeague,
-    /// A round-robin league of 2 to 64 players or teams (issue 16).
-    RoundRobin,
+/// [`CompetitionFormat`] and [`CompetitionFormat::ALL`] from the registry.
+macro_rules! competition_format {
+    ({} $($(#[$doc:meta])* $variant:ident => $state:ty,)*) => {
+        /// The format of a competition.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+        #[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+        #[serde(rename_all = "kebab-case")]
+        pub enum CompetitionFormat {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl CompetitionFormat {
+            /// Every format, in the registry's order.
+            pub const ALL: &'static [CompetitionFormat] = &[$(Self::$variant),*];
+        }
+    };
 }
+crate::formats!(competition_format! {});
 
 impl CompetitionFormat {
-    /// Every format, in the order they are listed.
-    pub const ALL: [CompetitionFormat; 5] = [
-        Self::TwsLadder,
-        Self::XmadnLeague,
-        Self::XmadnChallengers,
-        Self::SunjangLeague,
-        Self::RoundRobin,
-    ];
-
     /// The format whose creating event has this stored kind.
     pub fn of_kind(kind: &str) -> Option<Self> {
         Self::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|f| crate::with_format!(*f, |F| F::CREATED == kind))
     }
 
     /// The format of this name in files and the API ("tws-ladder").
     pub fn of_id(id: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|f| f.id() == id)
+        Self::ALL.iter().copied().find(|f| f.id() == id)
     }
 
     /// Every format's name in files and the API, for messages:
     /// "tws-ladder, …, sunjang-league or round-robin".
     pub fn ids_in_words() -> String {
-        crate::views::list_words(&Self::ALL.map(Self::id), "or")
+        let ids: Vec<&str> = Self::ALL.iter().map(|f| f.id()).collect();
+        crate::views::list_words(&ids, "or")
     }
 
     /// Words for users, with the article.
@@ -346,7 +364,7 @@ impl CompetitionFormat {
     /// ones first: "round-robin leagues, XMadn leagues and Sunjang
     /// leagues".
     pub fn those_offering(pick: impl Fn(Offers) -> bool) -> String {
-        let offering = || Self::ALL.into_iter().filter(|f| pick(f.offers()));
+        let offering = || Self::ALL.iter().copied().filter(|f| pick(f.offers()));
         let general = |f: &Self| crate::with_format!(*f, |F| F::GENERAL);
         let names: Vec<&str> = offering()
             .filter(general)

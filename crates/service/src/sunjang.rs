@@ -24,6 +24,7 @@ use crate::{Context, Executed, Format, Result, Service, ServiceError};
 impl Format for League {
     type Event = season::Event;
     type Command = season::Command;
+    type WhatIf = crate::what_if::SunjangWhatIfView;
     const NAME: &'static str = "a Sunjang league";
     const PLURAL: &'static str = "Sunjang leagues";
     const CREATED: &'static str = "sunjang-created";
@@ -126,10 +127,8 @@ impl Format for League {
         version: u64,
         results: &[(String, String)],
         at: Time,
-    ) -> Result<crate::what_if::AnyWhatIfView> {
-        Ok(crate::what_if::AnyWhatIfView::Sunjang(Box::new(
-            crate::what_if::sunjang_what_if(self, competition, version, results, at)?,
-        )))
+    ) -> Result<Self::WhatIf> {
+        crate::what_if::sunjang_what_if(self, competition, version, results, at)
     }
     fn project(
         &self,

@@ -17,6 +17,7 @@ use crate::insight::{
 impl Format for Ladder {
     type Event = tws::Event;
     type Command = tws::Command;
+    type WhatIf = crate::insight::WhatIfView;
     const NAME: &'static str = "a TWS ladder";
     const PLURAL: &'static str = "TWS ladders";
     const CREATED: &'static str = "created";
@@ -131,10 +132,8 @@ impl Format for Ladder {
         version: u64,
         results: &[(String, String)],
         at: Time,
-    ) -> crate::Result<crate::what_if::AnyWhatIfView> {
-        Ok(crate::what_if::AnyWhatIfView::Ladder(Box::new(
-            crate::insight::ladder_what_if(self, competition, version, results, at)?,
-        )))
+    ) -> crate::Result<Self::WhatIf> {
+        crate::insight::ladder_what_if(self, competition, version, results, at)
     }
     fn project(
         &self,

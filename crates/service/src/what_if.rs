@@ -73,31 +73,165 @@ pub struct SunjangWhatIfView {
     pub no_plan: Option<String>,
 }
 
-/// What-if of any format.
+/// What a format's what-if answers: its own view, in its own module
+/// ([`crate::format::Format::WhatIf`]), with the version the copy was
+/// taken at and the hypothetical results as recorded on it.
+pub trait WhatIfOutcome: Serialize + std::fmt::Debug + Send + Sync + Schema + 'static {
+    /// The version the copy was taken at.
+    fn version(&self) -> u64;
+    /// The hypothetical results as recorded on the copy.
+    fn results(&self) -> &[String];
+}
+
+/// An OpenAPI schema, with the `utoipa` feature (the server's document).
+#[cfg(feature = "utoipa")]
+pub trait Schema: utoipa::ToSchema {}
+#[cfg(feature = "utoipa")]
+impl<T: utoipa::ToSchema> Schema for T {}
+/// An OpenAPI schema, with the `utoipa` feature (the server's document).
+#[cfg(not(feature = "utoipa"))]
+pub trait Schema {}
+#[cfg(not(feature = "utoipa"))]
+impl<T> Schema for T {}
+
+/// The [`crate::format::Format::WhatIf`] of a format without what-if
+/// (XMadn Challengers): no value has it.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
-#[serde(untagged)]
-pub enum AnyWhatIfView {
-    /// A TWS ladder: the running round's close and the ladder after it.
-    Ladder(Box<WhatIfView>),
-    /// An XMadn league: the table after the results.
-    League(Box<LeagueWhatIfView>),
-    /// A Sunjang league: the group tables and the next season's plan.
-    Sunjang(Box<SunjangWhatIfView>),
-    /// A round-robin league: the table after the results.
-    RoundRobin(Box<crate::roundrobin::what_if::RoundRobinWhatIfView>),
+pub enum NoWhatIf {}
+
+impl WhatIfOutcome for NoWhatIf {
+    fn version(&self) -> u64 {
+        match *self {}
+    }
+    fn results(&self) -> &[String] {
+        match *self {}
+    }
+}
+
+#[cfg(feature = "utoipa")]
+impl utoipa::PartialSchema for NoWhatIf {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .description(Some("A format without what-if: never answered"))
+            .into()
+    }
+}
+#[cfg(feature = "utoipa")]
+impl utoipa::ToSchema for NoWhatIf {}
+
+/// The erased [`WhatIfOutcome`] that [`AnyWhatIfView`] holds.
+trait Erased: erased_serde::Serialize + std::fmt::Debug + Send + Sync {
+    fn version(&self) -> u64;
+    fn results(&self) -> &[String];
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+impl<T: WhatIfOutcome> Erased for T {
+    fn version(&self) -> u64 {
+        WhatIfOutcome::version(self)
+    }
+    fn results(&self) -> &[String] {
+        WhatIfOutcome::results(self)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+erased_serde::serialize_trait_object!(Erased);
+
+/// What-if of any format: the format's own [`WhatIfOutcome`], serialized
+/// as it is. A front end that knows the format reads it back with
+/// [`AnyWhatIfView::view`] (its own folder, through the registry).
+#[derive(Debug, Clone)]
+pub struct AnyWhatIfView {
+    format: CompetitionFormat,
+    view: std::sync::Arc<dyn Erased>,
 }
 
 impl AnyWhatIfView {
+    /// Format `F`'s what-if view.
+    pub fn new<F: crate::format::Format>(view: F::WhatIf) -> Self {
+        AnyWhatIfView {
+            format: F::FORMAT,
+            view: std::sync::Arc::new(view),
+        }
+    }
+    /// The competition's format.
+    pub fn format(&self) -> CompetitionFormat {
+        self.format
+    }
+    /// The version the copy was taken at.
     pub fn version(&self) -> u64 {
-        match self {
-            AnyWhatIfView::Ladder(v) => v.version,
-            AnyWhatIfView::League(v) => v.version,
-            AnyWhatIfView::Sunjang(v) => v.version,
-            AnyWhatIfView::RoundRobin(v) => v.version,
+        self.view.version()
+    }
+    /// The hypothetical results as recorded on the copy.
+    pub fn results(&self) -> &[String] {
+        self.view.results()
+    }
+    /// The view of format `F`, when it is `F`'s.
+    pub fn view<F: crate::format::Format>(&self) -> Option<&F::WhatIf> {
+        self.view.as_any().downcast_ref()
+    }
+}
+
+impl Serialize for AnyWhatIfView {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        erased_serde::serialize(&*self.view, s)
+    }
+}
+
+/// The schema: one of the views of the formats offering what-if, from the
+/// registry.
+#[cfg(feature = "utoipa")]
+impl utoipa::PartialSchema for AnyWhatIfView {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let mut one_of = utoipa::openapi::schema::OneOfBuilder::new().description(Some(
+            "What-if of any format: the format's own view (`format` names it, except for a TWS ladder's)",
+        ));
+        for f in CompetitionFormat::ALL.iter().filter(|f| f.offers().what_if) {
+            let name = crate::with_format!(*f, |F| {
+                <<F as crate::format::Format>::WhatIf as utoipa::ToSchema>::name()
+            });
+            one_of = one_of.item(utoipa::openapi::Ref::from_schema_name(name));
+        }
+        one_of.into()
+    }
+}
+
+#[cfg(feature = "utoipa")]
+impl utoipa::ToSchema for AnyWhatIfView {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        for f in CompetitionFormat::ALL.iter().filter(|f| f.offers().what_if) {
+            crate::with_format!(*f, |F| {
+                schemas.push((
+                    <<F as crate::format::Format>::WhatIf as utoipa::ToSchema>::name().into_owned(),
+                    <<F as crate::format::Format>::WhatIf as utoipa::PartialSchema>::schema(),
+                ));
+                <<F as crate::format::Format>::WhatIf as utoipa::ToSchema>::schemas(schemas);
+            })
         }
     }
 }
+
+macro_rules! outcome {
+    ($($view:ty),*) => {$(
+        impl WhatIfOutcome for $view {
+            fn version(&self) -> u64 {
+                self.version
+            }
+            fn results(&self) -> &[String] {
+                &self.results
+            }
+        }
+    )*};
+}
+outcome!(WhatIfView, LeagueWhatIfView, SunjangWhatIfView);
 
 fn input(msg: String) -> ServiceError {
     ServiceError::Input(msg)

@@ -27,6 +27,7 @@ use crate::{Context, Executed, Format, Result, Service, ServiceError};
 impl Format for League {
     type Event = league::Event;
     type Command = league::Command;
+    type WhatIf = crate::what_if::LeagueWhatIfView;
     const NAME: &'static str = "an XMadn league";
     const PLURAL: &'static str = "XMadn leagues";
     const CREATED: &'static str = "league-created";
@@ -138,10 +139,8 @@ impl Format for League {
         version: u64,
         results: &[(String, String)],
         at: Time,
-    ) -> Result<crate::what_if::AnyWhatIfView> {
-        Ok(crate::what_if::AnyWhatIfView::League(Box::new(
-            crate::what_if::league_what_if(self, competition, version, results, at)?,
-        )))
+    ) -> Result<Self::WhatIf> {
+        crate::what_if::league_what_if(self, competition, version, results, at)
     }
     fn ratings(
         rated: &[(String, League)],
@@ -175,6 +174,7 @@ impl Format for League {
 impl Format for Challengers {
     type Event = challengers::Event;
     type Command = challengers::Command;
+    type WhatIf = crate::what_if::NoWhatIf;
     const NAME: &'static str = "an XMadn Challengers event";
     const PLURAL: &'static str = "XMadn Challengers events";
     const CREATED: &'static str = "challengers-created";

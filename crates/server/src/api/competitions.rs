@@ -7,9 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use arbiter_engine::sunjang::season::League as SunjangLeague;
 use arbiter_service::format::{CompetitionFormat, CompetitionSummary};
-use arbiter_service::sunjang::{SeasonView, SunjangView, season_view};
-use arbiter_service::views::{self, LadderView, RoundView};
-use arbiter_service::xmadn::{ChallengersView, LeagueView};
+use arbiter_service::sunjang::{SeasonView, season_view};
+use arbiter_service::views::{self, RoundView};
 use arbiter_service::{Format, ServiceError};
 use arbiter_store::{EventStore, StoredEvent};
 use axum::Json;
@@ -44,25 +43,42 @@ pub async fn list(
     Ok(Json(rows))
 }
 
-/// A competition's view, by its format (`format` says which `view` it is).
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(tag = "format", content = "view", rename_all = "kebab-case")]
-pub enum CompetitionView {
-    /// The ladder: rungs, champion and streak, the current round's number,
-    /// inactive players, applicants, eliminators, moderators.
-    TwsLadder(LadderView),
-    /// The league: table with its explanations, double round-robins,
-    /// playoff, die rolls.
-    XmadnLeague(LeagueView),
-    /// The Challengers event: games, standings, the next game, champion.
-    XmadnChallengers(ChallengersView),
-    /// The Sunjang league: players and every season (divisions, groups,
-    /// crosstables, placements with their reasons, final round).
-    SunjangLeague(SunjangView),
-    /// The round-robin league: the table with each place explained, the
-    /// rounds and their games, the lots drawn.
-    RoundRobin(arbiter_service::roundrobin::RoundRobinView),
+/// [`CompetitionView`] from the registry ([`arbiter_service::formats!`]):
+/// one variant per format, holding its [`crate::formats::WebFormat::ApiView`],
+/// and its schema (`{"format": "<id>", "view": <the format's view>}`).
+macro_rules! competition_view {
+    ({} $($(#[doc = $doc:literal])* $variant:ident => $state:ty,)*) => {
+        /// A competition's view, by its format (`format` says which `view`
+        /// it is).
+        #[derive(Debug, Clone, Serialize)]
+        #[serde(tag = "format", content = "view", rename_all = "kebab-case")]
+        pub(crate) enum CompetitionView {
+            $($(#[doc = $doc])* $variant(crate::formats::ApiViewOf<$state>),)*
+        }
+
+        impl utoipa::PartialSchema for CompetitionView {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                let mut one_of = utoipa::openapi::schema::OneOfBuilder::new().description(Some(
+                    "A competition's view, by its format (`format` says which `view` it is).",
+                ));
+                $(one_of = one_of.item(crate::api::tagged_variant::<crate::formats::ApiViewOf<$state>>(
+                    <$state as arbiter_service::Format>::ID,
+                    concat!($($doc),*).trim(),
+                ));)*
+                one_of.into()
+            }
+        }
+
+        impl utoipa::ToSchema for CompetitionView {
+            fn schemas(
+                schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>,
+            ) {
+                $(crate::api::collect_schema::<crate::formats::ApiViewOf<$state>>(schemas);)*
+            }
+        }
+    };
 }
+arbiter_service::formats!(competition_view! {});
 
 #[utoipa::path(
     get,

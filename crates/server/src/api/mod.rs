@@ -204,3 +204,43 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiQuer
         }
     }
 }
+
+/// The schema of one format's variant of an enum tagged by `format`
+/// (`{"format": "<id>", "view": <T>}`), as serde's adjacent tagging
+/// writes it: what the registry's enums ([`competitions::CompetitionView`])
+/// are made of.
+pub(crate) fn tagged_variant<T: ToSchema>(
+    id: &str,
+    description: &str,
+) -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .description(Some(description))
+        .property(
+            "format",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some([id])),
+        )
+        .property(
+            "view",
+            utoipa::openapi::schema::RefBuilder::new()
+                .ref_location_from_schema_name(T::name())
+                .description(Some(description)),
+        )
+        .required("view")
+        .required("format")
+        .into()
+}
+
+/// Collect `T`'s schema and the schemas it refers to, as a derived
+/// `ToSchema` does for its fields.
+pub(crate) fn collect_schema<T: ToSchema>(
+    schemas: &mut Vec<(
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    )>,
+) {
+    schemas.push((T::name().into_owned(), T::schema()));
+    T::schemas(schemas);
+}

@@ -18,9 +18,7 @@ use crate::actions::FormatDone;
 use crate::api::{ApiPath, etag};
 use crate::auth::{self, CSRF_HEADER, Caller};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
-use crate::formats::sunjang::actions::SunjangAction;
-use crate::formats::tws::actions::{ActionDone, LadderAction};
-use crate::formats::xmadn::actions::{ChallengersAction, LeagueAction};
+use crate::formats::tws::actions::ActionDone;
 use arbiter_store::{AccountStore, Grant};
 
 /// A JSON body whose rejection is the API's error, naming the field.
@@ -525,17 +523,38 @@ pub async fn create(
     Ok(response)
 }
 
-/// The body of an action: its `action` field names it, and the
-/// competition's format says which of these it is.
-#[derive(Debug, Deserialize, ToSchema)]
-#[serde(untagged)]
-pub enum AnyAction {
-    Ladder(LadderAction),
-    League(LeagueAction),
-    Challengers(ChallengersAction),
-    Sunjang(SunjangAction),
-    RoundRobin(crate::formats::roundrobin::actions::RoundRobinAction),
+/// [`AnyAction`] from the registry ([`arbiter_service::formats!`]): its
+/// schema is one of the formats' [`crate::formats::WebFormat::Action`].
+macro_rules! any_action {
+    ({} $($(#[doc = $doc:literal])* $variant:ident => $state:ty,)*) => {
+        /// The body of an action, in the OpenAPI document: its `action`
+        /// field names it, and the competition's format says which of the
+        /// formats' actions it is ([`crate::formats::WebFormat::act`]
+        /// parses it as its own).
+        pub(crate) struct AnyAction;
+
+        impl utoipa::PartialSchema for AnyAction {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                let mut one_of = utoipa::openapi::schema::OneOfBuilder::new().description(Some(
+                    "The body of an action: its `action` field names it, and the\ncompetition's format says which of these it is.",
+                ));
+                $(one_of = one_of.item(utoipa::openapi::Ref::from_schema_name(
+                    <crate::formats::ActionOf<$state> as utoipa::ToSchema>::name(),
+                ));)*
+                one_of.into()
+            }
+        }
+
+        impl utoipa::ToSchema for AnyAction {
+            fn schemas(
+                schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>)>,
+            ) {
+                $(crate::api::collect_schema::<crate::formats::ActionOf<$state>>(schemas);)*
+            }
+        }
+    };
 }
+arbiter_service::formats!(any_action! {});
 
 /// What an action did: a ladder's answer, or another format's.
 #[derive(Debug, Serialize, ToSchema)]

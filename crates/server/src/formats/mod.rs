@@ -95,8 +95,20 @@ pub(crate) struct NewPage {
     pub first_to: bool,
 }
 
+/// The API's view of format `F` (a variant of [`CompetitionView`]).
+pub(crate) type ApiViewOf<F> = <F as WebFormat>::ApiView;
+/// The action body of format `F` (a variant of
+/// [`crate::api::write::AnyAction`]).
+pub(crate) type ActionOf<F> = <F as WebFormat>::Action;
+
 /// A format as the server serves it.
 pub(crate) trait WebFormat: Format {
+    /// The API's view of a competition (`GET /api/competitions/{id}`), its
+    /// variant of [`CompetitionView`] (generated from the registry).
+    type ApiView: serde::Serialize + utoipa::ToSchema + Clone + std::fmt::Debug;
+    /// The body of `POST /api/competitions/{id}/actions`, its variant of
+    /// [`crate::api::write::AnyAction`] (generated from the registry).
+    type Action: serde::de::DeserializeOwned + utoipa::ToSchema;
     /// The format in the list of competitions ("Twilight Struggle ladder").
     const WORDS: &'static str;
     /// How `/new` offers it.

@@ -95,7 +95,8 @@ pub(crate) async fn new_page(caller: Caller, Query(q): Query<NewQuery>) -> Respo
             Vec::new()
         },
         formats: Kind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .map(|f| (f.id(), new_page_of(f).0.title, f == format))
             .collect(),
     };

@@ -21,11 +21,6 @@
 //! form is shown again with the reader's choices either way.
 
 use arbiter_engine::model::Time;
-use arbiter_service::insight::{PossibleView, WhatIfView};
-use arbiter_service::roundrobin::RoundRobinView;
-use arbiter_service::views::{CloseView, ExplanationView};
-use arbiter_service::what_if::{AnyWhatIfView, SunjangWhatIfView};
-use arbiter_service::xmadn::LeagueView;
 use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -81,33 +76,6 @@ pub(crate) struct FormPart {
     pub(crate) games: Vec<FormGame>,
 }
 
-/// A move of the ladder's close, in the order of the ladder after it.
-#[derive(Debug, Clone)]
-struct MoveRow {
-    to: u32,
-    name: String,
-    from: u32,
-    change: String,
-    explanation: ExplanationView,
-}
-
-/// What the ladder's what-if shows: the close, or, with games still
-/// undecided, the rungs still possible (issue 15, item 5).
-#[derive(Debug)]
-struct LadderAfter {
-    close: Option<CloseView>,
-    moves: Vec<MoveRow>,
-    possible: Option<PossibleView>,
-}
-
-impl WhatIfPage {
-    /// Whether a Sunjang group had games left before the hypothetical
-    /// results: only those groups' tables are shown after them.
-    fn open_group(&self, id: &str) -> bool {
-        self.parts.iter().any(|p| p.group == id)
-    }
-}
-
 #[derive(Debug, Template)]
 #[template(path = "what_if.html")]
 struct WhatIfPage {
@@ -124,10 +92,9 @@ struct WhatIfPage {
     problem: Option<String>,
     /// The hypothetical results as recorded on the copy.
     results: Vec<String>,
-    ladder: Option<LadderAfter>,
-    league: Option<LeagueView>,
-    sunjang: Option<SunjangWhatIfView>,
-    roundrobin: Option<RoundRobinView>,
+    /// What would follow, in the format's own words and tables
+    /// ([`WhatIfForm::outcome`]).
+    outcome: Option<String>,
 }
 
 /// The form of competition `id` and the version it was read at.
@@ -182,6 +149,14 @@ pub(crate) trait WhatIfForm: arbiter_service::Format {
     ) -> Result<Option<(String, String)>, String> {
         let _ = (form, value);
         Ok((!chosen.is_empty()).then(|| (game.field.clone(), chosen.to_string())))
+    }
+    /// What would follow from the results, as HTML: the format's own
+    /// template (`what_if_<format>.html`), given the form's parts (the
+    /// games that had no result before). Nothing for a format without
+    /// what-if.
+    fn outcome(view: &Self::WhatIf, parts: &[FormPart]) -> Result<String, PageError> {
+        let _ = (view, parts);
+        Ok(String::new())
     }
 }
 
@@ -252,28 +227,6 @@ fn results_of(
     Ok(results)
 }
 
-fn ladder_after(v: WhatIfView) -> LadderAfter {
-    let mut moves: Vec<MoveRow> = v
-        .close
-        .iter()
-        .flat_map(|c| c.moves.iter())
-        .map(|m| MoveRow {
-            to: m.to,
-            name: m.name.clone(),
-            from: m.from,
-            change: m.change.clone(),
-            explanation: m.explanation.clone(),
-        })
-        .collect();
-    // The ladder after the close, top to bottom; the inactive list last.
-    moves.sort_by_key(|m| (m.to == 0, m.to));
-    LadderAfter {
-        close: v.close,
-        moves,
-        possible: v.possible,
-    }
-}
-
 /// `GET /c/{id}/what-if[?KEY=VALUE…]`: the form and, when it was sent,
 /// what the chosen results would make of the competition.
 pub(super) async fn page(
@@ -311,10 +264,7 @@ pub(super) async fn page(
         parts: Vec::new(),
         problem: None,
         results: Vec::new(),
-        ladder: None,
-        league: None,
-        sunjang: None,
-        roundrobin: None,
+        outcome: None,
     };
     let mut status = StatusCode::OK;
     let mut retry_after = None;
@@ -327,27 +277,19 @@ pub(super) async fn page(
             Ok(results) => match what_if_of(&state, &caller, &id, results, now).await {
                 Ok(v) => {
                     page.version = v.version();
-                    match (*v).clone() {
-                        AnyWhatIfView::Ladder(v) => {
-                            page.results = v.results.clone();
-                            page.ladder = Some(ladder_after(*v));
+                    page.results = v.results().to_vec();
+                    let outcome = arbiter_service::with_format!(kind, |F| {
+                        match v.view::<F>() {
+                            Some(view) => <F as WhatIfForm>::outcome(view, &form.parts)?,
+                            None => {
+                                return Err(PageError::Internal(format!(
+                                    "the what-if of {id} is not {}'s",
+                                    F::NAME
+                                )));
+                            }
                         }
-                        AnyWhatIfView::League(v) => {
-                            page.results = v.results.clone();
-                            let mut league = v.league;
-                            league.phase =
-                                crate::formats::xmadn::pages::phase_for_the_web(&league.phase);
-                            page.league = Some(league);
-                        }
-                        AnyWhatIfView::Sunjang(v) => {
-                            page.results = v.results.clone();
-                            page.sunjang = Some(*v);
-                        }
-                        AnyWhatIfView::RoundRobin(v) => {
-                            page.results = v.results.clone();
-                            page.roundrobin = Some(v.league);
-                        }
-                    }
+                    });
+                    page.outcome = Some(outcome);
                 }
                 Err(e) if e.status == StatusCode::TOO_MANY_REQUESTS => {
                     status = e.status;

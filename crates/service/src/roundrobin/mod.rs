@@ -31,6 +31,7 @@ pub const MOST_PLAYERS: usize = 64;
 impl Format for RoundRobin {
     type Event = Event;
     type Command = Command;
+    type WhatIf = what_if::RoundRobinWhatIfView;
     const NAME: &'static str = "a round-robin league";
     const PLURAL: &'static str = "round-robin leagues";
     const CREATED: &'static str = "round-robin-created";
@@ -129,10 +130,8 @@ impl Format for RoundRobin {
         version: u64,
         results: &[(String, String)],
         at: Time,
-    ) -> Result<crate::what_if::AnyWhatIfView> {
-        Ok(crate::what_if::AnyWhatIfView::RoundRobin(Box::new(
-            what_if::round_robin_what_if(self, competition, version, results, at)?,
-        )))
+    ) -> Result<Self::WhatIf> {
+        what_if::round_robin_what_if(self, competition, version, results, at)
     }
     fn ratings(
         rated: &[(String, RoundRobin)],

@@ -33,6 +33,15 @@ pub struct RoundRobinWhatIfView {
     pub league: RoundRobinView,
 }
 
+impl crate::what_if::WhatIfOutcome for RoundRobinWhatIfView {
+    fn version(&self) -> u64 {
+        self.version
+    }
+    fn results(&self) -> &[String] {
+        &self.results
+    }
+}
+
 /// The league `rr` after `results` at `at`, on a copy.
 pub fn round_robin_what_if(
     rr: &RoundRobin,

@@ -29,6 +29,8 @@ impl Named for RoundRobin {
 }
 
 impl WebFormat for RoundRobin {
+    type ApiView = arbiter_service::roundrobin::RoundRobinView;
+    type Action = actions::RoundRobinAction;
     const WORDS: &'static str = "Round-robin league";
     const RATED: &'static str = "the league's games played over the board to a result, a score or a win, draw or loss between its two players; forfeits are not rated, nor margins (ARB-R70)";
     const NEW: NewPage = NewPage {
@@ -99,7 +101,7 @@ impl WebFormat for RoundRobin {
         expected: Option<u64>,
         key: Option<String>,
     ) -> Result<ActionAnswer, ApiError> {
-        let action: actions::RoundRobinAction = parse_action(body)?;
+        let action: Self::Action = parse_action(body)?;
         need_version(expected, false)?;
         Ok(ActionAnswer::Other(Box::new(
             actions::run(state, caller, id, action, expected, key).await?,

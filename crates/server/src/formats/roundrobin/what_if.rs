@@ -7,6 +7,9 @@ use arbiter_engine::model::Time;
 use arbiter_engine::roundrobin::RoundRobin;
 
 use crate::pages::what_if::{Extra, Form, FormGame, FormPart, WhatIfForm, bad, choice, no_result};
+use askama::Template;
+
+use crate::pages::PageError;
 
 impl WhatIfForm for RoundRobin {
     const INTRO: &'static str = "Choose a winner or a draw for any game still to be played and, where results carry scores, the score in the order of the game's players (a win counts 1-0 and a draw 0-0 when no score is given; a score alone is enough): the results are recorded on a copy of the league and the table is shown with each place explained by its criterion. Nothing is stored.";
@@ -22,6 +25,16 @@ impl WhatIfForm for RoundRobin {
     ) -> Result<Option<(String, String)>, String> {
         let score = value(&format!("{}.score", g.label));
         Ok(round_robin_result(g, chosen, score)?.map(|r| (g.label.clone(), r)))
+    }
+    /// The table after the results, each place explained.
+    fn outcome(
+        view: &arbiter_service::roundrobin::what_if::RoundRobinWhatIfView,
+        _parts: &[FormPart],
+    ) -> Result<String, PageError> {
+        Ok(Outcome {
+            v: view.league.clone(),
+        }
+        .render()?)
     }
 }
 
@@ -109,4 +122,10 @@ fn round_robin_result(
         ("draw", false) => Some("½-½".into()),
         _ => Some("0-1".into()),
     })
+}
+
+#[derive(Debug, Template)]
+#[template(path = "what_if_roundrobin.html")]
+struct Outcome {
+    v: arbiter_service::roundrobin::RoundRobinView,
 }

@@ -21,6 +21,8 @@ use axum::body::Bytes;
 use arbiter_engine::sunjang::season::League;
 
 impl WebFormat for League {
+    type ApiView = arbiter_service::sunjang::SunjangView;
+    type Action = actions::SunjangAction;
     const WORDS: &'static str = "Sunjang league";
     const NEW: NewPage = NewPage {
         title: "Sunjang league",
@@ -85,7 +87,7 @@ impl WebFormat for League {
         expected: Option<u64>,
         key: Option<String>,
     ) -> Result<ActionAnswer, ApiError> {
-        let action: actions::SunjangAction = parse_action(body)?;
+        let action: Self::Action = parse_action(body)?;
         need_version(expected, action.is_preview())?;
         Ok(ActionAnswer::Other(Box::new(
             actions::run_sunjang(state, caller, id, action, expected, key).await?,

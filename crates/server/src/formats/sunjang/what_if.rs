@@ -7,11 +7,26 @@ use arbiter_engine::sunjang::season::League as SunjangLeague;
 use arbiter_service::sunjang::season_view;
 
 use crate::pages::what_if::{Form, FormGame, FormPart, WhatIfForm, choice, no_result};
+use askama::Template;
+
+use crate::pages::PageError;
 
 impl WhatIfForm for SunjangLeague {
     const INTRO: &'static str = "Choose an outcome for any group game of the running season without a result: the results are recorded on a copy of the league and the group tables are shown; when every group game has a result, the season is closed on the copy and the next season is planned. Nothing is stored.";
     fn form(&self, _id: &str, version: u64, _now: Time) -> Form {
         sunjang_form(self, version)
+    }
+    /// The tables of the groups that had games left, and the next
+    /// season's plan when every game has a result.
+    fn outcome(
+        view: &arbiter_service::what_if::SunjangWhatIfView,
+        parts: &[FormPart],
+    ) -> Result<String, PageError> {
+        Ok(Outcome {
+            s: view.clone(),
+            open: parts.iter().map(|p| p.group.clone()).collect(),
+        }
+        .render()?)
     }
 }
 
@@ -67,4 +82,19 @@ fn sunjang_form(l: &SunjangLeague, version: u64) -> Form {
         ));
     }
     form
+}
+
+#[derive(Debug, Template)]
+#[template(path = "what_if_sunjang.html")]
+struct Outcome {
+    s: arbiter_service::what_if::SunjangWhatIfView,
+    /// The groups that had games left before the hypothetical results:
+    /// only their tables are shown after them.
+    open: Vec<String>,
+}
+
+impl Outcome {
+    fn open_group(&self, id: &str) -> bool {
+        self.open.iter().any(|g| g == id)
+    }
 }

@@ -22,6 +22,8 @@ use axum::body::Bytes;
 use arbiter_engine::tws::Ladder;
 
 impl WebFormat for Ladder {
+    type ApiView = arbiter_service::views::LadderView;
+    type Action = actions::LadderAction;
     const WORDS: &'static str = "Twilight Struggle ladder";
     const PROJECTS_ROUNDS: bool = true;
     const RATED: &'static str = "ladder, eliminator and quick-round games with a result; forfeits are not rated and a tie is a tie (ARB-R46)";
@@ -84,7 +86,7 @@ impl WebFormat for Ladder {
         expected: Option<u64>,
         key: Option<String>,
     ) -> Result<ActionAnswer, ApiError> {
-        let action: actions::LadderAction = parse_action(body)?;
+        let action: Self::Action = parse_action(body)?;
         need_version(expected, action.is_preview())?;
         Ok(ActionAnswer::Ladder(Box::new(
             actions::run_ladder(state, caller, id, action, expected, key).await?,

@@ -22,6 +22,8 @@ use arbiter_engine::xmadn::challengers::Challengers;
 use arbiter_engine::xmadn::league::League;
 
 impl WebFormat for League {
+    type ApiView = arbiter_service::xmadn::LeagueView;
+    type Action = actions::LeagueAction;
     const WORDS: &'static str = "XMadn league";
     const RATED: &'static str = "the league's games played to a result, round robin and playoff; each a win and a loss between its two players, margins and times not rated (ARB-R49)";
     // ARB-R49: a league's rating period is its double round-robin or
@@ -88,7 +90,7 @@ impl WebFormat for League {
         expected: Option<u64>,
         key: Option<String>,
     ) -> Result<ActionAnswer, ApiError> {
-        let action: actions::LeagueAction = parse_action(body)?;
+        let action: Self::Action = parse_action(body)?;
         need_version(expected, action.is_preview())?;
         Ok(ActionAnswer::Other(Box::new(
             actions::run_league(state, caller, id, action, expected, key).await?,
@@ -97,6 +99,8 @@ impl WebFormat for League {
 }
 
 impl WebFormat for Challengers {
+    type ApiView = arbiter_service::xmadn::ChallengersView;
+    type Action = actions::ChallengersAction;
     const WORDS: &'static str = "XMadn Challengers";
     const NEW: NewPage = NewPage {
         title: "XMadn Challengers event",
@@ -166,7 +170,7 @@ impl WebFormat for Challengers {
         expected: Option<u64>,
         key: Option<String>,
     ) -> Result<ActionAnswer, ApiError> {
-        let action: actions::ChallengersAction = parse_action(body)?;
+        let action: Self::Action = parse_action(body)?;
         need_version(expected, action.is_preview())?;
         Ok(ActionAnswer::Other(Box::new(
             actions::run_challengers(state, caller, id, action, expected, key).await?,

@@ -9,6 +9,9 @@ use arbiter_engine::xmadn::league::League as XmadnLeague;
 use arbiter_engine::xmadn::parse_time;
 
 use crate::pages::what_if::{Extra, Form, FormGame, FormPart, WhatIfForm, bad, choice, no_result};
+use askama::Template;
+
+use crate::pages::PageError;
 
 impl WhatIfForm for XmadnLeague {
     const INTRO: &'static str = "Choose a winner for any game still to be played, with the loser's counted pawns and the game's time: the results are recorded on a copy of the league, in the schedule's order, and the table is shown with every split and tie of its cascade explained. Only games whose positions have been rolled can be entered. Nothing is stored.";
@@ -56,6 +59,15 @@ impl WhatIfForm for XmadnLeague {
             format!("{loser}-{winning}")
         };
         Ok(Some((g.label.clone(), format!("{pawns}@{time}"))))
+    }
+    /// The table after the results, with its cascade explanations.
+    fn outcome(
+        view: &arbiter_service::what_if::LeagueWhatIfView,
+        _parts: &[FormPart],
+    ) -> Result<String, PageError> {
+        let mut v = view.league.clone();
+        v.phase = super::pages::phase_for_the_web(&v.phase);
+        Ok(LeagueOutcome { v }.render()?)
     }
 }
 
@@ -123,4 +135,10 @@ fn league_form(l: &XmadnLeague, id: &str, version: u64) -> Form {
         );
     }
     form
+}
+
+#[derive(Debug, Template)]
+#[template(path = "what_if_league.html")]
+struct LeagueOutcome {
+    v: arbiter_service::xmadn::LeagueView,
 }
