@@ -5,10 +5,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use arbiter_engine::sunjang::season::League as SunjangLeague;
 use arbiter_service::format::{CompetitionFormat, CompetitionSummary};
-use arbiter_service::sunjang::{SeasonView, season_view};
-use arbiter_service::views::{self, RoundView};
 use arbiter_service::{Format, ServiceError};
 use arbiter_store::{EventStore, StoredEvent};
 use axum::Json;
@@ -331,25 +328,8 @@ pub async fn history(
     Ok(Versioned(version, rows.into_iter().skip(skip).collect()))
 }
 
-/// 404 unless competition `id` is a TWS ladder (the format whose actions the
-/// API takes).
-pub(crate) async fn expect_ladder(state: &AppState, id: &str) -> Result<(), ApiError> {
-    if arbiter_service::check_competition_id(id).is_err() {
-        return Err(ApiError::not_found(format!(
-            "there is no competition {id:?}"
-        )));
-    }
-    expect_format(
-        &state.service,
-        id,
-        CompetitionFormat::TwsLadder,
-        "ladder actions",
-    )
-    .await
-}
-
 /// 404 unless competition `id` is of `format`, naming what it is.
-async fn expect_format(
+pub(crate) async fn expect_format(
     svc: &Svc,
     id: &str,
     format: CompetitionFormat,
@@ -364,83 +344,6 @@ async fn expect_format(
         actual.words(),
         format.words()
     )))
-}
-
-#[utoipa::path(
-    get,
-    path = "/api/competitions/{id}/rounds/{n}",
-    tag = "competitions",
-    params(
-        ("id" = String, Path, description = "The id of a TWS ladder"),
-        ("n" = u32, Path, description = "The round's number, from 1"),
-    ),
-    responses(
-        (status = 200, description = "The ladder round: games with sides and their reasons, skips, byes, deadline, overdue games, the revealed seed", body = RoundView,
-            headers(("ETag" = String, description = "The competition's version, `\"v42\"`"))),
-        (status = 400, description = "A round number that is not a number", body = ErrorBody),
-        (status = 404, description = "No such competition or round, or not a ladder", body = ErrorBody),
-        (status = 500, description = "The database failed", body = ErrorBody),
-    )
-)]
-pub async fn round(
-    State(state): State<AppState>,
-    ApiPath((id, n)): ApiPath<(String, u32)>,
-) -> Result<Versioned<RoundView>, ApiError> {
-    let svc = &state.service;
-    expect_format(svc, &id, CompetitionFormat::TwsLadder, "ladder rounds").await?;
-    let now = state.now();
-    let (version, view) = svc
-        .read(&id, |l, v| {
-            let view = l
-                .rounds
-                .iter()
-                .find(|r| r.number == n)
-                .map(|r| views::round_view(l, &id, r, now));
-            (v, view)
-        })
-        .await?;
-    match view {
-        Some(view) => Ok(Versioned(version, view)),
-        None => Err(ApiError::not_found(format!("{id} has no round {n}"))),
-    }
-}
-
-#[utoipa::path(
-    get,
-    path = "/api/competitions/{id}/seasons/{n}",
-    tag = "competitions",
-    params(
-        ("id" = String, Path, description = "The id of a Sunjang league"),
-        ("n" = u32, Path, description = "The season's number, from 1"),
-    ),
-    responses(
-        (status = 200, description = "The season: divisions, groups with crosstables, every placement with its reason, the final round", body = SeasonView,
-            headers(("ETag" = String, description = "The competition's version, `\"v42\"`"))),
-        (status = 400, description = "A season number that is not a number", body = ErrorBody),
-        (status = 404, description = "No such competition or season, or not a Sunjang league", body = ErrorBody),
-        (status = 500, description = "The database failed", body = ErrorBody),
-    )
-)]
-pub async fn season(
-    State(state): State<AppState>,
-    ApiPath((id, n)): ApiPath<(String, u32)>,
-) -> Result<Versioned<SeasonView>, ApiError> {
-    let svc = &state.service;
-    expect_format(svc, &id, CompetitionFormat::SunjangLeague, "seasons").await?;
-    let (version, view) = svc
-        .read_as::<SunjangLeague, _>(&id, |l, v| {
-            let view = l
-                .seasons
-                .iter()
-                .find(|s| s.number() == n)
-                .map(|s| season_view(l, s));
-            (v, view)
-        })
-        .await?;
-    match view {
-        Some(view) => Ok(Versioned(version, view)),
-        None => Err(ApiError::not_found(format!("{id} has no season {n}"))),
-    }
 }
 
 #[cfg(test)]

@@ -17,6 +17,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use utoipa::{OpenApi, ToSchema};
 
+use arbiter_service::format::CompetitionFormat;
+
 use crate::AppState;
 use crate::error::{ApiError, ErrorBody};
 
@@ -40,14 +42,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tokens/{id}", delete(write::revoke_token))
         .route("/api/competitions/{id}", get(competitions::show))
         .route("/api/competitions/{id}/history", get(competitions::history))
-        .route(
-            "/api/competitions/{id}/rounds/{n}",
-            get(competitions::round),
-        )
-        .route(
-            "/api/competitions/{id}/seasons/{n}",
-            get(competitions::season),
-        )
         .route("/api/competitions/{id}/ratings", get(insight::ratings))
         .route(
             "/api/competitions/{id}/area-report",
@@ -63,9 +57,39 @@ pub fn routes() -> Router<AppState> {
         .route("/api", any(not_found))
         .route("/api/", any(not_found))
         .route("/api/{*rest}", any(not_found))
+        .merge(format_routes())
 }
 
-/// The OpenAPI 3.1 document of the API.
+/// Each format's own routes ([`crate::formats::WebFormat::api_routes`]),
+/// through the registry.
+fn format_routes() -> Router<AppState> {
+    CompetitionFormat::ALL
+        .iter()
+        .fold(Router::new(), |router, f| {
+            router.merge(arbiter_service::with_format!(*f, |F| {
+                <F as crate::formats::WebFormat>::api_routes()
+            }))
+        })
+}
+
+/// The OpenAPI 3.1 document of the API: the shared routes' ([`SharedDoc`])
+/// and each format's own ([`crate::formats::WebFormat::api_doc`]).
+#[derive(Debug)]
+pub struct ApiDoc;
+
+impl OpenApi for ApiDoc {
+    fn openapi() -> utoipa::openapi::OpenApi {
+        let mut doc = SharedDoc::openapi();
+        for f in CompetitionFormat::ALL {
+            doc.merge(arbiter_service::with_format!(*f, |F| {
+                <F as crate::formats::WebFormat>::api_doc()
+            }));
+        }
+        doc
+    }
+}
+
+/// The OpenAPI document of the routes every format shares.
 #[derive(OpenApi)]
 #[openapi(
     info(
@@ -88,8 +112,6 @@ A competition's responses carry its version as `ETag` (`\"v42\"`), to send back 
         competitions::list,
         competitions::show,
         competitions::history,
-        competitions::round,
-        competitions::season,
         insight::ratings,
         insight::area_report,
         insight::projection,
@@ -113,7 +135,7 @@ A competition's responses carry its version as `ETag` (`\"v42\"`), to send back 
     )
 )]
 #[derive(Debug)]
-pub struct ApiDoc;
+pub struct SharedDoc;
 
 /// The server is up and its database answers.
 #[derive(Debug, Serialize, ToSchema)]

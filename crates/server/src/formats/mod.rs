@@ -139,6 +139,16 @@ pub(crate) trait WebFormat: Format {
     ) -> impl Future<Output = Result<arbiter_store::Seq, ApiError>> + Send;
     /// Its members and where it stands, for the list of competitions.
     fn list_line(&self) -> (usize, String);
+    /// Its own API routes beside the shared ones (the ladder's rounds, a
+    /// Sunjang league's seasons), merged by [`crate::api::routes`].
+    fn api_routes() -> axum::Router<AppState> {
+        axum::Router::new()
+    }
+    /// The OpenAPI paths of [`WebFormat::api_routes`], merged into
+    /// [`crate::api::ApiDoc`].
+    fn api_doc() -> utoipa::openapi::OpenApi {
+        utoipa::openapi::OpenApiBuilder::new().build()
+    }
     /// The API's view (`GET /api/competitions/{id}`).
     fn api_view(&self, id: &str, version: u64) -> CompetitionView;
     /// `GET /c/{id}`.

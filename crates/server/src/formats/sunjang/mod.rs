@@ -2,6 +2,7 @@
 //! its desk ([`desk`]) and its actions ([`actions`]).
 
 pub mod actions;
+mod api;
 pub(crate) mod desk;
 pub(crate) mod pages;
 pub(crate) mod what_if;
@@ -92,5 +93,11 @@ impl WebFormat for League {
         Ok(ActionAnswer::Other(Box::new(
             actions::run_sunjang(state, caller, id, action, expected, key).await?,
         )))
+    }
+    fn api_routes() -> axum::Router<AppState> {
+        api::routes()
+    }
+    fn api_doc() -> utoipa::openapi::OpenApi {
+        <api::Doc as utoipa::OpenApi>::openapi()
     }
 }

@@ -436,7 +436,7 @@ pub(crate) async fn act(state: &AppState, caller: &Caller, id: &str, body: &Byte
             .unwrap_or_else(|e| problem(e, &back));
     }
     let result = async {
-        crate::api::competitions::expect_ladder(state, id).await?;
+        super::api::expect_ladder(state, id).await?;
         let action = form.action()?;
         let preview = action.is_preview();
         let expected = form_version(&form.version, preview)?;

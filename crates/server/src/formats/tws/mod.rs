@@ -3,6 +3,7 @@
 //! and the forms it posts to `/c/{id}/act`) and its actions ([`actions`]).
 
 pub mod actions;
+mod api;
 pub(crate) mod desk;
 pub(crate) mod pages;
 pub(crate) mod what_if;
@@ -91,5 +92,11 @@ impl WebFormat for Ladder {
         Ok(ActionAnswer::Ladder(Box::new(
             actions::run_ladder(state, caller, id, action, expected, key).await?,
         )))
+    }
+    fn api_routes() -> axum::Router<AppState> {
+        api::routes()
+    }
+    fn api_doc() -> utoipa::openapi::OpenApi {
+        <api::Doc as utoipa::OpenApi>::openapi()
     }
 }
