@@ -339,3 +339,50 @@ mod tests {
         assert_eq!(m.verdict(false), Verdict::Open);
     }
 }
+
+/// Step `chosen` (indices, increasing, of `chosen.len()` among `0..k`) to
+/// the next combination in lexicographic order; `false` after the last.
+/// What the exact searches use to try each choice of the players who must
+/// gain (`sunjang::clinch`, `roundrobin::clinch`).
+pub(crate) fn next_combination(chosen: &mut [usize], k: usize) -> bool {
+    let want = chosen.len();
+    let mut i = want;
+    loop {
+        if i == 0 {
+            return false;
+        }
+        i -= 1;
+        if chosen[i] < k - want + i {
+            break;
+        }
+    }
+    chosen[i] += 1;
+    for j in i + 1..want {
+        chosen[j] = chosen[j - 1] + 1;
+    }
+    true
+}
+
+#[cfg(test)]
+mod combination_tests {
+    use super::next_combination;
+
+    #[test]
+    fn every_combination_once_in_order() {
+        for k in 0..7 {
+            for want in 0..=k {
+                let mut chosen: Vec<usize> = (0..want).collect();
+                let mut seen = vec![chosen.clone()];
+                while next_combination(&mut chosen, k) {
+                    assert!(chosen.windows(2).all(|w| w[0] < w[1]));
+                    assert!(chosen.iter().all(|&c| c < k));
+                    assert!(seen.last().is_some_and(|last| *last < chosen));
+                    seen.push(chosen.clone());
+                }
+                // k choose want
+                let expected = (0..want).fold(1usize, |acc, i| acc * (k - i) / (i + 1));
+                assert_eq!(seen.len(), expected, "{want} of {k}");
+            }
+        }
+    }
+}

@@ -933,20 +933,9 @@ impl Search {
             if reach {
                 return true;
             }
-            let k = needy.len();
-            let mut i = want;
-            loop {
-                if i == 0 {
-                    return false;
-                }
-                i -= 1;
-                if chosen[i] < k - want + i {
-                    break;
-                }
-            }
-            chosen[i] += 1;
-            for j in i + 1..want {
-                chosen[j] = chosen[j - 1] + 1;
+            // The next combination of `want` among `needy`.
+            if !crate::clinch::next_combination(&mut chosen, needy.len()) {
+                return false;
             }
         }
     }

@@ -1399,20 +1399,8 @@ impl Search {
                 return true;
             }
             // The next combination of `want` among `needy`.
-            let k = needy.len();
-            let mut i = want;
-            loop {
-                if i == 0 {
-                    return false;
-                }
-                i -= 1;
-                if chosen[i] < k - want + i {
-                    break;
-                }
-            }
-            chosen[i] += 1;
-            for j in i + 1..want {
-                chosen[j] = chosen[j - 1] + 1;
+            if !crate::clinch::next_combination(&mut chosen, needy.len()) {
+                return false;
             }
         }
     }
