@@ -17,6 +17,7 @@ pub mod actions;
 pub mod api;
 mod app;
 pub mod auth;
+pub mod calendar;
 pub mod demo;
 pub mod error;
 pub mod formats;

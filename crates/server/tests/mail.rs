@@ -16,7 +16,9 @@ use arbiter_server::mail::{
 };
 use arbiter_service::Service;
 use arbiter_service::views::{self, RoundView};
-use arbiter_store::{Account, AccountStore, ApiToken, Grant, Role, Session, StoreError};
+use arbiter_store::{
+    Account, AccountStore, ApiToken, CalendarFeed, FeedOwner, Grant, Role, Session, StoreError,
+};
 use arbiter_store_sqlite::SqliteStore;
 use async_trait::async_trait;
 use chrono::{Duration, TimeZone, Utc};
@@ -849,6 +851,18 @@ impl AccountStore for FakeAccounts {
         Ok(0)
     }
     async fn delete_account(&self, _: &str) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+    async fn put_feed(&self, _: &CalendarFeed) -> Result<(), StoreError> {
+        Ok(())
+    }
+    async fn feed(&self, _: &str) -> Result<Option<CalendarFeed>, StoreError> {
+        Ok(None)
+    }
+    async fn feeds_of(&self, _: &FeedOwner) -> Result<Vec<CalendarFeed>, StoreError> {
+        Ok(Vec::new())
+    }
+    async fn delete_feed(&self, _: &str) -> Result<bool, StoreError> {
         Ok(false)
     }
     async fn import_accounts(

@@ -1,5 +1,6 @@
 //! Who may do what: every write of the API (each `LadderAction`, creating a
-//! competition, making an API token) sent as each role on a ladder built over
+//! competition, making an API token, making, listing, revoking and reading
+//! calendar feeds) sent as each role on a ladder built over
 //! HTTP, against a matrix of expectations. A role that may not is refused
 //! with 401 (nobody logged in) or 403 (anyone else) and nothing is stored
 //! (the competition's `ETag` is unchanged); a role that may is not refused
@@ -106,27 +107,58 @@ impl World {
                 )
                 .await
             }
-            Act::RevokeToken => {
-                // Revoke a token made for the purpose (the role's own token
-                // must serve the rest of the row): its id, or none when the
-                // caller may not make one.
-                let made = send(
+            // Revoke a token or feed made for the purpose (the role's own
+            // token must serve the rest of the row): its id, or none when
+            // the caller may not make one.
+            Act::RevokeToken => self.made_and_revoked(who, "/api/tokens").await,
+            Act::RevokeFeed => self.made_and_revoked(who, "/api/calendars").await,
+            Act::CreateFeed => {
+                send(
                     &self.app,
                     Method::POST,
-                    "/api/tokens",
+                    "/api/calendars",
                     who,
                     &[],
-                    Some(&json!({"label": "to revoke"})),
+                    Some(&json!({"label": "matrix"})),
                 )
-                .await;
-                let id = made.json()["id"]
-                    .as_str()
-                    .unwrap_or("0000000000000000")
-                    .to_string();
+                .await
+            }
+            Act::ListFeeds => send(&self.app, Method::GET, "/api/calendars", who, &[], None).await,
+            Act::CreateLadderFeed => {
+                send(
+                    &self.app,
+                    Method::POST,
+                    &format!("/api/competitions/{LADDER}/calendars"),
+                    who,
+                    &[],
+                    Some(&json!({"label": "matrix"})),
+                )
+                .await
+            }
+            Act::ListLadderFeeds => {
+                send(
+                    &self.app,
+                    Method::GET,
+                    &format!("/api/competitions/{LADDER}/calendars"),
+                    who,
+                    &[],
+                    None,
+                )
+                .await
+            }
+            Act::RevokeLadderFeed | Act::FetchLadderFeed => {
+                // A feed of the ladder made by its owner for the purpose.
+                let made = self.ladder_feed().await;
+                let id = made["id"].as_str().unwrap().to_string();
+                if act == Act::FetchLadderFeed {
+                    let url = made["url"].as_str().unwrap();
+                    let path = &url[url.find("/calendar/").unwrap()..];
+                    return send(&self.app, Method::GET, path, who, &[], None).await;
+                }
                 send(
                     &self.app,
                     Method::DELETE,
-                    &format!("/api/tokens/{id}"),
+                    &format!("/api/competitions/{LADDER}/calendars/{id}"),
                     who,
                     &[],
                     None,
@@ -135,6 +167,48 @@ impl World {
             }
             _ => self.act(who, &act.body(self)).await,
         }
+    }
+
+    /// Make one of `who`'s own tokens or feeds at `collection`, then
+    /// revoke it by its id (`0000000000000000` when none was made).
+    async fn made_and_revoked(&self, who: As<'_>, collection: &str) -> Answer {
+        let made = send(
+            &self.app,
+            Method::POST,
+            collection,
+            who,
+            &[],
+            Some(&json!({"label": "to revoke"})),
+        )
+        .await;
+        let id = made.json()["id"]
+            .as_str()
+            .unwrap_or("0000000000000000")
+            .to_string();
+        send(
+            &self.app,
+            Method::DELETE,
+            &format!("{collection}/{id}"),
+            who,
+            &[],
+            None,
+        )
+        .await
+    }
+
+    /// A calendar feed of the ladder, made by its owner: `{url, id, label}`.
+    async fn ladder_feed(&self) -> Value {
+        let made = send(
+            &self.app,
+            Method::POST,
+            &format!("/api/competitions/{LADDER}/calendars"),
+            As::Token(self.token("olga")),
+            &[],
+            Some(&json!({"label": "the owner's"})),
+        )
+        .await;
+        assert_eq!(made.status, StatusCode::CREATED, "{}", made.text());
+        made.json()
     }
 }
 
@@ -147,6 +221,17 @@ enum Act {
     CreateToken,
     /// `DELETE /api/tokens/{id}` of a token of one's own (issue 14 item 2).
     RevokeToken,
+    /// Calendar feeds (issue 18 §4): one's own (`/api/calendars`) ...
+    CreateFeed,
+    ListFeeds,
+    RevokeFeed,
+    /// ... the ladder's (`/api/competitions/{id}/calendars`) ...
+    CreateLadderFeed,
+    ListLadderFeeds,
+    RevokeLadderFeed,
+    /// ... and `GET /calendar/{token}.ics` of a feed its owner made: the
+    /// token is the key, whoever holds it.
+    FetchLadderFeed,
     Join,
     AddPlayer,
     Approve,
@@ -198,9 +283,16 @@ impl Act {
                 "final_state": "turn 7, USSR to move", "decision": "the moderator's decision"})
         };
         match self {
-            Act::CreateCompetition | Act::CreateToken | Act::RevokeToken => {
-                unreachable!("not a ladder action")
-            }
+            Act::CreateCompetition
+            | Act::CreateToken
+            | Act::RevokeToken
+            | Act::CreateFeed
+            | Act::ListFeeds
+            | Act::RevokeFeed
+            | Act::CreateLadderFeed
+            | Act::ListLadderFeeds
+            | Act::RevokeLadderFeed
+            | Act::FetchLadderFeed => unreachable!("not a ladder action"),
             Act::Join => json!({"action": "join"}),
             Act::AddPlayer => json!({"action": "add-player", "name": "Nina Newman"}),
             Act::Approve => json!({"action": "approve", "player": "Zed Zane"}),
@@ -281,6 +373,13 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::CreateCompetition,  [N, N,   N, N, N, N, N,  Y]), // organizers only
     (Act::CreateToken,        [N, Y,   Y, Y, Y, Y, Y,  Y]),
     (Act::RevokeToken,        [N, Y,   Y, Y, Y, Y, Y,  Y]), // one's own tokens
+    (Act::CreateFeed,         [N, Y,   Y, Y, Y, Y, Y,  Y]), // one's own calendar
+    (Act::ListFeeds,          [N, Y,   Y, Y, Y, Y, Y,  Y]),
+    (Act::RevokeFeed,         [N, Y,   Y, Y, Y, Y, Y,  Y]),
+    (Act::CreateLadderFeed,   [N, N,   N, N, N, Y, Y,  Y]), // the owner and moderators
+    (Act::ListLadderFeeds,    [N, N,   N, N, N, Y, Y,  Y]),
+    (Act::RevokeLadderFeed,   [N, N,   N, N, N, Y, Y,  Y]),
+    (Act::FetchLadderFeed,    [Y, Y,   Y, Y, Y, Y, Y,  Y]), // whoever holds the URL
     (Act::Join,               [N, Y,   Y, Y, Y, Y, Y,  Y]),
     (Act::AddPlayer,          [N, N,   N, N, N, Y, Y,  Y]),
     (Act::Approve,            [N, N,   N, N, N, Y, Y,  Y]),
@@ -408,7 +507,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 38);
+    assert_eq!(MATRIX.len(), 45);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -457,7 +556,16 @@ async fn the_matrix_covers_every_ladder_action() {
         .filter(|(act, _)| {
             !matches!(
                 act,
-                Act::CreateCompetition | Act::CreateToken | Act::RevokeToken
+                Act::CreateCompetition
+                    | Act::CreateToken
+                    | Act::RevokeToken
+                    | Act::CreateFeed
+                    | Act::ListFeeds
+                    | Act::RevokeFeed
+                    | Act::CreateLadderFeed
+                    | Act::ListLadderFeeds
+                    | Act::RevokeLadderFeed
+                    | Act::FetchLadderFeed
             )
         })
         .map(|(act, _)| act.body(&world)["action"].as_str().unwrap().to_string())
@@ -505,6 +613,9 @@ async fn the_matrix_holds_with_a_session_cookie_too() {
         (Act::CreateCompetition, Role::Moderator, N),
         (Act::AnnouncePreview, Role::Moderator, Y),
         (Act::ConfirmX, Role::PlayerB, Y),
+        (Act::CreateFeed, Role::PlayerA, Y),
+        (Act::CreateLadderFeed, Role::PlayerA, N),
+        (Act::RevokeLadderFeed, Role::Moderator, Y),
     ];
     let mut failures = Vec::new();
     for (act, role, expect) in cells {

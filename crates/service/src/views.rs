@@ -8,6 +8,8 @@ use arbiter_engine::tws::stats::Record;
 use arbiter_engine::tws::{Game, Ladder, Membership, Move, PairingMethod, Round};
 use serde::Serialize;
 
+pub mod calendar;
+
 fn date(t: Time) -> String {
     t.format("%Y-%m-%d").to_string()
 }

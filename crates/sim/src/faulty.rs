@@ -22,8 +22,9 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use arbiter_store::{
-    Account, AccountStore, ApiToken, Appended, CompetitionDump, EventStore, Grant, Idempotency,
-    KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError, StoredEvent,
+    Account, AccountStore, ApiToken, Appended, CalendarFeed, CompetitionDump, EventStore,
+    FeedOwner, Grant, Idempotency, KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError,
+    StoredEvent,
 };
 use async_trait::async_trait;
 use rand_chacha::ChaCha8Rng;
@@ -543,6 +544,25 @@ impl<S: AccountStore> AccountStore for FaultyStore<S> {
 
     async fn delete_account(&self, username: &str) -> Result<bool, StoreError> {
         self.call(Call::Accounts, || self.inner.delete_account(username))
+            .await
+    }
+
+    async fn put_feed(&self, feed: &CalendarFeed) -> Result<(), StoreError> {
+        self.call(Call::Accounts, || self.inner.put_feed(feed))
+            .await
+    }
+
+    async fn feed(&self, hash: &str) -> Result<Option<CalendarFeed>, StoreError> {
+        self.call(Call::Accounts, || self.inner.feed(hash)).await
+    }
+
+    async fn feeds_of(&self, owner: &FeedOwner) -> Result<Vec<CalendarFeed>, StoreError> {
+        self.call(Call::Accounts, || self.inner.feeds_of(owner))
+            .await
+    }
+
+    async fn delete_feed(&self, hash: &str) -> Result<bool, StoreError> {
+        self.call(Call::Accounts, || self.inner.delete_feed(hash))
             .await
     }
 

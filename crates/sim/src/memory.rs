@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use arbiter_store::{
-    Account, AccountStore, ApiToken, Appended, CompetitionDump, EventStore, Grant, Idempotency,
-    KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError, StoredEvent, check_account_import,
-    check_import,
+    Account, AccountStore, ApiToken, Appended, CalendarFeed, CompetitionDump, EventStore,
+    FeedOwner, Grant, Idempotency, KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError,
+    StoredEvent, check_account_import, check_import,
 };
 use async_trait::async_trait;
 
@@ -38,6 +38,7 @@ struct Data {
     grants: BTreeMap<(String, String, Role), Grant>,
     sessions: BTreeMap<String, Session>,
     tokens: BTreeMap<String, ApiToken>,
+    feeds: BTreeMap<String, CalendarFeed>,
 }
 
 impl Data {
@@ -445,9 +446,38 @@ impl AccountStore for MemoryStore {
         // One lock: all at once.
         let mut data = self.data()?;
         data.tokens.retain(|_, t| t.username != username);
+        let owner = FeedOwner::Account(username.to_owned());
+        data.feeds.retain(|_, f| f.owner != owner);
         data.sessions.retain(|_, s| s.username != username);
         data.grants.retain(|_, g| g.username != username);
         Ok(data.accounts.remove(username).is_some())
+    }
+
+    async fn put_feed(&self, feed: &CalendarFeed) -> Result<(), StoreError> {
+        self.data()?.feeds.insert(feed.hash.clone(), feed.clone());
+        Ok(())
+    }
+
+    async fn feed(&self, hash: &str) -> Result<Option<CalendarFeed>, StoreError> {
+        Ok(self.data()?.feeds.get(hash).cloned())
+    }
+
+    async fn feeds_of(&self, owner: &FeedOwner) -> Result<Vec<CalendarFeed>, StoreError> {
+        let mut feeds: Vec<CalendarFeed> = self
+            .data()?
+            .feeds
+            .values()
+            .filter(|f| &f.owner == owner)
+            .cloned()
+            .collect();
+        feeds.sort_by(|a, b| {
+            (&a.created_at, &a.label, &a.hash).cmp(&(&b.created_at, &b.label, &b.hash))
+        });
+        Ok(feeds)
+    }
+
+    async fn delete_feed(&self, hash: &str) -> Result<bool, StoreError> {
+        Ok(self.data()?.feeds.remove(hash).is_some())
     }
 
     async fn import_accounts(

@@ -8,8 +8,9 @@
 use std::path::{Path, PathBuf};
 
 use arbiter_store::{
-    Account, AccountStore, ApiToken, Appended, CompetitionDump, EventStore, Grant, Idempotency,
-    KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError, StoredEvent,
+    Account, AccountStore, ApiToken, Appended, CalendarFeed, CompetitionDump, EventStore,
+    FeedOwner, Grant, Idempotency, KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError,
+    StoredEvent,
 };
 use arbiter_store_postgres::PostgresStore;
 use arbiter_store_sqlite::SqliteStore;
@@ -300,6 +301,22 @@ impl AccountStore for AnyStore {
 
     async fn delete_account(&self, username: &str) -> Result<bool, StoreError> {
         delegate!(self, s => s.delete_account(username))
+    }
+
+    async fn put_feed(&self, feed: &CalendarFeed) -> Result<(), StoreError> {
+        delegate!(self, s => s.put_feed(feed))
+    }
+
+    async fn feed(&self, hash: &str) -> Result<Option<CalendarFeed>, StoreError> {
+        delegate!(self, s => s.feed(hash))
+    }
+
+    async fn feeds_of(&self, owner: &FeedOwner) -> Result<Vec<CalendarFeed>, StoreError> {
+        delegate!(self, s => s.feeds_of(owner))
+    }
+
+    async fn delete_feed(&self, hash: &str) -> Result<bool, StoreError> {
+        delegate!(self, s => s.delete_feed(hash))
     }
 
     async fn import_accounts(

@@ -4,14 +4,16 @@
 //! statement each, so no transaction is left in doubt); reads through the
 //! reader slots.
 
-use arbiter_store::{Account, AccountStore, ApiToken, Grant, Role, Session, StoreError};
+use arbiter_store::{
+    Account, AccountStore, ApiToken, CalendarFeed, FeedOwner, Grant, Role, Session, StoreError,
+};
 use async_trait::async_trait;
 use std::sync::Arc;
 
 use crate::{SqliteStore, WriterGuard, backend};
 use arbiter_store::accounts::rows::{
-    AccountRow, GrantRow, SessionRow, TokenRow, account_from_row, grant_from_row, session_from_row,
-    token_from_row,
+    AccountRow, FeedRow, GrantRow, SessionRow, TokenRow, account_from_row, feed_from_row,
+    feed_owner_columns, grant_from_row, session_from_row, token_from_row,
 };
 
 #[async_trait]
@@ -319,6 +321,10 @@ impl AccountStore for SqliteStore {
                 "cannot delete the API tokens of the account",
             ),
             (
+                "DELETE FROM calendar_feeds WHERE owner_kind = 'account' AND owner = ?1",
+                "cannot delete the calendar feeds of the account",
+            ),
+            (
                 "DELETE FROM sessions WHERE username = ?1",
                 "cannot delete the sessions of the account",
             ),
@@ -338,6 +344,72 @@ impl AccountStore for SqliteStore {
             .execute(conn)
             .await
             .map_err(backend("cannot delete the account"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn put_feed(&self, feed: &CalendarFeed) -> Result<(), StoreError> {
+        let mut slot = self.inner.writer.lock().await;
+        let conn = slot.conn(&self.inner.name).await?;
+        let (kind, owner) = feed_owner_columns(&feed.owner);
+        sqlx::query(
+            "INSERT INTO calendar_feeds \
+             (hash, owner_kind, owner, label, created_by, created_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
+             ON CONFLICT (hash) DO UPDATE SET owner_kind = excluded.owner_kind, \
+             owner = excluded.owner, label = excluded.label, \
+             created_by = excluded.created_by, created_at = excluded.created_at",
+        )
+        .bind(&feed.hash)
+        .bind(kind)
+        .bind(owner)
+        .bind(&feed.label)
+        .bind(&feed.created_by)
+        .bind(&feed.created_at)
+        .execute(conn)
+        .await
+        .map_err(backend("cannot keep the calendar feed"))?;
+        Ok(())
+    }
+
+    async fn feed(&self, hash: &str) -> Result<Option<CalendarFeed>, StoreError> {
+        let mut slot = self.reader().await;
+        let conn = slot.conn(&self.inner.name).await?;
+        let row: Option<FeedRow> = sqlx::query_as(
+            "SELECT hash, owner_kind, owner, label, created_by, created_at \
+             FROM calendar_feeds WHERE hash = ?1",
+        )
+        .bind(hash)
+        .fetch_optional(conn)
+        .await
+        .map_err(backend("cannot read the calendar feed"))?;
+        row.map(feed_from_row).transpose()
+    }
+
+    async fn feeds_of(&self, owner: &FeedOwner) -> Result<Vec<CalendarFeed>, StoreError> {
+        let mut slot = self.reader().await;
+        let conn = slot.conn(&self.inner.name).await?;
+        let (kind, owner) = feed_owner_columns(owner);
+        let rows: Vec<FeedRow> = sqlx::query_as(
+            "SELECT hash, owner_kind, owner, label, created_by, created_at \
+             FROM calendar_feeds WHERE owner_kind = ?1 AND owner = ?2 \
+             ORDER BY created_at, label, hash",
+        )
+        .bind(kind)
+        .bind(owner)
+        .fetch_all(conn)
+        .await
+        .map_err(backend("cannot list the calendar feeds"))?;
+        rows.into_iter().map(feed_from_row).collect()
+    }
+
+    async fn delete_feed(&self, hash: &str) -> Result<bool, StoreError> {
+        let mut slot = self.inner.writer.lock().await;
+        let conn = slot.conn(&self.inner.name).await?;
+        let done = sqlx::query("DELETE FROM calendar_feeds WHERE hash = ?1")
+            .bind(hash)
+            .execute(conn)
+            .await
+            .map_err(backend("cannot revoke the calendar feed"))?;
         Ok(done.rows_affected() > 0)
     }
 

@@ -115,6 +115,41 @@ impl ApiToken {
     }
 }
 
+/// Whose calendar a feed is (issue 18 §4): an account's (the games of the
+/// players it is linked to, in every competition) or a competition's (its
+/// rounds and deadlines).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FeedOwner {
+    /// The username.
+    Account(String),
+    /// The competition's id.
+    Competition(String),
+}
+
+/// A private calendar feed URL: whoever holds its token reads the calendar
+/// without logging in (a calendar application cannot), until it is
+/// revoked. Only the hash of the token is kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CalendarFeed {
+    /// Hex SHA-256 of the token in the URL.
+    pub hash: String,
+    pub owner: FeedOwner,
+    /// What its maker called it ("phone", "club calendar").
+    pub label: String,
+    /// The account that made it.
+    pub created_by: String,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+impl CalendarFeed {
+    /// The feed's public name, as [`ApiToken::id`]: the first
+    /// [`TOKEN_ID_LEN`] hex digits of its hash.
+    pub fn id(&self) -> &str {
+        self.hash.get(..TOKEN_ID_LEN).unwrap_or(&self.hash)
+    }
+}
+
 /// The checks of [`AccountStore::import_accounts`] that need no store:
 /// every backend calls it first, so that they refuse the same imports with
 /// the same messages ([`StoreError::Invalid`], nothing written). Consistent
@@ -227,12 +262,22 @@ pub trait AccountStore: Send + Sync {
     /// many.
     async fn delete_tokens_of(&self, username: &str) -> Result<u64, StoreError>;
     /// Remove an account with everything that acts for it or as it: its
-    /// API tokens, sessions and grants, then the account itself (in that
+    /// API tokens, calendar feeds, sessions and grants, then the account itself (in that
     /// order, so that a failure half way leaves an account that can do less,
     /// never a token or session that outlives its account; calling it again
     /// finishes). False when there was no such account (the rest is deleted
     /// all the same).
     async fn delete_account(&self, username: &str) -> Result<bool, StoreError>;
+
+    /// Keep a calendar feed (replacing one with the same hash).
+    async fn put_feed(&self, feed: &CalendarFeed) -> Result<(), StoreError>;
+    /// The feed whose token has this hash.
+    async fn feed(&self, hash: &str) -> Result<Option<CalendarFeed>, StoreError>;
+    /// The feeds of an account or a competition, sorted by creation, label
+    /// and hash.
+    async fn feeds_of(&self, owner: &FeedOwner) -> Result<Vec<CalendarFeed>, StoreError>;
+    /// Revoke a feed; false when there was none.
+    async fn delete_feed(&self, hash: &str) -> Result<bool, StoreError>;
 
     /// Write accounts with their grants and API tokens (an export of this or
     /// another store; sessions are never exported), in one transaction: all
@@ -258,7 +303,7 @@ pub trait AccountStore: Send + Sync {
 /// tables' column order), and the records they make: one reading for every
 /// backend, so they agree on what a stored row means.
 pub mod rows {
-    use super::{Account, ApiToken, Grant, Role, Session};
+    use super::{Account, ApiToken, CalendarFeed, FeedOwner, Grant, Role, Session};
     use crate::StoreError;
 
     /// username, display_name, email, password_hash, organizer, created_at.
@@ -279,6 +324,39 @@ pub mod rows {
         Option<String>,
         Option<String>,
     );
+
+    /// hash, owner kind (`account` or `competition`), owner, label,
+    /// created_by, created_at.
+    pub type FeedRow = (String, String, String, String, String, String);
+
+    /// The owner as its two columns: kind and name.
+    pub fn feed_owner_columns(owner: &FeedOwner) -> (&'static str, &str) {
+        match owner {
+            FeedOwner::Account(username) => ("account", username),
+            FeedOwner::Competition(id) => ("competition", id),
+        }
+    }
+
+    pub fn feed_from_row(
+        (hash, kind, owner, label, created_by, created_at): FeedRow,
+    ) -> Result<CalendarFeed, StoreError> {
+        let owner = match kind.as_str() {
+            "account" => FeedOwner::Account(owner),
+            "competition" => FeedOwner::Competition(owner),
+            _ => {
+                return Err(StoreError::Backend(format!(
+                    "unknown owner kind {kind:?} of a calendar feed"
+                )));
+            }
+        };
+        Ok(CalendarFeed {
+            hash,
+            owner,
+            label,
+            created_by,
+            created_at,
+        })
+    }
 
     pub fn account_from_row(
         (username, display_name, email, password_hash, organizer, created_at): AccountRow,

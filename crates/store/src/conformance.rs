@@ -1542,7 +1542,9 @@ pub async fn import_races_an_append<S: EventStore + 'static>(store: S) {
 /// empty store. The checks need no particular runtime.
 pub mod accounts {
     use super::ok;
-    use crate::{Account, AccountStore, ApiToken, Grant, Role, Session, StoreError};
+    use crate::{
+        Account, AccountStore, ApiToken, CalendarFeed, FeedOwner, Grant, Role, Session, StoreError,
+    };
 
     /// Run every check, each on a fresh empty store made by `make`.
     pub async fn run_all<S, F, Fut>(make: F)
@@ -1574,6 +1576,8 @@ pub mod accounts {
         check!(token_expiry_and_last_use);
         check!(delete_tokens_of);
         check!(delete_account);
+        check!(calendar_feeds);
+        check!(delete_account_revokes_its_feeds);
         check!(import_accounts_round_trips);
         check!(import_accounts_refuses_taken_usernames);
         check!(import_accounts_refuses_inconsistent_sets);
@@ -2321,6 +2325,101 @@ pub mod accounts {
         create(&store, &account("alice")).await;
         assert!(grants_of(&store, "alice").await.is_empty());
         assert!(tokens_of(&store, "alice").await.is_empty());
+    }
+
+    fn feed(hash: &str, owner: FeedOwner, label: &str, created_at: &str) -> CalendarFeed {
+        CalendarFeed {
+            hash: hash.to_owned(),
+            owner,
+            label: label.to_owned(),
+            created_by: "maker".to_owned(),
+            created_at: created_at.to_owned(),
+        }
+    }
+
+    /// Calendar feeds (issue 18 §4): kept by hash, listed per owner in
+    /// order of creation, label and hash, revoked one by one; an account's
+    /// and a competition's of the same name are apart.
+    pub async fn calendar_feeds<S: AccountStore>(store: S) {
+        let alice = FeedOwner::Account("alice".to_owned());
+        let league = FeedOwner::Competition("alice".to_owned());
+        let late = feed("f1", alice.clone(), "phone", "2024-02-01T00:00:00Z");
+        let early = feed("f2", alice.clone(), "zz", "2024-01-01T00:00:00Z");
+        let same_time = feed("f3", alice.clone(), "aa", "2024-02-01T00:00:00Z");
+        let club = feed("f4", league.clone(), "club", "2024-01-01T00:00:00Z");
+        for f in [&late, &early, &same_time, &club] {
+            ok(&format!("put_feed {}", f.hash), store.put_feed(f).await);
+        }
+        assert_eq!(ok("feed f1", store.feed("f1").await), Some(late.clone()));
+        assert_eq!(ok("feed f4", store.feed("f4").await), Some(club.clone()));
+        assert_eq!(ok("feed nope", store.feed("nope").await), None);
+        assert_eq!(
+            ok("feeds_of alice", store.feeds_of(&alice).await),
+            vec![early.clone(), same_time.clone(), late.clone()]
+        );
+        assert_eq!(
+            ok("feeds_of the league", store.feeds_of(&league).await),
+            vec![club.clone()]
+        );
+        assert!(
+            ok(
+                "feeds_of bob",
+                store.feeds_of(&FeedOwner::Account("bob".to_owned())).await
+            )
+            .is_empty()
+        );
+        // Put again: replaced, not doubled.
+        let relabelled = CalendarFeed {
+            label: "tablet".to_owned(),
+            ..late.clone()
+        };
+        ok("put_feed f1 again", store.put_feed(&relabelled).await);
+        assert_eq!(ok("feed f1", store.feed("f1").await), Some(relabelled));
+        assert!(ok("delete_feed f1", store.delete_feed("f1").await));
+        assert!(!ok("delete_feed f1 again", store.delete_feed("f1").await));
+        assert_eq!(ok("feed f1 revoked", store.feed("f1").await), None);
+        assert_eq!(
+            ok("feeds_of alice", store.feeds_of(&alice).await),
+            vec![early, same_time]
+        );
+        assert_eq!(ok("feed f4", store.feed("f4").await), Some(club));
+    }
+
+    /// Removing an account revokes its feeds, not a competition's feeds it
+    /// made.
+    pub async fn delete_account_revokes_its_feeds<S: AccountStore>(store: S) {
+        create(&store, &account("alice")).await;
+        let own = feed(
+            "f1",
+            FeedOwner::Account("alice".to_owned()),
+            "phone",
+            "2024-01-01T00:00:00Z",
+        );
+        let club = CalendarFeed {
+            created_by: "alice".to_owned(),
+            ..feed(
+                "f2",
+                FeedOwner::Competition("c1".to_owned()),
+                "club",
+                "2024-01-01T00:00:00Z",
+            )
+        };
+        let bobs = feed(
+            "f3",
+            FeedOwner::Account("bob".to_owned()),
+            "phone",
+            "2024-01-01T00:00:00Z",
+        );
+        for f in [&own, &club, &bobs] {
+            ok(&format!("put_feed {}", f.hash), store.put_feed(f).await);
+        }
+        assert!(ok(
+            "delete_account alice",
+            store.delete_account("alice").await
+        ));
+        assert_eq!(ok("feed f1", store.feed("f1").await), None, "her own feed");
+        assert_eq!(ok("feed f2", store.feed("f2").await), Some(club));
+        assert_eq!(ok("feed f3", store.feed("f3").await), Some(bobs));
     }
 
     /// Imported accounts, grants and tokens read back as given.

@@ -8,7 +8,10 @@
 pub mod accounts;
 pub mod conformance;
 
-pub use accounts::{Account, AccountStore, ApiToken, Grant, Role, Session, check_account_import};
+pub use accounts::{
+    Account, AccountStore, ApiToken, CalendarFeed, FeedOwner, Grant, Role, Session,
+    check_account_import,
+};
 
 use async_trait::async_trait;
 

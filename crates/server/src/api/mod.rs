@@ -1,6 +1,7 @@
 //! The JSON API under `/api`, and its OpenAPI document (generated at
 //! compile time by utoipa from the handlers and the view types).
 
+pub mod calendars;
 pub mod clinch;
 pub mod competitions;
 pub mod insight;
@@ -40,6 +41,19 @@ pub fn routes() -> Router<AppState> {
             get(write::list_tokens).post(write::create_token),
         )
         .route("/api/tokens/{id}", delete(write::revoke_token))
+        .route(
+            "/api/calendars",
+            get(calendars::list_own).post(calendars::create_own),
+        )
+        .route("/api/calendars/{id}", delete(calendars::revoke_own))
+        .route(
+            "/api/competitions/{id}/calendars",
+            get(calendars::list_of_competition).post(calendars::create_for_competition),
+        )
+        .route(
+            "/api/competitions/{id}/calendars/{feed}",
+            delete(calendars::revoke_of_competition),
+        )
         .route("/api/competitions/{id}", get(competitions::show))
         .route("/api/competitions/{id}/history", get(competitions::history))
         .route("/api/competitions/{id}/ratings", get(insight::ratings))
@@ -127,11 +141,17 @@ A competition's responses carry its version as `ETag` (`\"v42\"`), to send back 
         write::create_token,
         write::list_tokens,
         write::revoke_token,
+        calendars::list_own,
+        calendars::create_own,
+        calendars::revoke_own,
+        calendars::list_of_competition,
+        calendars::create_for_competition,
+        calendars::revoke_of_competition,
     ),
     tags(
         (name = "competitions", description = "Competitions of every format, read side"),
         (name = "server", description = "The server itself"),
-        (name = "accounts", description = "Accounts, sessions and API tokens"),
+        (name = "accounts", description = "Accounts, sessions, API tokens and calendar feeds"),
     )
 )]
 #[derive(Debug)]

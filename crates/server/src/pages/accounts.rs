@@ -187,6 +187,8 @@ struct AccountPage {
     /// What was just revoked, by label.
     revoked: Option<String>,
     max_token_days: u32,
+    /// The account's calendar feeds (issue 18 §4).
+    calendars: super::calendars::FeedsSection,
 }
 
 /// One API token in the account's list (issue 14 item 2).
@@ -219,6 +221,19 @@ async fn account_page_for(
     new_token: Option<String>,
     revoked: Option<String>,
 ) -> Response {
+    account_page_with(state, caller, new_token, revoked, None, None).await
+}
+
+/// The account page with the notices of its forms: an API token just
+/// made or revoked, a calendar feed's URL just made, a feed just revoked.
+pub(crate) async fn account_page_with(
+    state: &AppState,
+    caller: &Caller,
+    new_token: Option<String>,
+    revoked: Option<String>,
+    new_feed: Option<String>,
+    revoked_feed: Option<String>,
+) -> Response {
     let Some(account) = &caller.account else {
         return to_login("/account");
     };
@@ -232,10 +247,17 @@ async fn account_page_for(
             .tokens_of(&account.username)
             .await
             .map_err(ApiError::from_store)?;
-        Ok::<_, ApiError>((grants, tokens))
+        let calendars = super::calendars::FeedsSection::of(
+            state,
+            &arbiter_store::FeedOwner::Account(account.username.clone()),
+            new_feed,
+            revoked_feed,
+        )
+        .await?;
+        Ok::<_, ApiError>((grants, tokens, calendars))
     }
     .await;
-    let (grants, tokens) = match result {
+    let (grants, tokens, calendars) = match result {
         Ok(x) => x,
         Err(e) => return problem(e, "/"),
     };
@@ -278,6 +300,7 @@ async fn account_page_for(
         new_token,
         revoked,
         max_token_days: auth::MAX_TOKEN_DAYS,
+        calendars,
     };
     render(&page).into_response()
 }

@@ -35,6 +35,7 @@ use crate::AppState;
 
 mod accounts;
 pub mod assets;
+mod calendars;
 mod clinch;
 pub(crate) mod desk;
 pub(crate) mod forms;
@@ -73,6 +74,18 @@ pub fn routes() -> Router<AppState> {
         .route("/account", get(accounts::account))
         .route("/account/tokens", post(accounts::create_token))
         .route("/account/tokens/{id}/revoke", post(accounts::revoke_token))
+        .route("/account/calendars", post(calendars::create_own))
+        .route(
+            "/account/calendars/{id}/revoke",
+            post(calendars::revoke_own),
+        )
+        .route(
+            "/c/{id}/calendars",
+            get(calendars::page).post(calendars::create),
+        )
+        .route("/c/{id}/calendars/{feed}/revoke", post(calendars::revoke))
+        // The private feed itself (iCalendar text, not a page).
+        .route("/calendar/{file}", get(crate::calendar::feed))
         .route("/new", get(new::new_page).post(new::create))
         .route("/c/{id}/manage", get(desk::page))
         .route("/c/{id}/act", post(desk::act))

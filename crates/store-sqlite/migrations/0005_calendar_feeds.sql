@@ -1,0 +1,14 @@
+-- Issue 18 §4: private calendar feed URLs, by the hex SHA-256 of the token
+-- in the URL. A feed is an account's (`owner_kind` 'account', `owner` its
+-- username) or a competition's ('competition', its id); revoking deletes
+-- the row, and the URL answers 404 from then on.
+CREATE TABLE calendar_feeds (
+    hash       TEXT PRIMARY KEY,
+    owner_kind TEXT NOT NULL CHECK (owner_kind IN ('account', 'competition')),
+    owner      TEXT NOT NULL,
+    label      TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE INDEX calendar_feeds_by_owner ON calendar_feeds (owner_kind, owner);
