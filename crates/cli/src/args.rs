@@ -132,6 +132,8 @@ pub enum Noun {
     WhatIf(WhatIfArgs),
     /// What is still possible: clinched, eliminated or open, per player and zone (ARB-R47).
     Clinch(ClinchArgs),
+    /// A calendar feed (iCalendar) on standard output: the competition's rounds and deadlines, a player's games, or an account's.
+    Calendar(CalendarArgs),
     /// The standings of any format, one row per player (--csv for a spreadsheet).
     Standings(TableArgs),
     /// Every game and its result, any format (--csv for a spreadsheet).
@@ -1104,6 +1106,19 @@ pub struct WhatIfArgs {
     /// (Spain-Germany=1-1, G5=1-0); a game already played is imagined with another result.
     #[arg(long = "result", value_name = "KEY=VALUE")]
     pub results: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CalendarArgs {
+    /// The games and deadlines of this player of the competition [default: the competition's rounds, seasons and deadlines].
+    #[arg(long)]
+    pub player: Option<String>,
+    /// The games of this account in every competition where it is linked to a player.
+    #[arg(long)]
+    pub account: Option<String>,
+    /// The server address the entries link to.
+    #[arg(long, default_value = "http://localhost:8080")]
+    pub base_url: String,
 }
 
 #[derive(Debug, Args)]

@@ -7,6 +7,7 @@ mod out;
 
 mod account;
 mod args;
+mod calendar;
 mod clinch;
 mod csv;
 mod demo;

@@ -505,6 +505,7 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
         Noun::Project(a) => crate::insight::project(svc, g, a).await,
         Noun::WhatIf(a) => crate::what_if::run(svc, g, a).await,
         Noun::Clinch(a) => crate::clinch::clinch(svc, g, a).await,
+        Noun::Calendar(a) => crate::calendar::calendar(svc, g, a).await,
         Noun::Stats(a) if a.all => crate::installation::stats(svc, g, a).await,
         Noun::Player(PlayerCmd::Import { file }) => crate::csv::import(svc, g, file).await,
         Noun::Standings(a) => crate::csv::export(svc, g, crate::csv::Export::Standings, a).await,
@@ -1055,7 +1056,8 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
         | Noun::WhatIf(_)
         | Noun::Standings(_)
         | Noun::Results(_)
-        | Noun::Clinch(_) => unreachable_noun()?,
+        | Noun::Clinch(_)
+        | Noun::Calendar(_) => unreachable_noun()?,
     }
     Ok(())
 }
