@@ -1,0 +1,319 @@
+//! End-to-end: no page scrolls sideways (issue 17 §3, "readable
+//! everywhere"). The real `arbiter serve --demo` in a real headless
+//! Chromium, driven through chromedriver (see `common/browser.rs`), visits
+//! every page type — the list, every competition of every format with each
+//! page of its menu (statistics, ratings, projection, what is still
+//! possible, what if, history), a player, a round and a season, the
+//! statistics of every ladder, a filtered history and a refused filter,
+//! the error page, the login and registration forms, and logged in as the
+//! organizer `jordan` the account page, `/new` and every competition's
+//! desk — at a phone's width (390 px) and a desktop's (1280 px), and checks
+//! that `document.documentElement.scrollWidth <= window.innerWidth`, less
+//! the vertical scroll bar headless Chromium draws (a phone overlays it):
+//! a wide table may scroll inside its own box, the page itself never. At
+//! both widths each table's row headers (the player, the team, the game)
+//! must be in view without scrolling their table.
+//!
+//! A page that overflows is reported with its width and the widest
+//! elements that stick out of the viewport without being inside a box that
+//! scrolls or clips, so the fix is where the message points. Every page's
+//! screenshot at both widths goes to `target/e2e-screenshots/` (printed at
+//! the end). It fails (it never skips) when Chromium or chromedriver is
+//! missing; every wait is bounded, and every process it starts is killed
+//! when it ends.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use common::browser::{Browser, DESKTOP, Driver, PHONE, Server};
+
+/// The demo organizer (`arbiter_server::demo`), and the demo's password.
+const ORGANIZER: &str = "jordan";
+const PASSWORD: &str = "arbiter-demo";
+
+/// What a page sticks out with, measured in the browser: the document's
+/// width, the viewport's, and the widest elements that end beyond the
+/// viewport outside any box that scrolls or clips them, and the texts
+/// that run out of their element (a description, its right edge and its
+/// width), the furthest out first.
+const MEASURE: &str = r#"
+// The width the page has to fit: the viewport, less a scroll bar where
+// the browser draws one (a phone's overlays it).
+const vw = Math.min(window.innerWidth, document.documentElement.clientWidth);
+const sw = document.documentElement.scrollWidth;
+// Inside a box that scrolls or clips it: an ancestor with overflow-x set,
+// which for an absolutely positioned element must be positioned itself
+// (or lie beyond its containing block) to hold it.
+const contained = (el) => {
+  const own = getComputedStyle(el).position;
+  if (own === 'fixed') return false;
+  let escaping = own === 'absolute';
+  for (let p = el.parentElement; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    const o = s.overflowX;
+    const clips = o === 'auto' || o === 'scroll' || o === 'hidden' || o === 'clip';
+    const positioned = s.position !== 'static';
+    if (clips && (!escaping || positioned)) return true;
+    if (positioned) {
+      if (s.position === 'fixed') return false;
+      escaping = s.position === 'absolute';
+    }
+  }
+  return false;
+};
+const describe = (el) => {
+  let d = el.tagName.toLowerCase();
+  if (el.id) d += '#' + el.id;
+  if (typeof el.className === 'string' && el.className.trim()) d += '.' + el.className.trim().split(/\s+/).join('.');
+  const path = [];
+  for (let p = el.parentElement; p && p !== document.body && path.length < 4; p = p.parentElement) {
+    let s = p.tagName.toLowerCase();
+    if (p.id) s += '#' + p.id;
+    if (typeof p.className === 'string' && p.className.trim()) s += '.' + p.className.trim().split(/\s+/).join('.');
+    path.unshift(s);
+  }
+  const text = (el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60);
+  return path.join(' > ') + ' > ' + d + (text ? ' "' + text + '"' : '');
+};
+const out = [];
+for (const el of document.body.querySelectorAll('*')) {
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) continue;
+  if (r.right > vw + 0.5 && !contained(el)) out.push([describe(el), Math.round(r.right), Math.round(r.width)]);
+}
+// Text that runs out of its element (a word too long to break).
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+const range = document.createRange();
+for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+  if (!t.textContent.trim() || !t.parentElement) continue;
+  range.selectNodeContents(t);
+  const r = range.getBoundingClientRect();
+  if (r.right > vw + 0.5 && !contained(t.parentElement) && getComputedStyle(t.parentElement).position !== 'absolute') {
+    out.push(['the text of ' + describe(t.parentElement), Math.round(r.right), Math.round(r.width)]);
+  }
+}
+out.sort((a, b) => b[1] - a[1]);
+// Each row's header (the player, the team, the game) in view without
+// scrolling its table.
+const rows = [];
+for (const th of document.querySelectorAll('main table tbody th[scope=row]')) {
+  const r = th.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) continue;
+  if (r.left < -0.5 || r.right > vw + 0.5) rows.push([describe(th), Math.round(r.left), Math.round(r.right)]);
+}
+return [sw, vw, out.slice(0, 5), document.querySelectorAll('h1').length ? document.querySelector('h1').textContent.trim() : '', rows.slice(0, 5), rows.length];
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_page_scrolls_sideways_at_a_phone_or_a_desktop_width() {
+    // Processes first: they are killed when these guards drop, whatever
+    // happens below. Through `localhost`, so that the session's `Secure`
+    // cookie is sent over plain HTTP.
+    let driver = Driver::start();
+    let server = Server::start_demo().via_localhost();
+    let b = Browser::open(&driver, &server).await;
+    let dir = shots_dir();
+
+    let (comps, public) = public_pages(&b).await;
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for path in &public {
+        problems.extend(check(&b, path, &dir).await);
+        checked += 1;
+    }
+
+    // Logged in as the organizer: his account, `/new`, and every desk.
+    b.set_window_size(DESKTOP.0, DESKTOP.1).await;
+    b.log_in(ORGANIZER, PASSWORD).await;
+    let mut private = vec!["/account".to_string(), "/new".to_string()];
+    for c in &comps {
+        private.push(format!("{c}/manage"));
+    }
+    for path in &private {
+        problems.extend(check(&b, path, &dir).await);
+        checked += 1;
+    }
+    b.close().await;
+
+    println!(
+        "{checked} pages checked at {} and {} px; screenshots in {}",
+        PHONE.0,
+        DESKTOP.0,
+        dir.display()
+    );
+    assert!(
+        checked >= 40,
+        "only {checked} pages were found to check: {public:?}"
+    );
+    assert!(
+        problems.is_empty(),
+        "{} page(s) scroll sideways:\n- {}",
+        problems.len(),
+        problems.join("\n- ")
+    );
+}
+
+/// `target/e2e-screenshots/`, beside the binaries under test, created.
+fn shots_dir() -> PathBuf {
+    let exe = Path::new(env!("CARGO_BIN_EXE_arbiter"));
+    let target = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| common::workspace_root().join("target"));
+    let dir = target.join("e2e-screenshots");
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    dir
+}
+
+/// The hrefs of the elements matching `css`, as paths with their query.
+async fn hrefs(b: &Browser, css: &str) -> Vec<String> {
+    let v = b
+        .js(&format!(
+            "return Array.from(document.querySelectorAll({css:?})).map(a => a.getAttribute('href'));"
+        ))
+        .await;
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|h| h.as_str())
+                .map(|h| h.split('#').next().unwrap_or("").to_string())
+                .filter(|h| h.starts_with('/'))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Every public page type, found as a reader finds them: the list, each
+/// competition, the pages of its menu (the desk aside), the first player,
+/// round and season it links to; then the pages no menu links to. The
+/// competitions' addresses, and every page.
+async fn public_pages(b: &Browser) -> (Vec<String>, Vec<String>) {
+    b.set_window_size(DESKTOP.0, DESKTOP.1).await;
+    b.goto("/").await;
+    b.wait_for_h1("Competitions").await;
+    let mut comps: Vec<String> = hrefs(b, "main a[href^='/c/']")
+        .await
+        .into_iter()
+        .filter(|h| h.matches('/').count() == 2)
+        .collect();
+    comps.sort();
+    comps.dedup();
+    assert!(comps.len() >= 6, "the demo's competitions: {comps:?}");
+    let mut pages = vec!["/".to_string(), "/stats".to_string()];
+    let mut seen: BTreeSet<String> = pages.iter().cloned().collect();
+    for c in &comps {
+        b.goto(c).await;
+        let mut found = vec![c.clone()];
+        found.extend(
+            hrefs(b, "nav.comp-nav a")
+                .await
+                .into_iter()
+                .filter(|h| !h.ends_with("/manage")),
+        );
+        for kind in ["players", "rounds", "seasons"] {
+            let css = format!("main a[href^='{c}/{kind}/']");
+            if let Some(first) = hrefs(b, &css).await.into_iter().next() {
+                found.push(first);
+            }
+        }
+        for p in found {
+            if seen.insert(p.clone()) {
+                pages.push(p);
+            }
+        }
+    }
+    // A filtered history, a history filter refused (400), the error page
+    // (404), and the forms of a visitor.
+    pages.extend(
+        [
+            "/c/tws-demo/history?player=Hiro+Tanaka&round=2",
+            "/c/sunjang-demo/history?round=99999",
+            "/c/no-such-competition",
+            "/login",
+            "/register",
+        ]
+        .map(str::to_string),
+    );
+    (comps, pages)
+}
+
+/// Visit `path` at the phone's width and at the desktop's; a screenshot of
+/// each, and a sentence for each width at which the page is wider than the
+/// window.
+async fn check(b: &Browser, path: &str, dir: &Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    let slug: String = path
+        .trim_start_matches('/')
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let slug = if slug.is_empty() {
+        "index".into()
+    } else {
+        slug
+    };
+    for (width, height) in [PHONE, DESKTOP] {
+        b.set_window_size(width, height).await;
+        b.goto(path).await;
+        let m = b.js(MEASURE).await;
+        let scroll = m[0].as_f64().unwrap_or(0.0);
+        let inner = m[1].as_f64().unwrap_or(0.0);
+        let h1 = m[3].as_str().unwrap_or("").to_string();
+        assert!(
+            !h1.is_empty(),
+            "{path} at {width} px: the page has no heading"
+        );
+        if scroll > inner {
+            let widest = listed(&m[2], "right edge", "px, width");
+            problems.push(format!(
+                "{path} (“{h1}”) at {width} px: the page is {scroll} px wide in a viewport {inner} px wide (scroll bar aside); sticking out: {}",
+                if widest.is_empty() {
+                    "nothing measurable".to_string()
+                } else {
+                    widest.join("; ")
+                }
+            ));
+        }
+        let rows = m[5].as_u64().unwrap_or(0);
+        if rows > 0 {
+            let some = listed(&m[4], "from", "px to");
+            problems.push(format!(
+                "{path} (“{h1}”) at {width} px: {rows} row header(s) of a table are out of view without scrolling it: {}",
+                some.join("; ")
+            ));
+        }
+        let name = format!("{slug}-{width}");
+        let shot = b.screenshot(&format!("overflow-{name}")).await;
+        let to = dir.join(format!("{name}.png"));
+        std::fs::rename(&shot, &to)
+            .or_else(|_| std::fs::copy(&shot, &to).map(|_| ()))
+            .unwrap_or_else(|e| panic!("cannot move {} to {}: {e}", shot.display(), to.display()));
+    }
+    problems
+}
+
+/// The measured elements `[description, a, b]` in words: "description
+/// (FIRST a SECOND b px)".
+fn listed(measured: &serde_json::Value, first: &str, second: &str) -> Vec<String> {
+    measured
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|e| {
+                    format!(
+                        "{} ({first} {} {second} {} px)",
+                        e[0].as_str().unwrap_or(""),
+                        e[1],
+                        e[2]
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
