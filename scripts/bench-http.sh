@@ -2,20 +2,24 @@
 # Loopback HTTP benchmark of `arbiter serve --demo` (issue 5, section 8).
 #
 # It builds `arbiter` in release, starts it on the demo on a free loopback
-# port, saves the JSON standings of the demo ladder as a static file and
-# serves that file with nginx (a throwaway configuration in a temporary
-# directory, as the current user, in the foreground, access log off, the
-# same keep-alive settings), then loads three targets one after the other
-# with the same threads and connections:
+# port, saves the JSON standings of the demo ladder and its HTML page as
+# static files and serves them with nginx (a throwaway configuration in a
+# temporary directory, as the current user, in the foreground, access log
+# off, the same keep-alive settings), then loads four targets one after the
+# other with the same threads and connections:
 #
-#   json    GET /api/competitions/tws-demo   (arbiter, the ladder's JSON view)
-#   html    GET /c/tws-demo                  (arbiter, the ladder page)
-#   nginx   GET /standings.json              (nginx, a static file of the JSON's size)
+#   json        GET /api/competitions/tws-demo   (arbiter, the ladder's JSON view)
+#   html        GET /c/tws-demo                  (arbiter, the ladder page, anonymous:
+#                                                 kept rendered per version, issue 17 §4)
+#   nginx       GET /standings.json              (nginx, the JSON's bytes as a static file)
+#   nginx-html  GET /ladder.html                 (nginx, the page's bytes as a static file)
 #
-# and prints requests/s and p99 latency for each, and the JSON endpoint's
-# throughput as a percentage of nginx's (target: at least 60%). It exits
-# non-zero on errors only (a failed build, a server that does not start,
-# non-2xx answers or socket errors under load), never on a missed target.
+# and prints requests/s and p99 latency for each, the JSON endpoint's
+# throughput as a percentage of nginx's on the JSON's bytes (target: at
+# least 60%) and the page's as a percentage of nginx's on the page's bytes
+# (target: at least 50%). It exits non-zero on errors only (a failed build,
+# a server that does not start, non-2xx answers or socket errors under
+# load), never on a missed target.
 #
 # The load generator is wrk (Debian's package); if wrk cannot be installed,
 # oha (`cargo install oha --locked`). What is missing is installed.
@@ -36,6 +40,7 @@ CONNECTIONS="${CONNECTIONS:-32}"
 ROUNDS="${ROUNDS:-1}"
 ARBITER_LOG="${ARBITER_LOG:-warn}"
 TARGET_PERCENT=60
+HTML_TARGET_PERCENT=50
 COMPETITION=tws-demo
 
 say() { echo "== $*" >&2; }
@@ -152,6 +157,8 @@ html_bytes=$(wc -c <"$tmp/ladder.html")
 mkdir -p "$tmp/nginx/root" "$tmp/nginx/logs"
 # The same size as the JSON response (the response itself).
 cp "$tmp/standings.json" "$tmp/nginx/root/standings.json"
+# And the page's bytes.
+cp "$tmp/ladder.html" "$tmp/nginx/root/ladder.html"
 user_line=""
 if [ "$(id -u)" -eq 0 ]; then
     # Workers as the current user (nginx would switch to nobody, who cannot
@@ -189,7 +196,7 @@ http {
     fastcgi_temp_path $tmp/nginx/fastcgi;
     uwsgi_temp_path $tmp/nginx/uwsgi;
     scgi_temp_path $tmp/nginx/scgi;
-    types { application/json json; }
+    types { application/json json; text/html html; }
     server {
         listen 127.0.0.1:$port;
         root $tmp/nginx/root;
@@ -219,7 +226,11 @@ fi
 static_bytes=$(curl -fsS -o /dev/null -w '%{size_download}' "$nginx_url")
 [ "$static_bytes" -eq "$json_bytes" ] ||
     die "nginx serves $static_bytes bytes, the JSON is $json_bytes bytes"
-say "nginx serves $nginx_url"
+nginx_html_url="${nginx_url%/standings.json}/ladder.html"
+static_html_bytes=$(curl -fsS -o /dev/null -w '%{size_download}' "$nginx_html_url")
+[ "$static_html_bytes" -eq "$html_bytes" ] ||
+    die "nginx serves $static_html_bytes bytes, the page is $html_bytes bytes"
+say "nginx serves $nginx_url and $nginx_html_url"
 
 # --- Load ----------------------------------------------------------------
 
@@ -285,6 +296,7 @@ for round in $(seq "$ROUNDS"); do
     load json "$json_url" >>"$tmp/figures-json"
     load html "$html_url" >>"$tmp/figures-html"
     load nginx "$nginx_url" >>"$tmp/figures-nginx"
+    load nginx-html "$nginx_html_url" >>"$tmp/figures-nginx-html"
     WARMUP=0
 done
 kill -0 "$arbiter_pid" 2>/dev/null || die "arbiter serve stopped during the load"
@@ -297,24 +309,32 @@ html_rps=$(median "$tmp/figures-html" 1)
 html_p99=$(median "$tmp/figures-html" 2)
 nginx_rps=$(median "$tmp/figures-nginx" 1)
 nginx_p99=$(median "$tmp/figures-nginx" 2)
+nginx_html_rps=$(median "$tmp/figures-nginx-html" 1)
+nginx_html_p99=$(median "$tmp/figures-nginx-html" 2)
 
 # --- Report --------------------------------------------------------------
 
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", 100 * a / b }'; }
 json_pct=$(percent "$json_rps" "$nginx_rps")
-html_pct=$(percent "$html_rps" "$nginx_rps")
+html_pct=$(percent "$html_rps" "$nginx_html_rps")
 
 echo
 rounds=""
 [ "$ROUNDS" -eq 1 ] || rounds=", medians of $ROUNDS rounds"
 echo "$LOADGEN, $THREADS threads, $CONNECTIONS connections, ${DURATION} s per target after ${warmup} s of warm-up${rounds}, loopback, $(nproc) CPUs"
-printf '%-7s %-34s %9s %12s %10s %9s\n' target path bytes requests/s "p99 (ms)" "of nginx"
-printf '%-7s %-34s %9s %12.0f %10.2f %8s%%\n' json "/api/competitions/$COMPETITION" "$json_bytes" "$json_rps" "$json_p99" "$json_pct"
-printf '%-7s %-34s %9s %12.0f %10.2f %8s%%\n' html "/c/$COMPETITION" "$html_bytes" "$html_rps" "$html_p99" "$html_pct"
-printf '%-7s %-34s %9s %12.0f %10.2f %8s%%\n' nginx "/standings.json (static)" "$static_bytes" "$nginx_rps" "$nginx_p99" 100
+printf '%-11s %-34s %9s %12s %10s %9s\n' target path bytes requests/s "p99 (ms)" "of nginx"
+printf '%-11s %-34s %9s %12.0f %10.2f %8s%%\n' json "/api/competitions/$COMPETITION" "$json_bytes" "$json_rps" "$json_p99" "$json_pct"
+printf '%-11s %-34s %9s %12.0f %10.2f %8s%%\n' nginx "/standings.json (static)" "$static_bytes" "$nginx_rps" "$nginx_p99" 100
+printf '%-11s %-34s %9s %12.0f %10.2f %8s%%\n' html "/c/$COMPETITION" "$html_bytes" "$html_rps" "$html_p99" "$html_pct"
+printf '%-11s %-34s %9s %12.0f %10.2f %8s%%\n' nginx-html "/ladder.html (static)" "$static_html_bytes" "$nginx_html_rps" "$nginx_html_p99" 100
 echo
 if [ "$json_pct" -ge "$TARGET_PERCENT" ]; then
     echo "JSON endpoint: ${json_pct}% of nginx's throughput (target >= ${TARGET_PERCENT}%): met"
 else
     echo "JSON endpoint: ${json_pct}% of nginx's throughput (target >= ${TARGET_PERCENT}%): NOT met"
+fi
+if [ "$html_pct" -ge "$HTML_TARGET_PERCENT" ]; then
+    echo "HTML page: ${html_pct}% of nginx's throughput on the same bytes (target >= ${HTML_TARGET_PERCENT}%): met"
+else
+    echo "HTML page: ${html_pct}% of nginx's throughput on the same bytes (target >= ${HTML_TARGET_PERCENT}%): NOT met"
 fi

@@ -81,9 +81,10 @@ pub fn app(state: AppState) -> Router {
             config.timeout,
         ))
         .layer(RequestBodyLimitLayer::new(config.body_limit));
+    let page_cache = axum::middleware::from_fn_with_state(state.clone(), pages::cache::serve);
     Router::new()
         .merge(api::routes())
-        .merge(pages::routes())
+        .merge(pages::routes().layer(page_cache))
         .with_state(state)
         .layer(layers)
 }

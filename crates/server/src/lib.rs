@@ -111,6 +111,9 @@ pub struct AppState {
     pub config: Config,
     /// Serialized competition views at the version they were built at.
     pub views: Arc<api::competitions::ViewCache>,
+    /// Rendered public pages at the version and minute they were rendered
+    /// in (issue 17 §4).
+    pub pages: Arc<pages::cache::PageCache>,
     /// Projections already run, by competition version and request.
     pub projections: Arc<api::insight::ProjectionCache>,
     /// Clinch analyses already made, by competition, version and group.
@@ -136,6 +139,7 @@ impl AppState {
             clock: Clock::System,
             config: Config::default(),
             views: Arc::default(),
+            pages: Arc::default(),
             projections: Arc::default(),
             clinches: Arc::default(),
             what_ifs: Arc::default(),

@@ -179,6 +179,25 @@ async fn store_version(state: &AppState, id: &str) -> Result<u64, ApiError> {
     Ok(version)
 }
 
+/// The store's version of `id` for a reader that keeps something by
+/// version (the rendered pages, [`crate::pages::cache`]): through the
+/// competition's gate, which an existing competition gets here if it had
+/// none (a competition that does not exist gets nothing).
+pub(crate) async fn version_of(state: &AppState, id: &str) -> Result<u64, ApiError> {
+    let version = store_version(state, id).await?;
+    if version > 0 {
+        views_cache(state)
+            .entry(id.to_string())
+            .or_insert_with(|| Kept {
+                // No view kept yet: version 0 is never a competition's.
+                version: 0,
+                body: Bytes::new(),
+                gate: Arc::default(),
+            });
+    }
+    Ok(version)
+}
+
 fn views_cache(state: &AppState) -> std::sync::MutexGuard<'_, HashMap<String, Kept>> {
     // The map is consistent after any panic (plain inserts and removes).
     state

@@ -35,6 +35,7 @@ use crate::AppState;
 
 mod accounts;
 pub mod assets;
+pub mod cache;
 mod calendars;
 mod clinch;
 pub(crate) mod desk;

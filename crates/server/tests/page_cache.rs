@@ -1,0 +1,154 @@
+//! Rendered pages kept per competition version (issue 17 §4,
+//! `pages::cache`): an anonymous reader's second request is answered from
+//! the cache with the same bytes; a write, the next minute or a new page
+//! renders again; a reader with a session or a token is never answered
+//! from it; missing competitions and the pages that are not kept keep
+//! nothing.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use arbiter_server::pages::cache::{CACHE_HEADER, MOST_PAGES};
+use arbiter_server::{AppState, Clock};
+use axum::http::{Method, StatusCode};
+use common::ladder::{LADDER, World};
+use common::{Answer, As, get_with_cookie, send};
+use serde_json::json;
+
+async fn get(world: &World, uri: &str) -> Answer {
+    get_with_cookie(&world.app, uri, "").await
+}
+
+fn cache(a: &Answer) -> &str {
+    a.headers
+        .get(CACHE_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+}
+
+#[tokio::test]
+async fn the_second_anonymous_request_is_answered_from_the_cache_with_the_same_bytes() {
+    let world = World::new().await;
+    for uri in [
+        format!("/c/{LADDER}"),
+        format!("/c/{LADDER}/rounds/1"),
+        format!("/c/{LADDER}/history"),
+        format!("/c/{LADDER}/players/Alice%20Adams"),
+        format!("/c/{LADDER}/stats"),
+    ] {
+        let first = get(&world, &uri).await;
+        assert_eq!(first.status, StatusCode::OK, "{uri}: {}", first.text());
+        assert_eq!(cache(&first), "miss", "{uri}");
+        let second = get(&world, &uri).await;
+        assert_eq!(cache(&second), "hit", "{uri}");
+        assert_eq!(second.status, StatusCode::OK);
+        assert_eq!(second.body, first.body, "{uri}");
+        assert_eq!(
+            second.header("content-type"),
+            first.header("content-type"),
+            "{uri}"
+        );
+        // The security headers are the outer layers', on a hit as on a miss.
+        assert_eq!(second.header("x-content-type-options"), "nosniff");
+        assert!(!second.header("content-security-policy").is_empty());
+    }
+}
+
+#[tokio::test]
+async fn a_write_renders_the_page_again_with_what_it_changed() {
+    let world = World::new().await;
+    let uri = format!("/c/{LADDER}/rounds/1");
+    let before = get(&world, &uri).await;
+    assert_eq!(cache(&get(&world, &uri).await), "hit");
+    // Bob confirms Alice's report of game X: the round's page changes.
+    let bob = world.token("bob").to_string();
+    world
+        .act_ok(
+            As::Token(&bob),
+            &json!({"action": "confirm-result", "game": world.x}),
+        )
+        .await;
+    let after = get(&world, &uri).await;
+    assert_eq!(cache(&after), "miss");
+    assert_ne!(after.body, before.body, "the confirmation shows");
+    // What a reader the cache never answers sees, byte for byte.
+    let fresh = send(&world.app, Method::GET, &uri, As::Token(&bob), &[], None).await;
+    assert_eq!(cache(&fresh), "");
+    assert_eq!(fresh.body, after.body);
+    assert_eq!(cache(&get(&world, &uri).await), "hit");
+}
+
+#[tokio::test]
+async fn readers_with_a_session_or_a_token_are_never_answered_from_it() {
+    let world = World::new().await;
+    let uri = format!("/c/{LADDER}");
+    get(&world, &uri).await;
+    assert_eq!(cache(&get(&world, &uri).await), "hit");
+    let token = world.token("alice").to_string();
+    let with_token = send(&world.app, Method::GET, &uri, As::Token(&token), &[], None).await;
+    assert_eq!(with_token.status, StatusCode::OK);
+    assert_eq!(cache(&with_token), "");
+    let with_session = get_with_cookie(
+        &world.app,
+        &uri,
+        &format!(
+            "theme=dark; {}=whatever",
+            arbiter_server::auth::SESSION_COOKIE
+        ),
+    )
+    .await;
+    assert_eq!(cache(&with_session), "");
+    // Another cookie is no identity: still the anonymous page.
+    let other = get_with_cookie(&world.app, &uri, "theme=dark").await;
+    assert_eq!(cache(&other), "hit");
+}
+
+#[tokio::test]
+async fn the_next_minute_renders_again() {
+    let world = World::new().await;
+    let uri = format!("/c/{LADDER}");
+    get(&world, &uri).await;
+    assert_eq!(cache(&get(&world, &uri).await), "hit");
+    // The same store and cache, a clock a minute later.
+    let later: AppState = world
+        .state
+        .clone()
+        .with_clock(Clock::Fixed(common::now() + chrono::TimeDelta::minutes(1)));
+    let app = arbiter_server::app(later);
+    let next = get_with_cookie(&app, &uri, "").await;
+    assert_eq!(cache(&next), "miss");
+    assert_eq!(cache(&get_with_cookie(&app, &uri, "").await), "hit");
+}
+
+#[tokio::test]
+async fn missing_competitions_other_pages_and_hostile_paths_keep_nothing() {
+    let world = World::new().await;
+    let pages = &world.state.pages;
+    for uri in [
+        "/c/no-such-competition".to_string(),
+        "/c/no-such-competition/history".to_string(),
+        format!("/c/{LADDER}/manage"),
+        format!("/c/{LADDER}/what-if"),
+        format!("/c/{LADDER}/rounds/99"),
+        format!("/c/{LADDER}/players/Nobody"),
+        "/c/%2e%2e/history".to_string(),
+        format!("/c/{}", "x".repeat(300)),
+        "/".to_string(),
+        "/login".to_string(),
+    ] {
+        let a = get(&world, &uri).await;
+        assert_ne!(cache(&a), "hit", "{uri}");
+        assert!(!a.status.is_server_error(), "{uri}: {}", a.status);
+    }
+    assert!(pages.is_empty(), "{} pages kept", pages.len());
+    // Query strings make many pages of one competition: at most MOST_PAGES
+    // are kept, the others still answered.
+    for i in 0..MOST_PAGES + 20 {
+        let a = get(&world, &format!("/c/{LADDER}?i={i}")).await;
+        assert_eq!(a.status, StatusCode::OK);
+    }
+    assert_eq!(pages.len(), MOST_PAGES);
+    let extra = get(&world, &format!("/c/{LADDER}?i={}", MOST_PAGES + 5)).await;
+    assert_eq!(cache(&extra), "miss");
+}
