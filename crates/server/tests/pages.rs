@@ -901,6 +901,13 @@ async fn a_history_filter_it_cannot_read_is_refused_naming_the_field() {
             "player",
             "no event names a player called",
         ),
+        ("player=%FF%FE", "player", "no event names a player called"),
+        ("round=%FF", "round", "is not the number of a round"),
+        (
+            "round=1&round=x",
+            "round",
+            "“x” is not the number of a round",
+        ),
         ("round=abc", "round", "is not the number of a round"),
         ("round=-1", "round", "is not the number of a round"),
         (
