@@ -17,7 +17,7 @@ use arbiter_service::ServiceError;
 use arbiter_store::{AccountStore, CalendarFeed, FeedOwner};
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::AppState;
@@ -178,9 +178,13 @@ fn no_feed() -> Response {
 }
 
 /// `GET /calendar/{token}.ics`: the feed, as iCalendar text. No login: the
-/// token is the key.
+/// token is the key. The text changes only when a competition in it does
+/// (its `DTSTAMP`s are the competitions' last changes), so it carries a
+/// strong `ETag` of its bytes, and an application that sends it back in
+/// `If-None-Match` is answered 304.
 pub async fn feed(
     State(state): State<AppState>,
+    headers: HeaderMap,
     file: Result<Path<String>, PathRejection>,
 ) -> Response {
     let Ok(Path(file)) = file else {
@@ -189,21 +193,30 @@ pub async fn feed(
     let Some(token) = file.strip_suffix(".ics").filter(|t| well_formed(t)) else {
         return no_feed();
     };
-    match calendar_text(&state, token).await {
-        Ok(Some(text)) => (
-            StatusCode::OK,
-            [
-                (header::CONTENT_TYPE, MEDIA_TYPE),
-                // The URL is a secret: no shared cache keeps it.
-                (header::CACHE_CONTROL, "private, max-age=300"),
-                (header::HeaderName::from_static("x-robots-tag"), "noindex"),
-            ],
-            text,
-        )
-            .into_response(),
-        Ok(None) => no_feed(),
-        Err(e) => e.into_response(),
+    let text = match calendar_text(&state, token).await {
+        Ok(Some(text)) => text,
+        Ok(None) => return no_feed(),
+        Err(e) => return e.into_response(),
+    };
+    let tag = format!("\"{}\"", &auth::digest(&text)[..32]);
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag));
+    let head = [
+        (header::CONTENT_TYPE, MEDIA_TYPE.to_string()),
+        // The URL is a secret: no shared cache keeps it.
+        (header::CACHE_CONTROL, "private, max-age=300".to_string()),
+        (
+            header::HeaderName::from_static("x-robots-tag"),
+            "noindex".to_string(),
+        ),
+        (header::ETAG, tag),
+    ];
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, head).into_response();
     }
+    (StatusCode::OK, head, text).into_response()
 }
 
 /// The text of the live feed whose token is `token`, or `None`.

@@ -831,3 +831,79 @@ async fn the_pages_make_and_revoke_feeds_with_their_csrf_token_and_roles() {
     assert_eq!(revoked.status, StatusCode::OK);
     assert_eq!(fetch(&d.app, &path).await.status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn a_feed_is_the_same_until_its_competition_changes() {
+    let d = demo().await;
+    let jordan = token(&d.state, "jordan").await;
+    let chess = d.round_robins.chess.0.clone();
+    let (path, _) = make_feed(
+        &d.app,
+        &format!("/api/competitions/{chess}/calendars"),
+        &jordan,
+        "forum",
+    )
+    .await;
+    let first = fetch(&d.app, &path).await;
+    let again = fetch(&d.app, &path).await;
+    assert_eq!(first.body, again.body, "the same bytes on the next fetch");
+    let tag = first.header("etag").to_string();
+    assert!(tag.starts_with('"') && tag.len() == 34, "{tag}");
+    assert_eq!(again.header("etag"), tag);
+    // Every DTSTAMP is the time of the competition's last event.
+    use arbiter_store::EventStore as _;
+    let store = d.state.service.store();
+    let version = store.version(&chess).await.unwrap();
+    let last = store.read(&chess, version, Some(version)).await.unwrap();
+    let at: Time = last[0].recorded_at.parse().unwrap();
+    let text = first.text();
+    let stamps: HashSet<&str> = text
+        .split("\r\n")
+        .filter(|l| l.starts_with("DTSTAMP:"))
+        .collect();
+    assert_eq!(
+        stamps,
+        HashSet::from([format!("DTSTAMP:{}", utc(at)).as_str()])
+    );
+    // If-None-Match with its tag: 304, nothing sent.
+    let cached = send(
+        &d.app,
+        Method::GET,
+        &path,
+        As::Nobody,
+        &[("if-none-match", tag.clone())],
+        None,
+    )
+    .await;
+    assert_eq!(cached.status, StatusCode::NOT_MODIFIED);
+    assert!(cached.body.is_empty());
+    // A change: a new deadline for the last round. The feed follows at once.
+    let last_round = d.round_robins.chess.1.rounds.len();
+    let changed = send(
+        &d.app,
+        Method::POST,
+        &format!("/api/competitions/{chess}/actions"),
+        As::Token(&jordan),
+        &[("if-match", common::etag(&d.app, &chess).await)],
+        Some(&json!({"action": "set-deadline", "round": last_round, "deadline": "2027-01-31"})),
+    )
+    .await;
+    assert!(changed.status.is_success(), "{}", changed.text());
+    let after = send(
+        &d.app,
+        Method::GET,
+        &path,
+        As::Nobody,
+        &[("if-none-match", tag.clone())],
+        None,
+    )
+    .await;
+    assert_eq!(after.status, StatusCode::OK);
+    assert_ne!(after.header("etag"), tag);
+    let (_, items) = parse(&after);
+    let deadline = find(&items, &format!("Round {last_round} deadline"));
+    assert!(
+        deadline.start.as_deref().unwrap().starts_with("20270131"),
+        "{deadline:?}"
+    );
+}

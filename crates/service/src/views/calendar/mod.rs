@@ -86,6 +86,11 @@ pub trait CalendarSource: Format {
 pub struct Item {
     pub competition: String,
     pub player: Option<PlayerId>,
+    /// When the competition last changed (its last event's time): the
+    /// `DTSTAMP` of a calendar without a `METHOD` is when the information
+    /// was last revised (RFC 5545 §3.8.7.2), so that the text stays the
+    /// same from one fetch to the next until something changes.
+    pub revised: Option<Time>,
     pub entry: Entry,
 }
 
@@ -122,10 +127,10 @@ const REFRESH: &str = "PT1H";
 impl Calendar {
     /// The calendar as iCalendar text (RFC 5545). `base` is the server's
     /// address the pages are linked from (`https://arbiter.example`, no
-    /// trailing slash); `now` is the `DTSTAMP` of every component.
+    /// trailing slash); `now` is the `DTSTAMP` of a component whose
+    /// competition's last change is not known.
     pub fn to_ics(&self, base: &str, now: Time) -> String {
         let mut out = String::new();
-        let stamp = utc(now);
         line(&mut out, "BEGIN:VCALENDAR");
         line(&mut out, "VERSION:2.0");
         line(&mut out, "PRODID:-//Arbiter//Arbiter competitions//EN");
@@ -146,7 +151,10 @@ impl Calendar {
             };
             line(&mut out, &format!("BEGIN:{component}"));
             line(&mut out, &format!("UID:{}", text(&item.uid())));
-            line(&mut out, &format!("DTSTAMP:{stamp}"));
+            line(
+                &mut out,
+                &format!("DTSTAMP:{}", utc(item.revised.unwrap_or(now))),
+            );
             if let When::At(t) = e.when {
                 line(&mut out, &format!("DTSTART:{}", utc(t)));
                 // A deadline or a recorded result takes no time of anyone's
@@ -251,12 +259,20 @@ impl<S: EventStore> Service<S> {
     /// The calendar of competition `competition`: its rounds, seasons and
     /// deadlines.
     pub async fn competition_calendar(&self, competition: &str) -> crate::Result<Calendar> {
-        crate::with_format!(self.format_of(competition).await?, |F| {
-            self.read_as::<F, _>(competition, |state, _| Calendar {
-                name: state.title().to_string(),
-                items: items(competition, None, state.entries(competition, None)),
-            })
-            .await
+        let (name, entries, version) =
+            crate::with_format!(self.format_of(competition).await?, |F| {
+                self.read_as::<F, _>(competition, |state, version| {
+                    (
+                        state.title().to_string(),
+                        state.entries(competition, None),
+                        version,
+                    )
+                })
+                .await?
+            });
+        Ok(Calendar {
+            name,
+            items: self.items(competition, None, entries, version).await?,
         })
     }
 
@@ -268,23 +284,28 @@ impl<S: EventStore> Service<S> {
                 "a player's name is at most {MAX_NAME} bytes"
             )));
         }
-        crate::with_format!(self.format_of(competition).await?, |F| {
-            self.read_as::<F, _>(competition, |state, _| {
-                let player = state.player_named(name).ok_or_else(|| {
-                    ServiceError::Input(format!(
-                        "there is no player named {name:?} in {competition}"
-                    ))
-                })?;
-                Ok(Calendar {
-                    name: format!("{name}: {}", state.title()),
-                    items: items(
-                        competition,
-                        Some(player),
+        let (title, player, entries, version) =
+            crate::with_format!(self.format_of(competition).await?, |F| {
+                self.read_as::<F, _>(competition, |state, version| {
+                    let player = state.player_named(name).ok_or_else(|| {
+                        ServiceError::Input(format!(
+                            "there is no player named {name:?} in {competition}"
+                        ))
+                    })?;
+                    Ok::<_, ServiceError>((
+                        state.title().to_string(),
+                        player,
                         state.entries(competition, Some(player)),
-                    ),
+                        version,
+                    ))
                 })
-            })
-            .await?
+                .await??
+            });
+        Ok(Calendar {
+            name: format!("{name}: {title}"),
+            items: self
+                .items(competition, Some(player), entries, version)
+                .await?,
         })
     }
 
@@ -295,18 +316,20 @@ impl<S: EventStore> Service<S> {
         let mut all = Vec::new();
         for competition in self.competitions().await? {
             let found = crate::with_format!(self.format_of(&competition).await?, |F| {
-                self.read_as::<F, _>(&competition, |state, _| {
-                    state.links().player_of(account).map(|player| {
-                        items(
-                            &competition,
-                            Some(player),
-                            state.entries(&competition, Some(player)),
-                        )
-                    })
+                self.read_as::<F, _>(&competition, |state, version| {
+                    state
+                        .links()
+                        .player_of(account)
+                        .map(|player| (player, state.entries(&competition, Some(player)), version))
                 })
                 .await?
             });
-            all.extend(found.unwrap_or_default());
+            if let Some((player, entries, version)) = found {
+                all.extend(
+                    self.items(&competition, Some(player), entries, version)
+                        .await?,
+                );
+            }
         }
         Ok(Calendar {
             name: format!("Games of {name}"),
@@ -315,15 +338,33 @@ impl<S: EventStore> Service<S> {
     }
 }
 
-fn items(competition: &str, player: Option<PlayerId>, entries: Vec<Entry>) -> Vec<Item> {
-    entries
-        .into_iter()
-        .map(|entry| Item {
-            competition: competition.to_string(),
-            player,
-            entry,
-        })
-        .collect()
+impl<S: EventStore> Service<S> {
+    /// `entries` of `competition` at `version` as a feed's items, each with
+    /// the time of the competition's last event.
+    async fn items(
+        &self,
+        competition: &str,
+        player: Option<PlayerId>,
+        entries: Vec<Entry>,
+        version: u64,
+    ) -> crate::Result<Vec<Item>> {
+        let revised = self
+            .store()
+            .read(competition, version, Some(version))
+            .await?
+            .last()
+            .and_then(|e| chrono::DateTime::parse_from_rfc3339(&e.recorded_at).ok())
+            .map(|t| t.with_timezone(&chrono::Utc));
+        Ok(entries
+            .into_iter()
+            .map(|entry| Item {
+                competition: competition.to_string(),
+                player,
+                revised,
+                entry,
+            })
+            .collect())
+    }
 }
 
 /// Two players' game as summaries name it: "G51: Ana Morales vs Ben Li".
@@ -387,6 +428,7 @@ mod tests {
         let of = |player| Item {
             competition: "x".into(),
             player,
+            revised: None,
             entry: entry.clone(),
         };
         assert_eq!(of(None).uid(), "game-5.x@arbiter");
