@@ -28,3 +28,4 @@ SELECT create_reference_table('accounts');
 SELECT create_reference_table('grants');
 SELECT create_reference_table('sessions');
 SELECT create_reference_table('api_tokens');
+SELECT create_reference_table('calendar_feeds');
