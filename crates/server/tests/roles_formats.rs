@@ -932,3 +932,92 @@ fn no_display_name_gives_a_right_in_the_other_formats() {
         })
         .unwrap();
 }
+
+/// Calendar feeds of every other format (issue 18 §4): made, listed and
+/// revoked by the competition's owner and moderators only; read by whoever
+/// holds the URL. `E` as in the matrix, per role in [`ROLES`]' order.
+#[tokio::test]
+async fn calendar_feeds_of_every_format_are_for_their_owner_and_moderators() {
+    const MANAGE: [E; 6] = [N, N, N, Y, Y, Y];
+    let w = World::new().await;
+    let mut failures = Vec::new();
+    for id in [XL, XC, SJ, RR] {
+        let feeds = format!("/api/competitions/{id}/calendars");
+        for (role, expect) in ROLES.into_iter().zip(MANAGE) {
+            let who = As::token(w.token(role));
+            // A feed its owner made, to revoke and to read.
+            let made = send(
+                &w.app,
+                Method::POST,
+                &feeds,
+                As::token(w.token(Role::Owner)),
+                &[],
+                Some(&json!({"label": "the owner's"})),
+            )
+            .await;
+            assert_eq!(made.status, StatusCode::CREATED, "{}", made.text());
+            let feed_id = made.json()["id"].as_str().unwrap().to_string();
+            let url = made.json()["url"].as_str().unwrap().to_string();
+            let path = &url[url.find("/calendar/").unwrap()..];
+            let answers = [
+                (
+                    "create",
+                    send(
+                        &w.app,
+                        Method::POST,
+                        &feeds,
+                        who,
+                        &[],
+                        Some(&json!({"label": "matrix"})),
+                    )
+                    .await,
+                ),
+                (
+                    "list",
+                    send(&w.app, Method::GET, &feeds, who, &[], None).await,
+                ),
+                (
+                    "revoke",
+                    send(
+                        &w.app,
+                        Method::DELETE,
+                        &format!("{feeds}/{feed_id}"),
+                        who,
+                        &[],
+                        None,
+                    )
+                    .await,
+                ),
+            ];
+            for (what, a) in answers {
+                let want = match (expect, role) {
+                    (Y, _) => a.status.is_success(),
+                    (N, Role::Public) => a.status == StatusCode::UNAUTHORIZED,
+                    (N, _) => a.status == StatusCode::FORBIDDEN,
+                };
+                if !want {
+                    failures.push(format!(
+                        "{what} a feed of {id} as {role:?} (expected {expect:?}): {} {}",
+                        a.status,
+                        a.text()
+                    ));
+                }
+            }
+            // Whoever holds a live URL reads it, with no account at all.
+            let read = send(&w.app, Method::GET, path, As::Nobody, &[], None).await;
+            let live = expect == N;
+            let ok = if live {
+                read.status == StatusCode::OK
+            } else {
+                read.status == StatusCode::NOT_FOUND
+            };
+            if !ok {
+                failures.push(format!(
+                    "reading {id}'s feed after {role:?}'s revoke: {}",
+                    read.status
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
