@@ -1608,3 +1608,86 @@ async fn the_round_robin_history_filters_by_player_and_by_round() {
             .contains("Field “round”: no event belongs to round 10")
     );
 }
+
+/// What the history's filters read of every event of `id` (a competition
+/// of format `F`), checked against the competition itself: every version
+/// once, in order; each player an event is about is one of its players by
+/// that exact name; each round one it has; a result names its two players
+/// and its round.
+async fn check_concerns<F: arbiter_service::Format>(svc: &Service<SqliteStore>, id: &str) {
+    let (_, lines) = svc.history_lines::<F>(id).await.unwrap();
+    let version = svc.summary(id).await.unwrap().version;
+    assert_eq!(lines.len() as u64, version, "{id}");
+    let (rounds, unknown) = svc
+        .read_as::<F, _>(id, |s, _| {
+            let unknown: Vec<String> = lines
+                .iter()
+                .flat_map(|l| l.concerns.players.iter())
+                .filter(|n| s.player_named(n).is_none())
+                .cloned()
+                .collect();
+            (s.rounds() as u32, unknown)
+        })
+        .await
+        .unwrap();
+    assert!(unknown.is_empty(), "{id}: names no player has: {unknown:?}");
+    for (i, l) in lines.iter().enumerate() {
+        assert_eq!(l.seq, i as u64 + 1, "{id}");
+        if let Some(r) = l.concerns.round {
+            assert!(
+                (1..=rounds).contains(&r),
+                "{id} #{}: round {r} of {rounds}",
+                l.seq
+            );
+        }
+        let result = l.kind.ends_with("result-recorded")
+            || l.kind == "result-recorded"
+            || l.kind == "round-robin-result";
+        if result && !l.reverted {
+            assert_eq!(
+                l.concerns.players.len(),
+                2,
+                "{id} #{}: {}",
+                l.seq,
+                l.sentence
+            );
+            for p in &l.concerns.players {
+                assert!(
+                    l.sentence.contains(p.rsplit(' ').next().unwrap()),
+                    "{id} #{}: {p} in {}",
+                    l.seq,
+                    l.sentence
+                );
+            }
+            // A ladder's quick-round game is in no round (it counts for
+            // the statistics only).
+            if !l.sentence.contains(" Quick Round ") {
+                assert!(
+                    l.concerns.round.is_some(),
+                    "{id} #{}: {}",
+                    l.seq,
+                    l.sentence
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_event_of_every_format_is_about_players_and_rounds_it_has() {
+    use arbiter_engine::roundrobin::RoundRobin;
+    use arbiter_engine::sunjang::season::League as Sunjang;
+    use arbiter_engine::tws::Ladder;
+    use arbiter_engine::xmadn::challengers::Challengers;
+    use arbiter_engine::xmadn::league::League;
+    let d = demo();
+    let svc = Service::new(SqliteStore::open(&d.path).await.unwrap());
+    check_concerns::<Ladder>(&svc, &d.ladder).await;
+    check_concerns::<League>(&svc, &d.league).await;
+    check_concerns::<Challengers>(&svc, &d.challengers).await;
+    check_concerns::<Sunjang>(&svc, &d.sunjang).await;
+    let r = round_robins();
+    let svc = Service::new(SqliteStore::open(&r.path).await.unwrap());
+    check_concerns::<RoundRobin>(&svc, &r.euro).await;
+    check_concerns::<RoundRobin>(&svc, &r.chess).await;
+}
