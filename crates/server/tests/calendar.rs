@@ -144,7 +144,9 @@ fn parse(a: &Answer) -> (String, Vec<Item>) {
         props
             .iter()
             .filter(|p| p.name == name)
-            .map(|p| p.val.clone().unescape_text().as_str().to_string())
+            // The parser unescapes TEXT values itself (SUMMARY,
+            // DESCRIPTION, NAME, X-WR-CALNAME ...).
+            .map(|p| p.val.as_str().to_string())
             .collect()
     };
     assert_eq!(prop(&calendar.properties, "VERSION"), ["2.0"]);
@@ -906,4 +908,55 @@ async fn a_feed_is_the_same_until_its_competition_changes() {
         deadline.start.as_deref().unwrap().starts_with("20270131"),
         "{deadline:?}"
     );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Any text in a name, a summary or a description: every line within
+    /// 75 octets and ended by CRLF, and the parser reads the text back as
+    /// it was (control characters other than a newline, which TEXT cannot
+    /// hold, become spaces; carriage returns go).
+    #[test]
+    fn any_text_is_written_so_that_it_reads_back(text in "\\PC{0,40}|[\\x00-\\x7f]{0,120}|.{0,300}") {
+        use arbiter_service::views::calendar::{Calendar, Entry, Item, Status, When};
+        let at: Time = "2026-04-15T23:59:59Z".parse().unwrap();
+        let entry = |when| Entry {
+            key: "game-1".into(),
+            when,
+            summary: text.clone(),
+            description: text.clone(),
+            page: "/c/x".into(),
+            status: Status::Open,
+        };
+        let calendar = Calendar {
+            name: text.clone(),
+            items: vec![
+                Item { competition: "x".into(), player: None, revised: Some(at), entry: entry(When::At(at)) },
+                Item { competition: "x".into(), player: None, revised: None, entry: entry(When::Undated) },
+            ],
+        };
+        let ics = calendar.to_ics(BASE, at);
+        let answer = Answer {
+            status: StatusCode::OK,
+            headers: {
+                let mut h = axum::http::HeaderMap::new();
+                h.insert(header::CONTENT_TYPE, "text/calendar; charset=utf-8".parse().unwrap());
+                h
+            },
+            body: ics.into_bytes(),
+        };
+        let (name, items) = parse(&answer);
+        let want: String = text
+            .chars()
+            .filter(|c| *c != '\r')
+            .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
+            .collect();
+        proptest::prop_assert_eq!(&name, &want);
+        proptest::prop_assert_eq!(items.len(), 2);
+        for i in &items {
+            proptest::prop_assert_eq!(&i.summary, &want);
+            proptest::prop_assert_eq!(&i.description, &format!("{want}\n{BASE}/c/x"));
+        }
+    }
 }
