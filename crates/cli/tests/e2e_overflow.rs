@@ -269,6 +269,12 @@ async fn check(b: &Browser, path: &str, dir: &Path) -> Vec<String> {
             !h1.is_empty(),
             "{path} at {width} px: the page has no heading"
         );
+        // The window really is that wide (a viewport wider than asked
+        // would hide an overflow).
+        assert!(
+            inner > 0.0 && inner <= f64::from(width),
+            "{path}: the viewport is {inner} px wide in a window of {width} px"
+        );
         if scroll > inner {
             let widest = listed(&m[2], "right edge", "px, width");
             problems.push(format!(
