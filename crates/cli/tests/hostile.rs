@@ -620,6 +620,8 @@ fn route(name: &str) -> &'static str {
         Some("session") => "/api/session",
         Some("accounts") => "/api/accounts",
         Some("tokens") => "/api/tokens",
+        Some("calendars") => "/api/calendars",
+        Some("calendars-tws") => "/api/competitions/tws/calendars",
         Some("what-if") => "/api/competitions/tws/what-if",
         _ => panic!("{name}: the file name must start with a route (create--, actions--, ...)"),
     }
