@@ -868,15 +868,21 @@ async fn a_feed_is_the_same_until_its_competition_changes() {
         HashSet::from([format!("DTSTAMP:{}", utc(at)).as_str()])
     );
     // If-None-Match with its tag: 304, nothing sent.
-    let cached = send(
-        &d.app,
-        Method::GET,
-        &path,
-        As::Nobody,
-        &[("if-none-match", tag.clone())],
-        None,
-    )
-    .await;
+    let if_none_match = |tag: String| {
+        let (app, path) = (d.app.clone(), path.clone());
+        async move {
+            send(
+                &app,
+                Method::GET,
+                &path,
+                As::Nobody,
+                &[("if-none-match", tag)],
+                None,
+            )
+            .await
+        }
+    };
+    let cached = if_none_match(tag.clone()).await;
     assert_eq!(cached.status, StatusCode::NOT_MODIFIED);
     assert!(cached.body.is_empty());
     // A change: a new deadline for the last round. The feed follows at once.
@@ -891,15 +897,7 @@ async fn a_feed_is_the_same_until_its_competition_changes() {
     )
     .await;
     assert!(changed.status.is_success(), "{}", changed.text());
-    let after = send(
-        &d.app,
-        Method::GET,
-        &path,
-        As::Nobody,
-        &[("if-none-match", tag.clone())],
-        None,
-    )
-    .await;
+    let after = if_none_match(tag.clone()).await;
     assert_eq!(after.status, StatusCode::OK);
     assert_ne!(after.header("etag"), tag);
     let (_, items) = parse(&after);

@@ -372,6 +372,38 @@ pub(crate) fn versus(label: &str, a: &str, b: &str) -> String {
     format!("{label}: {a} vs {b}")
 }
 
+/// A game still to be played: at its deadline when it has one ("…
+/// (deadline)"), else an undated to-do ("… (to play)").
+pub(crate) fn to_play(
+    title: &str,
+    deadline: Option<Time>,
+    lines: &mut Vec<String>,
+) -> (When, String, Status) {
+    lines.push("Still to be played.".to_string());
+    match deadline {
+        Some(d) => (When::At(d), format!("{title} (deadline)"), Status::Open),
+        None => (When::Undated, format!("{title} (to play)"), Status::Open),
+    }
+}
+
+/// The entry of game number `number` (its key `game-N`), its lines the
+/// description.
+pub(crate) fn game_entry(
+    number: u32,
+    (when, summary, status): (When, String, Status),
+    lines: &[String],
+    page: String,
+) -> Entry {
+    Entry {
+        key: format!("game-{number}"),
+        when,
+        summary,
+        description: lines.join("\n"),
+        page,
+        status,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]

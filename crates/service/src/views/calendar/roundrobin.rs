@@ -7,7 +7,7 @@
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::roundrobin::{Game, RoundRobin};
 
-use super::{CalendarSource, Entry, Status, When, versus, words};
+use super::{CalendarSource, Entry, Status, When, game_entry, to_play, versus, words};
 
 impl CalendarSource for RoundRobin {
     fn entries(&self, competition: &str, player: Option<PlayerId>) -> Vec<Entry> {
@@ -93,7 +93,7 @@ fn game(rr: &RoundRobin, page: &str, g: &Game, me: PlayerId) -> Entry {
     if let Some(d) = deadline {
         lines.push(format!("Deadline: {}.", words(d)));
     }
-    let (when, summary, status) = match rr.counted_score(g) {
+    let dated = match rr.counted_score(g) {
         Some(score) => {
             let recorded =
                 g.at.map(|at| format!(", entered {}", words(at)))
@@ -107,20 +107,7 @@ fn game(rr: &RoundRobin, page: &str, g: &Game, me: PlayerId) -> Entry {
             let when = deadline.map_or(When::Undated, When::At);
             (when, format!("{title} (annulled)"), Status::Cancelled)
         }
-        None => {
-            lines.push("Still to be played.".to_string());
-            match deadline {
-                Some(d) => (When::At(d), format!("{title} (deadline)"), Status::Open),
-                None => (When::Undated, format!("{title} (to play)"), Status::Open),
-            }
-        }
+        None => to_play(&title, deadline, &mut lines),
     };
-    Entry {
-        key: format!("game-{}", g.id.0),
-        when,
-        summary,
-        description: lines.join("\n"),
-        page: page.to_string(),
-        status,
-    }
+    game_entry(g.id.0, dated, &lines, page.to_string())
 }

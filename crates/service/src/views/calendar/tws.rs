@@ -5,7 +5,7 @@
 use arbiter_engine::model::{GameStatus, Outcome, PlayerId};
 use arbiter_engine::tws::{Game, Ladder, Round};
 
-use super::{CalendarSource, Entry, Status, When, versus, words};
+use super::{CalendarSource, Entry, Status, When, game_entry, to_play, versus, words};
 
 impl CalendarSource for Ladder {
     fn entries(&self, competition: &str, player: Option<PlayerId>) -> Vec<Entry> {
@@ -19,7 +19,7 @@ impl CalendarSource for Ladder {
                 .games
                 .iter()
                 .filter(|g| g.has_player(p))
-                .map(|g| game_entry(self, competition, g, p))
+                .map(|g| player_game(self, competition, g, p))
                 .collect(),
         }
     }
@@ -90,7 +90,7 @@ fn round_entries(l: &Ladder, competition: &str, r: &Round) -> Vec<Entry> {
     out
 }
 
-fn game_entry(l: &Ladder, competition: &str, g: &Game, me: PlayerId) -> Entry {
+fn player_game(l: &Ladder, competition: &str, g: &Game, me: PlayerId) -> Entry {
     let ussr = l.name_of(g.ussr.player);
     let us = l.name_of(g.us.player);
     let title = versus(&g.id.to_string(), &ussr, &us);
@@ -118,7 +118,7 @@ fn game_entry(l: &Ladder, competition: &str, g: &Game, me: PlayerId) -> Entry {
     if let Some(d) = g.deadline {
         lines.push(format!("Deadline: {}.", words(d)));
     }
-    let (when, summary, status) = match (&g.result, g.status) {
+    let dated = match (&g.result, g.status) {
         (_, GameStatus::Cancelled) => {
             lines.push(format!(
                 "Cancelled: {}.",
@@ -150,20 +150,7 @@ fn game_entry(l: &Ladder, competition: &str, g: &Game, me: PlayerId) -> Entry {
                 Status::Done,
             )
         }
-        (None, _) => {
-            lines.push("Still to be played.".to_string());
-            match g.deadline {
-                Some(d) => (When::At(d), format!("{title} (deadline)"), Status::Open),
-                None => (When::Undated, format!("{title} (to play)"), Status::Open),
-            }
-        }
+        (None, _) => to_play(&title, g.deadline, &mut lines),
     };
-    Entry {
-        key: format!("game-{}", g.id.0),
-        when,
-        summary,
-        description: lines.join("\n"),
-        page,
-        status,
-    }
+    game_entry(g.id.0, dated, &lines, page)
 }
