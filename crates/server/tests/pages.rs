@@ -1150,42 +1150,24 @@ async fn assets_are_served_from_the_binary_with_a_long_cache() {
 
 // ----- snapshots -----
 
-/// The page with the assets' content hashes left out (they change with
-/// the stylesheet).
-fn stable(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut rest = html;
-    while let Some(i) = rest.find("?v=") {
-        out.push_str(&rest[..i]);
-        out.push_str("?v=HASH");
-        rest = &rest[i + 3..];
-        let end = rest
-            .find(|c: char| !c.is_ascii_hexdigit())
-            .unwrap_or(rest.len());
-        rest = &rest[end..];
-    }
-    out.push_str(rest);
-    out
-}
-
 #[tokio::test]
 async fn snapshot_of_the_list() {
     let app = app().await;
-    insta::assert_snapshot!("list", stable(&page(&app, "/").await));
+    insta::assert_snapshot!("list", common::stable(&page(&app, "/").await));
 }
 
 #[tokio::test]
 async fn snapshot_of_the_ladder() {
     let app = app().await;
     let uri = format!("/c/{}", demo().ladder);
-    insta::assert_snapshot!("ladder", stable(&page(&app, &uri).await));
+    insta::assert_snapshot!("ladder", common::stable(&page(&app, &uri).await));
 }
 
 #[tokio::test]
 async fn snapshot_of_the_league() {
     let app = app().await;
     let uri = format!("/c/{}", demo().league);
-    insta::assert_snapshot!("league", stable(&page(&app, &uri).await));
+    insta::assert_snapshot!("league", common::stable(&page(&app, &uri).await));
 }
 
 // ----- the round robins (issue 16) -----
