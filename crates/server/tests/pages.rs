@@ -770,6 +770,19 @@ async fn the_history_lists_every_event_in_words_newest_first_with_its_record() {
             "Undone Ursula applied to join",
         ],
     );
+    // Her filter finds her joining (application and approval) and the
+    // undo of the approval, which is about what it undid.
+    let uri = "/c/xss-ladder/history?player=Undone+Ursula";
+    let hers = sentences(&page(&app, uri).await);
+    assert_eq!(
+        hers,
+        [
+            "undo of event 14 (player-approved)",
+            "Undone Ursula approved: enters at the bottom",
+            "Undone Ursula applied to join",
+        ],
+        "{uri}"
+    );
     // The Sunjang league's history spans pages, newest first; the pager
     // keeps the filters.
     let uri = format!("/c/{}/history", d.sunjang);

@@ -129,9 +129,11 @@ pub fn lines<F: Format>(state: &F, history: &[crate::HistoryEntry<F::Event>]) ->
     // gaps, so the entry of `seq` is at `seq - 1` when the log is whole.
     for i in 0..out.len() {
         if let Some(target) = out[i].undoes {
-            let found = out
-                .iter()
-                .find(|l| l.seq == target)
+            let at = usize::try_from(target.wrapping_sub(1)).ok();
+            let found = at
+                .and_then(|k| out.get(k))
+                .filter(|l| l.seq == target)
+                .or_else(|| out.iter().find(|l| l.seq == target))
                 .map(|l| l.concerns.clone());
             if let Some(c) = found {
                 out[i].concerns = c;

@@ -412,10 +412,13 @@ pub fn ladder_concerns(l: &Ladder, e: &Event) -> Concerns {
         | Event::ModeratorRemoved { .. }
         | Event::Reverted { .. } => Concerns::nothing(),
         Event::RulesChanged { from_round, .. } => Concerns::in_round(*from_round, []),
-        Event::PlayerApplied { player, .. }
-        | Event::PlayerApproved { player }
+        // Named as the sentence names them, by the name they gave (a
+        // player whose application was undone is in no state).
+        Event::PlayerApplied { name, .. } | Event::GuestRegistered { name, .. } => {
+            Concerns::players([name.clone()])
+        }
+        Event::PlayerApproved { player }
         | Event::PlayerDeclined { player, .. }
-        | Event::GuestRegistered { player, .. }
         | Event::PlayerReentered { player }
         | Event::PlayerWithdrawn { player, .. }
         | Event::AccountLinked { player, .. }
@@ -523,8 +526,8 @@ pub fn sunjang_concerns(l: &SunjangLeague, e: &season::Event) -> Concerns {
         E::Created { .. } | E::RestrictionsChanged { .. } | E::Reverted { .. } => {
             Concerns::nothing()
         }
-        E::PlayerRegistered { player, .. }
-        | E::PlayerUpdated { player, .. }
+        E::PlayerRegistered { info, .. } => Concerns::players([info.name.clone()]),
+        E::PlayerUpdated { player, .. }
         | E::PlayerWithdrawn { player, .. }
         | E::PlayerReturned { player }
         | E::GaveWay { player }
