@@ -136,8 +136,8 @@ pub enum Noun {
     Calendar(CalendarArgs),
     /// The standings of any format, one row per player (--csv for a spreadsheet).
     Standings(TableArgs),
-    /// Every game and its result, any format (--csv for a spreadsheet).
-    Results(TableArgs),
+    /// Every game and its result, any format (--csv for a spreadsheet); `results import FILE.csv` records results in bulk.
+    Results(ResultsArgs),
     /// Run a file of arbiter commands, one per line.
     Script(ScriptArgs),
     /// Build a realistic demo ladder and show it.
@@ -389,6 +389,36 @@ pub struct TableArgs {
     /// injection).
     #[arg(long)]
     pub csv: bool,
+}
+
+/// `arbiter results`: the results as a table, or `import` a file of them.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ResultsArgs {
+    #[command(subcommand)]
+    pub command: Option<ResultsCmd>,
+    #[command(flatten)]
+    pub table: TableArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ResultsCmd {
+    /// Record the results of a CSV file (the forum spreadsheet), all or nothing: each row is
+    /// decided by the rules in order, then everything is stored in one append; a refused row
+    /// names its line and column and stores nothing. The header names the columns: `game`
+    /// (G12, or the two players as A-B; or the players in `home` and `away`, `black` and
+    /// `white`, or `player_a` and `player_b`), `result` or `score` (as `what-if --result`
+    /// takes it: a ladder's winner, ussr, us or tie; an XMadn game's PAWNS@TIME; a Sunjang
+    /// outcome; a round robin's score), `at` (when it was played) and the format's own
+    /// (a ladder's `by`, `vp`, `turn`, `note`; a round robin's `minutes`). A row already
+    /// recorded as the file says is left as it is.
+    Import {
+        /// The CSV file.
+        file: PathBuf,
+        /// Show what would be recorded, and store nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

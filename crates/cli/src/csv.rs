@@ -35,11 +35,7 @@ pub async fn import(svc: &Svc, g: &Globals, path: &Path) -> Result<()> {
         }));
     }
     if done.replayed {
-        outln!(
-            "Already done (same idempotency key): events {}..{}.",
-            done.first,
-            done.last
-        );
+        crate::run::say_replayed(done.first, done.last);
         return Ok(());
     }
     outln!(
@@ -49,6 +45,54 @@ pub async fn import(svc: &Svc, g: &Globals, path: &Path) -> Result<()> {
         done.first,
         done.last
     );
+    Ok(())
+}
+
+/// `arbiter results import FILE [--dry-run]` (issue 18 §2).
+pub async fn import_results(svc: &Svc, g: &Globals, path: &Path, dry_run: bool) -> Result<()> {
+    let comp = competition(svc, g).await?;
+    let bytes = read_limited(path)?;
+    let name = path.display().to_string();
+    let done = svc
+        .import_results_csv(&comp, &name, &bytes, dry_run, &g.ctx())
+        .await?;
+    if g.json {
+        return print_json(&done);
+    }
+    if done.replayed {
+        crate::run::say_replayed(done.first, done.last);
+        return Ok(());
+    }
+    for row in &done.rows {
+        outln!("{row}");
+    }
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let unchanged = if done.unchanged > 0 {
+        format!(
+            "; {} row{} already recorded as the file says",
+            done.unchanged,
+            plural(done.unchanged)
+        )
+    } else {
+        String::new()
+    };
+    if dry_run {
+        outln!(
+            "Dry run: {} result{} would be recorded from {name}{unchanged}; nothing was stored.",
+            done.recorded,
+            plural(done.recorded)
+        );
+    } else if done.recorded == 0 {
+        outln!("Nothing to record from {name}{unchanged}.");
+    } else {
+        outln!(
+            "Recorded {} result{} from {name} (events {}..{}){unchanged}.",
+            done.recorded,
+            plural(done.recorded),
+            done.first,
+            done.last
+        );
+    }
     Ok(())
 }
 

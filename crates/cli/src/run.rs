@@ -447,6 +447,12 @@ fn print_lines<T: AsRef<str> + serde::Serialize>(g: &Globals, items: &[T]) -> Re
     Ok(())
 }
 
+/// What a retried command with a used idempotency key says: it stored
+/// nothing new.
+pub fn say_replayed(first: u64, last: u64) {
+    outln!("Already done (same idempotency key): events {first}..{last}.");
+}
+
 pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     outln!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
@@ -509,7 +515,11 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
         Noun::Stats(a) if a.all => crate::installation::stats(svc, g, a).await,
         Noun::Player(PlayerCmd::Import { file }) => crate::csv::import(svc, g, file).await,
         Noun::Standings(a) => crate::csv::export(svc, g, crate::csv::Export::Standings, a).await,
-        Noun::Results(a) => crate::csv::export(svc, g, crate::csv::Export::Results, a).await,
+        Noun::Results(ResultsArgs {
+            command: Some(ResultsCmd::Import { file, dry_run }),
+            ..
+        }) => crate::csv::import_results(svc, g, file, *dry_run).await,
+        Noun::Results(a) => crate::csv::export(svc, g, crate::csv::Export::Results, &a.table).await,
         Noun::Competition(CompetitionCmd::List) => {
             let ids = svc.competitions().await?;
             let mut rows = Vec::new();
@@ -1120,11 +1130,7 @@ pub fn report_written<F: arbiter_service::Format>(
         }));
     }
     if done.replayed {
-        outln!(
-            "Already done (same idempotency key): events {}..{}.",
-            done.first,
-            done.last
-        );
+        say_replayed(done.first, done.last);
         return Ok(());
     }
     for (i, e) in done.events.iter().enumerate() {

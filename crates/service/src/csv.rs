@@ -672,6 +672,326 @@ fn imported<E>(players: Vec<String>, done: &Executed<E>) -> Imported {
     }
 }
 
+// ---------------------------------------------------------------- results
+
+/// The columns every results file may have (issue 18 §2), beside the
+/// format's own ([`Format::RESULT_COLUMNS`]): the game (`game`: its label,
+/// `G5`, or its two players as `A-B`; or its players in two columns,
+/// `home` and `away`, `black` and `white`, or `player_a` and `player_b`),
+/// the result (`result` or `score`, as the format's what-if reads it) and
+/// when it was played (`at`: `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM` or RFC 3339;
+/// the time of the import when empty).
+pub const RESULT_COLUMNS: &[&str] = &[
+    "game", "home", "away", "black", "white", "player_a", "player_b", "result", "score", "at",
+];
+
+/// The pairs of columns that name a game's two players, in the key's
+/// order.
+const PLAYER_COLUMNS: &[(&str, &str)] = &[
+    ("home", "away"),
+    ("black", "white"),
+    ("player_a", "player_b"),
+];
+
+/// One row of a results file: its game, its result, when, and the
+/// format's own columns.
+#[derive(Debug, Clone)]
+pub struct ResultRow {
+    pub line: u64,
+    /// The game as the format's what-if names it: a label (`G5`) or two
+    /// players, `A-B`.
+    pub game: String,
+    /// The column (or columns) the game came from, for errors.
+    pub game_column: &'static str,
+    /// The result as the format's what-if reads it.
+    pub result: String,
+    /// The column the result came from, for errors.
+    pub result_column: &'static str,
+    /// When the game was played, if the row says.
+    pub at: Option<arbiter_engine::model::Time>,
+    row: Row,
+}
+
+impl ResultRow {
+    /// A cell of the format's own columns, `None` when empty.
+    pub fn get(&self, column: &str) -> Option<&str> {
+        self.row.get(column)
+    }
+}
+
+/// A time as the files and the command line give it: `YYYY-MM-DD`
+/// (midnight UTC), `YYYY-MM-DDTHH:MM[:SS]`, `YYYY-MM-DD HH:MM` (UTC) or
+/// RFC 3339, in the years 1970 to 9998.
+pub fn parse_time(s: &str) -> Result<arbiter_engine::model::Time, String> {
+    use chrono::{Datelike, NaiveDate, NaiveDateTime, TimeZone, Utc};
+    let s = s.trim();
+    let t = if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
+        Some(t.with_timezone(&Utc))
+    } else {
+        ["%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+            .iter()
+            .find_map(|f| NaiveDateTime::parse_from_str(s, f).ok())
+            .or_else(|| {
+                NaiveDate::parse_from_str(s, "%Y-%m-%d")
+                    .ok()
+                    .and_then(|d| d.and_hms_opt(0, 0, 0))
+            })
+            .map(|t| Utc.from_utc_datetime(&t))
+    };
+    let Some(t) = t else {
+        return Err(format!(
+            "{:?} is not a time: use YYYY-MM-DD, YYYY-MM-DDTHH:MM or RFC 3339",
+            escaped_prefix(s, 40)
+        ));
+    };
+    if !(1970..=9998).contains(&t.year()) {
+        return Err(format!(
+            "{:?} is outside the years 1970 to 9998 that Arbiter records",
+            escaped_prefix(s, 40)
+        ));
+    }
+    Ok(t)
+}
+
+/// Read a results file with the shared columns and `own` (see
+/// [`RESULT_COLUMNS`]): every row names its game and its result.
+pub fn parse_results(
+    file: &str,
+    bytes: &[u8],
+    own: &[&'static str],
+) -> Result<Vec<ResultRow>, CsvError> {
+    let known: Vec<&'static str> = RESULT_COLUMNS.iter().chain(own).copied().collect();
+    let rows = rows(file, bytes, &known, &[])?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        let (game, game_column) = match row.get("game") {
+            Some(g) => (g.to_string(), "game"),
+            None => {
+                let pair = PLAYER_COLUMNS
+                    .iter()
+                    .find_map(|&(a, b)| Some((row.get(a)?, row.get(b)?, a, b)));
+                let Some((x, y, a, b)) = pair else {
+                    return Err(CsvError::at(
+                        file,
+                        row.line,
+                        Some("game"),
+                        "no game: name it in `game` (G5, or A-B), or its two players in `home` and `away`, `black` and `white`, or `player_a` and `player_b`",
+                    ));
+                };
+                let column = match (a, b) {
+                    ("home", _) => "home, away",
+                    ("black", _) => "black, white",
+                    _ => "player_a, player_b",
+                };
+                (format!("{x}-{y}"), column)
+            }
+        };
+        let (result, result_column) = match (row.get("result"), row.get("score")) {
+            (Some(r), _) => (r.to_string(), "result"),
+            (None, Some(s)) => (s.to_string(), "score"),
+            (None, None) => {
+                return Err(CsvError::at(
+                    file,
+                    row.line,
+                    Some("result"),
+                    "empty: every row needs its result (or score)",
+                ));
+            }
+        };
+        let at = row
+            .get("at")
+            .map(|t| parse_time(t).map_err(|e| CsvError::at(file, row.line, Some("at"), e)))
+            .transpose()?;
+        out.push(ResultRow {
+            line: row.line,
+            game,
+            game_column,
+            result,
+            result_column,
+            at,
+            row,
+        });
+    }
+    Ok(out)
+}
+
+/// What a results import did, or would do (a dry run).
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
+pub struct ImportedResults {
+    /// Each row in words, in the file's order, with its line
+    /// ("line 2: G3 Spain v Germany: 1-1"); a row whose result was already
+    /// recorded says so.
+    pub rows: Vec<String>,
+    /// How many rows recorded something new.
+    pub recorded: usize,
+    /// How many rows were already recorded as they are in the file.
+    pub unchanged: usize,
+    /// True for a dry run: nothing was stored.
+    pub dry_run: bool,
+    /// The first and last event stored (0 for a dry run, or when every row
+    /// was already recorded).
+    pub first: Seq,
+    pub last: Seq,
+    /// True when the idempotency key had been used: nothing new was stored.
+    pub replayed: bool,
+}
+
+/// A service error about a row of a results file as
+/// [`Format::result_row`] answers it: a refusal naming the score or the
+/// result is the result column's, any other the game's.
+pub fn row_error(row: &ResultRow, e: ServiceError) -> (Option<&'static str>, String) {
+    let column = match &e {
+        ServiceError::Rule(r)
+            if matches!(
+                r.field.as_deref(),
+                Some("score" | "result" | "outcome" | "winner")
+            ) =>
+        {
+            Some(row.result_column)
+        }
+        _ => None,
+    };
+    let message = match e {
+        ServiceError::Rule(r) => format!("{} [{}]", r.message, r.clause),
+        e => e.to_string(),
+    };
+    (column, message)
+}
+
+/// What [`Format::result_row`] answers: the row's outcome, or the column
+/// at fault (`None`: the game's) and why.
+pub type RowResult<C> = Result<RowOutcome<C>, (Option<&'static str>, String)>;
+
+/// What a format makes of one row of a results file on its state as the
+/// rows before it left it.
+#[derive(Debug, Clone)]
+pub enum RowOutcome<C> {
+    /// Record this, described so.
+    Record(C, String),
+    /// The result is already recorded as the row gives it: nothing to do.
+    Unchanged(String),
+}
+
+impl<S: EventStore> Service<S> {
+    /// Import the results of a CSV file into a competition (issue 18 §2):
+    /// every row is decided by the rules in order on a copy, as the
+    /// format reads it ([`Format::result_row`]); a refused row names its
+    /// line and column and stores nothing; then all the events are stored
+    /// in one append, or, with `dry_run`, nothing is and the rows say what
+    /// would be.
+    pub async fn import_results_csv(
+        &self,
+        competition: &str,
+        file: &str,
+        bytes: &[u8],
+        dry_run: bool,
+        ctx: &Context,
+    ) -> crate::Result<ImportedResults> {
+        crate::with_format!(self.format_of(competition).await?, |F| {
+            self.import_results::<F>(competition, file, bytes, dry_run, ctx)
+                .await
+        })
+    }
+
+    async fn import_results<F: Format>(
+        &self,
+        competition: &str,
+        file: &str,
+        bytes: &[u8],
+        dry_run: bool,
+        ctx: &Context,
+    ) -> crate::Result<ImportedResults> {
+        if !F::OFFERS_RESULT_IMPORT {
+            return Err(ServiceError::Input(format!(
+                "{competition} is {}, which takes no results file",
+                F::NAME
+            )));
+        }
+        let rows = parse_results(file, bytes, F::RESULT_COLUMNS)?;
+        let fingerprint = sha256_hex(&format!(
+            "import results {}",
+            sha256_hex(&String::from_utf8_lossy(bytes))
+        ));
+        if !dry_run
+            && let Some(done) = self
+                .replay::<F::Event>(competition, ctx, &fingerprint)
+                .await?
+        {
+            return Ok(ImportedResults {
+                rows: Vec::new(),
+                recorded: 0,
+                unchanged: 0,
+                dry_run,
+                first: done.first,
+                last: done.last,
+                replayed: true,
+            });
+        }
+        for attempt in 0..RETRIES {
+            let (mut state, version) = self.load_as::<F>(competition, None).await?;
+            check_expected(ctx, competition, version)?;
+            let mut events = Vec::new();
+            let mut said = Vec::with_capacity(rows.len());
+            let (mut recorded, mut unchanged) = (0, 0);
+            for row in &rows {
+                let at = row.at.unwrap_or(ctx.at);
+                let outcome = state.result_row(row, at).map_err(|(column, message)| {
+                    let column = column.unwrap_or(row.game_column);
+                    ServiceError::Input(format!(
+                        "{}; nothing was imported",
+                        CsvError::at(file, row.line, Some(column), message)
+                    ))
+                })?;
+                match outcome {
+                    RowOutcome::Unchanged(text) => {
+                        unchanged += 1;
+                        said.push(format!("line {}: {text} (already recorded)", row.line));
+                    }
+                    RowOutcome::Record(command, text) => {
+                        let more = state.decide(command).map_err(|e| {
+                            ServiceError::Input(format!(
+                                "{file} line {}: {e}; nothing was imported",
+                                row.line
+                            ))
+                        })?;
+                        for e in &more {
+                            state.apply(e);
+                        }
+                        events.extend(more);
+                        recorded += 1;
+                        said.push(format!("line {}: {text}", row.line));
+                    }
+                }
+            }
+            let answer = |first, last, replayed| ImportedResults {
+                rows: said.clone(),
+                recorded,
+                unchanged,
+                dry_run,
+                first,
+                last,
+                replayed,
+            };
+            if dry_run || events.is_empty() {
+                return Ok(answer(0, 0, false));
+            }
+            match self
+                .append::<F>(competition, version, events, ctx, &fingerprint, state)
+                .await
+            {
+                Err(ServiceError::Store(StoreError::Conflict { .. }))
+                    if ctx.expected.is_none() && attempt + 1 < RETRIES => {}
+                Err(e) => return Err(e),
+                Ok(done) => return Ok(answer(done.first, done.last, done.replayed)),
+            }
+        }
+        Err(ServiceError::Input(
+            "too many concurrent writers; try again".into(),
+        ))
+    }
+}
+
 // ---------------------------------------------------------------- export
 
 /// The characters that make a spreadsheet read a cell as a formula (OWASP

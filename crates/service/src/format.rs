@@ -98,6 +98,25 @@ pub trait Format:
             Self::NAME
         )))
     }
+    /// Whether it takes results files ([`Format::result_row`], issue 18
+    /// §2).
+    const OFFERS_RESULT_IMPORT: bool = false;
+    /// Its own columns of a results file, beside
+    /// [`crate::csv::RESULT_COLUMNS`].
+    const RESULT_COLUMNS: &'static [&'static str] = &[];
+    /// One row of a results file on this state (the rows before it
+    /// applied): the command that records it and the row in words, or
+    /// that it is already recorded so; refused with the column at fault
+    /// (`None`: the game's) and why. Called only when
+    /// [`Format::OFFERS_RESULT_IMPORT`].
+    fn result_row(
+        &self,
+        row: &crate::csv::ResultRow,
+        at: Time,
+    ) -> crate::csv::RowResult<Self::Command> {
+        let _ = (row, at);
+        Err((None, format!("{} takes no results file", Self::NAME)))
+    }
     /// The standings or the results as a table (CSV, forum exports).
     fn csv_table(
         &self,

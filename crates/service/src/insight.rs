@@ -1106,7 +1106,7 @@ pub fn ladder_what_if(
     results: &[(String, String)],
     at: arbiter_engine::model::Time,
 ) -> Result<WhatIfView> {
-    use arbiter_engine::model::{EndTag, Outcome, Side};
+    use arbiter_engine::model::{EndTag, Outcome};
     use arbiter_engine::tws::{Command, ResultInput};
     let mut l = ladder.clone();
     if l.open_round().is_none() {
@@ -1121,22 +1121,7 @@ pub fn ladder_what_if(
             .iter()
             .find(|g| g.id.to_string().eq_ignore_ascii_case(label.trim()))
             .ok_or_else(|| ServiceError::Input(format!("there is no game {label:?}")))?;
-        let w = who.trim();
-        let outcome = if w.eq_ignore_ascii_case("tie") {
-            Outcome::Tie
-        } else if let Some(side) = Side::parse(w) {
-            Outcome::Win(side)
-        } else {
-            match l.find(w) {
-                Some(p) if p == game.ussr.player => Outcome::Win(Side::Ussr),
-                Some(p) if p == game.us.player => Outcome::Win(Side::Us),
-                _ => {
-                    return Err(ServiceError::Input(format!(
-                        "{w:?} does not play in {label}: give a player of the game, ussr, us or tie"
-                    )));
-                }
-            }
-        };
+        let outcome = crate::tws::outcome_of(&l, game, who).map_err(ServiceError::Input)?;
         let agreed = game.deadline.is_some_and(|d| at > d);
         let command = Command::RecordResult {
             game: game.id,
@@ -1156,17 +1141,7 @@ pub fn ladder_what_if(
             agreed,
             at,
         };
-        let text = match outcome {
-            Outcome::Tie => format!("{}: tie", game.id),
-            Outcome::Win(side) => {
-                let p = if side == Side::Ussr {
-                    game.ussr.player
-                } else {
-                    game.us.player
-                };
-                format!("{}: {} ({side}) wins", game.id, l.name_of(p))
-            }
-        };
+        let text = crate::tws::outcome_text(&l, game, outcome);
         for e in l.decide(command)? {
             l.apply(&e);
         }

@@ -121,6 +121,38 @@ impl Format for League {
     ) -> Result<crate::clinch::ClinchView> {
         crate::clinch::sunjang_clinch(self, competition, version, group)
     }
+    const OFFERS_RESULT_IMPORT: bool = true;
+    /// `game` (BLACK-WHITE, or the `black` and `white` columns) and
+    /// `result` (black, white, jigo, black-forfeits, white-forfeits or
+    /// both-forfeit), results of the running season's group games; a game
+    /// already recorded with the same outcome is left as it is.
+    fn result_row(
+        &self,
+        row: &crate::csv::ResultRow,
+        at: Time,
+    ) -> crate::csv::RowResult<season::Command> {
+        let (command, text) = crate::what_if::sunjang_result(self, &row.game, &row.result, at)
+            .map_err(|e| crate::csv::row_error(row, e))?;
+        if let season::Command::RecordResult {
+            black,
+            white,
+            outcome,
+            ..
+        } = &command
+        {
+            let recorded = self
+                .current()
+                .iter()
+                .flat_map(|s| s.divisions.iter().flatten())
+                .flat_map(|g| &g.games)
+                .find(|g| g.pairing.black == *black && g.pairing.white == *white)
+                .and_then(|g| g.outcome);
+            if recorded == Some(*outcome) {
+                return Ok(crate::csv::RowOutcome::Unchanged(text));
+            }
+        }
+        Ok(crate::csv::RowOutcome::Record(command, text))
+    }
     fn what_if(
         &self,
         competition: &str,

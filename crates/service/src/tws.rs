@@ -126,6 +126,71 @@ impl Format for Ladder {
             rated,
         ))
     }
+    const OFFERS_RESULT_IMPORT: bool = true;
+    /// How the game ended (`by`: vp, defcon, europe, final-scoring,
+    /// wargames, concession or a word of your own; `unknown` when empty),
+    /// the final VP marker, the turn, a note.
+    const RESULT_COLUMNS: &'static [&'static str] = &["by", "vp", "turn", "note"];
+    /// `game` (G12) and `result` (the winner's name, ussr, us or tie), as
+    /// `result record` takes them; a game already recorded with the same
+    /// outcome is left as it is.
+    fn result_row(
+        &self,
+        row: &crate::csv::ResultRow,
+        at: Time,
+    ) -> crate::csv::RowResult<tws::Command> {
+        use arbiter_engine::model::EndTag;
+        let game = self
+            .games
+            .iter()
+            .find(|g| g.id.to_string().eq_ignore_ascii_case(row.game.trim()))
+            .ok_or_else(|| {
+                (
+                    None,
+                    format!(
+                        "there is no game {:?}: give the game's id, e.g. G12",
+                        row.game
+                    ),
+                )
+            })?;
+        let outcome =
+            outcome_of(self, game, &row.result).map_err(|e| (Some(row.result_column), e))?;
+        let ended_by = EndTag::parse(row.get("by").unwrap_or("unknown"))
+            .map_err(|e| (Some("by"), e.message))?;
+        let number = |column: &'static str| {
+            row.get(column)
+                .map(|v| {
+                    v.parse::<i64>()
+                        .map_err(|_| (Some(column), format!("{v:?} is not a whole number")))
+                })
+                .transpose()
+        };
+        let vp = number("vp")?
+            .map(|v| i32::try_from(v).map_err(|_| (Some("vp"), format!("{v} is not a VP marker"))))
+            .transpose()?;
+        let turn = number("turn")?
+            .map(|t| u8::try_from(t).map_err(|_| (Some("turn"), format!("{t} is not a turn"))))
+            .transpose()?;
+        let text = outcome_text(self, game, outcome);
+        if game.result.as_ref().is_some_and(|r| r.outcome == outcome) {
+            return Ok(crate::csv::RowOutcome::Unchanged(text));
+        }
+        Ok(crate::csv::RowOutcome::Record(
+            tws::Command::RecordResult {
+                game: game.id,
+                result: tws::ResultInput {
+                    outcome,
+                    ended_by,
+                    vp,
+                    turn,
+                    note: row.get("note").map(str::to_string),
+                },
+                agreed: game.deadline.is_some_and(|d| at > d),
+                at,
+            },
+            text,
+        ))
+    }
     fn what_if(
         &self,
         competition: &str,
@@ -143,5 +208,50 @@ impl Format for Ladder {
         progress: Progress<'_>,
     ) -> crate::Result<ProjectionView> {
         crate::insight::ladder_projection(self, competition, version, request, progress)
+    }
+}
+
+/// A game's outcome as a what-if or a results file names it: the
+/// winner's name, `ussr`, `us` or `tie`.
+pub(crate) fn outcome_of(
+    ladder: &Ladder,
+    game: &tws::Game,
+    who: &str,
+) -> Result<arbiter_engine::model::Outcome, String> {
+    use arbiter_engine::model::{Outcome, Side};
+    let w = who.trim();
+    if w.eq_ignore_ascii_case("tie") {
+        return Ok(Outcome::Tie);
+    }
+    if let Some(side) = Side::parse(w) {
+        return Ok(Outcome::Win(side));
+    }
+    match ladder.find(w) {
+        Some(p) if p == game.ussr.player => Ok(Outcome::Win(Side::Ussr)),
+        Some(p) if p == game.us.player => Ok(Outcome::Win(Side::Us)),
+        _ => Err(format!(
+            "{w:?} does not play in {}: give a player of the game, ussr, us or tie",
+            game.id
+        )),
+    }
+}
+
+/// A game's outcome in words: "G12: Hiro Tanaka (USSR) wins", "G12: tie".
+pub(crate) fn outcome_text(
+    ladder: &Ladder,
+    game: &tws::Game,
+    outcome: arbiter_engine::model::Outcome,
+) -> String {
+    use arbiter_engine::model::{Outcome, Side};
+    match outcome {
+        Outcome::Tie => format!("{}: tie", game.id),
+        Outcome::Win(side) => {
+            let p = if side == Side::Ussr {
+                game.ussr.player
+            } else {
+                game.us.player
+            };
+            format!("{}: {} ({side}) wins", game.id, ladder.name_of(p))
+        }
     }
 }

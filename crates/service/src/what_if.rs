@@ -238,7 +238,7 @@ fn input(msg: String) -> ServiceError {
 }
 
 /// Split `A-B` at the hyphen that leaves a player on both sides.
-fn pair<P: Copy>(key: &str, find: impl Fn(&str) -> Option<P>) -> Result<(P, P)> {
+pub(crate) fn pair<P: Copy>(key: &str, find: impl Fn(&str) -> Option<P>) -> Result<(P, P)> {
     let key = key.trim();
     for (i, _) in key.match_indices('-') {
         let (a, b) = (&key[..i], &key[i + 1..]);
@@ -252,7 +252,7 @@ fn pair<P: Copy>(key: &str, find: impl Fn(&str) -> Option<P>) -> Result<(P, P)> 
 }
 
 /// `4-2@20:10` → pawns and seconds.
-fn score(text: &str) -> Result<([u8; 2], u32)> {
+pub(crate) fn score(text: &str) -> Result<([u8; 2], u32)> {
     let bad = || {
         input(format!(
             "{text:?}: give the counted pawns and the game's time as PAWNS@TIME, e.g. 4-2@20:10"
@@ -268,6 +268,49 @@ fn score(text: &str) -> Result<([u8; 2], u32)> {
     Ok((pawns, seconds))
 }
 
+/// The command that records one result of an XMadn league as what-if and
+/// a results file give it (`A-B` or a game's label → `PAWNS@TIME`, see the
+/// module's text), and the result in words.
+pub fn league_result(
+    l: &XmadnLeague,
+    key: &str,
+    value: &str,
+    at: Time,
+) -> Result<(league::Command, String)> {
+    // A game's label (`G5`) names that game, its players in the
+    // schedule's order; otherwise `A-B` names their next game.
+    let game = l
+        .games
+        .iter()
+        .find(|g| g.id.to_string().eq_ignore_ascii_case(key.trim()));
+    let (game, [a, b]) = match game {
+        Some(g) => (Some(g.id), g.players),
+        None => {
+            let (a, b) = pair(key, |n| l.find(n))?;
+            (None, [a, b])
+        }
+    };
+    let (pawns, seconds) = score(value)?;
+    let text = format!(
+        "{} {} – {} {} ({})",
+        l.name_of(a),
+        pawns[0],
+        pawns[1],
+        l.name_of(b),
+        format_time(seconds)
+    );
+    Ok((
+        league::Command::RecordResult {
+            game,
+            players: [a, b],
+            pawns,
+            seconds,
+            at,
+        },
+        text,
+    ))
+}
+
 /// The XMadn league after the hypothetical `results` (`A-B` →
 /// `PAWNS@TIME`), on a copy.
 pub fn league_what_if(
@@ -280,38 +323,11 @@ pub fn league_what_if(
     let mut copy = l.clone();
     let mut done = Vec::new();
     for (key, value) in results {
-        // A game's label (`G5`) names that game, its players in the
-        // schedule's order; otherwise `A-B` names their next game.
-        let game = copy
-            .games
-            .iter()
-            .find(|g| g.id.to_string().eq_ignore_ascii_case(key.trim()));
-        let (game, [a, b]) = match game {
-            Some(g) => (Some(g.id), g.players),
-            None => {
-                let (a, b) = pair(key, |n| copy.find(n))?;
-                (None, [a, b])
-            }
-        };
-        let (pawns, seconds) = score(value)?;
-        let command = league::Command::RecordResult {
-            game,
-            players: [a, b],
-            pawns,
-            seconds,
-            at,
-        };
+        let (command, text) = league_result(&copy, key, value, at)?;
         for e in copy.decide(command)? {
             copy.apply(&e);
         }
-        done.push(format!(
-            "{} {} – {} {} ({})",
-            copy.name_of(a),
-            pawns[0],
-            pawns[1],
-            copy.name_of(b),
-            format_time(seconds)
-        ));
+        done.push(text);
     }
     Ok(LeagueWhatIfView {
         format: "xmadn-league".into(),
@@ -320,6 +336,38 @@ pub fn league_what_if(
         results: done,
         league: league_view(&copy, competition, version),
     })
+}
+
+/// The command that records one result of a Sunjang league's running
+/// season as what-if and a results file give it (`BLACK-WHITE` → an
+/// outcome), and the result in words.
+pub fn sunjang_result(
+    l: &SunjangLeague,
+    key: &str,
+    value: &str,
+    at: Time,
+) -> Result<(season::Command, String)> {
+    let (black, white) = pair(key, |n| l.find(n))?;
+    let outcome = parse_outcome(value).ok_or_else(|| {
+        input(format!(
+            "{value:?}: give black, white, jigo, black-forfeits, white-forfeits or both-forfeit"
+        ))
+    })?;
+    let text = format!(
+        "{} (black) – {} (white): {}",
+        l.name_of(black),
+        l.name_of(white),
+        outcome_words(outcome)
+    );
+    Ok((
+        season::Command::RecordResult {
+            black,
+            white,
+            outcome,
+            at,
+        },
+        text,
+    ))
 }
 
 /// The Sunjang league after the hypothetical `results` (`BLACK-WHITE` →
@@ -339,27 +387,11 @@ pub fn sunjang_what_if(
     }
     let mut done = Vec::new();
     for (key, value) in results {
-        let (black, white) = pair(key, |n| copy.find(n))?;
-        let outcome = parse_outcome(value).ok_or_else(|| {
-            input(format!(
-                "{value:?}: give black, white, jigo, black-forfeits, white-forfeits or both-forfeit"
-            ))
-        })?;
-        let command = season::Command::RecordResult {
-            black,
-            white,
-            outcome,
-            at,
-        };
+        let (command, text) = sunjang_result(&copy, key, value, at)?;
         for e in copy.decide(command)? {
             copy.apply(&e);
         }
-        done.push(format!(
-            "{} (black) – {} (white): {}",
-            copy.name_of(black),
-            copy.name_of(white),
-            outcome_words(outcome)
-        ));
+        done.push(text);
     }
     let Some(current) = copy.current() else {
         return Err(input("there is no running season".to_string()));

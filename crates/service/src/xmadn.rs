@@ -133,6 +133,19 @@ impl Format for League {
         }
         Ok(crate::clinch::league_clinch(self, competition, version))
     }
+    const OFFERS_RESULT_IMPORT: bool = true;
+    /// `game` (a game's label, or A-B for their next game) and `result`
+    /// (the counted pawns in the order of the key and the game's time,
+    /// `4-2@20:10`), as what-if reads them.
+    fn result_row(
+        &self,
+        row: &crate::csv::ResultRow,
+        at: Time,
+    ) -> crate::csv::RowResult<league::Command> {
+        let (command, text) = crate::what_if::league_result(self, &row.game, &row.result, at)
+            .map_err(|e| crate::csv::row_error(row, e))?;
+        Ok(crate::csv::RowOutcome::Record(command, text))
+    }
     fn what_if(
         &self,
         competition: &str,
@@ -250,6 +263,37 @@ impl Format for Challengers {
             Export::Standings => crate::csv::challengers_standings(self, competition, version),
             Export::Results => crate::csv::challengers_results(self, competition, version),
         }
+    }
+    const OFFERS_RESULT_IMPORT: bool = true;
+    /// `game` (the two players at the board, A-B) and `result` (the
+    /// counted pawns in the order of the key and the game's time,
+    /// `4-2@20:10`).
+    fn result_row(
+        &self,
+        row: &crate::csv::ResultRow,
+        at: Time,
+    ) -> crate::csv::RowResult<challengers::Command> {
+        let (a, b) = crate::what_if::pair(&row.game, |n| self.find(n))
+            .map_err(|e| crate::csv::row_error(row, e))?;
+        let (pawns, seconds) = crate::what_if::score(&row.result)
+            .map_err(|e| (Some(row.result_column), e.to_string()))?;
+        let text = format!(
+            "{} {} – {} {} ({})",
+            self.name_of(a),
+            pawns[0],
+            pawns[1],
+            self.name_of(b),
+            format_time(seconds)
+        );
+        Ok(crate::csv::RowOutcome::Record(
+            challengers::Command::RecordGame {
+                players: [a, b],
+                pawns,
+                seconds,
+                at,
+            },
+            text,
+        ))
     }
 }
 

@@ -124,6 +124,63 @@ impl Format for RoundRobin {
             })
             .collect())
     }
+    const OFFERS_RESULT_IMPORT: bool = true;
+    /// The game's length in minutes, for quickness of victory.
+    const RESULT_COLUMNS: &'static [&'static str] = &["minutes"];
+    /// `game` (G3, or HOME-AWAY, or `home` and `away`) and `score` (1-1,
+    /// or a win, draw or forfeit where results carry no score), as
+    /// `round-robin result` takes them; a game already recorded with the
+    /// same result is left as it is, with another is refused (a
+    /// correction is a moderator's, with its reason).
+    fn result_row(&self, row: &crate::csv::ResultRow, at: Time) -> crate::csv::RowResult<Command> {
+        let (id, score) =
+            import_game(self, &row.game, &row.result).map_err(|e| crate::csv::row_error(row, e))?;
+        let minutes = row
+            .get("minutes")
+            .map(|m| {
+                m.parse::<u32>()
+                    .ok()
+                    .filter(|m| (1..=10_000).contains(m))
+                    .ok_or_else(|| {
+                        (
+                            Some("minutes"),
+                            format!("{m:?} is not a game's length in whole minutes (1 to 10000)"),
+                        )
+                    })
+            })
+            .transpose()?;
+        let Some(g) = self.game(id) else {
+            return Err((None, format!("there is no game G{id}")));
+        };
+        let text = format!(
+            "G{} {} v {}: {}",
+            g.id,
+            self.name_of(g.home),
+            self.name_of(g.away),
+            score.show()
+        );
+        match g.score {
+            Some(recorded) if recorded == score => Ok(crate::csv::RowOutcome::Unchanged(text)),
+            Some(recorded) => Err((
+                Some(row.result_column),
+                format!(
+                    "G{} already has the result {}, not {}: a correction is a moderator's, with its reason (`arbiter round-robin correct`, or the desk)",
+                    g.id,
+                    recorded.show(),
+                    score.show()
+                ),
+            )),
+            None => Ok(crate::csv::RowOutcome::Record(
+                Command::Record {
+                    game: id,
+                    score,
+                    minutes,
+                    at,
+                },
+                text,
+            )),
+        }
+    }
     fn what_if(
         &self,
         competition: &str,
@@ -340,6 +397,47 @@ pub fn read_score(
     let (id, reversed) = find_game(rr, game, round)?;
     let score = parse_score(rr, score)?;
     Ok((id, if reversed { score.swapped() } else { score }))
+}
+
+/// The game of a results file's row and its score home first: a game's
+/// number, or HOME-AWAY naming their game at the first's (in a single
+/// round robin, their one game either way round), played or not, so that
+/// a file may repeat results already recorded.
+fn import_game(rr: &RoundRobin, game: &str, score: &str) -> Result<(GameId, Score)> {
+    let t = game.trim();
+    if t.strip_prefix(['G', 'g'])
+        .unwrap_or(t)
+        .parse::<u32>()
+        .is_ok()
+    {
+        return read_score(rr, game, score, None);
+    }
+    let (a, b) = split_pair(rr, t)?;
+    let exact = rr.games.iter().find(|g| g.home == a && g.away == b);
+    let reversed = (rr.rules.cycles == 1)
+        .then(|| rr.games.iter().find(|g| g.home == b && g.away == a))
+        .flatten();
+    let (g, swap) = match (exact, reversed) {
+        (Some(g), _) => (g, false),
+        (None, Some(g)) => (g, true),
+        (None, None) => {
+            return Err(refuse(
+                "game",
+                format!(
+                    "{} and {} have no game {}",
+                    rr.name_of(a),
+                    rr.name_of(b),
+                    if rr.rules.cycles == 1 {
+                        "together"
+                    } else {
+                        "at the first's (name the home side first)"
+                    }
+                ),
+            ));
+        }
+    };
+    let score = parse_score(rr, score)?;
+    Ok((g.id, if swap { score.swapped() } else { score }))
 }
 
 /// Two players named "A-B" (a name may hold a hyphen: every split is
