@@ -644,7 +644,31 @@ pub enum LadderCmd {
     },
     /// Why a player is where he is (his moves with reasons).
     Explain { name: String },
+    /// Carry a running ladder over from earlier records, a CSV or JSON file (issue 18 §1).
+    #[command(long_about = CARRY_OVER_HELP)]
+    CarryOver {
+        /// The file: `.csv` (one row a member) or `.json`.
+        file: PathBuf,
+        /// Show the ladder it would make, and store nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// The round to continue from: the next round to announce (required for CSV).
+        #[arg(long, value_name = "N")]
+        round: Option<u32>,
+        /// Where the records come from (default: the file's `source`, or its name).
+        #[arg(long, value_name = "TEXT")]
+        source: Option<String>,
+    },
 }
+
+const CARRY_OVER_HELP: &str = "Carry a running ladder over from earlier records, into a ladder \
+with nobody registered and no round announced yet: one `carried-over` event, all or nothing, \
+checked by the rules of the events it stands for (ARB-R72..ARB-R76).\n\n\
+CSV: a header row, then one row a member: rung (1 is the top, or `inactive` for the inactive \
+list), name, surname (optional), ussr_games, us_games, last_side (USSR, US, or empty with no \
+game), wins, losses, ties, skip_streak, missed_rounds, champion_streak (rung 1 only). Give \
+--round N. JSON: {\"round\": N, \"source\": ..., \"champion_streak\": N, \"ladder\": [members, \
+rung 1 first], \"inactive\": [...]}, each member with the CSV's fields.";
 
 #[derive(Debug, Args)]
 pub struct StatsArgs {

@@ -8,6 +8,7 @@ mod out;
 mod account;
 mod args;
 mod calendar;
+mod carry_over;
 mod clinch;
 mod csv;
 mod demo;

@@ -514,6 +514,12 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
         Noun::Calendar(a) => crate::calendar::calendar(svc, g, a).await,
         Noun::Stats(a) if a.all => crate::installation::stats(svc, g, a).await,
         Noun::Player(PlayerCmd::Import { file }) => crate::csv::import(svc, g, file).await,
+        Noun::Ladder(LadderCmd::CarryOver {
+            file,
+            dry_run,
+            round,
+            source,
+        }) => crate::carry_over::run(svc, g, file, *dry_run, *round, source.clone()).await,
         Noun::Standings(a) => crate::csv::export(svc, g, crate::csv::Export::Standings, a).await,
         Noun::Results(ResultsArgs {
             command: Some(ResultsCmd::Import { file, dry_run }),
@@ -959,6 +965,7 @@ async fn execute_in(svc: &Svc, g: &Globals, comp: &str, noun: &Noun) -> Result<(
                 }
                 out!("{}", render::ladder(&view));
             }
+            LadderCmd::CarryOver { .. } => unreachable_noun()?,
             LadderCmd::Explain { name } => {
                 let p = player(&ladder, name)?;
                 let view = views::player_view(&ladder, p, now)

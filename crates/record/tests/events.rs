@@ -52,6 +52,29 @@ fn result(outcome: Outcome, ended_by: EndTag, status: GameStatus) -> GameResult 
 }
 
 /// One sample of every event, and of every reason, tag and status inside.
+/// A carried member; `missed` is his skip streak too, except on the
+/// inactive list (no skip streak there).
+fn carried(
+    name: &str,
+    ussr: u32,
+    us: u32,
+    last: Option<Side>,
+    (wins, losses, ties): (u32, u32, u32),
+    missed: u32,
+) -> arbiter_engine::tws::CarriedMember {
+    let surname = name.rsplit(' ').next().map(str::to_string);
+    arbiter_engine::tws::CarriedMember {
+        name: name.into(),
+        surname,
+        ussr,
+        us,
+        last,
+        record: arbiter_engine::tws::stats::Record { wins, losses, ties },
+        skip_streak: if missed > 3 { 0 } else { missed },
+        missed,
+    }
+}
+
 fn samples() -> Vec<(&'static str, Event)> {
     let rules = LadderRules::default();
     let changed = LadderRules {
@@ -680,6 +703,23 @@ fn samples() -> Vec<(&'static str, Event)> {
             },
         ),
         (
+            "carried-over",
+            Event::CarriedOver(Box::new(arbiter_engine::tws::CarryOver {
+                records: arbiter_engine::tws::CarriedLadder {
+                    members: vec![
+                        carried("Ana Morales", 15, 14, Some(Side::Us), (22, 7, 0), 0),
+                        carried("Pieter van Dijk", 13, 13, Some(Side::Ussr), (16, 10, 0), 1),
+                    ],
+                    inactive: vec![carried("Astrid Berg", 0, 0, None, (0, 0, 0), 4)],
+                    next_round: 38,
+                    champion_streak: 3,
+                },
+                source: "BGG forum ladder table, 2026-02-28".into(),
+                by: "Jordan Reyes".into(),
+                at: t("2026-03-01T09:00:00Z"),
+            })),
+        ),
+        (
             "reverted",
             Event::Reverted {
                 seq: u64::MAX,
@@ -700,7 +740,7 @@ fn every_sample_round_trips() {
 #[test]
 fn samples_cover_every_event_kind() {
     let kinds: std::collections::BTreeSet<&str> = samples().iter().map(|(_, e)| e.kind()).collect();
-    assert_eq!(kinds.len(), 25, "{kinds:?}");
+    assert_eq!(kinds.len(), 26, "{kinds:?}");
 }
 
 #[test]

@@ -471,17 +471,7 @@ pub fn parse_ladder_players(file: &str, bytes: &[u8]) -> Result<Vec<LadderPlayer
         .iter()
         .map(|r| {
             let name = name_cell(file, r)?;
-            let surname = r.get("surname").map(str::to_string);
-            if let Some(s) = &surname
-                && s.starts_with(FORMULA_STARTS)
-            {
-                return Err(CsvError::at(
-                    file,
-                    r.line,
-                    Some("surname"),
-                    format!("{s:?} starts with a formula character"),
-                ));
-            }
+            let surname = surname_cell(file, r)?;
             Ok(LadderPlayer {
                 line: r.line,
                 name,
@@ -1362,4 +1352,218 @@ impl<S: EventStore> Service<S> {
             .await
         })
     }
+}
+
+// ------------------------------------------------------- ladder carry-over
+
+/// The columns of a TWS ladder carried over from earlier records (issue 18
+/// §1; see [`crate::carry_over`]): one row per member, `rung` a number or
+/// the word `inactive` for a player on the inactive list (in order of
+/// removal). `rung`, `name`, `ussr_games`, `us_games` and `last_side` are
+/// required; an empty count is 0. `champion_streak` is given on rung 1's
+/// row only.
+pub const CARRY_OVER_COLUMNS: &[&str] = &[
+    "rung",
+    "name",
+    "surname",
+    "ussr_games",
+    "us_games",
+    "last_side",
+    "wins",
+    "losses",
+    "ties",
+    "skip_streak",
+    "missed_rounds",
+    "champion_streak",
+];
+
+/// The optional `surname` of a ladder's row: not something a spreadsheet
+/// would run.
+fn surname_cell(file: &str, row: &Row) -> Result<Option<String>, CsvError> {
+    let surname = row.get("surname").map(str::to_string);
+    if let Some(s) = &surname
+        && s.starts_with(FORMULA_STARTS)
+    {
+        return Err(CsvError::at(
+            file,
+            row.line,
+            Some("surname"),
+            format!("{:?} starts with a formula character", shorten(s)),
+        ));
+    }
+    Ok(surname)
+}
+
+/// A carry-over file read: the records, and for each record (members
+/// first, then the inactive list) the line it came from.
+#[derive(Debug, Clone)]
+pub struct CarriedRows {
+    pub records: arbiter_engine::tws::CarriedLadder,
+    pub lines: Vec<u64>,
+}
+
+/// Read a ladder carry-over CSV file. `next_round` is the round to
+/// continue from (the CLI's `--round`); the ladder is a permutation of
+/// rungs 1..n, each given once.
+pub fn parse_carry_over(
+    file: &str,
+    bytes: &[u8],
+    next_round: u32,
+) -> Result<CarriedRows, CsvError> {
+    use arbiter_engine::model::Side;
+    use arbiter_engine::tws::CarriedMember;
+    use arbiter_engine::tws::stats::Record;
+    let rows = rows(
+        file,
+        bytes,
+        CARRY_OVER_COLUMNS,
+        &["rung", "name", "ussr_games", "us_games", "last_side"],
+    )?;
+    let count = |r: &Row, column: &'static str| -> Result<u32, CsvError> {
+        match r.get(column) {
+            None => Ok(0),
+            Some(t) => t.parse::<u32>().map_err(|_| {
+                CsvError::at(
+                    file,
+                    r.line,
+                    Some(column),
+                    format!(
+                        "{:?} is not a count: a whole number from 0 (negative counts cannot be)",
+                        shorten(t)
+                    ),
+                )
+            }),
+        }
+    };
+    let mut members: Vec<(u32, u64, CarriedMember)> = Vec::new();
+    let mut inactive: Vec<(u64, CarriedMember)> = Vec::new();
+    let mut streak: Option<(u64, u32)> = None;
+    for r in &rows {
+        let name = name_cell(file, r)?;
+        let surname = surname_cell(file, r)?;
+        let last = match r.get("last_side") {
+            None => None,
+            Some(t) => Some(Side::parse(t).ok_or_else(|| {
+                CsvError::at(
+                    file,
+                    r.line,
+                    Some("last_side"),
+                    format!(
+                        "{:?} is not a side: USSR or US (empty with no game)",
+                        shorten(t)
+                    ),
+                )
+            })?),
+        };
+        let member = CarriedMember {
+            name,
+            surname,
+            ussr: count(r, "ussr_games")?,
+            us: count(r, "us_games")?,
+            last,
+            record: Record {
+                wins: count(r, "wins")?,
+                losses: count(r, "losses")?,
+                ties: count(r, "ties")?,
+            },
+            skip_streak: count(r, "skip_streak")?,
+            missed: count(r, "missed_rounds")?,
+        };
+        let champion = count(r, "champion_streak")?;
+        let rung = r.get("rung").ok_or_else(|| {
+            CsvError::at(
+                file,
+                r.line,
+                Some("rung"),
+                "empty: the member's rung (1 is the top), or `inactive`",
+            )
+        })?;
+        if rung.eq_ignore_ascii_case("inactive") {
+            if champion > 0 {
+                return Err(CsvError::at(
+                    file,
+                    r.line,
+                    Some("champion_streak"),
+                    "only the member on rung 1 has a champion's streak",
+                ));
+            }
+            inactive.push((r.line, member));
+            continue;
+        }
+        let rung = rung
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n >= 1 && (*n as usize) <= rows.len())
+            .ok_or_else(|| {
+                CsvError::at(
+                    file,
+                    r.line,
+                    Some("rung"),
+                    format!(
+                        "{:?} is not a rung: a number from 1 to the number of members, or `inactive`",
+                        shorten(rung)
+                    ),
+                )
+            })?;
+        if champion > 0 {
+            if rung != 1 {
+                return Err(CsvError::at(
+                    file,
+                    r.line,
+                    Some("champion_streak"),
+                    format!(
+                        "only the member on rung 1 has a champion's streak; this row is rung {rung}"
+                    ),
+                ));
+            }
+            streak = Some((r.line, champion));
+        }
+        if let Some((_, first, _)) = members.iter().find(|(k, _, _)| *k == rung) {
+            return Err(CsvError::at(
+                file,
+                r.line,
+                Some("rung"),
+                format!(
+                    "rung {rung} is already given on line {first}: the ladder is a permutation, each rung once"
+                ),
+            ));
+        }
+        members.push((rung, r.line, member));
+    }
+    check_duplicates(
+        file,
+        members
+            .iter()
+            .map(|(_, l, m)| (*l, m.name.as_str()))
+            .chain(inactive.iter().map(|(l, m)| (*l, m.name.as_str()))),
+    )?;
+    members.sort_by_key(|(rung, _, _)| *rung);
+    if let Some(k) = members
+        .iter()
+        .enumerate()
+        .find(|(i, (rung, _, _))| *rung as usize != i + 1)
+        .map(|(i, _)| i + 1)
+    {
+        let (top, line) = members.last().map_or((0, 2), |(t, l, _)| (*t, *l));
+        return Err(CsvError::at(
+            file,
+            line,
+            Some("rung"),
+            format!(
+                "no row has rung {k}, but this one has rung {top}: the ladder is a permutation of rungs 1 to {}, each given once",
+                members.len()
+            ),
+        ));
+    }
+    let mut lines: Vec<u64> = members.iter().map(|(_, l, _)| *l).collect();
+    lines.extend(inactive.iter().map(|(l, _)| *l));
+    Ok(CarriedRows {
+        records: arbiter_engine::tws::CarriedLadder {
+            members: members.into_iter().map(|(_, _, m)| m).collect(),
+            inactive: inactive.into_iter().map(|(_, m)| m).collect(),
+            next_round,
+            champion_streak: streak.map_or(0, |(_, s)| s),
+        },
+        lines,
+    })
 }

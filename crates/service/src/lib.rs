@@ -7,6 +7,7 @@
 //! Also here: the serializable views of a ladder (for `--json` and the API)
 //! and the forum texts (BBCode, Markdown).
 
+pub mod carry_over;
 pub mod clinch;
 pub mod csv;
 pub mod format;

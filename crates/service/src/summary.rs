@@ -125,6 +125,16 @@ pub fn summarize(l: &Ladder, e: &Event) -> String {
             c.champion.map_or("-".into(), n),
             c.streak
         ),
+        Event::CarriedOver(c) => format!(
+            "carried over from earlier records ({}), entered by {}: {} members, {} inactive, champion {} (streak {}), continuing from round {}",
+            c.source,
+            c.by,
+            c.records.members.len(),
+            c.records.inactive.len(),
+            c.records.members.first().map_or("-", |m| m.name.as_str()),
+            c.records.champion_streak,
+            c.records.next_round
+        ),
         Event::Reverted { seq, summary } => format!("undo of event {seq} ({summary})"),
     }
 }
@@ -457,6 +467,8 @@ pub fn ladder_concerns(l: &Ladder, e: &Event) -> Concerns {
                 .chain(c.inactive.iter().map(|r| r.player))
                 .map(n),
         ),
+        // Every player it registers, by the name the records give.
+        Event::CarriedOver(c) => Concerns::players(c.records.all().map(|m| m.name.clone())),
     }
 }
 

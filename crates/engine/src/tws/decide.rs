@@ -773,6 +773,12 @@ impl Ladder {
                 }
                 Ok(vec![Event::RoundClosed(Box::new(closed))])
             }
+            Command::CarryOver {
+                records,
+                source,
+                by,
+                at,
+            } => self.decide_carry_over(records, source, by, at),
             Command::Revert { seq, summary } => Ok(vec![Event::Reverted { seq, summary }]),
             Command::LinkAccount { player, account } => {
                 let rec = self.known(player)?;
@@ -856,6 +862,73 @@ impl Ladder {
             .field("at"));
         }
         Ok(())
+    }
+
+    /// ARB-R72, ARB-R73: a ladder carried over from earlier records, into
+    /// a competition with nobody registered and no round announced.
+    fn decide_carry_over(
+        &self,
+        mut records: super::CarriedLadder,
+        source: String,
+        by: String,
+        at: Time,
+    ) -> Decided {
+        const CARRY: &str = "Arbiter";
+        if self.carried_over.is_some() {
+            return Err(RuleError::new(
+                "ARB-R72",
+                "this ladder was already carried over from earlier records; undo that first to carry it over again",
+            ));
+        }
+        if !self.players.is_empty() || !self.rounds.is_empty() {
+            return Err(RuleError::new(
+                "ARB-R72",
+                format!(
+                    "a ladder is carried over before anyone is registered and any round announced; this one has {} players and {} rounds (carry it over into a new competition)",
+                    self.players.len(),
+                    self.rounds.len()
+                ),
+            ));
+        }
+        require_text(&source, CARRY, "the source of the records", "source")?;
+        let by = person_name(&by, CONDUCT, "the moderator's name", "by")?;
+        let n = records.members.len();
+        for (i, m) in records
+            .members
+            .iter_mut()
+            .chain(records.inactive.iter_mut())
+            .enumerate()
+        {
+            let place = |field: &str| {
+                if i < n {
+                    format!("members[{i}].{field}")
+                } else {
+                    format!("inactive[{}].{field}", i - n)
+                }
+            };
+            let name = person_name(&m.name, JOINING, "the player's name", "name")
+                .map_err(|e| e.field(place("name")))?;
+            let surname =
+                surname_or_last_word(&name, m.surname.take().map(|s| super::single_spaced(&s)));
+            if surname.chars().any(invisible) {
+                return Err(RuleError::new(
+                    JOINING,
+                    "the surname has control or invisible formatting characters",
+                )
+                .field(place("surname")));
+            }
+            m.name = name;
+            m.surname = Some(surname);
+        }
+        records
+            .check(self.current_rules())
+            .map_err(|e| e.into_rule_error(n))?;
+        Ok(vec![Event::CarriedOver(Box::new(super::CarryOver {
+            records,
+            source: source.trim().to_string(),
+            by,
+            at,
+        }))])
     }
 
     fn new_person(

@@ -38,7 +38,17 @@ impl Ladder {
     /// reason recorded before issue 15, which did not name it.
     fn last_counted(&self, player: PlayerId, game: Option<GameId>) -> String {
         let Some(g) = game.and_then(|g| self.game(g)) else {
-            return String::new();
+            // No game recorded since the ladder was carried over: the last
+            // side is the carried one (issue 18 §1, ARB-R74).
+            return match (
+                self.carried_of(player).and_then(|m| m.last),
+                self.carried_words(),
+            ) {
+                (Some(side), Some(words)) if game.is_none() => {
+                    format!("; his last side, {side}, comes from {words}")
+                }
+                _ => String::new(),
+            };
         };
         // A quick-round game is placed by the round running when it was
         // scheduled, or the last one closed before it.
@@ -66,6 +76,30 @@ impl Ladder {
             _ => "quick game",
         };
         format!("; last game counted: {kind} {} {placed}", g.id)
+    }
+
+    /// The share of the carried records in the side counts of `game`'s
+    /// players (ARB-R74): "; of these, Ana Morales's 7 USSR / 4 US and ...
+    /// come from the records carried over on ...", or nothing.
+    fn carried_counts(&self, game: &Game) -> String {
+        let Some(words) = self.carried_words() else {
+            return String::new();
+        };
+        let shares: Vec<String> = game
+            .participants()
+            .iter()
+            .filter(|p| p.counts == Counts::Ladder)
+            .filter_map(|p| {
+                let m = self.carried_of(p.player)?;
+                (m.games() > 0)
+                    .then(|| format!("{}'s {} USSR / {} US", self.name_of(p.player), m.ussr, m.us))
+            })
+            .collect();
+        if shares.is_empty() {
+            String::new()
+        } else {
+            format!("; of these, {} come from {words}", shares.join(" and "))
+        }
     }
 
     /// Why the players of `game` have their sides.
@@ -136,10 +170,11 @@ impl Ladder {
                     SIDES,
                     &["TWS-R6"],
                     format!(
-                        "both played the same side last, so only one can switch; {} has the more unbalanced history ({pu} USSR / {pa} US, imbalance {}) against the opponent's ({other_ussr} USSR / {other_us} US, imbalance {}), so gets the side played least often, the {least} (rule 2)",
+                        "both played the same side last, so only one can switch; {} has the more unbalanced history ({pu} USSR / {pa} US, imbalance {}) against the opponent's ({other_ussr} USSR / {other_us} US, imbalance {}), so gets the side played least often, the {least} (rule 2){}",
                         n(*player),
                         pu.abs_diff(*pa),
-                        other_ussr.abs_diff(*other_us)
+                        other_ussr.abs_diff(*other_us),
+                        self.carried_counts(game)
                     ),
                 )
             }
@@ -153,9 +188,10 @@ impl Ladder {
                     SIDES,
                     &["TWS-R9"],
                     format!(
-                        "only one can switch and both histories are equally unbalanced (imbalance {}); {} has the higher rung and gets the side played least often ({pu} USSR / {pa} US), the {least} (rule 2)",
+                        "only one can switch and both histories are equally unbalanced (imbalance {}); {} has the higher rung and gets the side played least often ({pu} USSR / {pa} US), the {least} (rule 2){}",
                         pu.abs_diff(*pa),
-                        n(*player)
+                        n(*player),
+                        self.carried_counts(game)
                     ),
                 )
             }
@@ -423,8 +459,9 @@ impl Ladder {
                 SKIPPING,
                 &["TWS-R2"],
                 format!(
-                    "{who} skipped a {} consecutive round, which counts as a loss: sorted among the losers, rung {from} to rung {to}",
-                    ordinal(consecutive)
+                    "{who} skipped a {} consecutive round, which counts as a loss: sorted among the losers, rung {from} to rung {to}{}",
+                    ordinal(consecutive),
+                    self.carried_run(m.player, consecutive, |c| c.moves.contains(m), "skips")
                 ),
             ),
             MoveReason::Bye => {
@@ -474,6 +511,36 @@ impl Ladder {
         }
     }
 
+    /// When a run of `run` skips or missed rounds ending in the round whose
+    /// close `is_it` finds is longer than the rounds since the ladder was
+    /// carried over, its start comes from the carried records (ARB-R74):
+    /// "; the first 2 missed rounds come from the records carried over on
+    /// ...", or nothing.
+    fn carried_run(
+        &self,
+        player: PlayerId,
+        run: u32,
+        is_it: impl Fn(&super::RoundClosed) -> bool,
+        what: &str,
+    ) -> String {
+        let (Some(c), Some(words)) = (self.carried_over.as_ref(), self.carried_words()) else {
+            return String::new();
+        };
+        let Some(round) = self
+            .rounds
+            .iter()
+            .find(|r| r.closed.as_deref().is_some_and(&is_it))
+        else {
+            return String::new();
+        };
+        let since = (round.number + 1).saturating_sub(c.records.next_round);
+        let carried = run.saturating_sub(since);
+        if carried == 0 || self.carried_of(player).is_none() {
+            return String::new();
+        }
+        format!("; the first {carried} {what} come from {words}")
+    }
+
     /// The reason of the pairing exception that gave `m`'s player his bye,
     /// if his round was paired by an exception.
     fn bye_exception(&self, m: &Move) -> Option<String> {
@@ -494,10 +561,16 @@ impl Ladder {
             SKIPPING,
             &["TWS-R4"],
             format!(
-                "{} has missed {} consecutive rounds and occupied the bottom rung ({}): moved to the list of inactive players; re-entry is at the bottom",
+                "{} has missed {} consecutive rounds and occupied the bottom rung ({}): moved to the list of inactive players; re-entry is at the bottom{}",
                 self.name_of(r.player),
                 r.missed,
-                r.rung
+                r.rung,
+                self.carried_run(
+                    r.player,
+                    r.missed,
+                    |c| c.inactive.contains(r),
+                    "missed rounds"
+                )
             ),
         )
     }

@@ -7,6 +7,7 @@
 //! - Every decision is stored with a structured reason ([`SideReason`],
 //!   [`PairingReason`], [`MoveReason`]) rendered by the `explain` functions.
 
+pub mod carry;
 mod decide;
 pub mod explain;
 pub mod possible;
@@ -18,6 +19,7 @@ pub mod stats;
 
 use std::collections::{BTreeMap, HashMap};
 
+pub use carry::{CarriedLadder, CarriedMember, CarryError, CarryOver};
 pub use rules::{Bid, LadderRules};
 pub use sides::DrawRecheck;
 
@@ -535,6 +537,10 @@ pub enum Event {
         player: PlayerId,
         account: String,
     },
+    /// A running ladder carried over from earlier records (issue 18 §1,
+    /// ARB-R72): its members get the ids 1, 2, ... in the order of the
+    /// records, members first, then the inactive list.
+    CarriedOver(Box<CarryOver>),
     /// Undo: the event `seq` no longer counts. Folds skip reverted events
     /// (see [`fold`]).
     Reverted {
@@ -573,6 +579,7 @@ impl Event {
             Event::ResultConfirmed { .. } => "result-confirmed",
             Event::ReportRejected { .. } => "report-rejected",
             Event::RoundClosed(_) => "round-closed",
+            Event::CarriedOver(_) => "carried-over",
             Event::Reverted { .. } => "reverted",
         }
     }
@@ -784,6 +791,15 @@ pub enum Command {
         at: Time,
         reason: String,
     },
+    /// Carry a running ladder over from earlier records (issue 18 §1,
+    /// ARB-R72): only before any player is registered and any round
+    /// announced. `by` is the moderator who entered them.
+    CarryOver {
+        records: CarriedLadder,
+        source: String,
+        by: String,
+        at: Time,
+    },
     /// Undo event `seq` (which must be the last event still in force).
     Revert {
         seq: u64,
@@ -829,7 +845,8 @@ impl Command {
             | Command::ConfirmResult { at, .. }
             | Command::RejectReport { at, .. }
             | Command::CloseRound { at }
-            | Command::CloseRoundEarly { at, .. } => Some(*at),
+            | Command::CloseRoundEarly { at, .. }
+            | Command::CarryOver { at, .. } => Some(*at),
             Command::Linked { command, .. } => command.at(),
             _ => None,
         }
@@ -850,7 +867,8 @@ impl Command {
             | Command::ConfirmResult { at, .. }
             | Command::RejectReport { at, .. }
             | Command::CloseRound { at }
-            | Command::CloseRoundEarly { at, .. } => *at = Time::UNIX_EPOCH,
+            | Command::CloseRoundEarly { at, .. }
+            | Command::CarryOver { at, .. } => *at = Time::UNIX_EPOCH,
             // Listed, not `_`, so that a new variant with a time is not
             // forgotten here.
             Command::Create { .. }
@@ -920,6 +938,9 @@ pub struct Ladder {
     pub carried: Vec<GameId>,
     /// The commitment of the next round's draw seed.
     pub seed_hash: [u8; 32],
+    /// The records the ladder was carried over from, if it was (issue 18
+    /// §1): explanations that use their figures cite them.
+    pub carried_over: Option<Box<CarryOver>>,
     next_entry: u64,
     /// Each player's side histories for assigning sides, dense by player
     /// index: `[ladder games only, ladder and quick-round games]` (TWS-R6
@@ -1038,7 +1059,12 @@ impl Ladder {
     }
 
     pub fn next_round_number(&self) -> u32 {
-        self.rounds.last().map_or(1, |r| r.number + 1)
+        // A ladder carried over continues from its records' round (ARB-R72).
+        let first = self
+            .carried_over
+            .as_ref()
+            .map_or(1, |c| c.records.next_round);
+        self.rounds.last().map_or(first, |r| r.number + 1)
     }
 
     /// Rung of `player` (1-based), if on the ladder. O(n).
@@ -1297,6 +1323,7 @@ impl Ladder {
                 }
             }
             Event::RoundClosed(c) => self.apply_closed(c),
+            Event::CarriedOver(c) => self.apply_carried(c),
             Event::Reverted { .. } => {}
         }
     }
@@ -1380,6 +1407,13 @@ impl Ladder {
                     && c.inactive.iter().all(|r| player_ok(&r.player))
                     && c.champion.as_ref().is_none_or(player_ok)
                     && c.carried.iter().all(game_ok)
+            }
+            // ARB-R72: into a ladder with nobody registered and no round.
+            Event::CarriedOver(c) => {
+                self.players.is_empty()
+                    && self.rounds.is_empty()
+                    && self.carried_over.is_none()
+                    && c.records.next_round >= 1
             }
             Event::RulesChanged { .. }
             | Event::ModeratorAdded { .. }
@@ -1532,6 +1566,53 @@ impl Ladder {
             order_at_start: self.order.clone(),
             closed: None,
         });
+    }
+
+    /// The state the carried records stand for (ARB-R72): each member
+    /// registered and entered in ladder order with his side history (both
+    /// tables: TWS-R6 and its configurable reading count the carried
+    /// games alike), skip streak and missed rounds; the inactive players
+    /// registered on the inactive list; rung 1 the champion with his
+    /// streak; the next round the records' round.
+    fn apply_carried(&mut self, c: &CarryOver) {
+        let records = &c.records;
+        let n = records.members.len();
+        for (i, m) in records.all().enumerate() {
+            let id = PlayerId(i as u32 + 1);
+            let surname = m.surname.clone().unwrap_or_default();
+            self.register(id, &m.name, &surname, Membership::Applicant);
+            let counts = SideCounts {
+                ussr: m.ussr,
+                us: m.us,
+                last: m.last,
+                last_game: None,
+            };
+            if i < n {
+                self.enter(id);
+            } else {
+                let entry = self.next_entry;
+                self.next_entry += 1;
+                if let Some(p) = self.player_mut(id) {
+                    p.status = Membership::Inactive;
+                    p.entered = true;
+                    p.entry = entry;
+                }
+                self.inactive.push(id);
+            }
+            if let Some(p) = self.player_mut(id) {
+                p.skip_streak = m.skip_streak;
+                p.missed_streak = m.missed;
+                p.all_sides = counts;
+            }
+            if let Some(t) = self.side_table.get_mut(id.index()) {
+                *t = [counts; 2];
+            }
+        }
+        if records.champion_streak > 0 {
+            self.champion = self.order.first().copied();
+            self.streak = records.champion_streak;
+        }
+        self.carried_over = Some(Box::new(c.clone()));
     }
 
     fn apply_closed(&mut self, c: &RoundClosed) {

@@ -106,6 +106,18 @@ impl Ladder {
                 .collect(),
             ..Statistics::default()
         };
+        // A ladder carried over starts each member's record and sides from
+        // his carried figures (ARB-R75); the play balance of the ladder
+        // (by side, bid, ending, turn) counts only games recorded here.
+        for (i, ps) in s.players.iter_mut().enumerate() {
+            if let Some(m) = self.carried_of(PlayerId(i as u32 + 1)) {
+                ps.ladder = m.record;
+                ps.ladder_ussr = m.ussr;
+                ps.ladder_us = m.us;
+                ps.all_ussr = m.ussr;
+                ps.all_us = m.us;
+            }
+        }
         for (g, outcome) in self.decided_games() {
             // Play balance (by side, by bid) counts games that were played
             // out; a forfeit is an ending, and counts in the records

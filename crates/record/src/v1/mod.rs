@@ -8,9 +8,11 @@
 mod scalars;
 
 use arbiter_engine::model::{Adjudication, GameResult, Participant};
+use arbiter_engine::tws::stats::Record;
 use arbiter_engine::tws::{
-    Bid, Confirmer, Event, LadderRules, PairingMethod, PairingReason, ResultInput, Retirement,
-    RoundAnnounced, RoundClosed, ScheduledGame, SideReason, Skip,
+    Bid, CarriedLadder, CarriedMember, CarryOver, Confirmer, Event, LadderRules, PairingMethod,
+    PairingReason, ResultInput, Retirement, RoundAnnounced, RoundClosed, ScheduledGame, SideReason,
+    Skip,
 };
 use serde::{Deserialize, Serialize};
 
@@ -919,6 +921,103 @@ pub(crate) struct ReportRejectedDto {
     at: Stamp,
 }
 
+/// One member's carried records inside `carried-over` (issue 18 §1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CarriedMemberDto {
+    name: String,
+    surname: String,
+    ussr: u32,
+    us: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last: Option<SideDto>,
+    wins: u32,
+    losses: u32,
+    ties: u32,
+    skip_streak: u32,
+    missed_rounds: u32,
+}
+
+impl From<&CarriedMember> for CarriedMemberDto {
+    fn from(m: &CarriedMember) -> Self {
+        CarriedMemberDto {
+            name: m.name.clone(),
+            surname: m.surname.clone().unwrap_or_default(),
+            ussr: m.ussr,
+            us: m.us,
+            last: m.last.map(Into::into),
+            wins: m.record.wins,
+            losses: m.record.losses,
+            ties: m.record.ties,
+            skip_streak: m.skip_streak,
+            missed_rounds: m.missed,
+        }
+    }
+}
+
+impl From<CarriedMemberDto> for CarriedMember {
+    fn from(m: CarriedMemberDto) -> Self {
+        CarriedMember {
+            name: m.name,
+            surname: Some(m.surname),
+            ussr: m.ussr,
+            us: m.us,
+            last: m.last.map(Into::into),
+            record: Record {
+                wins: m.wins,
+                losses: m.losses,
+                ties: m.ties,
+            },
+            skip_streak: m.skip_streak,
+            missed: m.missed_rounds,
+        }
+    }
+}
+
+/// `carried-over`: a running ladder carried over from earlier records
+/// (issue 18 §1, ARB-R72); members in ladder order, then the inactive list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CarriedOverDto {
+    next_round: u32,
+    champion_streak: u32,
+    members: Vec<CarriedMemberDto>,
+    inactive: Vec<CarriedMemberDto>,
+    source: String,
+    by: String,
+    at: Stamp,
+}
+
+impl From<&CarryOver> for CarriedOverDto {
+    fn from(c: &CarryOver) -> Self {
+        CarriedOverDto {
+            next_round: c.records.next_round,
+            champion_streak: c.records.champion_streak,
+            members: c.records.members.iter().map(Into::into).collect(),
+            inactive: c.records.inactive.iter().map(Into::into).collect(),
+            source: c.source.clone(),
+            by: c.by.clone(),
+            at: Stamp(c.at),
+        }
+    }
+}
+
+impl From<CarriedOverDto> for CarryOver {
+    fn from(c: CarriedOverDto) -> Self {
+        CarryOver {
+            records: CarriedLadder {
+                members: c.members.into_iter().map(Into::into).collect(),
+                inactive: c.inactive.into_iter().map(Into::into).collect(),
+                next_round: c.next_round,
+                champion_streak: c.champion_streak,
+            },
+            source: c.source,
+            by: c.by,
+            at: c.at.0,
+        }
+    }
+}
+
 /// `reverted`, the same in every format (the XMadn ones too).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -966,6 +1065,7 @@ event_dto! {
         RoundClosed(Box<RoundClosedDto>) = "round-closed",
         AccountLinked(PlayerAccountDto) = "account-linked",
         AccountUnlinked(PlayerAccountDto) = "account-unlinked",
+        CarriedOver(Box<CarriedOverDto>) = "carried-over",
         Reverted(RevertedDto) = "reverted",
     }
 }
@@ -1111,6 +1211,7 @@ impl From<&Event> for EventDto {
             Event::AccountUnlinked { player, account } => {
                 EventDto::AccountUnlinked(PlayerAccountDto::new(*player, account))
             }
+            Event::CarriedOver(c) => EventDto::CarriedOver(Box::new(c.as_ref().into())),
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
@@ -1213,6 +1314,7 @@ impl From<EventDto> for Event {
                 player: d.player(),
                 account: d.into_account(),
             },
+            EventDto::CarriedOver(d) => Event::CarriedOver(Box::new((*d).into())),
             EventDto::Reverted(d) => Event::Reverted {
                 seq: d.seq,
                 summary: d.summary,
