@@ -165,6 +165,21 @@ impl World {
                 )
                 .await
             }
+            Act::ImportResults => {
+                // Game Y (Carol Clark v. Dan Dunn) from a results file
+                // (issue 18 §2), at the ladder's version.
+                let version = self.version().await;
+                let csv = format!("game,result,by\n{},Carol Clark,vp\n", self.y);
+                common::send_raw(
+                    &self.app,
+                    Method::POST,
+                    &format!("/api/competitions/{LADDER}/results/import"),
+                    who,
+                    &[("if-match", version), ("content-type", "text/csv".into())],
+                    csv.into_bytes(),
+                )
+                .await
+            }
             _ => self.act(who, &act.body(self)).await,
         }
     }
@@ -232,6 +247,9 @@ enum Act {
     /// ... and `GET /calendar/{token}.ics` of a feed its owner made: the
     /// token is the key, whoever holds it.
     FetchLadderFeed,
+    /// `POST /api/competitions/{id}/results/import` of game Y's result
+    /// (issue 18 §2): the moderators who play no game here, and the owner.
+    ImportResults,
     Join,
     AddPlayer,
     Approve,
@@ -292,7 +310,8 @@ impl Act {
             | Act::CreateLadderFeed
             | Act::ListLadderFeeds
             | Act::RevokeLadderFeed
-            | Act::FetchLadderFeed => unreachable!("not a ladder action"),
+            | Act::FetchLadderFeed
+            | Act::ImportResults => unreachable!("not a ladder action"),
             Act::Join => json!({"action": "join"}),
             Act::AddPlayer => json!({"action": "add-player", "name": "Nina Newman"}),
             Act::Approve => json!({"action": "approve", "player": "Zed Zane"}),
@@ -380,6 +399,7 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::ListLadderFeeds,    [N, N,   N, N, N, Y, Y,  Y]),
     (Act::RevokeLadderFeed,   [N, N,   N, N, N, Y, Y,  Y]),
     (Act::FetchLadderFeed,    [Y, Y,   Y, Y, Y, Y, Y,  Y]), // whoever holds the URL
+    (Act::ImportResults,      [N, N,   N, N, N, N, Y,  Y]), // a file may hold any game: not a playing moderator
     (Act::Join,               [N, Y,   Y, Y, Y, Y, Y,  Y]),
     (Act::AddPlayer,          [N, N,   N, N, N, Y, Y,  Y]),
     (Act::Approve,            [N, N,   N, N, N, Y, Y,  Y]),
@@ -507,7 +527,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 45);
+    assert_eq!(MATRIX.len(), 46);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -566,6 +586,7 @@ async fn the_matrix_covers_every_ladder_action() {
                     | Act::ListLadderFeeds
                     | Act::RevokeLadderFeed
                     | Act::FetchLadderFeed
+                    | Act::ImportResults
             )
         })
         .map(|(act, _)| act.body(&world)["action"].as_str().unwrap().to_string())

@@ -127,9 +127,9 @@ impl Format for Ladder {
         ))
     }
     const OFFERS_RESULT_IMPORT: bool = true;
-    /// How the game ended (`by`: vp, defcon, europe, final-scoring,
-    /// wargames, concession or a word of your own; `unknown` when empty),
-    /// the final VP marker, the turn, a note.
+    /// How the game ended (`by`, required: vp, defcon, europe,
+    /// final-scoring, wargames, concession, forfeit, adjudication, or other
+    /// with a note, ARB-R58), the final VP marker, the turn, a note.
     const RESULT_COLUMNS: &'static [&'static str] = &["by", "vp", "turn", "note"];
     /// `game` (G12) and `result` (the winner's name, ussr, us or tie), as
     /// `result record` takes them; a game already recorded with the same
@@ -155,8 +155,15 @@ impl Format for Ladder {
             })?;
         let outcome =
             outcome_of(self, game, &row.result).map_err(|e| (Some(row.result_column), e))?;
-        let ended_by = EndTag::parse(row.get("by").unwrap_or("unknown"))
-            .map_err(|e| (Some("by"), e.message))?;
+        let ended_by = row
+            .get("by")
+            .ok_or_else(|| {
+                (
+                    Some("by"),
+                    "empty: say how the game ended (vp, defcon, europe, final-scoring, wargames, concession, forfeit, adjudication, or other with a note; ARB-R58)".to_string(),
+                )
+            })
+            .and_then(|by| EndTag::parse(by).map_err(|e| (Some("by"), e.message)))?;
         let number = |column: &'static str| {
             row.get(column)
                 .map(|v| {

@@ -6,6 +6,7 @@ pub mod clinch;
 pub mod competitions;
 pub mod insight;
 pub mod installation;
+pub mod results_import;
 pub mod write;
 
 use axum::extract::{FromRequestParts, Path, Query, State};
@@ -33,6 +34,10 @@ pub fn routes() -> Router<AppState> {
             get(competitions::list).post(write::create),
         )
         .route("/api/competitions/{id}/actions", post(write::act))
+        .route(
+            "/api/competitions/{id}/results/import",
+            post(results_import::import_results),
+        )
         .route("/api/session", post(write::login).delete(write::logout))
         .route("/api/me", get(write::me))
         .route("/api/accounts", post(write::register))
@@ -134,6 +139,7 @@ A competition's responses carry its version as `ETag` (`\"v42\"`), to send back 
         installation::stats,
         write::create,
         write::act,
+        results_import::import_results,
         write::login,
         write::logout,
         write::me,

@@ -45,6 +45,7 @@ mod insight;
 mod installation;
 mod list;
 mod new;
+mod results_import;
 pub mod svg;
 pub(crate) mod what_if;
 
@@ -89,6 +90,10 @@ pub fn routes() -> Router<AppState> {
         .route("/calendar/{file}", get(crate::calendar::feed))
         .route("/new", get(new::new_page).post(new::create))
         .route("/c/{id}/manage", get(desk::page))
+        .route(
+            "/c/{id}/results-import",
+            get(results_import::page).post(results_import::act),
+        )
         .route("/c/{id}/act", post(desk::act))
         // Any other address outside the API (which answers its own 404s in
         // JSON) is a page that does not exist.

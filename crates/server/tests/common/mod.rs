@@ -144,30 +144,15 @@ pub async fn send(
     headers: &[(&str, String)],
     body: Option<&Value>,
 ) -> Answer {
-    let mut request = Request::builder().method(method).uri(uri);
-    match who {
-        As::Nobody => {}
-        As::Token(t) => request = request.header(header::AUTHORIZATION, format!("Bearer {t}")),
-        As::Cookie(id, csrf) => {
-            request = request
-                .header(header::COOKIE, format!("{}={id}", auth::SESSION_COOKIE))
-                .header(auth::CSRF_HEADER, csrf);
+    let mut headers = headers.to_vec();
+    let bytes = match body {
+        Some(b) => {
+            headers.push(("content-type", "application/json".to_string()));
+            serde_json::to_vec(b).unwrap()
         }
-        As::CookieOnly(id) => {
-            request = request.header(header::COOKIE, format!("{}={id}", auth::SESSION_COOKIE));
-        }
-    }
-    for (k, v) in headers {
-        request = request.header(*k, v);
-    }
-    let request = match body {
-        Some(b) => request
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(serde_json::to_vec(b).unwrap())),
-        None => request.body(Body::empty()),
-    }
-    .unwrap();
-    oneshot(app, request).await
+        None => Vec::new(),
+    };
+    send_raw(app, method, uri, who, &headers, bytes).await
 }
 
 /// A GET with the cookies `cookie` (none if empty).
@@ -399,4 +384,34 @@ pub fn stable(html: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// A request with `who`'s credentials, `headers` and a raw `body` (a CSV
+/// file, say).
+#[allow(dead_code)]
+pub async fn send_raw(
+    app: &Router,
+    method: Method,
+    uri: &str,
+    who: As<'_>,
+    headers: &[(&str, String)],
+    body: Vec<u8>,
+) -> Answer {
+    let mut request = Request::builder().method(method).uri(uri);
+    match who {
+        As::Nobody => {}
+        As::Token(t) => request = request.header(header::AUTHORIZATION, format!("Bearer {t}")),
+        As::Cookie(id, csrf) => {
+            request = request
+                .header(header::COOKIE, format!("{}={id}", auth::SESSION_COOKIE))
+                .header(auth::CSRF_HEADER, csrf);
+        }
+        As::CookieOnly(id) => {
+            request = request.header(header::COOKIE, format!("{}={id}", auth::SESSION_COOKIE));
+        }
+    }
+    for (k, v) in headers {
+        request = request.header(*k, v);
+    }
+    oneshot(app, request.body(Body::from(body)).unwrap()).await
 }
