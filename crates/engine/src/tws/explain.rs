@@ -461,7 +461,12 @@ impl Ladder {
                 format!(
                     "{who} skipped a {} consecutive round, which counts as a loss: sorted among the losers, rung {from} to rung {to}{}",
                     ordinal(consecutive),
-                    self.carried_run(m.player, consecutive, |c| c.moves.contains(m), "skips")
+                    self.carried_run(
+                        m.player,
+                        consecutive,
+                        |c| c.moves.contains(m),
+                        ("skip", "skips")
+                    )
                 ),
             ),
             MoveReason::Bye => {
@@ -515,13 +520,13 @@ impl Ladder {
     /// close `is_it` finds is longer than the rounds since the ladder was
     /// carried over, its start comes from the carried records (ARB-R74):
     /// "; the first 2 missed rounds come from the records carried over on
-    /// ...", or nothing.
+    /// ..." ("the first skip comes from ..."), or nothing.
     fn carried_run(
         &self,
         player: PlayerId,
         run: u32,
         is_it: impl Fn(&super::RoundClosed) -> bool,
-        what: &str,
+        (one, many): (&str, &str),
     ) -> String {
         let (Some(c), Some(words)) = (self.carried_over.as_ref(), self.carried_words()) else {
             return String::new();
@@ -538,7 +543,11 @@ impl Ladder {
         if carried == 0 || self.carried_of(player).is_none() {
             return String::new();
         }
-        format!("; the first {carried} {what} come from {words}")
+        if carried == 1 {
+            format!("; the first {one} comes from {words}")
+        } else {
+            format!("; the first {carried} {many} come from {words}")
+        }
     }
 
     /// The reason of the pairing exception that gave `m`'s player his bye,
@@ -569,7 +578,7 @@ impl Ladder {
                     r.player,
                     r.missed,
                     |c| c.inactive.contains(r),
-                    "missed rounds"
+                    ("missed round", "missed rounds")
                 )
             ),
         )
