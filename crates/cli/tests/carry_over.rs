@@ -153,6 +153,14 @@ fn a_forty_member_ladder_carries_over_and_the_next_round_follows_the_rules() {
     }
     assert_eq!(ladder["champion"], "Ana Morales");
     assert_eq!(ladder["streak"], 3);
+    assert_eq!(ladder["rounds_closed"], 37);
+    let shown = a.ok(&["ladder", "show"]);
+    assert!(
+        shown.contains(
+            "Champion: Ana Morales, 3 consecutive round(s) at the top. Rounds closed: 37."
+        ),
+        "{shown}"
+    );
     assert_eq!(
         ladder["inactive"],
         serde_json::json!(["Harold Finch", "Miguel Santos", "Astrid Berg"])

@@ -170,7 +170,13 @@ pub fn ladder_view(ladder: &Ladder, competition: &str, version: u64) -> LadderVi
         champion: ladder.order.first().map(|p| ladder.name_of(*p)),
         streak: ladder.streak,
         current_round: open.map(|r| r.number),
-        rounds_closed: ladder.rounds.iter().filter(|r| r.closed.is_some()).count() as u32,
+        // A ladder carried over closed the rounds before its records' round
+        // elsewhere (ARB-R72).
+        rounds_closed: ladder.rounds.iter().filter(|r| r.closed.is_some()).count() as u32
+            + ladder
+                .carried_over
+                .as_ref()
+                .map_or(0, |c| c.records.next_round.saturating_sub(1)),
         bid: ladder.current_rules().bid.to_string(),
         rungs,
         inactive: ladder.inactive.iter().map(|p| ladder.name_of(*p)).collect(),
