@@ -165,6 +165,25 @@ impl World {
                 )
                 .await
             }
+            Act::Exports => {
+                // The CSV downloads and the forum post (issue 17 §2): public
+                // reads, like the pages they come from.
+                let mut last = None;
+                for path in ["standings.csv", "results.csv", "forum.txt?markup=markdown"] {
+                    let a = send(
+                        &self.app,
+                        Method::GET,
+                        &format!("/c/{LADDER}/{path}"),
+                        who,
+                        &[],
+                        None,
+                    )
+                    .await;
+                    assert_eq!(a.status, StatusCode::OK, "{path}: {}", a.text());
+                    last = Some(a);
+                }
+                last.unwrap()
+            }
             Act::ImportResults => {
                 // Game Y (Carol Clark v. Dan Dunn) from a results file
                 // (issue 18 §2), at the ladder's version.
@@ -250,6 +269,9 @@ enum Act {
     /// `POST /api/competitions/{id}/results/import` of game Y's result
     /// (issue 18 §2): the moderators who play no game here, and the owner.
     ImportResults,
+    /// `GET /c/{id}/standings.csv`, `results.csv` and `forum.txt` (issue
+    /// 17 §2): public reads.
+    Exports,
     Join,
     AddPlayer,
     Approve,
@@ -311,7 +333,8 @@ impl Act {
             | Act::ListLadderFeeds
             | Act::RevokeLadderFeed
             | Act::FetchLadderFeed
-            | Act::ImportResults => unreachable!("not a ladder action"),
+            | Act::ImportResults
+            | Act::Exports => unreachable!("not a ladder action"),
             Act::Join => json!({"action": "join"}),
             Act::AddPlayer => json!({"action": "add-player", "name": "Nina Newman"}),
             Act::Approve => json!({"action": "approve", "player": "Zed Zane"}),
@@ -400,6 +423,7 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::RevokeLadderFeed,   [N, N,   N, N, N, Y, Y,  Y]),
     (Act::FetchLadderFeed,    [Y, Y,   Y, Y, Y, Y, Y,  Y]), // whoever holds the URL
     (Act::ImportResults,      [N, N,   N, N, N, N, Y,  Y]), // a file may hold any game: not a playing moderator
+    (Act::Exports,            [Y, Y,   Y, Y, Y, Y, Y,  Y]), // public reads
     (Act::Join,               [N, Y,   Y, Y, Y, Y, Y,  Y]),
     (Act::AddPlayer,          [N, N,   N, N, N, Y, Y,  Y]),
     (Act::Approve,            [N, N,   N, N, N, Y, Y,  Y]),
@@ -527,7 +551,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 46);
+    assert_eq!(MATRIX.len(), 47);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -587,6 +611,7 @@ async fn the_matrix_covers_every_ladder_action() {
                     | Act::RevokeLadderFeed
                     | Act::FetchLadderFeed
                     | Act::ImportResults
+                    | Act::Exports
             )
         })
         .map(|(act, _)| act.body(&world)["action"].as_str().unwrap().to_string())

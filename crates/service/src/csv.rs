@@ -1339,6 +1339,22 @@ pub enum Export {
 
 impl<S: EventStore> Service<S> {
     /// A competition's standings or results as a table, whatever its format.
+    /// The competition's forum post as it stands ([`Format::forum_post`]),
+    /// with the version it was made at.
+    pub async fn forum_post(
+        &self,
+        competition: &str,
+        markup: crate::forum::Markup,
+        now: arbiter_engine::model::Time,
+    ) -> crate::Result<(u64, Option<String>)> {
+        crate::with_format!(self.format_of(competition).await?, |F| {
+            self.read_as::<F, _>(competition, |state, version| {
+                (version, state.forum_post(competition, version, markup, now))
+            })
+            .await
+        })
+    }
+
     pub async fn export_table(
         &self,
         competition: &str,

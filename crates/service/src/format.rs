@@ -125,6 +125,18 @@ pub trait Format:
         version: u64,
         now: Time,
     ) -> crate::csv::Table;
+    /// The competition's forum post as it stands (issue 17 §2, the
+    /// desk's exports): a ladder's last round announced, an XMadn league's
+    /// or Challengers event's table and games, a Sunjang league's running
+    /// season, a round robin's table; `None` before there is anything to
+    /// post.
+    fn forum_post(
+        &self,
+        competition: &str,
+        version: u64,
+        markup: crate::forum::Markup,
+        now: Time,
+    ) -> Option<String>;
     /// Clinch and elimination (ARB-R47) of the tables with games left, or
     /// only `group`'s; called only when [`Offers::clinch`].
     fn clinch(

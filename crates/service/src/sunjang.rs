@@ -107,6 +107,16 @@ impl Format for League {
             })
             .collect())
     }
+    fn forum_post(
+        &self,
+        _competition: &str,
+        _version: u64,
+        markup: Markup,
+        _now: Time,
+    ) -> Option<String> {
+        let season = self.current()?;
+        Some(season_forum(&season_view(self, season), &self.name, markup))
+    }
     fn csv_table(&self, what: Export, _competition: &str, _version: u64, _now: Time) -> CsvTable {
         match what {
             Export::Standings => crate::csv::sunjang_standings(self),

@@ -105,6 +105,17 @@ impl Format for Ladder {
             })
             .collect())
     }
+    fn forum_post(
+        &self,
+        competition: &str,
+        _version: u64,
+        markup: crate::forum::Markup,
+        now: Time,
+    ) -> Option<String> {
+        let r = self.last_round()?;
+        let view = crate::views::round_view(self, competition, r, now);
+        Some(crate::forum::announcement(markup, &view))
+    }
     fn csv_table(&self, what: Export, competition: &str, version: u64, now: Time) -> Table {
         match what {
             Export::Standings => crate::csv::ladder_standings(self, competition, version),

@@ -114,6 +114,18 @@ impl Format for League {
     ) -> Result<Vec<(u64, String, league::Command)>> {
         Err(no_player_import::<League>(competition))
     }
+    fn forum_post(
+        &self,
+        competition: &str,
+        version: u64,
+        markup: Markup,
+        _now: Time,
+    ) -> Option<String> {
+        Some(league_forum(
+            &league_view(self, competition, version),
+            markup,
+        ))
+    }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         match what {
             Export::Standings => crate::csv::league_standings(self, competition, version),
@@ -257,6 +269,18 @@ impl Format for Challengers {
         _bytes: &[u8],
     ) -> Result<Vec<(u64, String, challengers::Command)>> {
         Err(no_player_import::<Challengers>(competition))
+    }
+    fn forum_post(
+        &self,
+        competition: &str,
+        version: u64,
+        markup: Markup,
+        _now: Time,
+    ) -> Option<String> {
+        Some(challengers_forum(
+            &challengers_view(self, competition, version),
+            markup,
+        ))
     }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         match what {

@@ -45,6 +45,7 @@ mod insight;
 mod installation;
 mod list;
 mod new;
+mod exports;
 mod results_import;
 pub mod svg;
 pub(crate) mod what_if;
@@ -94,6 +95,9 @@ pub fn routes() -> Router<AppState> {
             "/c/{id}/results-import",
             get(results_import::page).post(results_import::act),
         )
+        .route("/c/{id}/standings.csv", get(exports::standings))
+        .route("/c/{id}/results.csv", get(exports::results))
+        .route("/c/{id}/forum.txt", get(exports::forum))
         .route("/c/{id}/act", post(desk::act))
         // Any other address outside the API (which answers its own 404s in
         // JSON) is a page that does not exist.

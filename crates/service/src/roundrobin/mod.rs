@@ -234,6 +234,18 @@ impl Format for RoundRobin {
     ) -> Result<crate::insight::ProjectionView> {
         insight::round_robin_projection(self, competition, version, request, progress)
     }
+    fn forum_post(
+        &self,
+        competition: &str,
+        version: u64,
+        markup: crate::forum::Markup,
+        _now: Time,
+    ) -> Option<String> {
+        Some(views::forum_table(
+            markup,
+            &round_robin_view(self, competition, version),
+        ))
+    }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         let v = round_robin_view(self, competition, version);
         match what {
