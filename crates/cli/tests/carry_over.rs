@@ -51,25 +51,7 @@ fn fresh() -> Arbiter {
 fn carry(a: &Arbiter, file: &str, extra: &[&str]) -> common::Run {
     let mut args = vec!["--at", "2026-03-01T09:00:00Z", "ladder", "carry-over", file];
     args.extend(extra);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .env("ARBITER_DETERMINISTIC_SEEDS", "test")
-        .env_remove("ARBITER_COMPETITION")
-        .env_remove("ARBITER_DB")
-        .env_remove("ARBITER_ACTOR")
-        .arg("--db")
-        .arg(a.db())
-        .arg("--actor")
-        .arg("Jordan Reyes")
-        .args(&args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    common::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        args: args.iter().map(|a| (*a).to_string()).collect(),
-    }
+    a.run_as("Jordan Reyes", &args)
 }
 
 /// The fixture carried over, continuing from round 38.

@@ -147,6 +147,11 @@ impl Arbiter {
 
     /// The command with the test environment on the database `db`.
     pub fn command_on(db: &Path) -> Command {
+        Self::command_as(db, "tester")
+    }
+
+    /// [`Arbiter::command_on`], acting as `actor`.
+    pub fn command_as(db: &Path, actor: &str) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
         cmd.env("ARBITER_DETERMINISTIC_SEEDS", "test")
             .env_remove("ARBITER_COMPETITION")
@@ -155,7 +160,7 @@ impl Arbiter {
             .arg("--db")
             .arg(db)
             .arg("--actor")
-            .arg("tester")
+            .arg(actor)
             .stdin(Stdio::null());
         cmd
     }
@@ -167,7 +172,17 @@ impl Arbiter {
 
     /// Run `arbiter ARGS` from the workspace root on the database `db`.
     pub fn run_on(&self, db: &Path, args: &[&str]) -> Run {
-        let out = Self::command_on(db)
+        self.run_as_on(db, "tester", args)
+    }
+
+    /// Run `arbiter ARGS` from the workspace root, acting as `actor`.
+    #[allow(dead_code)]
+    pub fn run_as(&self, actor: &str, args: &[&str]) -> Run {
+        self.run_as_on(&self.db, actor, args)
+    }
+
+    fn run_as_on(&self, db: &Path, actor: &str, args: &[&str]) -> Run {
+        let out = Self::command_as(db, actor)
             .current_dir(workspace_root())
             .args(args)
             .output()
