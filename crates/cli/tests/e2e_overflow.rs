@@ -5,7 +5,7 @@
 //! page of its menu (statistics, ratings, projection, what is still
 //! possible, what if, history), a player, a round and a season, the
 //! statistics of every ladder, a filtered history and a refused filter,
-//! the error page, the login and registration forms, and logged in as the
+//! the search's results and a refused search, the error page, the login and registration forms, and logged in as the
 //! organizer `jordan` the account page, `/new` and every competition's
 //! desk — at a phone's width (390 px) and a desktop's (1280 px), and checks
 //! that `document.documentElement.scrollWidth <= window.innerWidth`, less
@@ -132,6 +132,7 @@ async fn no_page_scrolls_sideways_at_a_phone_or_a_desktop_width() {
     let mut private = vec!["/account".to_string(), "/new".to_string()];
     for c in &comps {
         private.push(format!("{c}/manage"));
+        private.push(format!("{c}/results-import"));
     }
     for path in &private {
         problems.extend(check(&b, path, &dir).await);
@@ -228,12 +229,16 @@ async fn public_pages(b: &Browser) -> (Vec<String>, Vec<String>) {
             }
         }
     }
-    // A filtered history, a history filter refused (400), the error page
+    // A filtered history, a history filter refused (400), the search with
+    // its results (more than it shows) and refused (400), the error page
     // (404), and the forms of a visitor.
     pages.extend(
         [
             "/c/tws-demo/history?player=Hiro+Tanaka&round=2",
             "/c/sunjang-demo/history?round=99999",
+            "/search?q=e",
+            "/search?q=Chlo%C3%A9+Dubois",
+            "/search?q=Ana%00",
             "/c/no-such-competition",
             "/login",
             "/register",

@@ -13,6 +13,10 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+/// The field a refusal of a reused idempotency key names: the API's
+/// header, which the desks' forms carry as `_key`.
+pub(crate) const KEY_FIELD: &str = "Idempotency-Key";
+
 /// What went wrong, for programs: one word per kind of failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -169,12 +173,14 @@ impl From<ServiceError> for ApiError {
                 err.detail.current_version = Some(actual);
                 err
             }
-            ServiceError::Store(e @ StoreError::KeyReused { .. }) => Self::new(
+            // The code and field stay what clients read; the words say
+            // what happened (issue 17 §2).
+            ServiceError::Store(StoreError::KeyReused { .. }) => Self::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 ErrorCode::Refused,
-                e.to_string(),
+                "this request's Idempotency-Key was already used for another request (another action, other values or another competition), so nothing was changed: a retry of the same request answers what it first did, and a new request needs a new key",
             )
-            .with_field("Idempotency-Key"),
+            .with_field(KEY_FIELD),
             ServiceError::Store(e @ StoreError::AccountExists(_)) => {
                 Self::new(StatusCode::CONFLICT, ErrorCode::Conflict, e.to_string())
                     .with_field("username")

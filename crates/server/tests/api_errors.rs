@@ -93,6 +93,13 @@ async fn a_reused_idempotency_key_is_422_naming_the_header() {
     assert_eq!(body["error"]["code"], "refused");
     assert_eq!(body["error"]["field"], "Idempotency-Key");
     assert!(body["error"].get("clause").is_none());
+    // In words: what happened and what to do (issue 17 §2).
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("nothing was changed"), "{message}");
+    assert!(
+        message.contains("a new request needs a new key"),
+        "{message}"
+    );
 }
 
 #[tokio::test]

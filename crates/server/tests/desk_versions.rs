@@ -3,6 +3,9 @@
 //! with the field named and nothing stored (it was stored); a stale one
 //! answers with the desk as it is now, the events appended since in the
 //! history's words and what the form held, never "409 conflict" jargon.
+//! A form sent again (Back, then send; issue 17 §2) answers what its first
+//! sending did and when, or, with other values, that nothing was changed
+//! and why, never "idempotency key … was already used".
 //! In process, on the demo's competitions, as their owner's session.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -241,5 +244,149 @@ async fn every_desk_answers_a_stale_form_with_itself() {
             "{id}: the last event is listed"
         );
         assert_eq!(w.version(id).await, shown, "{id}: nothing stored");
+    }
+}
+
+/// What the history page says event `seq` of `id` did (its sentence).
+async fn sentence_of(w: &World, id: &str, seq: u64) -> String {
+    let html = get_with_cookie(&w.app, &format!("/c/{id}/history"), "")
+        .await
+        .text();
+    let at = html
+        .find(&format!("<tr id=\"e{seq}\""))
+        .unwrap_or_else(|| panic!("no event {seq} in {html}"));
+    let row = &html[at..at + html[at..].find("</tr>").unwrap()];
+    let open = "<span class=\"sentence\">";
+    let text = &row[row.find(open).unwrap() + open.len()..];
+    text[..text.find("</span>").unwrap()].to_string()
+}
+
+#[tokio::test]
+async fn a_desk_form_sent_again_says_what_it_already_did_and_when() {
+    // Issue 17 §2: going Back and sending a form again answers what
+    // happened, on the ladder's desk and the shared one of the other
+    // formats, never "idempotency key … was already used".
+    let w = world().await;
+    // Each desk's form, and the same form with another value: the
+    // ladder's own desk code, and the Sunjang league's, which goes
+    // through what the other desks share (`done_location`).
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], (&'a str, &'a str));
+    let cases: [Case; 2] = [
+        (
+            "tws-demo",
+            &[("action", "add-player"), ("name", "Nova Newcomer")],
+            ("name", "Someone Else"),
+        ),
+        (
+            "sunjang-demo",
+            &[
+                ("action", "add-player"),
+                ("name", "Nova Newcomer"),
+                ("rank", "5k"),
+                ("rating", "1500"),
+            ],
+            ("name", "Someone Else"),
+        ),
+    ];
+    for (id, fields, (changed, to)) in cases {
+        let (_, csrf, shown) = w.desk(id).await;
+        let key = format!("k-back-{id}");
+        let shown_text = shown.to_string();
+        let mut form: Vec<(&str, &str)> =
+            vec![("_csrf", &csrf), ("_key", &key), ("_version", &shown_text)];
+        form.extend_from_slice(fields);
+        let first = w.post(id, &form).await;
+        assert_eq!(
+            first.status,
+            StatusCode::SEE_OTHER,
+            "{id}: {}",
+            first.text()
+        );
+        assert!(
+            first.location().contains("?done="),
+            "{id}: {}",
+            first.location()
+        );
+        let after = w.version(id).await;
+        assert!(after > shown, "{id}");
+
+        // Back, then send: the same form, its version now old.
+        let again = w.post(id, &form).await;
+        assert_eq!(
+            again.status,
+            StatusCode::SEE_OTHER,
+            "{id}: {}",
+            again.text()
+        );
+        assert_eq!(
+            again.location(),
+            format!("/c/{id}/manage?already={}-{after}#done", shown + 1),
+            "{id}"
+        );
+        assert_eq!(w.version(id).await, after, "{id}: nothing more stored");
+        let page = get_with_cookie(&w.app, again.location(), &w.cookie).await;
+        assert_eq!(page.status, StatusCode::OK, "{id}");
+        let html = page.text();
+        assert!(html.contains("This was already done at "), "{id}: {html}");
+        assert!(html.contains(" UTC on "), "{id}: {html}");
+        assert!(html.contains("(by you):"), "{id}: {html}");
+        let did = sentence_of(&w, id, shown + 1).await;
+        assert!(
+            html.contains(&format!("<li>{did}</li>")),
+            "{id}: no “{did}” in {html}"
+        );
+        assert!(html.contains("nothing more was changed"), "{id}");
+        assert!(!html.contains("id=\"stale\""), "{id}: not a stale form");
+        assert!(!html.to_lowercase().contains("idempotency"), "{id}: {html}");
+
+        // The same form sent again with another value: nothing is
+        // changed, and the desk says what the form did the first time and
+        // what it holds now.
+        let other: Vec<(&str, &str)> = form
+            .iter()
+            .map(|&(k, v)| if k == changed { (k, to) } else { (k, v) })
+            .collect();
+        let refused = w.post(id, &other).await;
+        let html = refused.text();
+        assert_eq!(refused.status, StatusCode::CONFLICT, "{id}: {html}");
+        assert_eq!(w.version(id).await, after, "{id}: nothing stored");
+        assert!(html.contains("<h1>Desk of "), "{id}: the desk itself");
+        assert!(html.contains("Nothing was changed."), "{id}: {html}");
+        assert!(
+            html.contains("This form was already sent once, at "),
+            "{id}: {html}"
+        );
+        assert!(html.contains(&format!("<li>{did}</li>")), "{id}: {html}");
+        assert!(
+            html.contains(&format!("<dt>{changed}</dt><dd>{to}</dd>")),
+            "{id}: what the form held"
+        );
+        assert!(html.contains("Back button"), "{id}: {html}");
+        assert!(!html.to_lowercase().contains("idempotency"), "{id}: {html}");
+        // A fresh form from the desk as it is now.
+        assert_eq!(hidden(&html, "_version"), after.to_string(), "{id}");
+    }
+}
+
+#[tokio::test]
+async fn a_made_up_already_address_shows_the_desk_without_a_notice() {
+    let w = world().await;
+    for q in [
+        "0-0",
+        "9-3",
+        "1-999",
+        "x-y",
+        "99999-99999",
+        "-",
+        "1-18446744073709551616",
+    ] {
+        let a = get_with_cookie(
+            &w.app,
+            &format!("/c/tws-demo/manage?already={q}"),
+            &w.cookie,
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{q}");
+        assert!(!a.text().contains("This was already done"), "{q}");
     }
 }

@@ -146,6 +146,10 @@ impl World {
                 )
                 .await
             }
+            Act::Search => {
+                // `GET /search` (issue 17 §1): public, changes nothing.
+                send(&self.app, Method::GET, "/search?q=alice", who, &[], None).await
+            }
             Act::RevokeLadderFeed | Act::FetchLadderFeed => {
                 // A feed of the ladder made by its owner for the purpose.
                 let made = self.ladder_feed().await;
@@ -266,6 +270,9 @@ enum Act {
     /// ... and `GET /calendar/{token}.ics` of a feed its owner made: the
     /// token is the key, whoever holds it.
     FetchLadderFeed,
+    /// `GET /search?q=…` (issue 17 §1): a read anyone may make; listed so
+    /// that every route added by issue 17 is in the matrix.
+    Search,
     /// `POST /api/competitions/{id}/results/import` of game Y's result
     /// (issue 18 §2): the moderators who play no game here, and the owner.
     ImportResults,
@@ -334,7 +341,8 @@ impl Act {
             | Act::RevokeLadderFeed
             | Act::FetchLadderFeed
             | Act::ImportResults
-            | Act::Exports => unreachable!("not a ladder action"),
+            | Act::Exports
+            | Act::Search => unreachable!("not a ladder action"),
             Act::Join => json!({"action": "join"}),
             Act::AddPlayer => json!({"action": "add-player", "name": "Nina Newman"}),
             Act::Approve => json!({"action": "approve", "player": "Zed Zane"}),
@@ -422,6 +430,7 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::ListLadderFeeds,    [N, N,   N, N, N, Y, Y,  Y]),
     (Act::RevokeLadderFeed,   [N, N,   N, N, N, Y, Y,  Y]),
     (Act::FetchLadderFeed,    [Y, Y,   Y, Y, Y, Y, Y,  Y]), // whoever holds the URL
+    (Act::Search,             [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
     (Act::ImportResults,      [N, N,   N, N, N, N, Y,  Y]), // a file may hold any game: not a playing moderator
     (Act::Exports,            [Y, Y,   Y, Y, Y, Y, Y,  Y]), // public reads
     (Act::Join,               [N, Y,   Y, Y, Y, Y, Y,  Y]),
@@ -551,7 +560,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 47);
+    assert_eq!(MATRIX.len(), 48);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -610,6 +619,7 @@ async fn the_matrix_covers_every_ladder_action() {
                     | Act::ListLadderFeeds
                     | Act::RevokeLadderFeed
                     | Act::FetchLadderFeed
+                    | Act::Search
                     | Act::ImportResults
                     | Act::Exports
             )

@@ -139,6 +139,10 @@ pub(crate) trait WebFormat: Format {
     ) -> impl Future<Output = Result<arbiter_store::Seq, ApiError>> + Send;
     /// Its members and where it stands, for the list of competitions.
     fn list_line(&self) -> (usize, String);
+    /// Its players as the search finds them (`/search`, issue 17 §1):
+    /// each name with the address of his page, or of the section of the
+    /// competition's page that lists him.
+    fn search_players(&self, id: &str) -> Vec<(String, String)>;
     /// Its own API routes beside the shared ones (the ladder's rounds, a
     /// Sunjang league's seasons), merged by [`crate::api::routes`].
     fn api_routes() -> axum::Router<AppState> {
@@ -162,7 +166,7 @@ pub(crate) trait WebFormat: Format {
         caller: &Caller,
         id: &str,
         done: Option<&str>,
-        stale: Option<crate::pages::desk::Stale>,
+        stale: Option<crate::pages::desk::Notice>,
     ) -> impl Future<Output = Result<Response, ApiError>> + Send {
         let _ = (state, caller, done, stale);
         let message = format!(

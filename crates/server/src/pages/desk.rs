@@ -5,7 +5,7 @@
 //! hand the competition to its format's desk, and a stale form's answer
 //! ([`refused`]).
 
-use arbiter_store::{AccountStore, Grant, Role};
+use arbiter_store::{AccountStore, EventStore, Grant, Role};
 use axum::Form;
 use axum::body::{Body, Bytes};
 use axum::extract::{FromRequest, Path, Query, State};
@@ -52,21 +52,28 @@ pub(crate) struct DeskHead {
     pub player_name: Option<String>,
     /// A form sent from an older version of this desk: what changed since.
     pub stale: Option<Stale>,
+    /// A form sent again (Back, then send): what its first sending did.
+    pub already: Option<Already>,
     /// For the owner: the accounts with a moderator grant here.
     pub moderator_accounts: Vec<String>,
 }
 
 impl DeskHead {
     /// The head of desk `id` at `version`, with the sentence `done` or the
-    /// notice of a stale form.
+    /// notice of a stale form or of a form sent again.
     pub(crate) async fn of(
         state: &AppState,
         caller: &Caller,
         id: &str,
         version: u64,
         done: Option<&'static str>,
-        stale: Option<Stale>,
+        notice: Option<Notice>,
     ) -> Result<Self, ApiError> {
+        let (stale, already) = match notice {
+            None => (None, None),
+            Some(Notice::Stale(s)) => (Some(s), None),
+            Some(Notice::Already(a)) => (None, Some(a)),
+        };
         let account = caller.account()?;
         let roles = caller.roles(state, id).await?;
         let moderator_accounts = if roles.owner {
@@ -89,9 +96,16 @@ impl DeskHead {
             roles,
             username: account.username.clone(),
             display_name: account.display_name.clone(),
-            done: done.map(str::to_string),
             player_name: None,
+            // A form sent again says what it did instead of the fixed
+            // sentence.
+            done: if already.is_some() {
+                None
+            } else {
+                done.map(str::to_string)
+            },
             stale,
+            already,
             moderator_accounts,
         })
     }
@@ -195,14 +209,104 @@ pub(crate) fn moderator_accounts(grants: impl IntoIterator<Item = Grant>) -> Vec
 }
 
 /// Where a desk form that worked goes: the desk, with the fixed sentence
-/// of what was done.
-pub(crate) fn done_location(id: &str, done: &FormatDone) -> String {
+/// of what was done, or, for a form sent again ([`replayed_location`]),
+/// with what its first sending did.
+pub(crate) async fn done_location(
+    state: &AppState,
+    id: &str,
+    done: &FormatDone,
+    body: &Bytes,
+) -> String {
+    if done.replayed
+        && let Some(to) = replayed_location(state, id, body).await
+    {
+        return to;
+    }
     let what = if done.action == "remove-moderator" && !done.stored {
         "remove-moderator-none"
     } else {
         done.action.as_str()
     };
     format!("/c/{id}/manage?done={what}#done")
+}
+
+/// The idempotency key of any desk form.
+#[derive(Debug, Deserialize)]
+struct KeyOnly {
+    #[serde(rename = "_key")]
+    key: Option<String>,
+}
+
+/// The events a desk form's key stored the first time it was sent: `None`
+/// for a form without a key or whose key stored nothing here.
+async fn first_sending(state: &AppState, id: &str, body: &Bytes) -> Option<(u64, u64)> {
+    let key = form_of::<KeyOnly>(body).await.ok()?.key?;
+    let key = key.trim();
+    if key.is_empty() || key.len() > 200 {
+        return None;
+    }
+    let used = state.service.store().idempotent(id, key).await.ok()??;
+    Some((used.appended.first, used.appended.last))
+}
+
+/// Where a desk form sent again goes (its key already used for this very
+/// request: the reader went Back and sent it again, or reloaded the answer
+/// to it): the desk with the notice of what the first sending did and
+/// when, never an error (issue 17 §2). `None` when the key's events cannot
+/// be found.
+pub(crate) async fn replayed_location(state: &AppState, id: &str, body: &Bytes) -> Option<String> {
+    let (first, last) = first_sending(state, id, body).await?;
+    Some(format!("/c/{id}/manage?already={first}-{last}#done"))
+}
+
+/// The most events one notice of a form sent again tells.
+const ALREADY_LINES: u64 = 20;
+
+/// The notice of what events `first` to `last` did, for `caller`: when,
+/// by whom, in the history's sentences. `None` when the log does not have
+/// them.
+pub(crate) async fn already_done(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    kind: Kind,
+    (first, last): (u64, u64),
+) -> Option<Already> {
+    if first == 0 || last < first || last - first >= ALREADY_LINES {
+        return None;
+    }
+    let lines = super::history::between(state, id, kind, first, last)
+        .await
+        .ok()?;
+    let first_line = lines.first()?;
+    let when = chrono::DateTime::parse_from_rfc3339(&first_line.recorded_at)
+        .map(|t| {
+            t.with_timezone(&chrono::Utc)
+                .format("%H:%M UTC on %Y-%m-%d")
+                .to_string()
+        })
+        .unwrap_or_else(|_| first_line.recorded_at.clone());
+    let by = if caller.username() == Some(first_line.actor.as_str()) {
+        "you".to_string()
+    } else {
+        first_line.actor.clone()
+    };
+    Some(Already {
+        when,
+        by,
+        did: lines.iter().map(|l| l.sentence.clone()).collect(),
+        other: false,
+        sent: Vec::new(),
+    })
+}
+
+/// `?already=FIRST-LAST` of the desk's address.
+fn read_range(v: &str) -> Option<(u64, u64)> {
+    let (a, b) = v.split_once('-')?;
+    if a.len() > 20 || b.len() > 20 {
+        return None;
+    }
+    Some((a.parse().ok()?, b.parse().ok()?))
 }
 
 /// The version a desk form was shown at (`_version`): every form that
@@ -239,11 +343,59 @@ pub(crate) struct Stale {
     pub sent: Vec<(String, String)>,
 }
 
+/// What a desk shows above itself about the form it was sent: one sent
+/// from an older version ([`Stale`]), or one sent again ([`Already`]).
+#[derive(Debug, Clone)]
+pub(crate) enum Notice {
+    Stale(Stale),
+    Already(Already),
+}
+
+/// A desk form sent again (the reader went Back and sent it, or reloaded
+/// the answer): what its first sending did, in the history's words, and
+/// when (issue 17 §2: "this result was already recorded at 19:17", never
+/// "idempotency key … was already used").
+#[derive(Debug, Clone)]
+pub(crate) struct Already {
+    /// When it was done ("19:17 UTC on 2026-12-05").
+    pub when: String,
+    /// Who did it: an account's username, or "you".
+    pub by: String,
+    /// What it did, one sentence per event.
+    pub did: Vec<String>,
+    /// The form sent again asks for something else than the first time
+    /// (other values under the same form): nothing was changed.
+    pub other: bool,
+    /// What the form held, for `other`.
+    pub sent: Vec<(String, String)>,
+}
+
 /// Events listed at most above a desk.
 pub(crate) const STALE_LINES: usize = 20;
 /// Fields of a form shown again at most, and their length.
 const SENT_FIELDS: usize = 40;
 const SENT_CHARS: usize = 300;
+
+/// The fields of a desk form as sent, without its tokens and its action,
+/// each cut to [`SENT_CHARS`]: what a refused form held, shown again so
+/// that nothing typed is lost.
+async fn sent_fields(body: &Bytes) -> Vec<(String, String)> {
+    // The body parsed as the desk parsed it (none if it does not).
+    let pairs: Vec<(String, String)> = form_of(body).await.unwrap_or_default();
+    pairs
+        .into_iter()
+        .filter(|(k, v)| !k.starts_with('_') && k != "action" && !v.trim().is_empty())
+        .take(SENT_FIELDS)
+        .map(|(k, v)| {
+            let v = if v.chars().count() > SENT_CHARS {
+                v.chars().take(SENT_CHARS).chain(['…']).collect()
+            } else {
+                v
+            };
+            (k, v)
+        })
+        .collect()
+}
 
 impl Stale {
     /// The notice for a form sent at `since` while the competition is at
@@ -251,21 +403,7 @@ impl Stale {
     pub(crate) async fn new(since: u64, now: u64, mut changes: Vec<String>, body: &Bytes) -> Self {
         let more = changes.len().saturating_sub(STALE_LINES);
         changes.truncate(STALE_LINES);
-        // The body parsed as the desk parsed it (none if it does not).
-        let pairs: Vec<(String, String)> = form_of(body).await.unwrap_or_default();
-        let sent = pairs
-            .into_iter()
-            .filter(|(k, v)| !k.starts_with('_') && k != "action" && !v.trim().is_empty())
-            .take(SENT_FIELDS)
-            .map(|(k, v)| {
-                let v = if v.chars().count() > SENT_CHARS {
-                    v.chars().take(SENT_CHARS).chain(['…']).collect()
-                } else {
-                    v
-                };
-                (k, v)
-            })
-            .collect();
+        let sent = sent_fields(body).await;
         Self {
             since,
             now,
@@ -279,6 +417,8 @@ impl Stale {
 #[derive(Debug, Deserialize)]
 pub(crate) struct DeskQuery {
     done: Option<String>,
+    /// `FIRST-LAST`: the events a form sent again stored the first time.
+    already: Option<String>,
 }
 
 /// `GET /c/{id}/manage`: the competition's desk for its format. Moderators
@@ -298,7 +438,13 @@ pub(crate) async fn page(
     if caller.account.is_none() {
         return to_login(&here);
     }
-    show_desk(&state, &caller, &id, kind, q.done.as_deref(), None).await
+    let notice = match q.already.as_deref().and_then(read_range) {
+        Some(range) => already_done(&state, &caller, &id, kind, range)
+            .await
+            .map(Notice::Already),
+        None => None,
+    };
+    show_desk(&state, &caller, &id, kind, q.done.as_deref(), notice).await
 }
 
 /// The desk of competition `id` (of format `kind`) in its current state,
@@ -310,10 +456,10 @@ async fn show_desk(
     id: &str,
     kind: Kind,
     done: Option<&str>,
-    stale: Option<Stale>,
+    notice: Option<Notice>,
 ) -> Response {
     let shown = arbiter_service::with_format!(kind, |F| {
-        <F as crate::formats::WebFormat>::desk(state, caller, id, done, stale).await
+        <F as crate::formats::WebFormat>::desk(state, caller, id, done, notice).await
     });
     shown.unwrap_or_else(|e| problem(e, &format!("/c/{id}")))
 }
@@ -321,8 +467,11 @@ async fn show_desk(
 /// A refused desk form. A stale version (someone changed the competition
 /// after the form was shown) answers with the desk as it is now, what
 /// changed since in the history's words, and what the form held; nothing
-/// was stored (issue 14, item 4: it answered "409 conflict"). Any other
-/// refusal is its problem page.
+/// was stored (issue 14, item 4: it answered "409 conflict"). A form sent
+/// again with other values than the first time (its idempotency key
+/// already used for another request) answers the same way with what the
+/// first sending did (issue 17 §2). Any other refusal is its problem
+/// page.
 pub(crate) async fn refused(
     state: &AppState,
     caller: &Caller,
@@ -332,6 +481,27 @@ pub(crate) async fn refused(
     e: ApiError,
 ) -> Response {
     let back = format!("/c/{id}/manage");
+    if e.detail.field.as_deref() == Some(crate::error::KEY_FIELD)
+        && e.status == StatusCode::UNPROCESSABLE_ENTITY
+        && let Some(range) = first_sending(state, id, body).await
+        && let Some(mut already) = already_done(state, caller, id, kind, range).await
+    {
+        already.other = true;
+        already.sent = sent_fields(body).await;
+        let mut response = show_desk(
+            state,
+            caller,
+            id,
+            kind,
+            None,
+            Some(Notice::Already(already)),
+        )
+        .await;
+        if response.status() == StatusCode::OK {
+            *response.status_mut() = StatusCode::CONFLICT;
+        }
+        return response;
+    }
     let (StatusCode::CONFLICT, Some(now)) = (e.status, e.detail.current_version) else {
         return problem(e, &back);
     };
@@ -347,7 +517,7 @@ pub(crate) async fn refused(
         Err(_) => return problem(e, &back),
     };
     let stale = Stale::new(since, now, changes, body).await;
-    let mut response = show_desk(state, caller, id, kind, None, Some(stale)).await;
+    let mut response = show_desk(state, caller, id, kind, None, Some(Notice::Stale(stale))).await;
     if response.status() == StatusCode::OK {
         // Refused, not done: the status says so to programs; the page
         // says it in words.

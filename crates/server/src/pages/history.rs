@@ -152,10 +152,9 @@ pub(crate) async fn since(
     kind: Kind,
     after: u64,
 ) -> Result<Vec<String>, PageError> {
-    let (_, all, _) = lines_of(state, id, kind).await?;
-    Ok(all
+    Ok(between(state, id, kind, after.saturating_add(1), u64::MAX)
+        .await?
         .into_iter()
-        .filter(|l| l.seq > after)
         .map(|l| {
             let mut line = format!(
                 "#{} {} by {} at {}: {}",
@@ -169,6 +168,23 @@ pub(crate) async fn since(
             }
             line
         })
+        .collect())
+}
+
+/// The events `first` to `last` of competition `id` (what one request
+/// stored), in the history's words: what a desk says a form sent again
+/// did the first time (issue 17 §2). Empty when the log has none of them.
+pub(crate) async fn between(
+    state: &AppState,
+    id: &str,
+    kind: Kind,
+    first: u64,
+    last: u64,
+) -> Result<Vec<HistoryLine>, PageError> {
+    let (_, all, _) = lines_of(state, id, kind).await?;
+    Ok(all
+        .into_iter()
+        .filter(|l| (first..=last).contains(&l.seq))
         .collect())
 }
 

@@ -17,6 +17,7 @@
 //! - `/c/{id}/what-if` for a ladder, an XMadn league or a Sunjang league:
 //!   hypothetical results and what would follow, computed on a copy (a GET
 //!   form that stores nothing);
+//! - `/search?q=` players and competitions by name ([`search`]);
 //! - `/assets/{file}` the stylesheet and the vendored htmx.
 //!
 //! Every decision shown carries its explanation one click away, in a
@@ -47,6 +48,7 @@ mod list;
 mod new;
 mod exports;
 mod results_import;
+mod search;
 pub mod svg;
 pub(crate) mod what_if;
 
@@ -62,6 +64,7 @@ pub fn routes() -> Router<AppState> {
         .route("/c/{id}/players/{name}", get(tws::pages::player))
         .route("/c/{id}/stats", get(tws::pages::stats))
         .route("/stats", get(installation::stats))
+        .route("/search", get(search::page))
         .route("/c/{id}/ratings", get(insight::ratings))
         .route("/c/{id}/projection", get(insight::projection))
         .route("/c/{id}/clinch", get(clinch::page))
@@ -336,6 +339,12 @@ pub(crate) fn number(segment: &str) -> Result<u32, PageError> {
         .ok()
         .filter(|n| *n > 0)
         .ok_or_else(not_found_page)
+}
+
+/// A name as one segment of a path (`/c/{id}/players/{name}`): every byte
+/// but the unreserved ones percent-encoded, `/` included.
+pub(crate) fn path_segment(name: &str) -> String {
+    forms::urlencode(name).replace('/', "%2F")
 }
 
 /// "1 game", "2 games".

@@ -26,7 +26,7 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::formats::roundrobin::actions::{self, RoundRobinAction};
 use crate::pages::desk::{
-    DeskHead, Stale, done_location, done_message as shared_done, form_of, form_version, no_action,
+    DeskHead, Notice, done_location, done_message as shared_done, form_of, form_version, no_action,
     number, opt, text,
 };
 use crate::pages::{Chrome, Kind, render};
@@ -171,7 +171,7 @@ pub(crate) async fn desk(
     caller: &Caller,
     id: &str,
     done: Option<&str>,
-    stale: Option<Stale>,
+    stale: Option<Notice>,
 ) -> Result<Response, ApiError> {
     let (rr, version) = state.service.load_as::<RoundRobin>(id, None).await?;
     let h = DeskHead::of(
@@ -561,7 +561,7 @@ pub(crate) async fn act(
     let action = form.action()?;
     let expected = form_version(&form.version, false)?;
     let done = actions::run(state, caller, id, action, expected, opt(&form.key)).await?;
-    Ok(Redirect::to(&done_location(id, &done)).into_response())
+    Ok(Redirect::to(&done_location(state, id, &done, body).await).into_response())
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use crate::api::write::{ActionAnswer, need_version, parse_action};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::formats::{Creation, NewPage, WebFormat};
-use crate::pages::desk::{Stale, refused};
+use crate::pages::desk::{Notice, refused};
 use crate::pages::{Kind, PageError};
 
 impl Named for RoundRobin {
@@ -57,6 +57,12 @@ impl WebFormat for RoundRobin {
         actions::create(state, caller, c).await
     }
 
+    fn search_players(&self, id: &str) -> Vec<(String, String)> {
+        self.entrants
+            .iter()
+            .map(|e| (e.name.clone(), format!("/c/{id}#table")))
+            .collect()
+    }
     fn list_line(&self) -> (usize, String) {
         let played = self
             .games
@@ -83,7 +89,7 @@ impl WebFormat for RoundRobin {
         caller: &Caller,
         id: &str,
         done: Option<&str>,
-        stale: Option<Stale>,
+        stale: Option<Notice>,
     ) -> Result<Response, ApiError> {
         desk::desk(state, caller, id, done, stale).await
     }

@@ -21,7 +21,7 @@ use crate::auth::{self, Caller};
 use crate::error::ApiError;
 use crate::formats::sunjang::actions::{self as actions_sunjang, SunjangAction};
 use crate::pages::desk::{
-    DeskHead, Stale, done_location, done_message, form_of, form_version, no_action, number, opt,
+    DeskHead, Notice, done_location, done_message, form_of, form_version, no_action, number, opt,
     text,
 };
 use crate::pages::{Chrome, Kind, render};
@@ -93,7 +93,7 @@ pub(crate) async fn desk(
     caller: &Caller,
     id: &str,
     done: Option<&str>,
-    stale: Option<Stale>,
+    stale: Option<Notice>,
 ) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
     let h = DeskHead::of(
@@ -415,7 +415,7 @@ pub(crate) async fn act(
     let key = if preview { None } else { opt(&form.key) };
     let done = actions_sunjang::run_sunjang(state, caller, id, action, expected, key).await?;
     if !preview {
-        return Ok(Redirect::to(&done_location(id, &done)).into_response());
+        return Ok(Redirect::to(&done_location(state, id, &done, body).await).into_response());
     }
     let (l, _) = state.service.load_as::<League>(id, None).await?;
     let page = PreviewPage {

@@ -15,7 +15,7 @@ use crate::api::write::{ActionAnswer, need_version, parse_action};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::formats::{Creation, NewPage, WebFormat};
-use crate::pages::desk::{Stale, refused};
+use crate::pages::desk::{Notice, refused};
 use crate::pages::{Kind, PageError};
 use axum::body::Bytes;
 
@@ -50,6 +50,13 @@ impl WebFormat for League {
         .await
     }
 
+    fn search_players(&self, id: &str) -> Vec<(String, String)> {
+        // Withdrawn players too: their seasons are still on the pages.
+        self.players
+            .iter()
+            .map(|p| (p.name.clone(), format!("/c/{id}#players")))
+            .collect()
+    }
     fn list_line(&self) -> (usize, String) {
         let members = self.withdrawn.iter().filter(|w| !**w).count();
         let status = match self.current() {
@@ -70,7 +77,7 @@ impl WebFormat for League {
         caller: &Caller,
         id: &str,
         done: Option<&str>,
-        stale: Option<Stale>,
+        stale: Option<Notice>,
     ) -> Result<Response, ApiError> {
         desk::desk(state, caller, id, done, stale).await
     }

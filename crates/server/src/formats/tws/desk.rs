@@ -21,7 +21,7 @@ use crate::formats::tws::actions::{
     self, ActionDone, LadderAction, PairOverride, ResultForm, SKIP_BOOKED,
 };
 use crate::pages::desk::{
-    DeskHead, Stale, form_of, form_version, no_action, number, opt, refused, text,
+    DeskHead, Notice, form_of, form_version, no_action, number, opt, refused, text,
 };
 use crate::pages::forms::{NoticePage, problem, see_other};
 use crate::pages::{Chrome, Kind, render};
@@ -79,7 +79,7 @@ pub(crate) async fn ladder_desk(
     caller: &Caller,
     id: &str,
     done: Option<&str>,
-    stale: Option<Stale>,
+    stale: Option<Notice>,
 ) -> Result<Response, ApiError> {
     let (ladder, version) = state.service.load(id, None).await?;
     let h = DeskHead::of(
@@ -496,6 +496,12 @@ pub(crate) async fn act(state: &AppState, caller: &Caller, id: &str, body: &Byte
             render(&page).into_response()
         }
         Ok((false, done)) => {
+            // A form sent again says what its first sending did.
+            if done.replayed
+                && let Some(to) = crate::pages::desk::replayed_location(state, id, body).await
+            {
+                return see_other(&to);
+            }
             // A skip booked for the next round says so on the desk (ARB-R4).
             let what = if done.action == "request-skip" && done.message.contains(SKIP_BOOKED) {
                 "request-skip-booked"

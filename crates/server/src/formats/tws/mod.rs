@@ -17,7 +17,7 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::formats::{Creation, NewPage, WebFormat};
 use crate::pages::PageError;
-use crate::pages::desk::Stale;
+use crate::pages::desk::Notice;
 use axum::body::Bytes;
 
 use arbiter_engine::tws::Ladder;
@@ -53,6 +53,18 @@ impl WebFormat for Ladder {
         .await
     }
 
+    fn search_players(&self, id: &str) -> Vec<(String, String)> {
+        // Every player the ladder has known (members, the inactive list,
+        // applicants) has his own page.
+        self.players
+            .iter()
+            .map(|p| {
+                let name = p.player.name.clone();
+                let href = format!("/c/{id}/players/{}", crate::pages::path_segment(&name));
+                (name, href)
+            })
+            .collect()
+    }
     fn list_line(&self) -> (usize, String) {
         let status = match (self.open_round(), self.last_round()) {
             (Some(r), _) => format!("round {} running", r.number),
@@ -72,7 +84,7 @@ impl WebFormat for Ladder {
         caller: &Caller,
         id: &str,
         done: Option<&str>,
-        stale: Option<Stale>,
+        stale: Option<Notice>,
     ) -> Result<Response, ApiError> {
         desk::ladder_desk(state, caller, id, done, stale).await
     }

@@ -19,7 +19,7 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::formats::xmadn::actions::{self as actions_xmadn, ChallengersAction, LeagueAction};
 use crate::pages::desk::{
-    DeskHead, Stale, done_location, done_message, form_of, form_version, no_action, number, opt,
+    DeskHead, Notice, done_location, done_message, form_of, form_version, no_action, number, opt,
     text,
 };
 use crate::pages::{Chrome, Kind, render};
@@ -62,7 +62,7 @@ pub(crate) async fn league_desk(
     caller: &Caller,
     id: &str,
     done: Option<&str>,
-    stale: Option<Stale>,
+    stale: Option<Notice>,
 ) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
     let h = DeskHead::of(
@@ -141,7 +141,7 @@ pub(crate) async fn challengers_desk(
     caller: &Caller,
     id: &str,
     done: Option<&str>,
-    stale: Option<Stale>,
+    stale: Option<Notice>,
 ) -> Result<Response, ApiError> {
     let (c, version) = state.service.load_as::<Challengers>(id, None).await?;
     let h = DeskHead::of(
@@ -328,5 +328,5 @@ pub(crate) async fn act(
         let expected = form_version(&form.version, action.is_preview())?;
         actions_xmadn::run_challengers(state, caller, id, action, expected, key).await?
     };
-    Ok(Redirect::to(&done_location(id, &done)).into_response())
+    Ok(Redirect::to(&done_location(state, id, &done, body).await).into_response())
 }

@@ -14,7 +14,7 @@ use crate::api::write::{ActionAnswer, need_version, parse_action};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::formats::{Creation, NewPage, WebFormat};
-use crate::pages::desk::{Stale, refused};
+use crate::pages::desk::{Notice, refused};
 use crate::pages::{Kind, PageError};
 use axum::body::Bytes;
 
@@ -55,6 +55,12 @@ impl WebFormat for League {
         .await
     }
 
+    fn search_players(&self, id: &str) -> Vec<(String, String)> {
+        self.players
+            .iter()
+            .map(|name| (name.clone(), format!("/c/{id}#players")))
+            .collect()
+    }
     fn list_line(&self) -> (usize, String) {
         (
             self.players.len(),
@@ -72,7 +78,7 @@ impl WebFormat for League {
         caller: &Caller,
         id: &str,
         done: Option<&str>,
-        stale: Option<Stale>,
+        stale: Option<Notice>,
     ) -> Result<Response, ApiError> {
         desk::league_desk(state, caller, id, done, stale).await
     }
@@ -129,6 +135,12 @@ impl WebFormat for Challengers {
         .await
     }
 
+    fn search_players(&self, id: &str) -> Vec<(String, String)> {
+        self.players
+            .iter()
+            .map(|name| (name.clone(), format!("/c/{id}#players")))
+            .collect()
+    }
     fn list_line(&self) -> (usize, String) {
         let status = match self.champion() {
             Some(p) => format!("finished: {} is champion", self.name_of(p)),
@@ -152,7 +164,7 @@ impl WebFormat for Challengers {
         caller: &Caller,
         id: &str,
         done: Option<&str>,
-        stale: Option<Stale>,
+        stale: Option<Notice>,
     ) -> Result<Response, ApiError> {
         desk::challengers_desk(state, caller, id, done, stale).await
     }
