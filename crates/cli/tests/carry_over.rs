@@ -214,6 +214,7 @@ fn a_forty_member_ladder_carries_over_and_the_next_round_follows_the_rules() {
             "an explanation that does not cite the carried records: {line}"
         );
     }
+    assert!(why.iter().all(|l| l.contains("ARB-R74")), "{why:?}");
     assert!(
         why[0].contains("his last side, US, comes from the records carried over on 2026-03-01"),
         "{}",

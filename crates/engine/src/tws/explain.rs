@@ -78,6 +78,15 @@ impl Ladder {
         format!("; last game counted: {kind} {} {placed}", g.id)
     }
 
+    /// `e` with ARB-R74 among its rulings when its words cite the records
+    /// the ladder was carried over from.
+    fn citing_carried(&self, mut e: Explanation) -> Explanation {
+        if self.carried_words().is_some_and(|w| e.text.contains(&w)) {
+            e.rulings.push("ARB-R74");
+        }
+        e
+    }
+
     /// The share of the carried records in the side counts of `game`'s
     /// players (ARB-R74): "; of these, Ana Morales's 7 USSR / 4 US and ...
     /// come from the records carried over on ...", or nothing.
@@ -104,6 +113,10 @@ impl Ladder {
 
     /// Why the players of `game` have their sides.
     pub fn explain_sides(&self, game: &Game) -> Explanation {
+        self.citing_carried(self.explain_sides_uncited(game))
+    }
+
+    fn explain_sides_uncited(&self, game: &Game) -> Explanation {
         let n = |p| self.name_of(p);
         let ussr = n(game.ussr.player);
         let us = n(game.us.player);
@@ -394,6 +407,10 @@ impl Ladder {
 
     /// Why a player moved where he did when a round closed.
     pub fn explain_move(&self, m: &Move) -> Explanation {
+        self.citing_carried(self.explain_move_uncited(m))
+    }
+
+    fn explain_move_uncited(&self, m: &Move) -> Explanation {
         let who = self.name_of(m.player);
         let (from, to) = (m.from, m.to);
         let game_name = |g| {
@@ -566,6 +583,10 @@ impl Ladder {
 
     /// Why a player went to the inactive list.
     pub fn explain_retirement(&self, r: &Retirement) -> Explanation {
+        self.citing_carried(self.explain_retirement_uncited(r))
+    }
+
+    fn explain_retirement_uncited(&self, r: &Retirement) -> Explanation {
         Explanation::new(
             SKIPPING,
             &["TWS-R4"],
