@@ -144,8 +144,11 @@ fn parse_json(
 ) -> Result<(CarriedLadder, Option<String>), ServiceError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let doc: JsonFile = serde_json::from_slice(bytes).map_err(|e| {
+        // serde_json ends its message with the place, which comes first here.
+        let text = e.to_string();
+        let what = text.split(" at line ").next().unwrap_or(&text);
         ServiceError::Input(format!(
-            "{file} line {}, column {}: {e}; nothing was carried over",
+            "{file} line {}, column {}: {what}; nothing was carried over",
             e.line(),
             e.column()
         ))
