@@ -29,3 +29,11 @@ SELECT create_reference_table('grants');
 SELECT create_reference_table('sessions');
 SELECT create_reference_table('api_tokens');
 SELECT create_reference_table('calendar_feeds');
+
+-- Webhooks (issue 18 §3, migration 0004): the outbox row is written by the
+-- trigger on `events` on the event's shard, so the outbox is colocated with
+-- `events`; the registrations the trigger reads and the delivery log are
+-- small reference tables. (Not yet run against a Citus cluster.)
+SELECT create_distributed_table('webhook_outbox', 'competition', colocate_with => 'events');
+SELECT create_reference_table('webhooks');
+SELECT create_reference_table('webhook_deliveries');

@@ -26,6 +26,7 @@ use arbiter_store::{
     FeedOwner, Grant, Idempotency, KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError,
     StoredEvent,
 };
+use arbiter_store::{Delivery, OutboxItem, OutboxKey, Webhook, WebhookStore};
 use async_trait::async_trait;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -45,6 +46,8 @@ pub enum Call {
     Import,
     /// Any method of [`AccountStore`].
     Accounts,
+    /// Any method of [`WebhookStore`].
+    Webhooks,
     ImportAccounts,
 }
 
@@ -576,5 +579,83 @@ impl<S: AccountStore> AccountStore for FaultyStore<S> {
             self.inner.import_accounts(accounts, grants, tokens)
         })
         .await
+    }
+}
+
+#[async_trait]
+impl<S: WebhookStore> WebhookStore for FaultyStore<S> {
+    async fn add_webhook(&self, hook: &Webhook) -> Result<(), StoreError> {
+        self.call(Call::Webhooks, || self.inner.add_webhook(hook))
+            .await
+    }
+
+    async fn webhook(&self, id: &str) -> Result<Option<Webhook>, StoreError> {
+        self.call(Call::Webhooks, || self.inner.webhook(id)).await
+    }
+
+    async fn webhooks(&self, competition: &str) -> Result<Vec<Webhook>, StoreError> {
+        self.call(Call::Webhooks, || self.inner.webhooks(competition))
+            .await
+    }
+
+    async fn set_webhook_state(
+        &self,
+        id: &str,
+        failures: u32,
+        disabled: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        self.call(Call::Webhooks, || {
+            self.inner.set_webhook_state(id, failures, disabled)
+        })
+        .await
+    }
+
+    async fn delete_webhook(&self, id: &str) -> Result<bool, StoreError> {
+        self.call(Call::Webhooks, || self.inner.delete_webhook(id))
+            .await
+    }
+
+    async fn claim_outbox(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: u32,
+    ) -> Result<Vec<OutboxItem>, StoreError> {
+        self.call(Call::Webhooks, || {
+            self.inner.claim_outbox(now, lease_until, limit)
+        })
+        .await
+    }
+
+    async fn finish_outbox(&self, key: &OutboxKey) -> Result<bool, StoreError> {
+        self.call(Call::Webhooks, || self.inner.finish_outbox(key))
+            .await
+    }
+
+    async fn retry_outbox(
+        &self,
+        key: &OutboxKey,
+        attempts: u32,
+        next_at: i64,
+    ) -> Result<bool, StoreError> {
+        self.call(Call::Webhooks, || {
+            self.inner.retry_outbox(key, attempts, next_at)
+        })
+        .await
+    }
+
+    async fn outbox(&self, competition: &str) -> Result<Vec<OutboxItem>, StoreError> {
+        self.call(Call::Webhooks, || self.inner.outbox(competition))
+            .await
+    }
+
+    async fn log_delivery(&self, delivery: &Delivery, keep: u32) -> Result<(), StoreError> {
+        self.call(Call::Webhooks, || self.inner.log_delivery(delivery, keep))
+            .await
+    }
+
+    async fn deliveries(&self, webhook: &str, limit: u32) -> Result<Vec<Delivery>, StoreError> {
+        self.call(Call::Webhooks, || self.inner.deliveries(webhook, limit))
+            .await
     }
 }

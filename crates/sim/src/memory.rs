@@ -14,6 +14,7 @@ use arbiter_store::{
     FeedOwner, Grant, Idempotency, KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError,
     StoredEvent, check_account_import, check_import,
 };
+use arbiter_store::{Delivery, OutboxItem, OutboxKey, Webhook, WebhookStore};
 use async_trait::async_trait;
 
 /// An in-memory [`EventStore`] and [`AccountStore`]. Cheap to clone: clones
@@ -39,9 +40,38 @@ struct Data {
     sessions: BTreeMap<String, Session>,
     tokens: BTreeMap<String, ApiToken>,
     feeds: BTreeMap<String, CalendarFeed>,
+    webhooks: BTreeMap<String, Webhook>,
+    /// Notifications still to deliver → (attempts, next_at).
+    outbox: BTreeMap<OutboxKey, (u32, i64)>,
+    /// The delivery log, oldest first, each with its number.
+    deliveries: Vec<(u64, Delivery)>,
+    next_delivery: u64,
 }
 
 impl Data {
+    /// The outbox rows of events `seqs` of `competition`: one per active
+    /// webhook, as the SQL backends' trigger writes them (issue 18 §3).
+    fn enqueue(&mut self, competition: &str, seqs: impl Iterator<Item = Seq> + Clone) {
+        let active: Vec<String> = self
+            .webhooks
+            .values()
+            .filter(|w| w.competition == competition && w.disabled.is_none())
+            .map(|w| w.id.clone())
+            .collect();
+        for seq in seqs {
+            for webhook in &active {
+                self.outbox.insert(
+                    OutboxKey {
+                        competition: competition.to_owned(),
+                        seq,
+                        webhook: webhook.clone(),
+                    },
+                    (0, 0),
+                );
+            }
+        }
+    }
+
     fn version(&self, competition: &str) -> Seq {
         self.events.get(competition).map_or(0, |e| e.len() as Seq)
     }
@@ -141,6 +171,7 @@ impl EventStore for MemoryStore {
             recorded_at: e.recorded_at.clone(),
             idempotency_key: key.clone(),
         }));
+        data.enqueue(competition, first..=last);
         if let Some(idem) = idempotency {
             data.keys.insert(
                 idem.key.to_owned(),
@@ -272,6 +303,7 @@ impl EventStore for MemoryStore {
         }
         for dump in competitions {
             data.events.insert(dump.id.clone(), dump.events.clone());
+            data.enqueue(&dump.id, dump.events.iter().map(|e| e.seq));
             for key in &dump.keys {
                 data.keys
                     .insert(key.key.clone(), (dump.id.clone(), key.clone()));
@@ -519,5 +551,158 @@ impl AccountStore for MemoryStore {
             data.tokens.insert(token.hash.clone(), token.clone());
         }
         Ok(())
+    }
+}
+
+#[async_trait]
+impl WebhookStore for MemoryStore {
+    async fn add_webhook(&self, hook: &Webhook) -> Result<(), StoreError> {
+        let mut data = self.data()?;
+        if data.webhooks.contains_key(&hook.id) {
+            return Err(StoreError::Exists(format!("webhook {:?}", hook.id)));
+        }
+        data.webhooks.insert(hook.id.clone(), hook.clone());
+        Ok(())
+    }
+
+    async fn webhook(&self, id: &str) -> Result<Option<Webhook>, StoreError> {
+        Ok(self.data()?.webhooks.get(id).cloned())
+    }
+
+    async fn webhooks(&self, competition: &str) -> Result<Vec<Webhook>, StoreError> {
+        let mut hooks: Vec<Webhook> = self
+            .data()?
+            .webhooks
+            .values()
+            .filter(|w| w.competition == competition)
+            .cloned()
+            .collect();
+        hooks.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
+        Ok(hooks)
+    }
+
+    async fn set_webhook_state(
+        &self,
+        id: &str,
+        failures: u32,
+        disabled: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let mut data = self.data()?;
+        Ok(match data.webhooks.get_mut(id) {
+            Some(hook) => {
+                hook.failures = failures;
+                hook.disabled = disabled.map(str::to_owned);
+                true
+            }
+            None => false,
+        })
+    }
+
+    async fn delete_webhook(&self, id: &str) -> Result<bool, StoreError> {
+        let mut data = self.data()?;
+        data.outbox.retain(|k, _| k.webhook != id);
+        data.deliveries.retain(|(_, d)| d.webhook != id);
+        Ok(data.webhooks.remove(id).is_some())
+    }
+
+    async fn claim_outbox(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: u32,
+    ) -> Result<Vec<OutboxItem>, StoreError> {
+        let mut data = self.data()?;
+        let mut due: Vec<(i64, OutboxKey)> = data
+            .outbox
+            .iter()
+            .filter(|(k, (_, next_at))| {
+                *next_at <= now
+                    && data
+                        .webhooks
+                        .get(&k.webhook)
+                        .is_some_and(|w| w.disabled.is_none())
+            })
+            .map(|(k, (_, next_at))| (*next_at, k.clone()))
+            .collect();
+        due.sort();
+        due.truncate(limit as usize);
+        let mut items = Vec::with_capacity(due.len());
+        for (_, key) in due {
+            if let Some(row) = data.outbox.get_mut(&key) {
+                row.1 = lease_until;
+                items.push(OutboxItem {
+                    key,
+                    attempts: row.0,
+                    next_at: lease_until,
+                });
+            }
+        }
+        items.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(items)
+    }
+
+    async fn finish_outbox(&self, key: &OutboxKey) -> Result<bool, StoreError> {
+        Ok(self.data()?.outbox.remove(key).is_some())
+    }
+
+    async fn retry_outbox(
+        &self,
+        key: &OutboxKey,
+        attempts: u32,
+        next_at: i64,
+    ) -> Result<bool, StoreError> {
+        let mut data = self.data()?;
+        Ok(match data.outbox.get_mut(key) {
+            Some(row) => {
+                *row = (attempts, next_at);
+                true
+            }
+            None => false,
+        })
+    }
+
+    async fn outbox(&self, competition: &str) -> Result<Vec<OutboxItem>, StoreError> {
+        Ok(self
+            .data()?
+            .outbox
+            .iter()
+            .filter(|(k, _)| k.competition == competition)
+            .map(|(k, &(attempts, next_at))| OutboxItem {
+                key: k.clone(),
+                attempts,
+                next_at,
+            })
+            .collect())
+    }
+
+    async fn log_delivery(&self, delivery: &Delivery, keep: u32) -> Result<(), StoreError> {
+        let mut data = self.data()?;
+        data.next_delivery += 1;
+        let n = data.next_delivery;
+        data.deliveries.push((n, delivery.clone()));
+        let mut kept = 0;
+        let mut drop = std::collections::HashSet::new();
+        for (n, d) in data.deliveries.iter().rev() {
+            if d.webhook == delivery.webhook {
+                kept += 1;
+                if kept > keep {
+                    drop.insert(*n);
+                }
+            }
+        }
+        data.deliveries.retain(|(n, _)| !drop.contains(n));
+        Ok(())
+    }
+
+    async fn deliveries(&self, webhook: &str, limit: u32) -> Result<Vec<Delivery>, StoreError> {
+        Ok(self
+            .data()?
+            .deliveries
+            .iter()
+            .rev()
+            .filter(|(_, d)| d.webhook == webhook)
+            .take(limit as usize)
+            .map(|(_, d)| d.clone())
+            .collect())
     }
 }

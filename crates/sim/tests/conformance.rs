@@ -14,3 +14,8 @@ async fn conformance() {
 async fn accounts_conformance() {
     arbiter_store::conformance::accounts::run_all(|| async { MemoryStore::new() }).await;
 }
+
+#[tokio::test]
+async fn webhooks_conformance() {
+    arbiter_store::conformance::webhooks::run_all(|| async { MemoryStore::new() }).await;
+}

@@ -12,6 +12,7 @@ use arbiter_store::{
     FeedOwner, Grant, Idempotency, KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError,
     StoredEvent,
 };
+use arbiter_store::{Delivery, OutboxItem, OutboxKey, Webhook, WebhookStore};
 use arbiter_store_postgres::PostgresStore;
 use arbiter_store_sqlite::SqliteStore;
 use async_trait::async_trait;
@@ -326,6 +327,68 @@ impl AccountStore for AnyStore {
         tokens: &[ApiToken],
     ) -> Result<(), StoreError> {
         delegate!(self, s => s.import_accounts(accounts, grants, tokens))
+    }
+}
+
+#[async_trait]
+impl WebhookStore for AnyStore {
+    async fn add_webhook(&self, hook: &Webhook) -> Result<(), StoreError> {
+        delegate!(self, s => s.add_webhook(hook))
+    }
+
+    async fn webhook(&self, id: &str) -> Result<Option<Webhook>, StoreError> {
+        delegate!(self, s => s.webhook(id))
+    }
+
+    async fn webhooks(&self, competition: &str) -> Result<Vec<Webhook>, StoreError> {
+        delegate!(self, s => s.webhooks(competition))
+    }
+
+    async fn set_webhook_state(
+        &self,
+        id: &str,
+        failures: u32,
+        disabled: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        delegate!(self, s => s.set_webhook_state(id, failures, disabled))
+    }
+
+    async fn delete_webhook(&self, id: &str) -> Result<bool, StoreError> {
+        delegate!(self, s => s.delete_webhook(id))
+    }
+
+    async fn claim_outbox(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: u32,
+    ) -> Result<Vec<OutboxItem>, StoreError> {
+        delegate!(self, s => s.claim_outbox(now, lease_until, limit))
+    }
+
+    async fn finish_outbox(&self, key: &OutboxKey) -> Result<bool, StoreError> {
+        delegate!(self, s => s.finish_outbox(key))
+    }
+
+    async fn retry_outbox(
+        &self,
+        key: &OutboxKey,
+        attempts: u32,
+        next_at: i64,
+    ) -> Result<bool, StoreError> {
+        delegate!(self, s => s.retry_outbox(key, attempts, next_at))
+    }
+
+    async fn outbox(&self, competition: &str) -> Result<Vec<OutboxItem>, StoreError> {
+        delegate!(self, s => s.outbox(competition))
+    }
+
+    async fn log_delivery(&self, delivery: &Delivery, keep: u32) -> Result<(), StoreError> {
+        delegate!(self, s => s.log_delivery(delivery, keep))
+    }
+
+    async fn deliveries(&self, webhook: &str, limit: u32) -> Result<Vec<Delivery>, StoreError> {
+        delegate!(self, s => s.deliveries(webhook, limit))
     }
 }
 

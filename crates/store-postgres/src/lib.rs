@@ -24,6 +24,7 @@
 mod accounts;
 mod import;
 pub mod testing;
+mod webhooks;
 
 use std::str::FromStr;
 use std::time::Duration;

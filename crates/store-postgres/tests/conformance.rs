@@ -36,6 +36,12 @@ async fn accounts_conformance() {
     arbiter_store::conformance::accounts::run_all(|| fresh(&dbs)).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhooks_conformance() {
+    let dbs = Mutex::new(Vec::new());
+    arbiter_store::conformance::webhooks::run_all(|| fresh(&dbs)).await;
+}
+
 fn event(i: usize) -> NewEvent {
     NewEvent {
         kind: "result_recorded".to_owned(),

@@ -27,6 +27,7 @@
 
 mod accounts;
 mod import;
+mod webhooks;
 
 use std::fmt::Write as _;
 use std::path::Path;

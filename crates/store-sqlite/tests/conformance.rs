@@ -50,6 +50,26 @@ async fn accounts_conformance_in_memory() {
     .await;
 }
 
+#[tokio::test]
+async fn webhooks_conformance_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let counter = std::sync::atomic::AtomicUsize::new(0);
+    arbiter_store::conformance::webhooks::run_all(|| {
+        let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.path().join(format!("webhooks-{n}")).join("arbiter.db");
+        async move { SqliteStore::open(&path).await.unwrap() }
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn webhooks_conformance_in_memory() {
+    arbiter_store::conformance::webhooks::run_all(|| async {
+        SqliteStore::open_in_memory().await.unwrap()
+    })
+    .await;
+}
+
 fn event(i: usize) -> NewEvent {
     NewEvent {
         kind: "result_recorded".to_owned(),

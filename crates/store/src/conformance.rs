@@ -4,7 +4,8 @@
 //! fresh, empty store; every check gets its own store. The checks are public
 //! so a backend can also run one of them alone while debugging.
 //! The suite of [`AccountStore`](crate::AccountStore) is [`accounts`], run
-//! the same way with [`accounts::run_all`].
+//! the same way with [`accounts::run_all`], and that of
+//! [`WebhookStore`](crate::WebhookStore) is [`webhooks::run_all`].
 //!
 //! The checks panic with a message naming what went wrong: this is test code.
 //! [`concurrent_appenders`], [`concurrent_retries_of_one_command`] and
@@ -15,6 +16,8 @@
 //! which escapes them, and PostgreSQL's `TEXT` cannot hold them.
 
 #![allow(clippy::unwrap_used, clippy::panic)]
+
+pub mod webhooks;
 
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -7,11 +7,13 @@
 
 pub mod accounts;
 pub mod conformance;
+pub mod webhooks;
 
 pub use accounts::{
     Account, AccountStore, ApiToken, CalendarFeed, FeedOwner, Grant, Role, Session,
     check_account_import,
 };
+pub use webhooks::{Delivery, OutboxItem, OutboxKey, Webhook, WebhookKind, WebhookStore};
 
 use async_trait::async_trait;
 

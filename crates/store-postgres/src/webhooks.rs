@@ -1,0 +1,216 @@
+//! [`WebhookStore`] on PostgreSQL: the tables of `migrations/0006_webhooks.sql`.
+//! The outbox rows are written by the trigger on `events`, inside the
+//! append's transaction; here are only the registrations, the claims and
+//! the log.
+
+use arbiter_store::webhooks::rows::{
+    DeliveryRow, OutboxRow, WEBHOOK_COLUMNS, WebhookRow, delivery_from_row, outbox_from_row,
+    webhook_from_row,
+};
+use arbiter_store::{Delivery, OutboxItem, OutboxKey, StoreError, Webhook, WebhookStore};
+use async_trait::async_trait;
+
+use crate::{PostgresStore, seq_to_db};
+
+#[async_trait]
+impl WebhookStore for PostgresStore {
+    async fn add_webhook(&self, hook: &Webhook) -> Result<(), StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO webhooks (id, competition, kind, url, secret, label, created_by, \
+             created_at, disabled_reason, failures) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(&hook.id)
+        .bind(&hook.competition)
+        .bind(hook.kind.as_str())
+        .bind(&hook.url)
+        .bind(&hook.secret)
+        .bind(&hook.label)
+        .bind(&hook.created_by)
+        .bind(&hook.created_at)
+        .bind(&hook.disabled)
+        .bind(i64::from(hook.failures))
+        .execute(&self.pool)
+        .await
+        .map_err(self.backend("cannot register the webhook"))?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::Exists(format!("webhook {:?}", hook.id)));
+        }
+        Ok(())
+    }
+
+    async fn webhook(&self, id: &str) -> Result<Option<Webhook>, StoreError> {
+        let row: Option<WebhookRow> = sqlx::query_as(&format!(
+            "SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(self.backend("cannot read the webhook"))?;
+        row.map(webhook_from_row).transpose()
+    }
+
+    async fn webhooks(&self, competition: &str) -> Result<Vec<Webhook>, StoreError> {
+        let rows: Vec<WebhookRow> = sqlx::query_as(&format!(
+            "SELECT {WEBHOOK_COLUMNS} FROM webhooks WHERE competition = $1 \
+             ORDER BY created_at, id"
+        ))
+        .bind(competition)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(self.backend("cannot list the webhooks"))?;
+        rows.into_iter().map(webhook_from_row).collect()
+    }
+
+    async fn set_webhook_state(
+        &self,
+        id: &str,
+        failures: u32,
+        disabled: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let done =
+            sqlx::query("UPDATE webhooks SET failures = $2, disabled_reason = $3 WHERE id = $1")
+                .bind(id)
+                .bind(i64::from(failures))
+                .bind(disabled)
+                .execute(&self.pool)
+                .await
+                .map_err(self.backend("cannot change the webhook"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn delete_webhook(&self, id: &str) -> Result<bool, StoreError> {
+        // Its rows and log first: a failure half way leaves a registration
+        // that a second call deletes, never rows without one.
+        for sql in [
+            "DELETE FROM webhook_outbox WHERE webhook = $1",
+            "DELETE FROM webhook_deliveries WHERE webhook = $1",
+        ] {
+            sqlx::query(sql)
+                .bind(id)
+                .execute(&self.pool)
+                .await
+                .map_err(self.backend("cannot delete the webhook's notifications"))?;
+        }
+        let done = sqlx::query("DELETE FROM webhooks WHERE id = $1")
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .map_err(self.backend("cannot delete the webhook"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn claim_outbox(
+        &self,
+        now: i64,
+        lease_until: i64,
+        limit: u32,
+    ) -> Result<Vec<OutboxItem>, StoreError> {
+        let rows: Vec<OutboxRow> = sqlx::query_as(
+            "UPDATE webhook_outbox SET next_at = $2 \
+             WHERE (competition, seq, webhook) IN ( \
+               SELECT o.competition, o.seq, o.webhook FROM webhook_outbox AS o \
+               JOIN webhooks AS w ON w.id = o.webhook \
+               WHERE o.next_at <= $1 AND w.disabled_reason IS NULL \
+               ORDER BY o.next_at, o.competition, o.seq, o.webhook LIMIT $3 \
+               FOR UPDATE OF o SKIP LOCKED) \
+             RETURNING competition, seq, webhook, attempts, next_at",
+        )
+        .bind(now)
+        .bind(lease_until)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(self.backend("cannot claim the webhook outbox"))?;
+        let mut items = rows
+            .into_iter()
+            .map(outbox_from_row)
+            .collect::<Result<Vec<_>, _>>()?;
+        // RETURNING has no order: by key (every claimed row was due).
+        items.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(items)
+    }
+
+    async fn finish_outbox(&self, key: &OutboxKey) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "DELETE FROM webhook_outbox WHERE competition = $1 AND seq = $2 AND webhook = $3",
+        )
+        .bind(&key.competition)
+        .bind(seq_to_db(key.seq)?)
+        .bind(&key.webhook)
+        .execute(&self.pool)
+        .await
+        .map_err(self.backend("cannot finish the notification"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn retry_outbox(
+        &self,
+        key: &OutboxKey,
+        attempts: u32,
+        next_at: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE webhook_outbox SET attempts = $4, next_at = $5 \
+             WHERE competition = $1 AND seq = $2 AND webhook = $3",
+        )
+        .bind(&key.competition)
+        .bind(seq_to_db(key.seq)?)
+        .bind(&key.webhook)
+        .bind(i64::from(attempts))
+        .bind(next_at)
+        .execute(&self.pool)
+        .await
+        .map_err(self.backend("cannot reschedule the notification"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn outbox(&self, competition: &str) -> Result<Vec<OutboxItem>, StoreError> {
+        let rows: Vec<OutboxRow> = sqlx::query_as(
+            "SELECT competition, seq, webhook, attempts, next_at FROM webhook_outbox \
+             WHERE competition = $1 ORDER BY seq, webhook",
+        )
+        .bind(competition)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(self.backend("cannot read the webhook outbox"))?;
+        rows.into_iter().map(outbox_from_row).collect()
+    }
+
+    async fn log_delivery(&self, d: &Delivery, keep: u32) -> Result<(), StoreError> {
+        sqlx::query(
+            "WITH added AS (INSERT INTO webhook_deliveries \
+             (webhook, competition, seq, attempt, at, status, ok, detail) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING n) \
+             DELETE FROM webhook_deliveries WHERE webhook = $1 AND n NOT IN \
+             (SELECT n FROM added UNION ALL (SELECT n FROM webhook_deliveries \
+              WHERE webhook = $1 ORDER BY n DESC LIMIT GREATEST($9 - 1, 0)))",
+        )
+        .bind(&d.webhook)
+        .bind(&d.competition)
+        .bind(seq_to_db(d.seq)?)
+        .bind(i64::from(d.attempt))
+        .bind(&d.at)
+        .bind(d.status.map(i64::from))
+        .bind(d.ok)
+        .bind(&d.detail)
+        .bind(i64::from(keep))
+        .execute(&self.pool)
+        .await
+        .map_err(self.backend("cannot log the delivery"))?;
+        Ok(())
+    }
+
+    async fn deliveries(&self, webhook: &str, limit: u32) -> Result<Vec<Delivery>, StoreError> {
+        let rows: Vec<DeliveryRow> = sqlx::query_as(
+            "SELECT webhook, competition, seq, attempt, at, status, ok, detail \
+             FROM webhook_deliveries WHERE webhook = $1 ORDER BY n DESC LIMIT $2",
+        )
+        .bind(webhook)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(self.backend("cannot read the delivery log"))?;
+        Ok(rows.into_iter().map(delivery_from_row).collect())
+    }
+}
