@@ -15,6 +15,7 @@ pub mod forum;
 pub mod history;
 pub mod insight;
 pub mod installation;
+pub mod notify;
 pub mod roundrobin;
 pub mod summary;
 pub mod sunjang;
