@@ -165,6 +165,23 @@ fn round_of(l: &Ladder) -> (Vec<Game>, Vec<String>, Vec<String>) {
     (games, skips, byes)
 }
 
+/// The same ladder, inactive list, champion and streak, by name.
+fn same_ladders(original: &Ladder, carried: &Ladder) {
+    assert_eq!(
+        names(carried, &carried.order),
+        names(original, &original.order)
+    );
+    assert_eq!(
+        names(carried, &carried.inactive),
+        names(original, &original.inactive)
+    );
+    assert_eq!(
+        carried.champion.map(|p| carried.name_of(p)),
+        original.champion.map(|p| original.name_of(p))
+    );
+    assert_eq!(carried.streak, original.streak);
+}
+
 fn names(l: &Ladder, ids: &[PlayerId]) -> Vec<String> {
     ids.iter().map(|p| l.name_of(*p)).collect()
 }
@@ -249,15 +266,7 @@ fn run(s: &Scenario) {
         },
     );
     assert_eq!(carried.next_round_number(), original.next_round_number());
-    assert_eq!(
-        names(&carried, &carried.order),
-        names(&original, &original.order)
-    );
-    assert_eq!(
-        names(&carried, &carried.inactive),
-        names(&original, &original.inactive)
-    );
-    assert_eq!(carried.streak, original.streak);
+    same_ladders(&original, &carried);
     // The records of the carried ladder are the records it was given.
     let again = records_of(&carried);
     assert_eq!(again.members, records.members);
@@ -308,19 +317,7 @@ fn run(s: &Scenario) {
     for l in [&mut original, &mut carried] {
         finish(l, bits, t + 2);
     }
-    assert_eq!(
-        names(&carried, &carried.order),
-        names(&original, &original.order)
-    );
-    assert_eq!(
-        names(&carried, &carried.inactive),
-        names(&original, &original.inactive)
-    );
-    assert_eq!(
-        carried.champion.map(|p| carried.name_of(p)),
-        original.champion.map(|p| original.name_of(p))
-    );
-    assert_eq!(carried.streak, original.streak);
+    same_ladders(&original, &carried);
     let after = records_of(&carried);
     let expected = records_of(&original);
     // Side counts may differ only where a side was drawn by lot.
