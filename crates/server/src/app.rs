@@ -82,9 +82,12 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(RequestBodyLimitLayer::new(config.body_limit));
     let page_cache = axum::middleware::from_fn_with_state(state.clone(), pages::cache::serve);
+    // Inside the cache: a page answered from it (anonymous readers only)
+    // needs no reader; a request with a session gets his header.
+    let viewer = axum::middleware::from_fn_with_state(state.clone(), pages::viewer::layer);
     Router::new()
         .merge(api::routes())
-        .merge(pages::routes().layer(page_cache))
+        .merge(pages::routes().layer(viewer).layer(page_cache))
         .with_state(state)
         .layer(layers)
 }

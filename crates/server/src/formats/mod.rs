@@ -22,6 +22,7 @@ use crate::api::write::ActionAnswer;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::pages::PageError;
+use crate::pages::viewer::Waiting;
 
 pub mod roundrobin;
 pub mod sunjang;
@@ -143,6 +144,13 @@ pub(crate) trait WebFormat: Format {
     /// each name with the address of his page, or of the section of the
     /// competition's page that lists him.
     fn search_players(&self, id: &str) -> Vec<(String, String)>;
+    /// What waits for player `me` here beyond his games' deadlines (which
+    /// every format's calendar gives, [`crate::pages::viewer`]): a ladder
+    /// report of his opponent's to confirm. Nothing by default.
+    fn waiting_for(&self, id: &str, me: arbiter_engine::model::PlayerId) -> Vec<Waiting> {
+        let _ = (id, me);
+        Vec::new()
+    }
     /// Its own API routes beside the shared ones (the ladder's rounds, a
     /// Sunjang league's seasons), merged by [`crate::api::routes`].
     fn api_routes() -> axum::Router<AppState> {

@@ -189,6 +189,9 @@ struct AccountPage {
     max_token_days: u32,
     /// The account's calendar feeds (issue 18 §4).
     calendars: super::calendars::FeedsSection,
+    /// What waits for him, most urgent first (issue 17 §1).
+    waiting: Vec<super::viewer::Waiting>,
+    soon_days: i64,
 }
 
 /// One API token in the account's list (issue 14 item 2).
@@ -261,6 +264,12 @@ pub(crate) async fn account_page_with(
         Ok(x) => x,
         Err(e) => return problem(e, "/"),
     };
+    // The header's reader has it already; a page built without one (a
+    // caller by API token) works it out.
+    let waiting = match super::viewer::current() {
+        Some(v) if v.username == account.username => v.waiting,
+        _ => super::viewer::waiting(state, &account.username).await,
+    };
     let page = AccountPage {
         chrome: Chrome::new("Your account"),
         csrf: caller.csrf_token().unwrap_or_default().to_string(),
@@ -301,6 +310,8 @@ pub(crate) async fn account_page_with(
         revoked,
         max_token_days: auth::MAX_TOKEN_DAYS,
         calendars,
+        waiting,
+        soon_days: super::viewer::SOON_DAYS,
     };
     render(&page).into_response()
 }

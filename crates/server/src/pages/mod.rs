@@ -50,6 +50,7 @@ mod new;
 mod results_import;
 mod search;
 pub mod svg;
+pub(crate) mod viewer;
 pub(crate) mod what_if;
 
 use crate::formats::{sunjang, tws};
@@ -254,6 +255,9 @@ pub(crate) struct Chrome {
     pub comp: Option<CompNav>,
     pub style: String,
     pub htmx: String,
+    /// The logged-in reader and what waits for him ([`viewer`]), read from
+    /// the request's scope: the header names him and counts it.
+    pub viewer: Option<viewer::Viewer>,
 }
 
 impl Chrome {
@@ -263,6 +267,7 @@ impl Chrome {
             comp: None,
             style: assets::style_url(),
             htmx: assets::htmx_url(),
+            viewer: viewer::current(),
         }
     }
 

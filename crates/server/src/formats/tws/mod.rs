@@ -53,6 +53,33 @@ impl WebFormat for Ladder {
         .await
     }
 
+    fn waiting_for(
+        &self,
+        id: &str,
+        me: arbiter_engine::model::PlayerId,
+    ) -> Vec<crate::pages::viewer::Waiting> {
+        // His opponent's reports, which he confirms or disputes (ARB-R45).
+        self.games
+            .iter()
+            .filter(|g| g.has_player(me))
+            .filter_map(|g| {
+                let report = g.report.as_ref().filter(|r| r.by != me)?;
+                let game = g.id.to_string();
+                Some(crate::pages::viewer::Waiting {
+                    kind: crate::pages::viewer::WaitingKind::Report,
+                    text: format!(
+                        "{} reported the result of {game} ({}, {}): confirm or dispute it",
+                        self.name_of(report.by),
+                        self.game_name(g),
+                        self.name
+                    ),
+                    short: "1 report to confirm".to_string(),
+                    href: format!("/c/{id}/manage"),
+                    competition: self.name.clone(),
+                })
+            })
+            .collect()
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Every player the ladder has known (members, the inactive list,
         // applicants) has his own page.
