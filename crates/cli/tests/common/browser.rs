@@ -641,12 +641,13 @@ impl Browser {
     }
 
     /// Log out with the button of the Account page (reached through the
-    /// site's menu); the browser lands on the list of competitions.
+    /// site's menu, whose link to it names the reader once logged in);
+    /// the browser lands on the list of competitions.
     pub async fn log_out(&self) {
         let account = self
             .xpath_one(
                 None,
-                "//nav[@aria-label='Site']//a[normalize-space()='Account']",
+                "//nav[@aria-label='Site']//a[@href='/account']",
                 "the Account link of the site's menu",
             )
             .await;
