@@ -24,6 +24,7 @@ pub mod formats;
 pub mod heavy;
 pub mod mail;
 pub mod pages;
+pub mod webhooks;
 
 pub use app::{CONTENT_SECURITY_POLICY, app};
 pub use error::{ApiError, ErrorCode};
@@ -90,6 +91,8 @@ pub struct Config {
     /// everyone and cost CPU: caps per caller, concurrency, queue and rate
     /// (issue 14, item 3; the CLI may ask for more).
     pub heavy: heavy::HeavyLimits,
+    /// Webhook delivery (issue 18 §3).
+    pub webhooks: webhooks::WebhookConfig,
 }
 
 impl Default for Config {
@@ -99,6 +102,7 @@ impl Default for Config {
             body_limit: 1024 * 1024,
             page_seasons: 2_000,
             heavy: heavy::HeavyLimits::default(),
+            webhooks: webhooks::WebhookConfig::default(),
         }
     }
 }
@@ -203,13 +207,17 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    // Webhook notifications go out while the server runs (issue 18 §3).
+    let worker = webhooks::spawn(state.clone());
     // The client's address reaches the handlers (login throttling).
-    axum::serve(
+    let served = axum::serve(
         listener,
         app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown)
-    .await
+    .await;
+    worker.abort();
+    served
 }
 
 /// Completes on Ctrl-C (and on SIGTERM on Unix): the signal to stop

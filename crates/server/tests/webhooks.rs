@@ -1,0 +1,329 @@
+//! Webhooks end to end (issue 18 §3): a local receiver on a loopback port
+//! gets a round's announcement with a valid HMAC-SHA256 signature (and a
+//! Discord-shaped body for a Discord webhook); a failing receiver makes the
+//! worker retry and then disable the webhook with the reason, its rows kept
+//! and no more requests sent.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use arbiter_server::webhooks::{self, WebhookConfig};
+use arbiter_server::{AppState, Clock, Config};
+use arbiter_service::Service;
+use arbiter_store::{EventStore, Webhook, WebhookKind, WebhookStore};
+use arbiter_store_sqlite::SqliteStore;
+use axum::Router;
+use axum::http::{HeaderMap, Method, StatusCode};
+use common::{As, accounts_with_tokens, etag, now, send};
+use hmac::{Hmac, Mac};
+use serde_json::{Value, json};
+use sha2::Sha256;
+
+const ID: &str = "hooked";
+
+/// What the receiver got: headers and body of each request.
+type Received = Arc<Mutex<Vec<(HeaderMap, String)>>>;
+
+/// A receiver on 127.0.0.1:0 answering `status` to every POST; its URL.
+async fn receiver(status: StatusCode) -> (String, Received) {
+    let got: Received = Arc::default();
+    let kept = Arc::clone(&got);
+    let app = Router::new().route(
+        "/hook",
+        axum::routing::post(move |headers: HeaderMap, body: String| {
+            let kept = Arc::clone(&kept);
+            async move {
+                kept.lock().unwrap().push((headers, body));
+                status
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (format!("http://{addr}/hook"), got)
+}
+
+fn config(max_failures: u32) -> Config {
+    Config {
+        webhooks: WebhookConfig {
+            allow_private: true,
+            max_failures,
+            backoff: Duration::ZERO,
+            ..WebhookConfig::default()
+        },
+        ..Config::default()
+    }
+}
+
+/// A ladder of four players by `olga`, its round not yet announced.
+async fn ladder(max_failures: u32) -> (Router, AppState, String) {
+    let store = SqliteStore::open_in_memory().await.unwrap();
+    let state = AppState::new(Service::new(store))
+        .with_clock(Clock::Fixed(now()))
+        .with_config(config(max_failures));
+    let tokens = accounts_with_tokens(&state, &[("olga", "Olga Owens", true)]).await;
+    let olga = tokens["olga"].clone();
+    let app = arbiter_server::app(state.clone());
+    let created = send(
+        &app,
+        Method::POST,
+        "/api/competitions",
+        As::Token(&olga),
+        &[],
+        Some(&json!({"format": "tws-ladder", "id": ID, "name": "Hooked Ladder"})),
+    )
+    .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+    for name in ["Alice Adams", "Bob Brown", "Carol Clark", "Dan Dunn"] {
+        act(&app, &olga, &json!({"action": "add-player", "name": name})).await;
+    }
+    (app, state, olga)
+}
+
+async fn act(app: &Router, token: &str, body: &Value) {
+    let version = etag(app, ID).await;
+    let a = send(
+        app,
+        Method::POST,
+        &format!("/api/competitions/{ID}/actions"),
+        As::Token(token),
+        &[("if-match", version)],
+        Some(body),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{body}: {}", a.text());
+}
+
+fn hook(id: &str, kind: WebhookKind, url: &str) -> Webhook {
+    Webhook {
+        id: id.to_owned(),
+        competition: ID.to_owned(),
+        kind,
+        url: url.to_owned(),
+        secret: if kind == WebhookKind::Generic {
+            "s3cret".to_owned()
+        } else {
+            String::new()
+        },
+        label: format!("{id} hook"),
+        created_by: "olga".to_owned(),
+        created_at: "2026-03-02T12:00:00Z".to_owned(),
+        disabled: None,
+        failures: 0,
+    }
+}
+
+/// Check `header` (`t=…,v1=…`) against `body` as a receiver would.
+fn verify(secret: &str, header: &str, body: &str) -> bool {
+    let mut t = None;
+    let mut v1 = None;
+    for part in header.split(',') {
+        match part.split_once('=') {
+            Some(("t", x)) => t = Some(x.to_owned()),
+            Some(("v1", x)) => v1 = Some(x.to_owned()),
+            _ => {}
+        }
+    }
+    let (Some(t), Some(v1)) = (t, v1) else {
+        return false;
+    };
+    let Ok(t) = t.parse::<i64>() else {
+        return false;
+    };
+    if (chrono::Utc::now().timestamp() - t).abs() > 300 {
+        return false;
+    }
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).unwrap();
+    mac.update(format!("{t}.{body}").as_bytes());
+    let Ok(sig) = hex::decode(v1) else {
+        return false;
+    };
+    mac.verify_slice(&sig).is_ok()
+}
+
+/// Run the worker's rounds until `done` holds or 5 s pass.
+async fn deliver_until(state: &AppState, done: impl Fn() -> bool) {
+    for _ in 0..100 {
+        webhooks::deliver_due(state).await.unwrap();
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+const PAIRS: &str =
+    r#"[{"a": "Alice Adams", "b": "Bob Brown"}, {"a": "Carol Clark", "b": "Dan Dunn"}]"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_announced_reaches_the_receiver_signed_and_in_discords_shape() {
+    let (app, state, olga) = ladder(5).await;
+    let (url, got) = receiver(StatusCode::NO_CONTENT).await;
+    let store = state.service.store();
+    store
+        .add_webhook(&hook("gen", WebhookKind::Generic, &url))
+        .await
+        .unwrap();
+    store
+        .add_webhook(&hook("dis", WebhookKind::Discord, &url))
+        .await
+        .unwrap();
+    let pairs: Value = serde_json::from_str(PAIRS).unwrap();
+    act(
+        &app,
+        &olga,
+        &json!({"action": "announce-round", "reason": "set for the test", "pairs": pairs}),
+    )
+    .await;
+    let version = store.version(ID).await.unwrap();
+    assert!(
+        !store.outbox(ID).await.unwrap().is_empty(),
+        "the announcement's rows are in the outbox before any delivery"
+    );
+    deliver_until(&state, || got.lock().unwrap().len() >= 2).await;
+    let got = got.lock().unwrap().clone();
+    assert_eq!(got.len(), 2, "one request per webhook: {got:?}");
+    let (generic_headers, generic) = got
+        .iter()
+        .find(|(h, _)| h.contains_key("x-arbiter-signature"))
+        .expect("the generic webhook's request is signed");
+    let signature = generic_headers["x-arbiter-signature"].to_str().unwrap();
+    assert!(
+        verify("s3cret", signature, generic),
+        "{signature} for {generic}"
+    );
+    assert!(!verify("wrong", signature, generic));
+    assert!(!verify("s3cret", signature, &format!("{generic} ")));
+    let body: Value = serde_json::from_str(generic).unwrap();
+    assert_eq!(body["kind"], "round-announced");
+    assert_eq!(body["competition"], ID);
+    assert_eq!(body["name"], "Hooked Ladder");
+    assert_eq!(body["version"], version);
+    assert_eq!(body["id"], format!("{ID}:{version}:gen"));
+    assert_eq!(body["url"], format!("http://localhost:8080/c/{ID}"));
+    let text = body["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("round 1 announced: 2 games, deadline"),
+        "{text}"
+    );
+    assert_eq!(
+        generic_headers["x-arbiter-delivery"].to_str().unwrap(),
+        format!("{ID}:{version}:gen")
+    );
+    let (discord_headers, discord) = got
+        .iter()
+        .find(|(h, _)| !h.contains_key("x-arbiter-signature"))
+        .unwrap();
+    assert_eq!(
+        discord_headers["x-arbiter-delivery"].to_str().unwrap(),
+        format!("{ID}:{version}:dis")
+    );
+    let discord: Value = serde_json::from_str(discord).unwrap();
+    assert!(
+        discord["content"]
+            .as_str()
+            .unwrap()
+            .contains("Hooked Ladder")
+    );
+    assert_eq!(discord["embeds"][0]["description"], text);
+    assert_eq!(
+        discord["embeds"][0]["url"],
+        format!("http://localhost:8080/c/{ID}")
+    );
+    assert_eq!(
+        store.outbox(ID).await.unwrap(),
+        vec![],
+        "delivered rows are gone"
+    );
+    let log = store.deliveries("gen", 10).await.unwrap();
+    assert!(log.iter().all(|d| d.ok), "{log:?}");
+    assert!(
+        log.iter()
+            .any(|d| d.seq == version && d.status == Some(204))
+    );
+    // Nothing is sent twice.
+    webhooks::deliver_due(&state).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_receiver_is_retried_then_disabled_with_the_reason() {
+    let (app, state, olga) = ladder(3).await;
+    let (url, got) = receiver(StatusCode::INTERNAL_SERVER_ERROR).await;
+    let store = state.service.store();
+    store
+        .add_webhook(&hook("bad", WebhookKind::Generic, &url))
+        .await
+        .unwrap();
+    let pairs: Value = serde_json::from_str(PAIRS).unwrap();
+    act(
+        &app,
+        &olga,
+        &json!({"action": "announce-round", "reason": "set for the test", "pairs": pairs}),
+    )
+    .await;
+    deliver_until(&state, || got.lock().unwrap().len() >= 3).await;
+    // The worker has stopped: more rounds send nothing.
+    for _ in 0..5 {
+        webhooks::deliver_due(&state).await.unwrap();
+    }
+    let requests = got.lock().unwrap().len();
+    assert_eq!(requests, 3, "three attempts, then disabled");
+    let bad = store.webhook("bad").await.unwrap().unwrap();
+    assert_eq!(bad.failures, 3);
+    let reason = bad.disabled.expect("disabled after three failures");
+    assert!(
+        reason.contains("3 failed deliveries in a row") && reason.contains("500"),
+        "{reason}"
+    );
+    let log = store.deliveries("bad", 10).await.unwrap();
+    assert_eq!(
+        log.iter()
+            .map(|d| (d.attempt, d.ok, d.status))
+            .collect::<Vec<_>>(),
+        vec![
+            (3, false, Some(500)),
+            (2, false, Some(500)),
+            (1, false, Some(500))
+        ]
+    );
+    let rows = store.outbox(ID).await.unwrap();
+    assert_eq!(
+        rows.len(),
+        1,
+        "the notification is kept for a re-enabled webhook"
+    );
+    assert_eq!(rows[0].attempts, 3);
+    // A disabled webhook gets no new rows.
+    act(
+        &app,
+        &olga,
+        &json!({"action": "add-player", "name": "Eve Evans"}),
+    )
+    .await;
+    assert_eq!(store.outbox(ID).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn private_targets_are_refused_unless_allowed() {
+    let (url, got) = receiver(StatusCode::OK).await;
+    let refused = webhooks::post(&url, "{}".into(), &[], &WebhookConfig::default()).await;
+    let detail = refused.err().map(|f| f.detail).unwrap_or_default();
+    assert!(detail.contains("loopback"), "{detail}");
+    assert!(
+        got.lock().unwrap().is_empty(),
+        "nothing reached the loopback receiver"
+    );
+    let allowed = WebhookConfig {
+        allow_private: true,
+        ..WebhookConfig::default()
+    };
+    assert_eq!(
+        webhooks::post(&url, "{}".into(), &[], &allowed).await.ok(),
+        Some(200)
+    );
+}
