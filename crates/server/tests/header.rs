@@ -109,9 +109,7 @@ async fn the_header_names_the_reader_and_counts_what_waits_for_him() {
         "{}",
         items[1]
     );
-    assert!(items[1].contains(&format!(
-        r#"<a href="/c/{LADDER}/manage">report the result on the desk</a>"#
-    )));
+    assert!(items[1].contains(&format!(r#"<a href="/c/{LADDER}/manage">its desk</a>"#)));
 
     // Carol: only her game, in the header's words.
     let carol = login_session(&app, "carol", PASSWORD).await;
@@ -215,4 +213,74 @@ async fn anonymous_readers_bad_cookies_and_tokens_get_the_plain_header_and_the_c
     .await;
     assert_eq!(a.status, StatusCode::OK);
     assert!(header(&a.text()).contains(plain));
+}
+
+#[tokio::test]
+async fn a_round_robin_game_due_waits_too() {
+    // The round robin dates its games by their round's deadline: read
+    // through its calendar, as the ladder's.
+    use arbiter_engine::roundrobin::{Command, RoundRobin};
+    let today: Time = "2026-12-05T12:00:00Z".parse().unwrap();
+    let store = arbiter_store_sqlite::SqliteStore::open_in_memory()
+        .await
+        .unwrap();
+    let state = arbiter_server::AppState::new(arbiter_service::Service::new(store))
+        .with_clock(Clock::Fixed(today));
+    let (_, rr, _) = arbiter_server::demo::install_all(&state.service, today)
+        .await
+        .unwrap();
+    let chess = rr.chess.0.clone();
+    common::accounts_with_tokens(&state, &[("rita", "Rita Rook", false)]).await;
+    let (c, _) = state
+        .service
+        .load_as::<RoundRobin>(&chess, None)
+        .await
+        .unwrap();
+    // The first round with a game still to play, and a player of it.
+    let (player, deadline) = c
+        .rounds
+        .iter()
+        .find_map(|r| {
+            let d = r.deadline?;
+            r.games
+                .iter()
+                .filter_map(|g| c.game(*g))
+                .find(|g| c.counted_score(g).is_none())
+                .map(|g| (g.home, d))
+        })
+        .unwrap();
+    let name = c.entrants[player.index()].name.clone();
+    state
+        .service
+        .execute_as::<RoundRobin>(
+            &chess,
+            Command::LinkAccount {
+                player,
+                account: "rita".into(),
+            },
+            &arbiter_service::Context::new("jordan", today),
+        )
+        .await
+        .unwrap();
+    let app = arbiter_server::app(
+        state
+            .clone()
+            .with_clock(Clock::Fixed(deadline - chrono::Duration::days(2))),
+    );
+    let rita = login_session(&app, "rita", PASSWORD).await;
+    let html = page(&app, "/account", &rita).await.text();
+    let head = header(&html);
+    let short = head
+        .split("class=\"waiting\" href=\"/account#waiting\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("nothing waits: {head}"));
+    assert!(
+        short.starts_with("your game ") && short.contains(" is due in 2 days</a>"),
+        "{head}"
+    );
+    assert!(html.contains(&name), "{name}");
+    assert!(
+        html.contains(&format!(r#"<a href="/c/{chess}/manage">its desk</a>"#)),
+        "{html}"
+    );
 }
