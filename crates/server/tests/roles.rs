@@ -188,6 +188,9 @@ impl World {
                 }
                 last.unwrap()
             }
+            Act::WebhooksPage | Act::RegisterWebhook | Act::DisableWebhook => {
+                self.webhooks(act, who).await
+            }
             Act::ImportResults => {
                 // Game Y (Carol Clark v. Dan Dunn) from a results file
                 // (issue 18 §2), at the ladder's version.
@@ -234,6 +237,97 @@ impl World {
         .await
     }
 
+    /// The webhooks page and its forms (issue 18 §3): the page, a
+    /// registration, and the disabling of a webhook the owner registered
+    /// for the purpose. A visitor without an account is sent to log in
+    /// (303 to `/login`), which the matrix reads as 401. A refused form
+    /// must leave the webhooks as they were (a 500 here says otherwise).
+    async fn webhooks(&self, act: Act, who: As<'_>) -> Answer {
+        use arbiter_store::WebhookStore;
+        let store = self.state.service.store();
+        let csrf = match who {
+            As::Cookie(_, csrf) => csrf.to_string(),
+            _ => String::new(),
+        };
+        let hooks = || async { store.webhooks(LADDER).await.unwrap() };
+        let (path, body) = match act {
+            Act::WebhooksPage => {
+                let a = send(
+                    &self.app,
+                    Method::GET,
+                    &format!("/c/{LADDER}/webhooks"),
+                    who,
+                    &[],
+                    None,
+                )
+                .await;
+                return if a.status == StatusCode::SEE_OTHER
+                    && a.headers[header::LOCATION]
+                        .to_str()
+                        .unwrap()
+                        .starts_with("/login")
+                {
+                    Answer {
+                        status: StatusCode::UNAUTHORIZED,
+                        ..a
+                    }
+                } else {
+                    a
+                };
+            }
+            Act::RegisterWebhook => (
+                format!("/c/{LADDER}/webhooks"),
+                common::form_body(&[
+                    ("kind", "generic"),
+                    ("url", "https://example.org/hook"),
+                    ("label", "matrix"),
+                    ("_csrf", &csrf),
+                ]),
+            ),
+            _ => {
+                let id: String = auth::random_token().unwrap().chars().take(16).collect();
+                store
+                    .add_webhook(&arbiter_store::Webhook {
+                        id: id.clone(),
+                        competition: LADDER.to_string(),
+                        kind: arbiter_store::WebhookKind::Discord,
+                        url: "https://example.org/discord".to_string(),
+                        secret: String::new(),
+                        label: "to disable".to_string(),
+                        created_by: "olga".to_string(),
+                        created_at: "2026-03-02T12:00:00Z".to_string(),
+                        disabled: None,
+                        failures: 0,
+                    })
+                    .await
+                    .unwrap();
+                (
+                    format!("/c/{LADDER}/webhooks/{id}/disable"),
+                    common::form_body(&[("_csrf", &csrf)]),
+                )
+            }
+        };
+        let before = hooks().await;
+        let a = common::send_raw(
+            &self.app,
+            Method::POST,
+            &path,
+            who,
+            &[("content-type", "application/x-www-form-urlencoded".into())],
+            body.into_bytes(),
+        )
+        .await;
+        let refused = a.status == StatusCode::UNAUTHORIZED || a.status == StatusCode::FORBIDDEN;
+        if refused && hooks().await != before {
+            return Answer {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                body: b"refused, but the webhooks changed".to_vec(),
+                ..a
+            };
+        }
+        a
+    }
+
     /// A calendar feed of the ladder, made by its owner: `{url, id, label}`.
     async fn ladder_feed(&self) -> Value {
         let made = send(
@@ -276,6 +370,12 @@ enum Act {
     /// `POST /api/competitions/{id}/results/import` of game Y's result
     /// (issue 18 §2): the moderators who play no game here, and the owner.
     ImportResults,
+    /// `GET /c/{id}/webhooks`, `POST /c/{id}/webhooks` (a generic webhook)
+    /// and `POST /c/{id}/webhooks/{hook}/disable` (issue 18 §3): the owner
+    /// and moderators.
+    WebhooksPage,
+    RegisterWebhook,
+    DisableWebhook,
     /// `GET /c/{id}/standings.csv`, `results.csv` and `forum.txt` (issue
     /// 17 §2): public reads.
     Exports,
@@ -341,6 +441,9 @@ impl Act {
             | Act::RevokeLadderFeed
             | Act::FetchLadderFeed
             | Act::ImportResults
+            | Act::WebhooksPage
+            | Act::RegisterWebhook
+            | Act::DisableWebhook
             | Act::Exports
             | Act::Search => unreachable!("not a ladder action"),
             Act::Join => json!({"action": "join"}),
@@ -433,6 +536,9 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::Search,             [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
     (Act::ImportResults,      [N, N,   N, N, N, N, Y,  Y]), // a file may hold any game: not a playing moderator
     (Act::Exports,            [Y, Y,   Y, Y, Y, Y, Y,  Y]), // public reads
+    (Act::WebhooksPage,       [N, N,   N, N, N, Y, Y,  Y]), // the owner and moderators
+    (Act::RegisterWebhook,    [N, N,   N, N, N, Y, Y,  Y]),
+    (Act::DisableWebhook,     [N, N,   N, N, N, Y, Y,  Y]),
     (Act::Join,               [N, Y,   Y, Y, Y, Y, Y,  Y]),
     (Act::AddPlayer,          [N, N,   N, N, N, Y, Y,  Y]),
     (Act::Approve,            [N, N,   N, N, N, Y, Y,  Y]),
@@ -560,7 +666,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 48);
+    assert_eq!(MATRIX.len(), 51);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -621,6 +727,9 @@ async fn the_matrix_covers_every_ladder_action() {
                     | Act::FetchLadderFeed
                     | Act::Search
                     | Act::ImportResults
+                    | Act::WebhooksPage
+                    | Act::RegisterWebhook
+                    | Act::DisableWebhook
                     | Act::Exports
             )
         })
@@ -672,6 +781,9 @@ async fn the_matrix_holds_with_a_session_cookie_too() {
         (Act::CreateFeed, Role::PlayerA, Y),
         (Act::CreateLadderFeed, Role::PlayerA, N),
         (Act::RevokeLadderFeed, Role::Moderator, Y),
+        (Act::RegisterWebhook, Role::PlayerA, N),
+        (Act::RegisterWebhook, Role::Moderator, Y),
+        (Act::DisableWebhook, Role::Owner, Y),
     ];
     let mut failures = Vec::new();
     for (act, role, expect) in cells {

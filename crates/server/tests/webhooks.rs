@@ -306,6 +306,158 @@ async fn a_failing_receiver_is_retried_then_disabled_with_the_reason() {
     )
     .await;
     assert_eq!(store.outbox(ID).await.unwrap().len(), 1);
+    // The desk's webhooks page shows the reason and the attempts.
+    let page = send(
+        &app,
+        Method::GET,
+        &format!("/c/{ID}/webhooks"),
+        As::Token(&olga),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::OK);
+    let html = page.text();
+    assert!(
+        html.contains("<strong>Disabled</strong>: disabled at"),
+        "{html}"
+    );
+    assert!(
+        html.contains("3 failed deliveries in a row; the last: HTTP 500"),
+        "{html}"
+    );
+    assert!(html.contains("failed: HTTP 500"), "{html}");
+    // Enabled again from the page, it is retried at once.
+    let enabled = form(&app, &olga, &format!("/c/{ID}/webhooks/bad/enable"), &[]).await;
+    assert_eq!(enabled.status, StatusCode::OK, "{}", enabled.text());
+    webhooks::deliver_due(&state).await.unwrap();
+    assert_eq!(got.lock().unwrap().len(), 4);
+}
+
+async fn form(app: &Router, token: &str, path: &str, fields: &[(&str, &str)]) -> common::Answer {
+    common::send_raw(
+        app,
+        Method::POST,
+        path,
+        As::Token(token),
+        &[("content-type", "application/x-www-form-urlencoded".into())],
+        common::form_body(fields).into_bytes(),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn the_desk_registers_webhooks_and_refuses_hostile_ones_naming_the_field() {
+    let (app, state, olga) = ladder(5).await;
+    let path = format!("/c/{ID}/webhooks");
+    // Loopback is refused here: this server does not allow private targets.
+    let mut strict = state.clone();
+    strict.config.webhooks.allow_private = false;
+    let strict_app = arbiter_server::app(strict);
+    let long_url = format!("https://example.org/{}", "a".repeat(3000));
+    let long_label = "L".repeat(101);
+    for (fields, field, words) in [
+        (
+            vec![("kind", "generic"), ("url", "ftp://example.org/")],
+            "url",
+            "only http and https",
+        ),
+        (
+            vec![("kind", "generic"), ("url", "http://127.0.0.1:9/")],
+            "url",
+            "loopback",
+        ),
+        (
+            vec![("kind", "generic"), ("url", "http://192.168.1.1/")],
+            "url",
+            "private",
+        ),
+        (
+            vec![("kind", "generic"), ("url", "http://u:p@example.org/")],
+            "url",
+            "user name",
+        ),
+        (
+            vec![("kind", "generic"), ("url", long_url.as_str())],
+            "url",
+            "at most 2048",
+        ),
+        (
+            vec![("kind", "slack"), ("url", "https://example.org/")],
+            "kind",
+            "generic or discord",
+        ),
+        (
+            vec![
+                ("kind", "discord"),
+                ("url", "https://example.org/"),
+                ("label", long_label.as_str()),
+            ],
+            "label",
+            "at most 100",
+        ),
+    ] {
+        let a = form(&strict_app, &olga, &path, &fields).await;
+        assert_eq!(
+            a.status,
+            StatusCode::BAD_REQUEST,
+            "{fields:?}: {}",
+            a.text()
+        );
+        let html = a.text();
+        assert!(
+            html.contains(&format!("Field “{field}”")) && html.contains(words),
+            "{fields:?}: {html}"
+        );
+    }
+    assert!(
+        state.service.store().webhooks(ID).await.unwrap().is_empty(),
+        "nothing registered"
+    );
+    let made = form(
+        &app,
+        &olga,
+        &path,
+        &[
+            ("kind", "generic"),
+            ("url", "https://example.org/in"),
+            ("label", "<b>bot</b>"),
+        ],
+    )
+    .await;
+    assert_eq!(made.status, StatusCode::OK, "{}", made.text());
+    let html = made.text();
+    let hooks = state.service.store().webhooks(ID).await.unwrap();
+    assert_eq!(hooks.len(), 1);
+    assert!(html.contains(&hooks[0].secret), "the secret is shown once");
+    assert!(
+        html.contains("bot") && !html.contains("<b>bot</b>"),
+        "the label is escaped"
+    );
+    let again = send(&app, Method::GET, &path, As::Token(&olga), &[], None)
+        .await
+        .text();
+    assert!(!again.contains(&hooks[0].secret), "and never again");
+    assert!(again.contains("No delivery yet."));
+    let gone = form(&app, &olga, &format!("{path}/{}/delete", hooks[0].id), &[]).await;
+    assert_eq!(gone.status, StatusCode::OK);
+    assert!(state.service.store().webhooks(ID).await.unwrap().is_empty());
+    let unknown = form(&app, &olga, &format!("{path}/nope/disable"), &[]).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    for n in 0..10 {
+        let url = format!("https://example.org/{n}");
+        let a = form(&app, &olga, &path, &[("kind", "discord"), ("url", &url)]).await;
+        assert_eq!(a.status, StatusCode::OK);
+    }
+    let eleventh = form(
+        &app,
+        &olga,
+        &path,
+        &[("kind", "discord"), ("url", "https://example.org/x")],
+    )
+    .await;
+    assert_eq!(eleventh.status, StatusCode::BAD_REQUEST);
+    assert!(eleventh.text().contains("at most 10 webhooks"));
 }
 
 #[tokio::test]

@@ -51,6 +51,7 @@ mod results_import;
 mod search;
 pub mod svg;
 pub(crate) mod viewer;
+mod webhooks;
 pub(crate) mod what_if;
 
 use crate::formats::{sunjang, tws};
@@ -99,6 +100,11 @@ pub fn routes() -> Router<AppState> {
             "/c/{id}/results-import",
             get(results_import::page).post(results_import::act),
         )
+        .route(
+            "/c/{id}/webhooks",
+            get(webhooks::page).post(webhooks::create),
+        )
+        .route("/c/{id}/webhooks/{hook}/{what}", post(webhooks::change))
         .route("/c/{id}/standings.csv", get(exports::standings))
         .route("/c/{id}/results.csv", get(exports::results))
         .route("/c/{id}/forum.txt", get(exports::forum))
