@@ -741,6 +741,18 @@ pub struct ServeArgs {
     /// header is ignored.
     #[arg(long = "trusted-proxy", value_name = "IP")]
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Let webhooks reach loopback and private addresses (a receiver on
+    /// this machine or a closed network). Off by default, so that an
+    /// organizer cannot make the server call inside its own network
+    /// (docs/security.md).
+    #[arg(long)]
+    pub webhooks_to_private: bool,
+    /// Seconds a webhook's receiver has to answer (1 to 60); a claimed
+    /// notification is tried again after twice that and 5 s if the server
+    /// died meanwhile.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=60))]
+    pub webhook_timeout: u64,
 }
 
 #[derive(Debug, Args)]

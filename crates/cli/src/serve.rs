@@ -113,8 +113,17 @@ pub async fn run(db: Option<&str>, args: &ServeArgs) -> Result<()> {
         trusted_proxies: args.trusted_proxies.clone(),
         ..arbiter_server::auth::AuthConfig::default()
     };
+    let config = arbiter_server::Config {
+        webhooks: arbiter_server::webhooks::WebhookConfig {
+            allow_private: args.webhooks_to_private,
+            timeout: std::time::Duration::from_secs(args.webhook_timeout),
+            ..arbiter_server::webhooks::WebhookConfig::default()
+        },
+        ..arbiter_server::Config::default()
+    };
     let state = arbiter_server::AppState::new(svc)
         .with_auth(auth)
+        .with_config(config)
         .with_mailer(mailer, base_url);
     arbiter_server::serve(listener, state, arbiter_server::shutdown_signal())
         .await

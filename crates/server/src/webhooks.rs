@@ -351,7 +351,7 @@ fn unix_now() -> i64 {
 /// How long a claimed row is held by this worker before another may claim
 /// it: longer than any delivery takes.
 fn lease(config: &WebhookConfig) -> i64 {
-    i64::try_from(config.timeout.as_secs()).unwrap_or(60) * 2 + 30
+    i64::try_from(config.timeout.as_secs()).unwrap_or(60) * 2 + 5
 }
 
 fn backoff(config: &WebhookConfig, attempts: u32) -> i64 {
@@ -362,15 +362,25 @@ fn backoff(config: &WebhookConfig, attempts: u32) -> i64 {
     i64::try_from(delay).unwrap_or(i64::MAX)
 }
 
-/// Deliver what is due now; the number of rows handled.
+/// Deliver what is due now (at most 32 notifications); the number of rows
+/// handled. Rows are claimed one at a time, each just before its delivery,
+/// so that a lease never runs out while its row waits behind others.
 pub async fn deliver_due(state: &AppState) -> Result<usize, StoreError> {
     let store = state.service.store();
     let config = state.config.webhooks;
-    let now = unix_now();
-    let items = store.claim_outbox(now, now + lease(&config), 32).await?;
-    let n = items.len();
-    for item in items {
+    let mut n = 0;
+    while n < 32 {
+        let now = unix_now();
+        let Some(item) = store
+            .claim_outbox(now, now + lease(&config), 1)
+            .await?
+            .into_iter()
+            .next()
+        else {
+            break;
+        };
         deliver_one(state, item).await?;
+        n += 1;
     }
     Ok(n)
 }

@@ -327,11 +327,14 @@ async fn a_failing_receiver_is_retried_then_disabled_with_the_reason() {
         "{html}"
     );
     assert!(html.contains("failed: HTTP 500"), "{html}");
-    // Enabled again from the page, it is retried at once.
+    // Enabled again from the page, it is retried at once (without backoff
+    // here), and disabled again after three more failures.
     let enabled = form(&app, &olga, &format!("/c/{ID}/webhooks/bad/enable"), &[]).await;
     assert_eq!(enabled.status, StatusCode::OK, "{}", enabled.text());
     webhooks::deliver_due(&state).await.unwrap();
-    assert_eq!(got.lock().unwrap().len(), 4);
+    assert_eq!(got.lock().unwrap().len(), 6);
+    let bad = store.webhook("bad").await.unwrap().unwrap();
+    assert!(bad.disabled.is_some() && bad.failures == 3, "{bad:?}");
 }
 
 async fn form(app: &Router, token: &str, path: &str, fields: &[(&str, &str)]) -> common::Answer {
