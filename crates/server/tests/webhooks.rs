@@ -211,6 +211,26 @@ async fn a_round_announced_reaches_the_receiver_signed_and_in_discords_shape() {
         text.starts_with("round 1 announced: 2 games, deadline"),
         "{text}"
     );
+    // The pairings, sides and deadlines of the round, a line per game.
+    let games: Vec<&str> = body["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g.as_str().unwrap())
+        .collect();
+    assert_eq!(games.len(), 2, "{games:?}");
+    for name in ["Alice Adams", "Bob Brown", "Carol Clark", "Dan Dunn"] {
+        assert!(
+            games.iter().any(|g| g.contains(name)),
+            "{name} in {games:?}"
+        );
+    }
+    assert!(
+        games
+            .iter()
+            .all(|g| g.contains("(USSR) v.") && g.contains("deadline 2026-")),
+        "{games:?}"
+    );
     assert_eq!(
         generic_headers["x-arbiter-delivery"].to_str().unwrap(),
         format!("{ID}:{version}:gen")
@@ -230,7 +250,12 @@ async fn a_round_announced_reaches_the_receiver_signed_and_in_discords_shape() {
             .unwrap()
             .contains("Hooked Ladder")
     );
-    assert_eq!(discord["embeds"][0]["description"], text);
+    let description = discord["embeds"][0]["description"].as_str().unwrap();
+    assert!(description.starts_with(text), "{description}");
+    assert!(
+        description.contains("\n• "),
+        "a line per game: {description}"
+    );
     assert_eq!(
         discord["embeds"][0]["url"],
         format!("http://localhost:8080/c/{ID}")

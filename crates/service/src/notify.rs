@@ -96,6 +96,9 @@ pub struct Notification {
     pub kind: NotificationKind,
     /// The history's sentence.
     pub text: String,
+    /// One line per game of an announced ladder round: its pairing, sides
+    /// with their reason, moderator and deadline (empty otherwise).
+    pub games: Vec<String>,
     /// When the event was stored (RFC 3339).
     pub at: String,
     /// The competition's public page.
@@ -119,6 +122,16 @@ fn cut(text: &str, max: usize) -> String {
 }
 
 impl Notification {
+    /// The sentence, then a line per game.
+    fn description(&self) -> String {
+        let mut out = self.text.clone();
+        for line in &self.games {
+            out.push_str("\n• ");
+            out.push_str(line);
+        }
+        out
+    }
+
     /// The generic body: `{"id", "competition", "name", "version", "kind",
     /// "text", "at", "url"}` (docs/webhooks.md).
     pub fn generic_body(&self) -> String {
@@ -129,6 +142,7 @@ impl Notification {
             "version": self.version,
             "kind": self.kind.as_str(),
             "text": self.text,
+            "games": self.games,
             "at": self.at,
             "url": self.url,
         })
@@ -144,7 +158,7 @@ impl Notification {
             "content": cut(&content, DISCORD_CONTENT),
             "embeds": [{
                 "title": cut(&format!("{} — {}", self.kind.title(), self.name), DISCORD_TITLE),
-                "description": cut(&self.text, DISCORD_DESCRIPTION),
+                "description": cut(&self.description(), DISCORD_DESCRIPTION),
                 "url": self.url,
             }],
             "allowed_mentions": { "parse": [] },
@@ -184,7 +198,15 @@ impl<S: EventStore> Service<S> {
             })
             .await?
         });
+        let games = if kind == NotificationKind::RoundAnnounced
+            && format == crate::format::CompetitionFormat::TwsLadder
+        {
+            self.announced_games(competition, &stored).await?
+        } else {
+            Vec::new()
+        };
         Ok(Some(Notification {
+            games,
             id: id.to_owned(),
             competition: competition.to_owned(),
             name,
@@ -194,6 +216,48 @@ impl<S: EventStore> Service<S> {
             at: stored.recorded_at,
             url: format!("{}/c/{competition}", base_url.trim_end_matches('/')),
         }))
+    }
+}
+
+impl<S: EventStore> Service<S> {
+    /// The games of the ladder round a stored `round-announced` event
+    /// announced, one line each, as the ladder has them now.
+    async fn announced_games(
+        &self,
+        competition: &str,
+        stored: &arbiter_store::StoredEvent,
+    ) -> Result<Vec<String>> {
+        use arbiter_engine::tws::{Event, Ladder};
+        let Event::RoundAnnounced(announced) = crate::decode_stored::<Ladder>(competition, stored)?
+        else {
+            return Ok(Vec::new());
+        };
+        let (number, at) = (announced.round, announced.at);
+        self.read(competition, |ladder, _| {
+            ladder
+                .rounds
+                .iter()
+                .find(|r| r.number == number)
+                .map(|r| {
+                    crate::views::round_view(ladder, competition, r, at)
+                        .games
+                        .iter()
+                        .map(|g| {
+                            format!(
+                                "{}: {} (USSR) v. {} (US); moderator {}; deadline {}; sides: {}",
+                                g.id,
+                                g.ussr,
+                                g.us,
+                                g.moderator.as_deref().unwrap_or("-"),
+                                g.deadline.as_deref().unwrap_or("-"),
+                                g.sides.line()
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .await
     }
 }
 
@@ -224,6 +288,7 @@ mod tests {
             version: 1,
             kind: NotificationKind::RoundAnnounced,
             text: "é".repeat(10_000),
+            games: vec!["G1: A (USSR) v. B (US)".into()],
             at: "2026-01-01T00:00:00Z".into(),
             url: "https://x/c/c".into(),
         };
