@@ -157,6 +157,13 @@ async fn deliver_until(state: &AppState, done: impl Fn() -> bool) {
     }
 }
 
+/// Announce round 1 with set pairings.
+async fn announce(app: &Router, olga: &str) {
+    let pairs: Value = serde_json::from_str(PAIRS).unwrap();
+    let body = json!({"action": "announce-round", "reason": "set for the test", "pairs": pairs});
+    act(app, olga, &body).await;
+}
+
 const PAIRS: &str =
     r#"[{"a": "Alice Adams", "b": "Bob Brown"}, {"a": "Carol Clark", "b": "Dan Dunn"}]"#;
 
@@ -173,13 +180,7 @@ async fn a_round_announced_reaches_the_receiver_signed_and_in_discords_shape() {
         .add_webhook(&hook("dis", WebhookKind::Discord, &url))
         .await
         .unwrap();
-    let pairs: Value = serde_json::from_str(PAIRS).unwrap();
-    act(
-        &app,
-        &olga,
-        &json!({"action": "announce-round", "reason": "set for the test", "pairs": pairs}),
-    )
-    .await;
+    announce(&app, &olga).await;
     let version = store.version(ID).await.unwrap();
     assert!(
         !store.outbox(ID).await.unwrap().is_empty(),
@@ -284,13 +285,7 @@ async fn a_failing_receiver_is_retried_then_disabled_with_the_reason() {
         .add_webhook(&hook("bad", WebhookKind::Generic, &url))
         .await
         .unwrap();
-    let pairs: Value = serde_json::from_str(PAIRS).unwrap();
-    act(
-        &app,
-        &olga,
-        &json!({"action": "announce-round", "reason": "set for the test", "pairs": pairs}),
-    )
-    .await;
+    announce(&app, &olga).await;
     deliver_until(&state, || got.lock().unwrap().len() >= 3).await;
     // The worker has stopped: more rounds send nothing.
     for _ in 0..5 {
