@@ -168,20 +168,19 @@ async fn the_desk_page_previews_keeps_the_text_and_imports() {
     let version = hidden(&html, "version");
     let csv = format!("game,result,by\n{},Carol Clark,vp\n", w.y);
     let before = w.version().await;
-
-    // Preview: what would be recorded, the text kept, nothing stored.
-    let preview = post_form(
-        &w.app,
-        &page_uri,
-        &cookie,
-        form_body(&[
+    // The page's form, sent with the page's token and version.
+    let send = |csv: String, action: &'static str| {
+        let body = form_body(&[
             ("_csrf", &csrf),
             ("version", &version),
             ("csv", &csv),
-            ("action", "preview"),
-        ]),
-    )
-    .await;
+            ("action", action),
+        ]);
+        post_form(&w.app, &page_uri, &cookie, body)
+    };
+
+    // Preview: what would be recorded, the text kept, nothing stored.
+    let preview = send(csv.clone(), "preview").await;
     assert_eq!(preview.status, StatusCode::OK, "{}", preview.text());
     let html = preview.text();
     assert!(html.contains("What would be recorded"), "{html}");
@@ -190,19 +189,7 @@ async fn the_desk_page_previews_keeps_the_text_and_imports() {
     assert_eq!(w.version().await, before);
 
     // A refused file: the page again, the line named, the text kept.
-    let bad = "game,result,by\nG999,us,vp\n";
-    let refused = post_form(
-        &w.app,
-        &page_uri,
-        &cookie,
-        form_body(&[
-            ("_csrf", &csrf),
-            ("version", &version),
-            ("csv", bad),
-            ("action", "import"),
-        ]),
-    )
-    .await;
+    let refused = send("game,result,by\nG999,us,vp\n".to_string(), "import").await;
     assert_eq!(refused.status, StatusCode::BAD_REQUEST);
     let html = refused.text();
     assert!(html.contains("line 2"), "{html}");
@@ -210,36 +197,14 @@ async fn the_desk_page_previews_keeps_the_text_and_imports() {
     assert_eq!(w.version().await, before);
 
     // Import.
-    let done = post_form(
-        &w.app,
-        &page_uri,
-        &cookie,
-        form_body(&[
-            ("_csrf", &csrf),
-            ("version", &version),
-            ("csv", &csv),
-            ("action", "import"),
-        ]),
-    )
-    .await;
+    let done = send(csv.clone(), "import").await;
     assert_eq!(done.status, StatusCode::OK, "{}", done.text());
     assert!(done.text().contains("1 result recorded"), "{}", done.text());
     assert_ne!(w.version().await, before);
 
     // The same form again on the page as it was (a stale version): 409,
     // said in words.
-    let stale = post_form(
-        &w.app,
-        &page_uri,
-        &cookie,
-        form_body(&[
-            ("_csrf", &csrf),
-            ("version", &version),
-            ("csv", &csv),
-            ("action", "import"),
-        ]),
-    )
-    .await;
+    let stale = send(csv.clone(), "import").await;
     assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.text());
     assert!(
         stale.text().contains("Preview it again"),
