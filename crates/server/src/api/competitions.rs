@@ -186,14 +186,20 @@ async fn store_version(state: &AppState, id: &str) -> Result<u64, ApiError> {
 pub(crate) async fn version_of(state: &AppState, id: &str) -> Result<u64, ApiError> {
     let version = store_version(state, id).await?;
     if version > 0 {
-        views_cache(state)
-            .entry(id.to_string())
-            .or_insert_with(|| Kept {
-                // No view kept yet: version 0 is never a competition's.
-                version: 0,
-                body: Bytes::new(),
-                gate: Arc::default(),
-            });
+        let mut kept = views_cache(state);
+        // Looked up first: a page answered from the cache allocates nothing
+        // here once its competition has a gate.
+        if !kept.contains_key(id) {
+            kept.insert(
+                id.to_string(),
+                Kept {
+                    // No view kept yet: version 0 is never a competition's.
+                    version: 0,
+                    body: Bytes::new(),
+                    gate: Arc::default(),
+                },
+            );
+        }
     }
     Ok(version)
 }
