@@ -7,6 +7,9 @@
 mod common;
 
 use arbiter_engine::model::PlayerId;
+use arbiter_engine::sunjang::carry::{
+    CarriedGame, CarriedPlayer, CarriedResult, CarriedSeason, SeasonCarryOver,
+};
 use arbiter_engine::sunjang::group::Outcome;
 use arbiter_engine::sunjang::layout::Moved;
 use arbiter_engine::sunjang::planner::PreviousDivision;
@@ -357,6 +360,50 @@ fn samples() -> Vec<(&'static str, Event)> {
             })),
         ),
         (
+            "sunjang-carried-over",
+            Event::SeasonCarriedOver(Box::new(SeasonCarryOver {
+                records: CarriedSeason {
+                    season: 4,
+                    players: vec![
+                        CarriedPlayer {
+                            info: info("Lee Chang", Rank::Dan(3), 2410),
+                            group: GroupId::only(0),
+                            gamepoints: 3,
+                            sodos: 2,
+                            place: Some(1),
+                            withdrawn: false,
+                        },
+                        CarriedPlayer {
+                            info: info("Kim Ha", Rank::Kyu(2), 1980),
+                            group: GroupId::only(0),
+                            gamepoints: 1,
+                            sodos: 3,
+                            place: None,
+                            withdrawn: true,
+                        },
+                    ],
+                    games: vec![
+                        CarriedGame {
+                            players: [p(1), p(2)],
+                            result: CarriedResult::FirstWon,
+                        },
+                        CarriedGame {
+                            players: [p(2), p(1)],
+                            result: CarriedResult::Jigo,
+                        },
+                        CarriedGame {
+                            players: [p(1), p(2)],
+                            result: CarriedResult::BothForfeit,
+                        },
+                    ],
+                    champion: Some(p(1)),
+                },
+                source: "OGS tournament 4 final tables".into(),
+                by: "Jordan Park".into(),
+                at,
+            })),
+        ),
+        (
             "sunjang-final-qualified",
             Event::FinalQualified {
                 season: 2,
@@ -427,7 +474,7 @@ fn every_sample_round_trips() {
 #[test]
 fn samples_cover_every_event_kind() {
     let kinds: std::collections::BTreeSet<&str> = samples().iter().map(|(_, e)| e.kind()).collect();
-    assert_eq!(kinds.len(), 16, "{kinds:?}");
+    assert_eq!(kinds.len(), 17, "{kinds:?}");
 }
 
 #[test]

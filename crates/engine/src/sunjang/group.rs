@@ -560,10 +560,52 @@ pub fn group_table(
         games: &played,
         ..*data
     };
-    let ranking = local.main_cascade().rank(&players);
     let tallies = tally(&players, games, data.rules);
-    let name = |p: PlayerId| name_of(data, p);
     let complete = is_complete(&players, games);
+    table_from(group, &players, &tallies, start, complete, &local, data)
+}
+
+/// The table of one group of a season carried over from records (issue 18
+/// §1, ARB-R77): ordered by section D as [`group_table`] orders a played
+/// group, but on the carried figures (`data.performance`, the gamepoints
+/// and SODOS the records give) and the games the records give (those the
+/// third main criterion reads, `games`, which also give the rows' counts).
+/// The season is over: the table is complete.
+pub fn carried_group_table(
+    group: GroupId,
+    players: &[PlayerId],
+    games: &[GroupGame],
+    start: HalfPoints,
+    data: &RankingData<'_>,
+) -> GroupTable {
+    let players = distinct(players);
+    let mut tallies = tally(&players, games, data.rules);
+    for (t, &p) in tallies.iter_mut().zip(&players) {
+        let carried = slot(p).and_then(|i| data.performance.get(i).copied().flatten());
+        t.gamepoints = carried.map_or(0, |c| c.gamepoints);
+        t.sodos = carried.map_or(0, |c| c.sodos);
+    }
+    let played = played_games(&[(group, players.clone(), games.to_vec())], data.rules);
+    let local = RankingData {
+        games: &played,
+        ..*data
+    };
+    table_from(group, &players, &tallies, start, true, &local, data)
+}
+
+/// A group's table from its players' tallies (in the order of `players`):
+/// ranked by `local`'s figures, each position explained.
+fn table_from(
+    group: GroupId,
+    players: &[PlayerId],
+    tallies: &[Tally],
+    start: HalfPoints,
+    complete: bool,
+    local: &RankingData<'_>,
+    data: &RankingData<'_>,
+) -> GroupTable {
+    let ranking = local.main_cascade().rank(players);
+    let name = |p: PlayerId| name_of(data, p);
     let positions = Positions::new(&ranking);
     let mut rows = Vec::with_capacity(players.len());
     let mut explanations = Vec::with_capacity(players.len());
@@ -586,9 +628,9 @@ pub fn group_table(
             sodos: t.sodos,
         });
         let e = if i == 0 {
-            leader_line(&local, &ranking, group, p, t.gamepoints, complete, &name)
+            leader_line(local, &ranking, group, p, t.gamepoints, complete, &name)
         } else {
-            positions.explain(&local, p, &name).unwrap_or_else(|| {
+            positions.explain(local, p, &name).unwrap_or_else(|| {
                 Explanation::new(CLAUSE_MAIN, &[], format!("{} is below the others", name(p)))
             })
         };
@@ -715,17 +757,65 @@ pub fn division_ranking(
         games: &played,
         ..*data
     };
-    let ranking = local.main_cascade().rank(&all);
+    division_from(division, &mine, &all, &local, data, |(id, ps, gs)| {
+        group_table(*id, ps, gs, 0, data)
+    })
+}
+
+/// The merged ranking of a division of a season carried over from records
+/// (issue 18 §1, ARB-R77), as [`division_ranking`] ranks a played one but
+/// on the carried figures: `data.performance` is read (the gamepoints and
+/// SODOS the records give), and `groups`' games are the results the records
+/// give (those the third main criterion reads).
+pub fn carried_division_ranking(
+    division: Division,
+    groups: &[GroupInput],
+    data: &RankingData<'_>,
+) -> DivisionRanking {
+    let mut mine: Vec<GroupInput> = groups
+        .iter()
+        .filter(|g| g.0.division == division)
+        .map(|(id, ps, gs)| (*id, distinct(ps), gs.clone()))
+        .collect();
+    mine.sort_by_key(|g| g.0.number);
+    let all = distinct(
+        &mine
+            .iter()
+            .flat_map(|g| g.1.iter().copied())
+            .collect::<Vec<_>>(),
+    );
+    let played = played_games(&mine, data.rules);
+    let local = RankingData {
+        games: &played,
+        ..*data
+    };
+    division_from(division, &mine, &all, &local, data, |(id, ps, gs)| {
+        carried_group_table(*id, ps, gs, 0, data)
+    })
+}
+
+/// The merged ranking of `all` (the players of `mine`, a division's groups
+/// in order) by `local`'s figures, with each group's table from `table`.
+fn division_from(
+    division: Division,
+    mine: &[GroupInput],
+    all: &[PlayerId],
+    local: &RankingData<'_>,
+    data: &RankingData<'_>,
+    table: impl Fn(&GroupInput) -> GroupTable,
+) -> DivisionRanking {
+    let performance = local.performance;
+    let ranking = local.main_cascade().rank(all);
     let name = |p: PlayerId| name_of(data, p);
     let mut group_leaders = Vec::new();
     let mut leader_explanations = Vec::new();
     let mut tied_leads = Vec::new();
     let mut complete = true;
-    for (id, ps, gs) in &mine {
-        let table = group_table(*id, ps, gs, 0, data);
+    for g in mine {
+        let table = table(g);
         complete &= table.complete;
         if table.lead_is_tied() {
-            tied_leads.push(*id);
+            tied_leads.push(g.0);
         }
         if let (Some(l), Some(e)) = (table.leader(), table.explanations.first()) {
             group_leaders.push(l);
@@ -750,7 +840,7 @@ pub fn division_ranking(
                 ),
             )
         } else {
-            positions.explain(&local, p, &name).unwrap_or_else(|| {
+            positions.explain(local, p, &name).unwrap_or_else(|| {
                 Explanation::new(CLAUSE_MAIN, &["SJ-R5"], format!("{} is ranked", name(p)))
             })
         };

@@ -384,6 +384,17 @@ fn groups_word(n: usize) -> String {
     }
 }
 
+/// Every rule of section A that a whole layout breaks (`total` players in
+/// the tournament): what a season carried over from records is told
+/// (ARB-R77).
+pub fn section_a_violations(
+    divisions: &[Vec<Vec<PlayerId>>],
+    total: usize,
+    rules: &SunjangRules,
+) -> Vec<Explanation> {
+    violations(divisions, &vec![true; divisions.len()], total, rules)
+}
+
 /// Every rule of section A that `divisions` breaks, on the divisions that
 /// `changed` marks and their relation to the division above.
 fn violations(

@@ -13,6 +13,7 @@
 //! - [`final_round`]: the three-player final.
 //! - [`season`]: the competition's state, commands and events.
 
+pub mod carry;
 pub mod clinch;
 pub mod final_round;
 pub mod group;

@@ -130,6 +130,23 @@ pub enum PlacementReason {
     FirstSeason,
 }
 
+impl PlacementReason {
+    /// Whether the placement reads the previous season's figures (its
+    /// rankings, group leaders or divisions): what a carried season's
+    /// figures stand in for (ARB-R77).
+    pub fn reads_previous_season(&self) -> bool {
+        match self {
+            PlacementReason::DirectPromotion { .. }
+            | PlacementReason::Demotion { .. }
+            | PlacementReason::Middle { .. }
+            | PlacementReason::SizeOverride { .. } => true,
+            PlacementReason::PromotionByRank { from }
+            | PlacementReason::ForcedPromotion { from } => from.is_some(),
+            PlacementReason::NewPlayer | PlacementReason::FirstSeason => false,
+        }
+    }
+}
+
 /// One entrant's place in the next season.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Placement {

@@ -11,6 +11,7 @@ use crate::explain::Explanation;
 use crate::model::Links;
 use crate::model::Time;
 
+use super::carry::{CarriedSeason, SeasonCarryOver};
 use super::final_round::{self, FinalGame, FinalInput, FinalQualification, FinalState};
 use super::group::{self, GroupGame, GroupTable, Outcome};
 use super::layout::{self, Moved, Proposal};
@@ -157,6 +158,10 @@ pub enum Event {
         loser: PlayerId,
     },
     SeasonClosed(Box<SeasonClose>),
+    /// The league's last season carried over from its records (issue 18
+    /// §1, ARB-R77): its players registered, its figures kept for the next
+    /// plan.
+    SeasonCarriedOver(Box<SeasonCarryOver>),
     FinalQualified {
         season: u32,
         players: Vec<PlayerId>,
@@ -210,6 +215,7 @@ impl Event {
             Event::GaveWay { .. } => "sunjang-gave-way",
             Event::LiveMatchWon { .. } => "sunjang-live-match-won",
             Event::SeasonClosed(_) => "sunjang-season-closed",
+            Event::SeasonCarriedOver(_) => "sunjang-carried-over",
             Event::FinalQualified { .. } => "sunjang-final-qualified",
             Event::FinalGamePlayed { .. } => "sunjang-final-game-played",
             Event::FinalWithdrawn { .. } => "sunjang-final-withdrawn",
@@ -281,6 +287,14 @@ pub enum Command {
     CloseSeason {
         at: Time,
     },
+    /// Carry the league's last season over from its records (issue 18 §1,
+    /// ARB-R77), into a league with nobody registered.
+    CarryOver {
+        records: CarriedSeason,
+        source: String,
+        by: String,
+        at: Time,
+    },
     /// Qualify the final round of the last closed season.
     QualifyFinal {
         at: Time,
@@ -326,6 +340,7 @@ impl Command {
             | Command::RecordResult { at, .. }
             | Command::CorrectResult { at, .. }
             | Command::CloseSeason { at }
+            | Command::CarryOver { at, .. }
             | Command::QualifyFinal { at }
             | Command::RecordFinalGame { at, .. }
             | Command::WithdrawFromFinal { at, .. } => *at = epoch(),
@@ -520,6 +535,9 @@ pub struct League {
     pub links: Links,
     pub tiebreaks: Tiebreaks,
     pub seasons: Vec<Season>,
+    /// The season before the first one played here, carried over from the
+    /// league's records (ARB-R77).
+    pub carried: Option<Box<SeasonCarryOver>>,
 }
 
 fn rule(clause: &str, message: impl Into<String>) -> RuleError {
@@ -558,6 +576,66 @@ impl League {
         self.seasons.last()
     }
 
+    /// The number the next season planned gets: after the carried season
+    /// (ARB-R77) and every season planned here.
+    pub fn next_season_number(&self) -> u32 {
+        let before = self.carried.as_ref().map_or(0, |c| c.records.season);
+        before
+            .saturating_add(self.seasons.len() as u32)
+            .saturating_add(1)
+    }
+
+    /// The season numbered `n` (a carried season is not one of them).
+    pub fn season(&self, n: u32) -> Option<&Season> {
+        self.seasons.iter().find(|s| s.number() == n)
+    }
+
+    /// The carried season's figures as the criteria read a closed
+    /// season's: each player's gamepoints and SODOS, and the results the
+    /// records give.
+    pub fn carried_figures(&self) -> Option<(Vec<Option<Performance>>, Vec<PlayedGame>)> {
+        self.carried.as_ref().map(|c| {
+            (
+                c.records.performances(),
+                c.records.played_games(&self.rules),
+            )
+        })
+    }
+
+    /// The carried season's group tables, by section D on its figures.
+    pub fn carried_tables(&self) -> Vec<GroupTable> {
+        match (&self.carried, self.carried_figures()) {
+            (Some(c), Some((perf, games))) => c.records.group_tables(&self.data(&perf, &games)),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The figures the next plan reads: the last season's, or, before any
+    /// season here, the carried season's.
+    fn last_figures(&self) -> (Vec<Option<Performance>>, Vec<PlayedGame>) {
+        match self.current() {
+            Some(s) => (self.performances(s), self.played_games(s)),
+            None => self.carried_figures().unwrap_or_default(),
+        }
+    }
+
+    /// The previous season as the planner reads it.
+    fn previous_season(
+        &self,
+        perf: &[Option<Performance>],
+        games: &[PlayedGame],
+    ) -> Option<PreviousSeason> {
+        match self.current() {
+            Some(s) => s.close.as_ref().map(|c| PreviousSeason {
+                divisions: c.divisions.clone(),
+            }),
+            None => self
+                .carried
+                .as_ref()
+                .map(|c| c.records.previous(&self.data(perf, games))),
+        }
+    }
+
     /// Players taking part from now on: registered and not withdrawn.
     pub fn entrants(&self) -> Vec<PlayerId> {
         (0..self.players.len())
@@ -576,6 +654,7 @@ impl League {
                 Some(FinalState::Champion { player, .. }) => Some(player),
                 _ => None,
             })
+            .or_else(|| self.carried.as_ref().and_then(|c| c.records.champion))
     }
 
     /// The state of a season's final round.
@@ -694,24 +773,30 @@ impl League {
     /// refused like the plan itself while a season is running.
     pub fn preview_plan(&self) -> Result<PlanOutcome, RuleError> {
         self.check_can_plan()?;
-        let last = self.current();
-        let (perf, games) = match last {
-            Some(s) => (self.performances(s), self.played_games(s)),
-            None => (Vec::new(), Vec::new()),
-        };
-        let previous = last.and_then(|s| {
-            s.close.as_ref().map(|c| PreviousSeason {
-                divisions: c.divisions.clone(),
-            })
-        });
+        let (perf, games) = self.last_figures();
+        let previous = self.previous_season(&perf, &games);
         let entrants = self.entrants();
-        planner::plan(&PlanInput {
+        let mut outcome = planner::plan(&PlanInput {
             rules: &self.rules,
             restrictions: &self.restrictions,
             data: self.data(&perf, &games),
             previous: previous.as_ref(),
             entrants: &entrants,
-        })
+        })?;
+        // Placements read from the carried figures say so (ARB-R77).
+        if let (Some(c), None, PlanOutcome::Planned(plan)) =
+            (&self.carried, self.current(), &mut outcome)
+        {
+            let from = c.citation();
+            for pl in &mut plan.placements {
+                if pl.reason.reads_previous_season() {
+                    pl.explanation.text =
+                        format!("{} (the figures of {from})", pl.explanation.text);
+                    pl.explanation.rulings.push(super::carry::ARB_CARRY);
+                }
+            }
+        }
+        Ok(outcome)
     }
 
     /// The plan the next season would get with the organizer's layout
@@ -756,11 +841,7 @@ impl League {
             }
             Err(e) => return Err(e),
         };
-        let last = self.current();
-        let (perf, games) = match last {
-            Some(s) => (self.performances(s), self.played_games(s)),
-            None => (Vec::new(), Vec::new()),
-        };
+        let (perf, games) = self.last_figures();
         let entrants = self.entrants();
         let checked = layout::check(
             auto.as_ref(),
@@ -769,7 +850,7 @@ impl League {
             &self.data(&perf, &games),
             &self.rules,
         )?;
-        let season = self.seasons.len() as u32 + 1;
+        let season = self.next_season_number();
         let placements = checked
             .seats
             .iter()
@@ -965,7 +1046,7 @@ impl League {
                 }])
             }
             Command::PlanSeason { at } => {
-                let season = self.seasons.len() as u32 + 1;
+                let season = self.next_season_number();
                 let plan = match self.preview_plan()? {
                     PlanOutcome::Cancelled { explanation, .. } => SeasonPlan {
                         season,
@@ -1080,6 +1161,12 @@ impl League {
                 }
                 Ok(vec![Event::LiveMatchWon { winner, loser }])
             }
+            Command::CarryOver {
+                records,
+                source,
+                by,
+                at,
+            } => self.decide_carry_over(records, source, by, at),
             Command::CloseSeason { at } => {
                 if let Some(s) = self.current()
                     && s.close.is_some()
@@ -1224,6 +1311,75 @@ impl League {
         }
     }
 
+    /// ARB-R77, ARB-R78: the last season carried over from the league's
+    /// records, into a league with nobody registered and no season.
+    fn decide_carry_over(
+        &self,
+        mut records: CarriedSeason,
+        source: String,
+        by: String,
+        at: Time,
+    ) -> Result<Vec<Event>, RuleError> {
+        use super::carry::ARB_CARRY;
+        if self.carried.is_some() {
+            return Err(rule(
+                ARB_CARRY,
+                "this league was already carried over from its records; undo that first to carry it over again",
+            ));
+        }
+        if !self.players.is_empty() || !self.seasons.is_empty() {
+            return Err(rule(
+                ARB_CARRY,
+                format!(
+                    "a league is carried over before anyone is registered and any season planned; this one has {} players and {} seasons (carry it over into a new competition)",
+                    self.players.len(),
+                    self.seasons.len()
+                ),
+            ));
+        }
+        let source = source.trim().to_string();
+        if source.is_empty()
+            || source.chars().count() > layout::REASON_MAX
+            || source.chars().any(char::is_control)
+        {
+            return Err(rule(
+                ARB_CARRY,
+                format!(
+                    "the source of the records is 1 to {} characters on one line",
+                    layout::REASON_MAX
+                ),
+            )
+            .field("source"));
+        }
+        let by = crate::model::person_name(&by, 64)
+            .map_err(|why| rule("ARB-R22", format!("the moderator's name {why}")).field("by"))?;
+        // Each player by the one name check, no name twice (ARB-R22, ARB-R62).
+        let mut seen = League {
+            created: true,
+            rules: self.rules.clone(),
+            ..League::default()
+        };
+        for (i, p) in records.players.iter_mut().enumerate() {
+            p.info.name = p.info.name.split_whitespace().collect::<Vec<_>>().join(" ");
+            seen.check_info(&p.info, None)
+                .map_err(|e| e.field(format!("players[{i}].name")))?;
+            seen.players.push(p.info.clone());
+        }
+        records
+            .check(&self.rules)
+            .map_err(super::carry::CarryError::into_rule_error)?;
+        let (perf, games) = (records.performances(), records.played_games(&self.rules));
+        records
+            .check_places(&seen.data(&perf, &games))
+            .map_err(super::carry::CarryError::into_rule_error)?;
+        Ok(vec![Event::SeasonCarriedOver(Box::new(SeasonCarryOver {
+            records,
+            source,
+            by,
+            at,
+        }))])
+    }
+
     /// The qualification of a closed season's final round, without the
     /// players who withdrew from it.
     pub fn qualify(
@@ -1247,7 +1403,8 @@ impl League {
                 Some(FinalState::Champion { player, .. }) => Some(player),
                 _ => None,
             })
-            .last();
+            .last()
+            .or_else(|| self.carried.as_ref().and_then(|c| c.records.champion));
         let mut unavailable: Vec<PlayerId> = withdrawn.to_vec();
         unavailable.extend(
             (0..self.players.len())
@@ -1504,7 +1661,7 @@ impl League {
             }
             Event::SeasonPlanned(p) => {
                 let n = self.players.len() as u32;
-                let ok = p.season as usize == self.seasons.len() + 1
+                let ok = p.season == self.next_season_number()
                     && p.divisions
                         .iter()
                         .flatten()
@@ -1543,6 +1700,14 @@ impl League {
                 } else {
                     bad("a result for an unknown game")
                 }
+            }
+            Event::SeasonCarriedOver(c) => {
+                if self.carried.is_some() || !self.players.is_empty() || !self.seasons.is_empty() {
+                    return bad("a carry-over into a league that has players or seasons");
+                }
+                c.records
+                    .check(&self.rules)
+                    .map_err(|e| rule("event log", e.into_rule_error().to_string()))
             }
             Event::SeasonClosed(c) => {
                 if self
@@ -1605,6 +1770,13 @@ impl League {
             }
             Event::RestrictionsChanged { restrictions, .. } => {
                 self.restrictions = restrictions.clone();
+            }
+            Event::SeasonCarriedOver(c) => {
+                for p in &c.records.players {
+                    self.players.push(p.info.clone());
+                    self.withdrawn.push(p.withdrawn);
+                }
+                self.carried = Some(c.clone());
             }
             Event::SeasonPlanned(plan) => {
                 let divisions = plan

@@ -1,5 +1,8 @@
 //! Format v1 of the Sunjang league's events.
 
+use arbiter_engine::sunjang::carry::{
+    CarriedGame, CarriedPlayer, CarriedResult, CarriedSeason, SeasonCarryOver,
+};
 use arbiter_engine::sunjang::layout::Moved;
 use arbiter_engine::sunjang::season::{Event, OrganizerLayout, SeasonClose, SeasonPlan};
 use serde::{Deserialize, Serialize};
@@ -159,6 +162,128 @@ pub(crate) struct SeasonClosedDto {
     at: Stamp,
 }
 
+/// `sunjang-carried-over` (ARB-R77): the last season as the league's
+/// records give it. Gamepoints are in halves (a win 2, SJ-R4) and SODOS in
+/// units of 1/(2 × a win's halves) gamepoint, as the engine counts them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CarriedOverDto {
+    season: SeasonNo,
+    /// Ids 1, 2, … in this order.
+    players: Vec<CarriedPlayerDto>,
+    games: Vec<CarriedGameDto>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    champion: Option<Pid>,
+    source: String,
+    by: String,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CarriedPlayerDto {
+    info: PlayerInfoDto,
+    group: GroupDto,
+    gamepoint_halves: u32,
+    sodos_units: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    place: Option<u32>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    withdrawn: bool,
+}
+
+/// A result among two players of a group: `"won"` (the first won),
+/// `"jigo"` or `"both-forfeit"`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CarriedGameDto {
+    players: [Pid; 2],
+    result: CarriedResultDto,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum CarriedResultDto {
+    Won,
+    Jigo,
+    BothForfeit,
+}
+
+impl From<&SeasonCarryOver> for CarriedOverDto {
+    fn from(c: &SeasonCarryOver) -> Self {
+        let r = &c.records;
+        CarriedOverDto {
+            season: SeasonNo(r.season),
+            players: r
+                .players
+                .iter()
+                .map(|p| CarriedPlayerDto {
+                    info: (&p.info).into(),
+                    group: GroupDto(p.group),
+                    gamepoint_halves: p.gamepoints,
+                    sodos_units: p.sodos,
+                    place: p.place,
+                    withdrawn: p.withdrawn,
+                })
+                .collect(),
+            games: r
+                .games
+                .iter()
+                .map(|g| CarriedGameDto {
+                    players: [Pid(g.players[0]), Pid(g.players[1])],
+                    result: match g.result {
+                        CarriedResult::FirstWon => CarriedResultDto::Won,
+                        CarriedResult::Jigo => CarriedResultDto::Jigo,
+                        CarriedResult::BothForfeit => CarriedResultDto::BothForfeit,
+                    },
+                })
+                .collect(),
+            champion: r.champion.map(Pid),
+            source: c.source.clone(),
+            by: c.by.clone(),
+            at: Stamp(c.at),
+        }
+    }
+}
+
+impl From<CarriedOverDto> for SeasonCarryOver {
+    fn from(d: CarriedOverDto) -> Self {
+        SeasonCarryOver {
+            records: CarriedSeason {
+                season: d.season.0,
+                players: d
+                    .players
+                    .into_iter()
+                    .map(|p| CarriedPlayer {
+                        info: p.info.into(),
+                        group: p.group.0,
+                        gamepoints: p.gamepoint_halves,
+                        sodos: p.sodos_units,
+                        place: p.place,
+                        withdrawn: p.withdrawn,
+                    })
+                    .collect(),
+                games: d
+                    .games
+                    .into_iter()
+                    .map(|g| CarriedGame {
+                        players: [g.players[0].0, g.players[1].0],
+                        result: match g.result {
+                            CarriedResultDto::Won => CarriedResult::FirstWon,
+                            CarriedResultDto::Jigo => CarriedResult::Jigo,
+                            CarriedResultDto::BothForfeit => CarriedResult::BothForfeit,
+                        },
+                    })
+                    .collect(),
+                champion: d.champion.map(|p| p.0),
+            },
+            source: d.source,
+            by: d.by,
+            at: d.at.0,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FinalQualifiedDto {
@@ -202,6 +327,7 @@ event_dto! {
         GaveWay(PlayerDto) = "sunjang-gave-way",
         LiveMatchWon(LiveMatchWonDto) = "sunjang-live-match-won",
         SeasonClosed(SeasonClosedDto) = "sunjang-season-closed",
+        CarriedOver(CarriedOverDto) = "sunjang-carried-over",
         FinalQualified(FinalQualifiedDto) = "sunjang-final-qualified",
         FinalGamePlayed(FinalGamePlayedDto) = "sunjang-final-game-played",
         FinalWithdrawn(FinalWithdrawnDto) = "sunjang-final-withdrawn",
@@ -326,6 +452,7 @@ impl From<&Event> for EventDto {
                 divisions: c.divisions.iter().map(Into::into).collect(),
                 at: Stamp(c.at),
             }),
+            Event::SeasonCarriedOver(c) => EventDto::CarriedOver(c.as_ref().into()),
             Event::FinalQualified {
                 season,
                 players,
@@ -423,6 +550,7 @@ impl From<EventDto> for Event {
                 divisions: d.divisions.into_iter().map(Into::into).collect(),
                 at: d.at.0,
             })),
+            EventDto::CarriedOver(d) => Event::SeasonCarriedOver(Box::new(d.into())),
             EventDto::FinalQualified(d) => Event::FinalQualified {
                 season: d.season.0,
                 players: players(d.players),
