@@ -526,51 +526,60 @@ fn rating_cell(file: &str, row: &Row, column: &str) -> Result<Option<i32>, CsvEr
         .transpose()
 }
 
+/// A Sunjang player's figures from a row: `name`, `rank` (a trailing `?`
+/// marks it provisional), `provisional`, `rating`, `corr_rank`,
+/// `corr_rating`.
+fn sunjang_info(file: &str, r: &Row) -> Result<PlayerInfo, CsvError> {
+    let name = name_cell(file, r)?;
+    let (rank, marked) = rank_cell(file, r, "rank")?.ok_or_else(|| {
+        CsvError::at(
+            file,
+            r.line,
+            Some("rank"),
+            "empty: every player needs a rank",
+        )
+    })?;
+    let rating = rating_cell(file, r, "rating")?.ok_or_else(|| {
+        CsvError::at(
+            file,
+            r.line,
+            Some("rating"),
+            "empty: every player needs a rating",
+        )
+    })?;
+    Ok(PlayerInfo {
+        name,
+        rank,
+        provisional: yes_no(file, r, "provisional")? || marked,
+        rating,
+        corr_rank: rank_cell(file, r, "corr_rank")?.map(|x| x.0),
+        corr_rating: rating_cell(file, r, "corr_rating")?,
+    })
+}
+
+/// A yes/no cell (empty is no).
+fn yes_no(file: &str, r: &Row, column: &str) -> Result<bool, CsvError> {
+    match r.get(column).map(str::to_ascii_lowercase).as_deref() {
+        None | Some("no" | "false" | "0" | "n") => Ok(false),
+        Some("yes" | "true" | "1" | "y") => Ok(true),
+        Some(other) => Err(CsvError::at(
+            file,
+            r.line,
+            Some(column),
+            format!("{:?} is not yes or no", shorten(other)),
+        )),
+    }
+}
+
 /// Read a Sunjang league's player file (see the module's documentation).
 pub fn parse_sunjang_players(file: &str, bytes: &[u8]) -> Result<Vec<SunjangPlayer>, CsvError> {
     let rows = rows(file, bytes, SUNJANG_COLUMNS, &["name", "rank", "rating"])?;
     let players = rows
         .iter()
         .map(|r| {
-            let name = name_cell(file, r)?;
-            let (rank, marked) = rank_cell(file, r, "rank")?.ok_or_else(|| {
-                CsvError::at(
-                    file,
-                    r.line,
-                    Some("rank"),
-                    "empty: every player needs a rank",
-                )
-            })?;
-            let rating = rating_cell(file, r, "rating")?.ok_or_else(|| {
-                CsvError::at(
-                    file,
-                    r.line,
-                    Some("rating"),
-                    "empty: every player needs a rating",
-                )
-            })?;
-            let provisional = match r.get("provisional").map(str::to_ascii_lowercase).as_deref() {
-                None | Some("no" | "false" | "0" | "n") => false,
-                Some("yes" | "true" | "1" | "y") => true,
-                Some(other) => {
-                    return Err(CsvError::at(
-                        file,
-                        r.line,
-                        Some("provisional"),
-                        format!("{:?} is not yes or no", shorten(other)),
-                    ));
-                }
-            };
             Ok(SunjangPlayer {
                 line: r.line,
-                info: PlayerInfo {
-                    name,
-                    rank,
-                    provisional: provisional || marked,
-                    rating,
-                    corr_rank: rank_cell(file, r, "corr_rank")?.map(|x| x.0),
-                    corr_rating: rating_cell(file, r, "corr_rating")?,
-                },
+                info: sunjang_info(file, r)?,
             })
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -372,6 +372,27 @@ pub fn sunjang(l: &SunjangLeague, e: &season::Event) -> String {
             )
         }
         E::SeasonClosed(c) => format!("season {} closed", c.season),
+        E::SeasonCarriedOver(c) => {
+            let r = &c.records;
+            let withdrawn = r.players.iter().filter(|p| p.withdrawn).count();
+            format!(
+                "season {} carried over from the records ({} players in {} divisions{}{}; source: {}; entered by {}; ARB-R77)",
+                r.season,
+                r.players.len(),
+                r.divisions(),
+                if withdrawn > 0 {
+                    format!(", {withdrawn} withdrawn")
+                } else {
+                    String::new()
+                },
+                r.champion
+                    .and_then(|p| r.players.get(p.index()))
+                    .map(|p| format!(", defending champion {}", p.info.name))
+                    .unwrap_or_default(),
+                c.source,
+                c.by
+            )
+        }
         E::FinalQualified { players, void, .. } => {
             if *void {
                 "final round: nobody eligible plays, the title is void".to_string()
@@ -568,6 +589,10 @@ pub fn sunjang_concerns(l: &SunjangLeague, e: &season::Event) -> Concerns {
         } => Concerns::in_round(*season, [n(black), n(white)]),
         E::LiveMatchWon { winner, loser } => Concerns::players([n(winner), n(loser)]),
         E::SeasonClosed(c) => Concerns::in_round(c.season, []),
+        E::SeasonCarriedOver(c) => Concerns::in_round(
+            c.records.season,
+            c.records.players.iter().map(|p| p.info.name.clone()),
+        ),
         E::FinalQualified {
             season, players, ..
         } => Concerns::in_round(*season, players.iter().map(n)),
