@@ -661,6 +661,18 @@ pub enum LadderCmd {
     },
 }
 
+const SUNJANG_CARRY_OVER_HELP: &str = "Carry a Sunjang league's last season over from its \
+records, into a league with nobody registered and no season yet: one `sunjang-carried-over` \
+event, all or nothing, checked by the rules of the events it stands for (ARB-R77..ARB-R79). \
+The next season is planned from it as from a played season.\n\n\
+CSV: a header row, then one row a player of the season: name, rank, provisional, rating, \
+corr_rank, corr_rating (his figures now, as in the player file), group (A1, B2, or the letter \
+alone for the only group of a division), place (optional: checked against section D), \
+gamepoints (won in group play, without the starting gamepoints: 3, 3.5 or 3½), sodos (12, \
+12.25 or 12¼), beat, jigo, both_forfeit (names of his group separated by `;`: the results \
+among players level on gamepoints and SODOS are required), withdrawn (yes: he left the \
+tournament, B.4), champion (yes on the defending champion's row).";
+
 const CARRY_OVER_HELP: &str = "Carry a running ladder over from earlier records, into a ladder \
 with nobody registered and no round announced yet: one `carried-over` event, all or nothing, \
 checked by the rules of the events it stands for (ARB-R72..ARB-R76).\n\n\
@@ -753,6 +765,11 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 10, value_name = "SECONDS",
           value_parser = clap::value_parser!(u64).range(1..=60))]
     pub webhook_timeout: u64,
+    /// Hours before a game's deadline that webhooks are told it approaches
+    /// (1 to 168: an hour to a week), once per game and deadline.
+    #[arg(long, default_value_t = 24, value_name = "HOURS",
+          value_parser = clap::value_parser!(u64).range(1..=168))]
+    pub deadline_notice_hours: u64,
 }
 
 #[derive(Debug, Args)]
@@ -1013,6 +1030,21 @@ pub enum SunjangCmd {
         remove: Option<String>,
         #[arg(long)]
         reason: String,
+    },
+    /// Carry the league's last season over from its records, a CSV file (issue 18 §1).
+    #[command(long_about = SUNJANG_CARRY_OVER_HELP)]
+    CarryOver {
+        /// The file: one row a player of the season carried over.
+        file: PathBuf,
+        /// The number of the season carried over (the next season planned is the one after it).
+        #[arg(long, value_name = "N")]
+        season: u32,
+        /// Show the tables and the next season it would make, and store nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Where the records come from (default: the file's name).
+        #[arg(long, value_name = "TEXT")]
+        source: Option<String>,
     },
     /// Plan, show, close seasons.
     #[command(subcommand)]

@@ -216,6 +216,15 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
         );
         return Ok(());
     }
+    if let SunjangCmd::CarryOver {
+        file,
+        season,
+        dry_run,
+        source,
+    } = cmd
+    {
+        return carry_over(svc, g, file, *season, *dry_run, source.clone()).await;
+    }
     let comp = competition(svc, g).await?;
     let (l, version) = svc.load_as::<League>(&comp, None).await?;
     let ctx = g.ctx();
@@ -234,7 +243,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
         }};
     }
     match cmd {
-        SunjangCmd::Create { .. } => {}
+        SunjangCmd::Create { .. } | SunjangCmd::CarryOver { .. } => {}
         SunjangCmd::Player(p) => match p {
             SunjangPlayerCmd::Add(a) => {
                 exec!(season::Command::Register { info: info(a)? });
@@ -357,7 +366,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                     PlanOutcome::Cancelled { explanation, .. } => explanation.to_string(),
                     PlanOutcome::Planned(p) => {
                         let mut out =
-                            format!("Season {} would be (not stored):\n", l.seasons.len() + 1);
+                            format!("Season {} would be (not stored):\n", l.next_season_number());
                         for (d, div) in p.divisions.iter().enumerate() {
                             let sizes: Vec<String> =
                                 div.groups.iter().map(|g| g.len().to_string()).collect();
@@ -793,6 +802,112 @@ pub fn render_season(v: &SeasonView, tree: bool) -> String {
         if let Some(e) = &f.explanation {
             out.push_str(&format!("  - {}\n", e.line()));
         }
+    }
+    out
+}
+
+/// `arbiter sunjang carry-over FILE --season N [--dry-run] [--source TEXT]`
+/// (issue 18 §1): the reading, checking and storing are
+/// `arbiter_service::sunjang_carry`'s; this is the terminal's glue.
+async fn carry_over(
+    svc: &Svc,
+    g: &Globals,
+    path: &std::path::Path,
+    season: u32,
+    dry_run: bool,
+    source: Option<String>,
+) -> Result<()> {
+    use arbiter_service::csv::MAX_BYTES;
+    use arbiter_service::sunjang_carry::SunjangCarryOptions;
+    let comp = competition(svc, g).await?;
+    // One byte more than the service takes: a huge file is refused
+    // without being read whole.
+    let bytes = crate::input::read_at_most(path, "the carry-over file", MAX_BYTES as u64 + 1)?;
+    let name = path.display().to_string();
+    let opts = SunjangCarryOptions {
+        season: Some(season),
+        source,
+        dry_run,
+    };
+    let done = svc
+        .carry_over_sunjang(&comp, &name, &bytes, &opts, &g.ctx())
+        .await?;
+    if g.json {
+        return print_json(&done);
+    }
+    if done.replayed {
+        if let (Some(first), Some(last)) = (done.first, done.last) {
+            crate::run::say_replayed(first, last);
+        }
+        return Ok(());
+    }
+    out!("{}", render_carried(&done.carried));
+    let c = &done.carried;
+    let players: usize = c
+        .divisions
+        .iter()
+        .flat_map(|d| &d.groups)
+        .map(|g| g.rows.len())
+        .sum();
+    let what = format!(
+        "season {} ({players} players in {} divisions) from {name} (source: {}), entered by {}; the next season planned is season {}",
+        c.season,
+        c.divisions.len(),
+        c.source,
+        c.by,
+        done.next_season
+    );
+    match (done.dry_run, done.first) {
+        (true, _) | (false, None) => {
+            outln!("Dry run: would carry over {what}; nothing was stored.")
+        }
+        (false, Some(first)) => {
+            outln!("Carried over {what} (event {first}).");
+            outln!(
+                "Next: register new players (`sunjang player add`), then `sunjang season plan --preview`."
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The carried season's tables, division by division.
+fn render_carried(c: &arbiter_service::sunjang_carry::CarriedSeasonView) -> String {
+    let mut out = format!("Season {} as carried over\n", c.season);
+    for d in &c.divisions {
+        for grp in &d.groups {
+            out.push_str(&format!("\nGroup {}\n", grp.id));
+            let mut t = table(&["#", "Player", "Rank", "GP", "Total", "SODOS", ""]);
+            for r in &grp.rows {
+                t.add_row(vec![
+                    right(r.place),
+                    Cell::new(&r.player),
+                    Cell::new(&r.rank),
+                    right(&r.gamepoints),
+                    right(&r.total),
+                    right(&r.sodos),
+                    Cell::new(if r.withdrawn { "withdrawn" } else { "" }),
+                ]);
+            }
+            out.push_str(&format!("{t}\n"));
+            for e in &grp.explanations {
+                out.push_str(&format!("  {} [{}]\n", e.text, e.clause));
+            }
+        }
+        out.push_str(&format!(
+            "\nDivision {}, merged ranking (SJ-R5): {}\n",
+            d.letter,
+            d.ranking.join(", ")
+        ));
+    }
+    if let Some(champion) = &c.champion {
+        out.push_str(&format!("Defending champion: {champion}\n"));
+    }
+    for n in &c.layout_notes {
+        out.push_str(&format!(
+            "Note: the carried layout breaks {} ({}); it was played, so it is kept [ARB-R77]\n",
+            n.text, n.clause
+        ));
     }
     out
 }

@@ -1592,3 +1592,254 @@ pub fn parse_carry_over(
         lines,
     })
 }
+
+/// The columns of a Sunjang carry-over file (ARB-R79): the player's
+/// figures as in the player file, then his season.
+pub const SUNJANG_CARRY_COLUMNS: &[&str] = &[
+    "name",
+    "rank",
+    "provisional",
+    "rating",
+    "corr_rank",
+    "corr_rating",
+    "group",
+    "place",
+    "gamepoints",
+    "sodos",
+    "beat",
+    "jigo",
+    "both_forfeit",
+    "withdrawn",
+    "champion",
+];
+
+/// A Sunjang season read from a carry-over file, with the line each
+/// player and each result came from (and the column of the result).
+#[derive(Debug, Clone)]
+pub struct SunjangCarriedRows {
+    pub records: arbiter_engine::sunjang::carry::CarriedSeason,
+    pub lines: Vec<u64>,
+    pub game_lines: Vec<(u64, &'static str)>,
+}
+
+/// "3", "3.5", "3½", "3,5", "3 1/4", "3¼": a non-negative amount as a
+/// fraction (numerator, denominator).
+fn fraction(s: &str) -> Option<(u64, u64)> {
+    let t = s.trim().replace(',', ".");
+    let glyphs = [
+        ('½', 1, 2),
+        ('¼', 1, 4),
+        ('¾', 3, 4),
+        ('⅓', 1, 3),
+        ('⅔', 2, 3),
+        ('⅛', 1, 8),
+        ('⅜', 3, 8),
+        ('⅝', 5, 8),
+        ('⅞', 7, 8),
+    ];
+    let whole = |w: &str| -> Option<u64> {
+        let w = w.trim();
+        if w.is_empty() {
+            Some(0)
+        } else if w.len() <= 9 && w.bytes().all(|b| b.is_ascii_digit()) {
+            w.parse().ok()
+        } else {
+            None
+        }
+    };
+    if let Some(&(g, n, d)) = glyphs.iter().find(|g| t.ends_with(g.0)) {
+        let w = whole(&t[..t.len() - g.len_utf8()])?;
+        return Some((w * d + n, d));
+    }
+    if let Some((w, f)) = t.split_once(' ')
+        && let Some((n, d)) = f.split_once('/')
+    {
+        let (w, n, d) = (whole(w)?, whole(n)?, whole(d)?);
+        return (d > 0 && n < d).then_some((w * d + n, d));
+    }
+    if let Some((w, f)) = t.split_once('.') {
+        if f.is_empty() || f.len() > 4 || !f.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let d = 10u64.pow(f.len() as u32);
+        return Some((whole(w)? * d + f.parse::<u64>().ok()?, d));
+    }
+    whole(&t).filter(|_| !t.is_empty()).map(|w| (w, 1))
+}
+
+/// An amount in `per` units of one (`None` if it is not a whole number of
+/// them).
+fn in_units((n, d): (u64, u64), per: u64) -> Option<u64> {
+    let scaled = n.checked_mul(per)?;
+    (scaled % d == 0).then_some(scaled / d)
+}
+
+/// Read a Sunjang carry-over file (ARB-R79): one row a player of the
+/// season carried over. `per_point` is the league's SODOS units per
+/// gamepoint ([`arbiter_engine::sunjang::SunjangRules::sodos_per_point`]).
+pub fn parse_sunjang_carry_over(
+    file: &str,
+    bytes: &[u8],
+    season: u32,
+    per_point: u64,
+) -> Result<SunjangCarriedRows, CsvError> {
+    use arbiter_engine::model::{PlayerId, find_name};
+    use arbiter_engine::sunjang::GroupId;
+    use arbiter_engine::sunjang::carry::{
+        CarriedGame, CarriedPlayer, CarriedResult, CarriedSeason,
+    };
+    let rows = rows(
+        file,
+        bytes,
+        SUNJANG_CARRY_COLUMNS,
+        &["name", "rank", "rating", "group", "gamepoints", "sodos"],
+    )?;
+    let mut players = Vec::with_capacity(rows.len());
+    let mut champion: Option<(u64, PlayerId)> = None;
+    for (i, r) in rows.iter().enumerate() {
+        let info = sunjang_info(file, r)?;
+        let at = |column: &'static str, m: String| CsvError::at(file, r.line, Some(column), m);
+        let group = r.get("group").unwrap_or_default();
+        let group = GroupId::parse(group).ok_or_else(|| {
+            at(
+                "group",
+                format!(
+                    "{:?} is not a group: a division letter and a number (A1, B2), or the letter alone for the only group of a division",
+                    shorten(group)
+                ),
+            )
+        })?;
+        let gamepoints = r.get("gamepoints").unwrap_or_default();
+        let halves = fraction(gamepoints)
+            .and_then(|f| in_units(f, 2))
+            .and_then(|h| u32::try_from(h).ok())
+            .ok_or_else(|| {
+                at(
+                    "gamepoints",
+                    format!(
+                        "{:?} is not a number of gamepoints: a whole or half number (3, 3.5 or 3½), without the starting gamepoints",
+                        shorten(gamepoints)
+                    ),
+                )
+            })?;
+        let sodos = r.get("sodos").unwrap_or_default();
+        let units = fraction(sodos)
+            .and_then(|f| in_units(f, per_point))
+            .ok_or_else(|| {
+                at(
+                    "sodos",
+                    format!(
+                        "{:?} is not a SODOS: a number of gamepoints in steps of 1/{per_point} (12, 12.25, 12¼ or 12 1/4)",
+                        shorten(sodos)
+                    ),
+                )
+            })?;
+        let place = match r.get("place") {
+            None => None,
+            Some(t) => Some(t.parse::<u32>().ok().filter(|&p| p >= 1).ok_or_else(|| {
+                at(
+                    "place",
+                    format!(
+                        "{:?} is not a place: 1 for the first of the group",
+                        shorten(t)
+                    ),
+                )
+            })?),
+        };
+        if yes_no(file, r, "champion")? {
+            if let Some((line, _)) = champion {
+                return Err(at(
+                    "champion",
+                    format!("the defending champion is already the player on line {line}"),
+                ));
+            }
+            champion = Some((r.line, PlayerId(i as u32 + 1)));
+        }
+        players.push(CarriedPlayer {
+            info,
+            group,
+            gamepoints: halves,
+            sodos: units,
+            place,
+            withdrawn: yes_no(file, r, "withdrawn")?,
+        });
+    }
+    check_duplicates(
+        file,
+        rows.iter()
+            .zip(&players)
+            .map(|(r, p)| (r.line, p.info.name.as_str())),
+    )?;
+    // The results: each name in `beat`, `jigo`, `both_forfeit`, separated
+    // by `;`, a player of the file. A jigo or a double forfeit may be
+    // listed from both sides; it is one game.
+    let mut games: Vec<CarriedGame> = Vec::new();
+    let mut game_lines = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        for (column, result) in [
+            ("beat", CarriedResult::FirstWon),
+            ("jigo", CarriedResult::Jigo),
+            ("both_forfeit", CarriedResult::BothForfeit),
+        ] {
+            let Some(cell) = r.get(column) else { continue };
+            for name in cell.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                let j = find_name(players.iter().map(|p| p.info.name.as_str()), name).ok_or_else(
+                    || {
+                        CsvError::at(
+                            file,
+                            r.line,
+                            Some(column),
+                            format!(
+                                "{:?} is not a player of the file (names are separated by `;`)",
+                                shorten(name)
+                            ),
+                        )
+                    },
+                )?;
+                let (a, b) = (PlayerId(i as u32 + 1), PlayerId(j as u32 + 1));
+                let same = games.iter().any(|g| {
+                    g.result == result && result != CarriedResult::FirstWon && g.players == [b, a]
+                });
+                if same {
+                    continue;
+                }
+                games.push(CarriedGame {
+                    players: [a, b],
+                    result,
+                });
+                game_lines.push((r.line, column));
+            }
+        }
+    }
+    Ok(SunjangCarriedRows {
+        records: CarriedSeason {
+            season,
+            players,
+            games,
+            champion: champion.map(|c| c.1),
+        },
+        lines: rows.iter().map(|r| r.line).collect(),
+        game_lines,
+    })
+}
+
+#[cfg(test)]
+mod carry_tests {
+    use super::{fraction, in_units};
+
+    #[test]
+    fn amounts_are_read_exactly() {
+        assert_eq!(fraction("3"), Some((3, 1)));
+        assert_eq!(fraction("3.5").and_then(|f| in_units(f, 2)), Some(7));
+        assert_eq!(fraction("3½").and_then(|f| in_units(f, 2)), Some(7));
+        assert_eq!(fraction("3,5").and_then(|f| in_units(f, 2)), Some(7));
+        assert_eq!(fraction("12¼").and_then(|f| in_units(f, 4)), Some(49));
+        assert_eq!(fraction("12 1/4").and_then(|f| in_units(f, 4)), Some(49));
+        assert_eq!(fraction("12.25").and_then(|f| in_units(f, 4)), Some(49));
+        assert_eq!(fraction("½").and_then(|f| in_units(f, 2)), Some(1));
+        assert_eq!(fraction("3.3").and_then(|f| in_units(f, 2)), None);
+        for bad in ["", "-1", "x", "1.2.3", "1e5", "3 5/4", "99999999999"] {
+            assert_eq!(fraction(bad), None, "{bad}");
+        }
+    }
+}

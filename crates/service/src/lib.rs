@@ -19,6 +19,7 @@ pub mod notify;
 pub mod roundrobin;
 pub mod summary;
 pub mod sunjang;
+pub mod sunjang_carry;
 pub mod transfer;
 pub mod tws;
 pub mod views;
