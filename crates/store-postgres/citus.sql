@@ -37,3 +37,6 @@ SELECT create_reference_table('calendar_feeds');
 SELECT create_distributed_table('webhook_outbox', 'competition', colocate_with => 'events');
 SELECT create_reference_table('webhooks');
 SELECT create_reference_table('webhook_deliveries');
+-- Migration 0005: the notices made once per competition and topic, beside
+-- the outbox rows they write.
+SELECT create_distributed_table('webhook_notices', 'competition', colocate_with => 'webhook_outbox');

@@ -649,6 +649,23 @@ impl<S: WebhookStore> WebhookStore for FaultyStore<S> {
             .await
     }
 
+    async fn enqueue_outbox(&self, key: &OutboxKey) -> Result<bool, StoreError> {
+        self.call(Call::Webhooks, || self.inner.enqueue_outbox(key))
+            .await
+    }
+
+    async fn enqueue_notice(
+        &self,
+        competition: &str,
+        seq: Seq,
+        topic: &str,
+    ) -> Result<bool, StoreError> {
+        self.call(Call::Webhooks, || {
+            self.inner.enqueue_notice(competition, seq, topic)
+        })
+        .await
+    }
+
     async fn log_delivery(&self, delivery: &Delivery, keep: u32) -> Result<(), StoreError> {
         self.call(Call::Webhooks, || self.inner.log_delivery(delivery, keep))
             .await

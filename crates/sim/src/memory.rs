@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use arbiter_store::webhooks::check_topic;
 use arbiter_store::{
     Account, AccountStore, ApiToken, Appended, CalendarFeed, CompetitionDump, EventStore,
     FeedOwner, Grant, Idempotency, KeyRecord, KeyUse, NewEvent, Role, Seq, Session, StoreError,
@@ -43,6 +44,8 @@ struct Data {
     webhooks: BTreeMap<String, Webhook>,
     /// Notifications still to deliver → (attempts, next_at).
     outbox: BTreeMap<OutboxKey, (u32, i64)>,
+    /// The notices made, once each: (competition, topic) → seq.
+    notices: BTreeMap<(String, String), Seq>,
     /// The delivery log, oldest first, each with its number.
     deliveries: Vec<(u64, Delivery)>,
     next_delivery: u64,
@@ -60,14 +63,8 @@ impl Data {
             .collect();
         for seq in seqs {
             for webhook in &active {
-                self.outbox.insert(
-                    OutboxKey {
-                        competition: competition.to_owned(),
-                        seq,
-                        webhook: webhook.clone(),
-                    },
-                    (0, 0),
-                );
+                self.outbox
+                    .insert(OutboxKey::event(competition, seq, webhook), (0, 0));
             }
         }
     }
@@ -673,6 +670,47 @@ impl WebhookStore for MemoryStore {
                 next_at,
             })
             .collect())
+    }
+
+    async fn enqueue_outbox(&self, key: &OutboxKey) -> Result<bool, StoreError> {
+        check_topic(&key.topic)?;
+        let mut data = self.data()?;
+        let active = data
+            .webhooks
+            .get(&key.webhook)
+            .is_some_and(|w| w.disabled.is_none());
+        if !active || data.outbox.contains_key(key) {
+            return Ok(false);
+        }
+        data.outbox.insert(key.clone(), (0, 0));
+        Ok(true)
+    }
+
+    async fn enqueue_notice(
+        &self,
+        competition: &str,
+        seq: Seq,
+        topic: &str,
+    ) -> Result<bool, StoreError> {
+        check_topic(topic)?;
+        let mut data = self.data()?;
+        let notice = (competition.to_owned(), topic.to_owned());
+        if data.notices.contains_key(&notice) {
+            return Ok(false);
+        }
+        data.notices.insert(notice, seq);
+        let active: Vec<String> = data
+            .webhooks
+            .values()
+            .filter(|w| w.competition == competition && w.disabled.is_none())
+            .map(|w| w.id.clone())
+            .collect();
+        for webhook in active {
+            let mut key = OutboxKey::event(competition, seq, &webhook);
+            key.topic = topic.to_owned();
+            data.outbox.entry(key).or_insert((0, 0));
+        }
+        Ok(true)
     }
 
     async fn log_delivery(&self, delivery: &Delivery, keep: u32) -> Result<(), StoreError> {

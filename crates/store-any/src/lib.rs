@@ -383,6 +383,19 @@ impl WebhookStore for AnyStore {
         delegate!(self, s => s.outbox(competition))
     }
 
+    async fn enqueue_outbox(&self, key: &OutboxKey) -> Result<bool, StoreError> {
+        delegate!(self, s => s.enqueue_outbox(key))
+    }
+
+    async fn enqueue_notice(
+        &self,
+        competition: &str,
+        seq: Seq,
+        topic: &str,
+    ) -> Result<bool, StoreError> {
+        delegate!(self, s => s.enqueue_notice(competition, seq, topic))
+    }
+
     async fn log_delivery(&self, delivery: &Delivery, keep: u32) -> Result<(), StoreError> {
         delegate!(self, s => s.log_delivery(delivery, keep))
     }

@@ -1,13 +1,15 @@
-//! [`WebhookStore`] on PostgreSQL: the tables of `migrations/0006_webhooks.sql`.
-//! The outbox rows are written by the trigger on `events`, inside the
-//! append's transaction; here are only the registrations, the claims and
-//! the log.
+//! [`WebhookStore`] on PostgreSQL: the tables of `migrations/0004_webhooks.sql`
+//! and `0005_webhook_topics.sql`. An event's outbox rows are written by the
+//! trigger on `events`, inside the append's transaction; here are the
+//! registrations, the claims, the log, and the rows the worker adds (a
+//! derived row, a notice once per competition and topic).
 
+use arbiter_store::webhooks::check_topic;
 use arbiter_store::webhooks::rows::{
-    DeliveryRow, OutboxRow, WEBHOOK_COLUMNS, WebhookRow, delivery_from_row, outbox_from_row,
-    webhook_from_row,
+    DeliveryRow, OUTBOX_COLUMNS, OutboxRow, WEBHOOK_COLUMNS, WebhookRow, delivery_from_row,
+    outbox_from_row, webhook_from_row,
 };
-use arbiter_store::{Delivery, OutboxItem, OutboxKey, StoreError, Webhook, WebhookStore};
+use arbiter_store::{Delivery, OutboxItem, OutboxKey, Seq, StoreError, Webhook, WebhookStore};
 use async_trait::async_trait;
 
 use crate::{PostgresStore, seq_to_db};
@@ -106,16 +108,16 @@ impl WebhookStore for PostgresStore {
         lease_until: i64,
         limit: u32,
     ) -> Result<Vec<OutboxItem>, StoreError> {
-        let rows: Vec<OutboxRow> = sqlx::query_as(
+        let rows: Vec<OutboxRow> = sqlx::query_as(&format!(
             "UPDATE webhook_outbox SET next_at = $2 \
-             WHERE (competition, seq, webhook) IN ( \
-               SELECT o.competition, o.seq, o.webhook FROM webhook_outbox AS o \
+             WHERE (competition, seq, webhook, topic) IN ( \
+               SELECT o.competition, o.seq, o.webhook, o.topic FROM webhook_outbox AS o \
                JOIN webhooks AS w ON w.id = o.webhook \
                WHERE o.next_at <= $1 AND w.disabled_reason IS NULL \
-               ORDER BY o.next_at, o.competition, o.seq, o.webhook LIMIT $3 \
+               ORDER BY o.next_at, o.competition, o.seq, o.webhook, o.topic LIMIT $3 \
                FOR UPDATE OF o SKIP LOCKED) \
-             RETURNING competition, seq, webhook, attempts, next_at",
-        )
+             RETURNING {OUTBOX_COLUMNS}"
+        ))
         .bind(now)
         .bind(lease_until)
         .bind(i64::from(limit))
@@ -133,11 +135,13 @@ impl WebhookStore for PostgresStore {
 
     async fn finish_outbox(&self, key: &OutboxKey) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "DELETE FROM webhook_outbox WHERE competition = $1 AND seq = $2 AND webhook = $3",
+            "DELETE FROM webhook_outbox \
+             WHERE competition = $1 AND seq = $2 AND webhook = $3 AND topic = $4",
         )
         .bind(&key.competition)
         .bind(seq_to_db(key.seq)?)
         .bind(&key.webhook)
+        .bind(&key.topic)
         .execute(&self.pool)
         .await
         .map_err(self.backend("cannot finish the notification"))?;
@@ -152,13 +156,14 @@ impl WebhookStore for PostgresStore {
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
             "UPDATE webhook_outbox SET attempts = $4, next_at = $5 \
-             WHERE competition = $1 AND seq = $2 AND webhook = $3",
+             WHERE competition = $1 AND seq = $2 AND webhook = $3 AND topic = $6",
         )
         .bind(&key.competition)
         .bind(seq_to_db(key.seq)?)
         .bind(&key.webhook)
         .bind(i64::from(attempts))
         .bind(next_at)
+        .bind(&key.topic)
         .execute(&self.pool)
         .await
         .map_err(self.backend("cannot reschedule the notification"))?;
@@ -166,15 +171,63 @@ impl WebhookStore for PostgresStore {
     }
 
     async fn outbox(&self, competition: &str) -> Result<Vec<OutboxItem>, StoreError> {
-        let rows: Vec<OutboxRow> = sqlx::query_as(
-            "SELECT competition, seq, webhook, attempts, next_at FROM webhook_outbox \
-             WHERE competition = $1 ORDER BY seq, webhook",
-        )
+        let rows: Vec<OutboxRow> = sqlx::query_as(&format!(
+            "SELECT {OUTBOX_COLUMNS} FROM webhook_outbox \
+             WHERE competition = $1 ORDER BY seq, webhook, topic"
+        ))
         .bind(competition)
         .fetch_all(&self.pool)
         .await
         .map_err(self.backend("cannot read the webhook outbox"))?;
         rows.into_iter().map(outbox_from_row).collect()
+    }
+
+    async fn enqueue_outbox(&self, key: &OutboxKey) -> Result<bool, StoreError> {
+        check_topic(&key.topic)?;
+        let done = sqlx::query(
+            "INSERT INTO webhook_outbox (competition, seq, webhook, topic, attempts, next_at) \
+             SELECT $1, $2, w.id, $4, 0, 0 FROM webhooks AS w \
+             WHERE w.id = $3 AND w.disabled_reason IS NULL \
+             ON CONFLICT (competition, seq, webhook, topic) DO NOTHING",
+        )
+        .bind(&key.competition)
+        .bind(seq_to_db(key.seq)?)
+        .bind(&key.webhook)
+        .bind(&key.topic)
+        .execute(&self.pool)
+        .await
+        .map_err(self.backend("cannot add the notification"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn enqueue_notice(
+        &self,
+        competition: &str,
+        seq: Seq,
+        topic: &str,
+    ) -> Result<bool, StoreError> {
+        check_topic(topic)?;
+        // One statement, so one transaction: the notice's row, and the
+        // outbox rows only when the notice is new (a concurrent second
+        // insert waits on the first's key and then inserts nothing).
+        let made: Option<(i64,)> = sqlx::query_as(
+            "WITH made AS (INSERT INTO webhook_notices (competition, topic, seq) \
+               VALUES ($1, $2, $3) ON CONFLICT (competition, topic) DO NOTHING \
+               RETURNING seq), \
+             rows AS (INSERT INTO webhook_outbox \
+               (competition, seq, webhook, topic, attempts, next_at) \
+               SELECT $1, made.seq, w.id, $2, 0, 0 FROM made, webhooks AS w \
+               WHERE w.competition = $1 AND w.disabled_reason IS NULL \
+               ON CONFLICT (competition, seq, webhook, topic) DO NOTHING) \
+             SELECT seq FROM made",
+        )
+        .bind(competition)
+        .bind(topic)
+        .bind(seq_to_db(seq)?)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(self.backend("cannot make the notice"))?;
+        Ok(made.is_some())
     }
 
     async fn log_delivery(&self, d: &Delivery, keep: u32) -> Result<(), StoreError> {

@@ -1,13 +1,16 @@
-//! [`WebhookStore`] on SQLite: the tables of `migrations/0006_webhooks.sql`.
-//! The outbox rows are written by the trigger on `events`, inside the
-//! append's transaction; here are only the registrations, the claims and
-//! the log. Writes go through the writer connection.
+//! [`WebhookStore`] on SQLite: the tables of `migrations/0006_webhooks.sql`
+//! and `0007_webhook_topics.sql`. An event's outbox rows are written by the
+//! trigger on `events`, inside the append's transaction; here are the
+//! registrations, the claims, the log, and the rows the worker adds (a
+//! derived row, a notice once per competition and topic). Writes go through
+//! the writer connection.
 
+use arbiter_store::webhooks::check_topic;
 use arbiter_store::webhooks::rows::{
-    DeliveryRow, OutboxRow, WEBHOOK_COLUMNS, WebhookRow, delivery_from_row, outbox_from_row,
-    webhook_from_row,
+    DeliveryRow, OUTBOX_COLUMNS, OutboxRow, WEBHOOK_COLUMNS, WebhookRow, delivery_from_row,
+    outbox_from_row, webhook_from_row,
 };
-use arbiter_store::{Delivery, OutboxItem, OutboxKey, StoreError, Webhook, WebhookStore};
+use arbiter_store::{Delivery, OutboxItem, OutboxKey, Seq, StoreError, Webhook, WebhookStore};
 use async_trait::async_trait;
 
 use crate::{SqliteStore, backend, seq_to_db};
@@ -116,15 +119,15 @@ impl WebhookStore for SqliteStore {
     ) -> Result<Vec<OutboxItem>, StoreError> {
         let mut slot = self.inner.writer.lock().await;
         let conn = slot.conn(&self.inner.name).await?;
-        let rows: Vec<OutboxRow> = sqlx::query_as(
+        let rows: Vec<OutboxRow> = sqlx::query_as(&format!(
             "UPDATE webhook_outbox SET next_at = ?2 \
-             WHERE (competition, seq, webhook) IN ( \
-               SELECT o.competition, o.seq, o.webhook FROM webhook_outbox AS o \
+             WHERE (competition, seq, webhook, topic) IN ( \
+               SELECT o.competition, o.seq, o.webhook, o.topic FROM webhook_outbox AS o \
                JOIN webhooks AS w ON w.id = o.webhook \
                WHERE o.next_at <= ?1 AND w.disabled_reason IS NULL \
-               ORDER BY o.next_at, o.competition, o.seq, o.webhook LIMIT ?3) \
-             RETURNING competition, seq, webhook, attempts, next_at",
-        )
+               ORDER BY o.next_at, o.competition, o.seq, o.webhook, o.topic LIMIT ?3) \
+             RETURNING {OUTBOX_COLUMNS}"
+        ))
         .bind(now)
         .bind(lease_until)
         .bind(i64::from(limit))
@@ -144,11 +147,13 @@ impl WebhookStore for SqliteStore {
         let mut slot = self.inner.writer.lock().await;
         let conn = slot.conn(&self.inner.name).await?;
         let done = sqlx::query(
-            "DELETE FROM webhook_outbox WHERE competition = ?1 AND seq = ?2 AND webhook = ?3",
+            "DELETE FROM webhook_outbox \
+             WHERE competition = ?1 AND seq = ?2 AND webhook = ?3 AND topic = ?4",
         )
         .bind(&key.competition)
         .bind(seq_to_db(key.seq)?)
         .bind(&key.webhook)
+        .bind(&key.topic)
         .execute(conn)
         .await
         .map_err(backend("cannot finish the notification"))?;
@@ -165,13 +170,14 @@ impl WebhookStore for SqliteStore {
         let conn = slot.conn(&self.inner.name).await?;
         let done = sqlx::query(
             "UPDATE webhook_outbox SET attempts = ?4, next_at = ?5 \
-             WHERE competition = ?1 AND seq = ?2 AND webhook = ?3",
+             WHERE competition = ?1 AND seq = ?2 AND webhook = ?3 AND topic = ?6",
         )
         .bind(&key.competition)
         .bind(seq_to_db(key.seq)?)
         .bind(&key.webhook)
         .bind(i64::from(attempts))
         .bind(next_at)
+        .bind(&key.topic)
         .execute(conn)
         .await
         .map_err(backend("cannot reschedule the notification"))?;
@@ -181,15 +187,82 @@ impl WebhookStore for SqliteStore {
     async fn outbox(&self, competition: &str) -> Result<Vec<OutboxItem>, StoreError> {
         let mut slot = self.reader().await;
         let conn = slot.conn(&self.inner.name).await?;
-        let rows: Vec<OutboxRow> = sqlx::query_as(
-            "SELECT competition, seq, webhook, attempts, next_at FROM webhook_outbox \
-             WHERE competition = ?1 ORDER BY seq, webhook",
-        )
+        let rows: Vec<OutboxRow> = sqlx::query_as(&format!(
+            "SELECT {OUTBOX_COLUMNS} FROM webhook_outbox \
+             WHERE competition = ?1 ORDER BY seq, webhook, topic"
+        ))
         .bind(competition)
         .fetch_all(conn)
         .await
         .map_err(backend("cannot read the webhook outbox"))?;
         rows.into_iter().map(outbox_from_row).collect()
+    }
+
+    async fn enqueue_outbox(&self, key: &OutboxKey) -> Result<bool, StoreError> {
+        check_topic(&key.topic)?;
+        let mut slot = self.inner.writer.lock().await;
+        let conn = slot.conn(&self.inner.name).await?;
+        let done = sqlx::query(
+            "INSERT INTO webhook_outbox (competition, seq, webhook, topic, attempts, next_at) \
+             SELECT ?1, ?2, w.id, ?4, 0, 0 FROM webhooks AS w \
+             WHERE w.id = ?3 AND w.disabled_reason IS NULL \
+             ON CONFLICT (competition, seq, webhook, topic) DO NOTHING",
+        )
+        .bind(&key.competition)
+        .bind(seq_to_db(key.seq)?)
+        .bind(&key.webhook)
+        .bind(&key.topic)
+        .execute(conn)
+        .await
+        .map_err(backend("cannot add the notification"))?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    async fn enqueue_notice(
+        &self,
+        competition: &str,
+        seq: Seq,
+        topic: &str,
+    ) -> Result<bool, StoreError> {
+        check_topic(topic)?;
+        let mut slot = self.inner.writer.lock().await;
+        let conn = slot.conn(&self.inner.name).await?;
+        // One transaction: the notice and its rows, or neither. The
+        // notice's key makes a second call (another process's too: the
+        // writer's lock is the database's) write nothing.
+        let mut tx = sqlx::Connection::begin(conn)
+            .await
+            .map_err(backend("cannot begin the notice"))?;
+        let made = sqlx::query(
+            "INSERT INTO webhook_notices (competition, topic, seq) VALUES (?1, ?2, ?3) \
+             ON CONFLICT (competition, topic) DO NOTHING",
+        )
+        .bind(competition)
+        .bind(topic)
+        .bind(seq_to_db(seq)?)
+        .execute(&mut *tx)
+        .await
+        .map_err(backend("cannot record the notice"))?
+        .rows_affected()
+            > 0;
+        if made {
+            sqlx::query(
+                "INSERT INTO webhook_outbox (competition, seq, webhook, topic, attempts, next_at) \
+                 SELECT ?1, ?2, w.id, ?3, 0, 0 FROM webhooks AS w \
+                 WHERE w.competition = ?1 AND w.disabled_reason IS NULL \
+                 ON CONFLICT (competition, seq, webhook, topic) DO NOTHING",
+            )
+            .bind(competition)
+            .bind(seq_to_db(seq)?)
+            .bind(topic)
+            .execute(&mut *tx)
+            .await
+            .map_err(backend("cannot add the notice's notifications"))?;
+        }
+        tx.commit()
+            .await
+            .map_err(backend("cannot commit the notice"))?;
+        Ok(made)
     }
 
     async fn log_delivery(&self, d: &Delivery, keep: u32) -> Result<(), StoreError> {

@@ -13,7 +13,9 @@ pub use accounts::{
     Account, AccountStore, ApiToken, CalendarFeed, FeedOwner, Grant, Role, Session,
     check_account_import,
 };
-pub use webhooks::{Delivery, OutboxItem, OutboxKey, Webhook, WebhookKind, WebhookStore};
+pub use webhooks::{
+    Delivery, MAX_TOPIC, OutboxItem, OutboxKey, Webhook, WebhookKind, WebhookStore,
+};
 
 use async_trait::async_trait;
 

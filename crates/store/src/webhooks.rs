@@ -10,6 +10,13 @@
 //! notifications to a crash. A row is deleted only once its delivery
 //! succeeded (or was given up): delivery is at least once, and the row's
 //! [`OutboxKey::id`] is the idempotency id receivers deduplicate by.
+//!
+//! Besides an event's own row (topic empty), a row may carry a *topic*: a
+//! notification derived from the event by the worker
+//! ([`WebhookStore::enqueue_outbox`], "standings changed at the top"), or
+//! one that no event makes ([`WebhookStore::enqueue_notice`], "deadline
+//! approaching"), written at most once per competition and topic ever,
+//! whoever asks and however often.
 
 use async_trait::async_trait;
 
@@ -64,20 +71,58 @@ pub struct Webhook {
     pub failures: u32,
 }
 
-/// Which notification an outbox row is: an event of a competition, for one
-/// webhook.
+/// Which notification an outbox row is: an event of a competition (or a
+/// notice made at that version, named by its topic), for one webhook.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct OutboxKey {
     pub competition: String,
     pub seq: Seq,
     pub webhook: String,
+    /// Empty for the event's own notification; else what the row is about
+    /// (`standings`, `deadline:G12:1797724740`), at most [`MAX_TOPIC`]
+    /// bytes.
+    pub topic: String,
+}
+
+/// The longest topic, in bytes.
+pub const MAX_TOPIC: usize = 200;
+
+/// A topic a derived row or a notice may have: not empty, at most
+/// [`MAX_TOPIC`] bytes (a caller's mistake, refused before anything is
+/// written).
+pub fn check_topic(topic: &str) -> Result<(), StoreError> {
+    if topic.is_empty() || topic.len() > MAX_TOPIC {
+        return Err(StoreError::Backend(format!(
+            "refused: a notification's topic has 1 to {MAX_TOPIC} bytes; this one has {}",
+            topic.len()
+        )));
+    }
+    Ok(())
 }
 
 impl OutboxKey {
+    /// The event's own notification for `webhook`.
+    pub fn event(competition: &str, seq: Seq, webhook: &str) -> Self {
+        Self {
+            competition: competition.to_owned(),
+            seq,
+            webhook: webhook.to_owned(),
+            topic: String::new(),
+        }
+    }
+
     /// The idempotency id a receiver deduplicates by: the same for every
-    /// attempt of this notification, different for every other one.
+    /// attempt of this notification, different for every other one
+    /// (`competition:seq:webhook`, then `:topic` when there is one).
     pub fn id(&self) -> String {
-        format!("{}:{}:{}", self.competition, self.seq, self.webhook)
+        if self.topic.is_empty() {
+            format!("{}:{}:{}", self.competition, self.seq, self.webhook)
+        } else {
+            format!(
+                "{}:{}:{}:{}",
+                self.competition, self.seq, self.webhook, self.topic
+            )
+        }
     }
 }
 
@@ -113,7 +158,8 @@ pub struct Delivery {
 /// - an appended event gets one outbox row per active webhook of its
 ///   competition, in the append's transaction, and nothing else does;
 /// - a disabled webhook gets no new rows and its rows are not claimed;
-/// - deleting a webhook deletes its rows and its log.
+/// - deleting a webhook deletes its rows and its log;
+/// - a notice (a topic of a competition) is enqueued once, ever.
 #[async_trait]
 pub trait WebhookStore: Send + Sync {
     /// Register a webhook; [`StoreError::Exists`] when its id is taken.
@@ -155,8 +201,25 @@ pub trait WebhookStore: Send + Sync {
         attempts: u32,
         next_at: i64,
     ) -> Result<bool, StoreError>;
-    /// The rows of a competition still to deliver, by seq and webhook.
+    /// The rows of a competition still to deliver, by seq, webhook and
+    /// topic.
     async fn outbox(&self, competition: &str) -> Result<Vec<OutboxItem>, StoreError>;
+    /// A row derived from another (`key.topic` not empty), due at once,
+    /// if its webhook is active and the row is not already there: true
+    /// when it was written. Writing it twice writes one row.
+    async fn enqueue_outbox(&self, key: &OutboxKey) -> Result<bool, StoreError>;
+    /// A notice that no event makes (`topic` not empty, at most
+    /// [`MAX_TOPIC`] bytes), made at version `seq` of `competition`: the
+    /// first call for this competition and topic records it and writes a
+    /// row for each active webhook of the competition, in one transaction,
+    /// and answers true; every later call (another worker's, after a
+    /// restart, after delivery) writes nothing and answers false.
+    async fn enqueue_notice(
+        &self,
+        competition: &str,
+        seq: Seq,
+        topic: &str,
+    ) -> Result<bool, StoreError>;
 
     /// Record an attempt, keeping only the newest `keep` of its webhook.
     async fn log_delivery(&self, delivery: &Delivery, keep: u32) -> Result<(), StoreError>;
@@ -208,11 +271,14 @@ pub mod rows {
         })
     }
 
-    /// competition, seq, webhook, attempts, next_at.
-    pub type OutboxRow = (String, i64, String, i64, i64);
+    /// competition, seq, webhook, topic, attempts, next_at.
+    pub type OutboxRow = (String, i64, String, String, i64, i64);
+
+    /// The columns of [`OutboxRow`], for SELECTs and RETURNING.
+    pub const OUTBOX_COLUMNS: &str = "competition, seq, webhook, topic, attempts, next_at";
 
     pub fn outbox_from_row(
-        (competition, seq, webhook, attempts, next_at): OutboxRow,
+        (competition, seq, webhook, topic, attempts, next_at): OutboxRow,
     ) -> Result<OutboxItem, StoreError> {
         Ok(OutboxItem {
             key: OutboxKey {
@@ -221,6 +287,7 @@ pub mod rows {
                     StoreError::Backend(format!("corrupt outbox: negative sequence {seq}"))
                 })?,
                 webhook,
+                topic,
             },
             attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
             next_at,

@@ -27,6 +27,8 @@ where
     check!(claim_lease_finish_and_retry);
     check!(delete_takes_rows_and_log);
     check!(delivery_log_keeps_the_newest);
+    check!(derived_rows_are_written_once_for_active_webhooks);
+    check!(a_notice_is_made_once_ever);
 }
 
 fn hook(id: &str, competition: &str, created_at: &str) -> Webhook {
@@ -45,10 +47,13 @@ fn hook(id: &str, competition: &str, created_at: &str) -> Webhook {
 }
 
 fn key(competition: &str, seq: u64, webhook: &str) -> OutboxKey {
+    OutboxKey::event(competition, seq, webhook)
+}
+
+fn topical(competition: &str, seq: u64, webhook: &str, topic: &str) -> OutboxKey {
     OutboxKey {
-        competition: competition.to_owned(),
-        seq,
-        webhook: webhook.to_owned(),
+        topic: topic.to_owned(),
+        ..key(competition, seq, webhook)
     }
 }
 
@@ -352,4 +357,140 @@ pub async fn delivery_log_keeps_the_newest<S: WebhookStore>(store: S) {
     assert_eq!(got[1], delivery("h", 4, 1, true));
     assert_eq!(got[0], delivery("h", 5, 1, false));
     assert_eq!(ok("deliveries", store.deliveries("h", 2).await).len(), 2);
+}
+
+pub async fn derived_rows_are_written_once_for_active_webhooks<S: EventStore + WebhookStore>(
+    store: S,
+) {
+    for (id, c) in [("h", "c1"), ("off", "c1")] {
+        ok(
+            "add",
+            store
+                .add_webhook(&hook(id, c, "2024-01-01T00:00:00Z"))
+                .await,
+        );
+    }
+    ok(
+        "disable",
+        store.set_webhook_state("off", 5, Some("failing")).await,
+    );
+    ok("append", store.append("c1", 0, &[event("a")], None).await);
+    let derived = topical("c1", 1, "h", "standings");
+    assert!(ok("enqueue", store.enqueue_outbox(&derived).await));
+    assert!(
+        !ok("enqueue", store.enqueue_outbox(&derived).await),
+        "a derived row written twice is one row"
+    );
+    assert!(
+        !ok(
+            "enqueue",
+            store
+                .enqueue_outbox(&topical("c1", 1, "off", "standings"))
+                .await
+        ),
+        "a disabled webhook gets no derived row"
+    );
+    assert!(
+        !ok(
+            "enqueue",
+            store
+                .enqueue_outbox(&topical("c1", 1, "nobody", "standings"))
+                .await
+        ),
+        "nor does a webhook that does not exist"
+    );
+    assert!(
+        store.enqueue_outbox(&key("c1", 1, "h")).await.is_err(),
+        "a derived row has a topic"
+    );
+    let rows = ok("outbox", store.outbox("c1").await);
+    assert_eq!(
+        rows.iter().map(|r| r.key.clone()).collect::<Vec<_>>(),
+        vec![key("c1", 1, "h"), derived.clone()],
+        "the event's own row, then the derived one"
+    );
+    assert_eq!(derived.id(), "c1:1:h:standings");
+    assert_eq!(key("c1", 1, "h").id(), "c1:1:h");
+    // Claimed, retried and finished by its whole key.
+    let claimed = ok("claim", store.claim_outbox(10, 40, 10).await);
+    assert_eq!(claimed.len(), 2);
+    assert!(ok("retry", store.retry_outbox(&derived, 1, 100).await));
+    assert!(ok("finish", store.finish_outbox(&key("c1", 1, "h")).await));
+    let left = ok("outbox", store.outbox("c1").await);
+    assert_eq!(left.len(), 1);
+    assert_eq!(
+        (left[0].key.clone(), left[0].attempts),
+        (derived.clone(), 1)
+    );
+    assert!(ok("finish", store.finish_outbox(&derived).await));
+    assert!(ok("delete", store.delete_webhook("h").await));
+}
+
+pub async fn a_notice_is_made_once_ever<S: EventStore + WebhookStore>(store: S) {
+    for (id, c) in [("h1", "c1"), ("h2", "c1"), ("off", "c1"), ("h3", "c2")] {
+        ok(
+            "add",
+            store
+                .add_webhook(&hook(id, c, "2024-01-01T00:00:00Z"))
+                .await,
+        );
+    }
+    ok(
+        "disable",
+        store.set_webhook_state("off", 5, Some("failing")).await,
+    );
+    ok("append", store.append("c1", 0, &[event("a")], None).await);
+    for id in ["h1", "h2", "off"] {
+        store.finish_outbox(&key("c1", 1, id)).await.ok();
+    }
+    let topic = "deadline:G1:1700000000";
+    assert!(ok("notice", store.enqueue_notice("c1", 1, topic).await));
+    let rows = ok("outbox", store.outbox("c1").await);
+    assert_eq!(
+        rows.iter().map(|r| r.key.clone()).collect::<Vec<_>>(),
+        vec![topical("c1", 1, "h1", topic), topical("c1", 1, "h2", topic)],
+        "a row for each active webhook of the competition"
+    );
+    assert!(
+        ok("outbox", store.outbox("c2").await).is_empty(),
+        "none for another competition's"
+    );
+    assert!(
+        !ok("notice", store.enqueue_notice("c1", 1, topic).await),
+        "the same notice again makes nothing"
+    );
+    ok("append", store.append("c1", 1, &[event("b")], None).await);
+    assert!(
+        !ok("notice", store.enqueue_notice("c1", 2, topic).await),
+        "not even at a later version"
+    );
+    for id in ["h1", "h2"] {
+        assert!(ok(
+            "finish",
+            store.finish_outbox(&topical("c1", 1, id, topic)).await
+        ));
+        store.finish_outbox(&key("c1", 2, id)).await.ok();
+    }
+    assert!(
+        !ok("notice", store.enqueue_notice("c1", 2, topic).await),
+        "nor once delivered"
+    );
+    assert!(ok("outbox", store.outbox("c1").await).is_empty());
+    assert!(
+        ok("notice", store.enqueue_notice("c2", 0, topic).await),
+        "the same topic is another competition's own notice"
+    );
+    assert!(ok(
+        "notice",
+        store
+            .enqueue_notice("c1", 2, "deadline:G1:1700003600")
+            .await
+    ));
+    assert!(store.enqueue_notice("c1", 2, "").await.is_err());
+    assert!(
+        store
+            .enqueue_notice("c1", 2, &"x".repeat(crate::MAX_TOPIC + 1))
+            .await
+            .is_err()
+    );
 }
