@@ -508,7 +508,7 @@ pub async fn run_sunjang(
         let moved = plan.layout.as_ref().map_or(0, |x| x.moves.len());
         let mut after = l.clone();
         after.apply(&season::Event::SeasonPlanned(Box::new(plan)));
-        let number = l.seasons.len() + 1;
+        let number = l.next_season_number();
         let verdict = if violations.is_empty() {
             "it breaks no rule of section A; nothing is stored until you plan it".to_string()
         } else {
@@ -539,7 +539,7 @@ pub async fn run_sunjang(
             .current()
             .filter(|_| after.seasons.len() > l.seasons.len())
             .map(|s| season_view(&after, s));
-        let number = l.seasons.len() + 1;
+        let number = l.next_season_number();
         return Ok(FormatDone {
             action: action.name().into(),
             version,
