@@ -117,6 +117,7 @@ pub async fn run(db: Option<&str>, args: &ServeArgs) -> Result<()> {
         webhooks: arbiter_server::webhooks::WebhookConfig {
             allow_private: args.webhooks_to_private,
             timeout: std::time::Duration::from_secs(args.webhook_timeout),
+            deadline_lead: std::time::Duration::from_secs(args.deadline_notice_hours * 3600),
             ..arbiter_server::webhooks::WebhookConfig::default()
         },
         ..arbiter_server::Config::default()

@@ -8,6 +8,13 @@
 //! receiver answered 2xx, so a crash between the POST and the delete sends
 //! it again with the same `X-Arbiter-Delivery` id (docs/webhooks.md).
 //!
+//! Two notifications are made here rather than by the append's trigger
+//! (`arbiter_service::notify`): handling an event's row that may move the
+//! standings first writes its `standings` row (once, whatever the retries),
+//! and every [`WebhookConfig::deadline_scan`] the worker makes a notice for
+//! each game whose deadline is within [`WebhookConfig::deadline_lead`]
+//! ([`enqueue_deadlines`]), once per competition, game and deadline.
+//!
 //! Server-side request forgery: a URL is http or https, at most
 //! [`MAX_URL`] bytes, without user info; its host is resolved at each
 //! delivery and the connection goes to an address that was checked, never
@@ -18,7 +25,10 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use arbiter_store::{Delivery, OutboxItem, StoreError, Webhook, WebhookKind, WebhookStore};
+use arbiter_engine::model::Time;
+use arbiter_store::{
+    Delivery, OutboxItem, OutboxKey, StoreError, Webhook, WebhookKind, WebhookStore,
+};
 use axum::body::Bytes;
 use axum::http::{Request, Uri};
 use hmac::{Hmac, Mac};
@@ -48,7 +58,20 @@ pub struct WebhookConfig {
     pub timeout: Duration,
     /// How often the worker looks for due notifications.
     pub poll: Duration,
+    /// How long before a game's deadline "deadline approaching" is sent
+    /// (within [`MIN_DEADLINE_LEAD`] and [`MAX_DEADLINE_LEAD`]).
+    pub deadline_lead: Duration,
+    /// How often the worker looks for approaching deadlines.
+    pub deadline_scan: Duration,
 }
+
+/// The shortest and longest lead time of "deadline approaching": an hour
+/// (less would often reach players too late to play), a week (more would
+/// notify a round's deadline as it is announced).
+pub const MIN_DEADLINE_LEAD: Duration = Duration::from_secs(3600);
+pub const MAX_DEADLINE_LEAD: Duration = Duration::from_secs(7 * 24 * 3600);
+/// The lead time unless the server is told otherwise: a day.
+pub const DEFAULT_DEADLINE_LEAD: Duration = Duration::from_secs(24 * 3600);
 
 impl Default for WebhookConfig {
     fn default() -> Self {
@@ -59,6 +82,8 @@ impl Default for WebhookConfig {
             max_backoff: Duration::from_secs(3600),
             timeout: Duration::from_secs(10),
             poll: Duration::from_secs(1),
+            deadline_lead: DEFAULT_DEADLINE_LEAD,
+            deadline_scan: Duration::from_secs(60),
         }
     }
 }
@@ -385,6 +410,57 @@ pub async fn deliver_due(state: &AppState) -> Result<usize, StoreError> {
     Ok(n)
 }
 
+/// Make a "deadline approaching" notice for every game of a competition
+/// with an active webhook whose deadline is after `now` and within the
+/// lead time; the number of notices made (a notice already made, by this
+/// worker or another, before a restart or not, is not made again).
+pub async fn enqueue_deadlines(state: &AppState, now: Time) -> Result<usize, StoreError> {
+    let store = state.service.store();
+    let lead = chrono::Duration::from_std(
+        state
+            .config
+            .webhooks
+            .deadline_lead
+            .clamp(MIN_DEADLINE_LEAD, MAX_DEADLINE_LEAD),
+    )
+    .unwrap_or(chrono::Duration::days(1));
+    let competitions = match state.service.competitions().await {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::warn!(error = %e, "webhook deadlines: cannot list the competitions");
+            return Ok(0);
+        }
+    };
+    let mut made = 0;
+    for competition in competitions {
+        if !store
+            .webhooks(&competition)
+            .await?
+            .iter()
+            .any(|w| w.disabled.is_none())
+        {
+            continue;
+        }
+        let (version, topics) = match state
+            .service
+            .approaching_deadlines(&competition, now, lead)
+            .await
+        {
+            Ok(found) => found,
+            Err(e) => {
+                tracing::warn!(competition, error = %e, "webhook deadlines: cannot read");
+                continue;
+            }
+        };
+        for topic in topics {
+            if store.enqueue_notice(&competition, version, &topic).await? {
+                made += 1;
+            }
+        }
+    }
+    Ok(made)
+}
+
 async fn deliver_one(state: &AppState, item: OutboxItem) -> Result<(), StoreError> {
     let store = state.service.store();
     let config = state.config.webhooks;
@@ -393,9 +469,42 @@ async fn deliver_one(state: &AppState, item: OutboxItem) -> Result<(), StoreErro
         return Ok(());
     };
     let id = item.key.id();
+    if item.key.topic.is_empty() {
+        // The rows this event adds are written before its own is finished:
+        // a crash in between writes them again, which writes nothing.
+        match state
+            .service
+            .follow_ups(&item.key.competition, item.key.seq)
+            .await
+        {
+            Ok(topics) => {
+                for topic in topics {
+                    let key = OutboxKey {
+                        topic: topic.to_owned(),
+                        ..item.key.clone()
+                    };
+                    store.enqueue_outbox(&key).await?;
+                }
+            }
+            Err(e) => {
+                tracing::warn!(id, error = %e, "cannot read a webhook notification's event");
+                let attempts = item.attempts.saturating_add(1);
+                store
+                    .retry_outbox(&item.key, attempts, unix_now() + backoff(&config, attempts))
+                    .await?;
+                return Ok(());
+            }
+        }
+    }
     let notification = match state
         .service
-        .notification(&item.key.competition, item.key.seq, &id, &state.base_url)
+        .notification(
+            &item.key.competition,
+            item.key.seq,
+            &item.key.topic,
+            &id,
+            &state.base_url,
+        )
         .await
     {
         Ok(Some(n)) => n,
@@ -464,10 +573,19 @@ async fn deliver_one(state: &AppState, item: OutboxItem) -> Result<(), StoreErro
 }
 
 /// Start the worker: it delivers what is due every
-/// [`WebhookConfig::poll`] until the task is aborted.
+/// [`WebhookConfig::poll`], and makes the notices of approaching deadlines
+/// every [`WebhookConfig::deadline_scan`] (and when it starts), until the
+/// task is aborted.
 pub fn spawn(state: AppState) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
+        let mut scanned: Option<tokio::time::Instant> = None;
         loop {
+            if scanned.is_none_or(|t| t.elapsed() >= state.config.webhooks.deadline_scan) {
+                scanned = Some(tokio::time::Instant::now());
+                if let Err(e) = enqueue_deadlines(&state, state.clock.now()).await {
+                    tracing::warn!(error = %e, "webhook deadlines: the store failed");
+                }
+            }
             match deliver_due(&state).await {
                 // More may be due: go on at once.
                 Ok(n) if n > 0 => continue,

@@ -2,7 +2,9 @@
 //! gets a round's announcement with a valid HMAC-SHA256 signature (and a
 //! Discord-shaped body for a Discord webhook); a failing receiver makes the
 //! worker retry and then disable the webhook with the reason, its rows kept
-//! and no more requests sent.
+//! and no more requests sent; a deadline approaching is notified once per
+//! game and deadline, however often the worker scans and after a restart;
+//! a new leader is notified, a result that leaves the leader is not.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -86,11 +88,15 @@ async fn ladder(max_failures: u32) -> (Router, AppState, String) {
 }
 
 async fn act(app: &Router, token: &str, body: &Value) {
-    let version = etag(app, ID).await;
+    act_on(app, ID, token, body).await;
+}
+
+async fn act_on(app: &Router, id: &str, token: &str, body: &Value) {
+    let version = etag(app, id).await;
     let a = send(
         app,
         Method::POST,
-        &format!("/api/competitions/{ID}/actions"),
+        &format!("/api/competitions/{id}/actions"),
         As::Token(token),
         &[("if-match", version)],
         Some(body),
@@ -500,5 +506,401 @@ async fn private_targets_are_refused_unless_allowed() {
     assert_eq!(
         webhooks::post(&url, "{}".into(), &[], &allowed).await.ok(),
         Some(200)
+    );
+}
+
+/// The generic bodies the receiver got, of kind `kind`.
+fn bodies(got: &Received, kind: &str) -> Vec<Value> {
+    got.lock()
+        .unwrap()
+        .iter()
+        .filter(|(h, _)| h.contains_key("x-arbiter-signature"))
+        .filter_map(|(_, b)| serde_json::from_str::<Value>(b).ok())
+        .filter(|b| b["kind"] == kind)
+        .collect()
+}
+
+/// Every delivery id the receiver got (generic and Discord).
+fn ids(got: &Received) -> Vec<String> {
+    got.lock()
+        .unwrap()
+        .iter()
+        .map(|(h, _)| h["x-arbiter-delivery"].to_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Deliver until the outbox of `competition` is empty (or 5 s pass).
+async fn drain(state: &AppState, competition: &str) {
+    for _ in 0..100 {
+        webhooks::deliver_due(state).await.unwrap();
+        if state
+            .service
+            .store()
+            .outbox(competition)
+            .await
+            .unwrap()
+            .is_empty()
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the outbox of {competition} did not empty");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deadline_approaching_is_notified_once_even_when_the_worker_runs_twice_or_restarts() {
+    let (app, state, olga) = ladder(5).await;
+    let (url, got) = receiver(StatusCode::NO_CONTENT).await;
+    let store = state.service.store();
+    store
+        .add_webhook(&hook("gen", WebhookKind::Generic, &url))
+        .await
+        .unwrap();
+    store
+        .add_webhook(&hook("dis", WebhookKind::Discord, &url))
+        .await
+        .unwrap();
+    announce(&app, &olga).await;
+    drain(&state, ID).await;
+    got.lock().unwrap().clear();
+    let games: Vec<(String, String, String, chrono::DateTime<chrono::Utc>)> = state
+        .service
+        .read(ID, |l, _| {
+            l.games
+                .iter()
+                .map(|g| {
+                    (
+                        g.id.to_string(),
+                        l.name_of(g.ussr.player),
+                        l.name_of(g.us.player),
+                        g.deadline.unwrap(),
+                    )
+                })
+                .collect()
+        })
+        .await
+        .unwrap();
+    assert_eq!(games.len(), 2);
+    let deadline = games[0].3;
+    assert!(
+        games.iter().all(|g| g.3 == deadline),
+        "one round, one deadline"
+    );
+    let hours = chrono::Duration::hours;
+    // Two days before the deadline, with the default lead of a day: not yet.
+    assert_eq!(
+        webhooks::enqueue_deadlines(&state, deadline - hours(48))
+            .await
+            .unwrap(),
+        0
+    );
+    assert!(store.outbox(ID).await.unwrap().is_empty());
+    // Half a day before: each game once, for each webhook.
+    let at = deadline - hours(12);
+    assert_eq!(webhooks::enqueue_deadlines(&state, at).await.unwrap(), 2);
+    assert_eq!(
+        webhooks::enqueue_deadlines(&state, at).await.unwrap(),
+        0,
+        "the worker's next scan makes nothing"
+    );
+    // A restart: another server on the same database, its caches empty,
+    // scans an hour later and makes nothing either.
+    let restarted = AppState::new(Service::new(store.clone()))
+        .with_clock(Clock::Fixed(at + hours(1)))
+        .with_config(config(5));
+    assert_eq!(
+        webhooks::enqueue_deadlines(&restarted, at + hours(1))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        store.outbox(ID).await.unwrap().len(),
+        4,
+        "2 games × 2 webhooks"
+    );
+    // Both servers deliver and scan again: four requests in all.
+    drain(&restarted, ID).await;
+    for s in [&state, &restarted] {
+        assert_eq!(
+            webhooks::enqueue_deadlines(s, at + hours(2)).await.unwrap(),
+            0,
+            "a delivered notice is not made again"
+        );
+        webhooks::deliver_due(s).await.unwrap();
+    }
+    assert_eq!(got.lock().unwrap().len(), 4, "{:?}", ids(&got));
+    let mut delivered = ids(&got);
+    delivered.sort();
+    delivered.dedup();
+    assert_eq!(
+        delivered.len(),
+        4,
+        "each notice once per webhook: {delivered:?}"
+    );
+    let version = store.version(ID).await.unwrap();
+    let generic = bodies(&got, "deadline-approaching");
+    assert_eq!(generic.len(), 2);
+    for (game, ussr, us, d) in &games {
+        let topic = format!("deadline:{game}:{}", d.timestamp());
+        let body = generic
+            .iter()
+            .find(|b| b["id"] == format!("{ID}:{version}:gen:{topic}"))
+            .unwrap_or_else(|| panic!("{topic} in {generic:?}"));
+        let text = body["text"].as_str().unwrap();
+        let when = d.format("%Y-%m-%d %H:%M UTC").to_string();
+        assert!(
+            text.starts_with(&format!("{game}, {ussr} v. {us}, is due by {when}")),
+            "{text}"
+        );
+        assert_eq!(
+            body["deadline"],
+            d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        );
+        assert_eq!(body["version"], version);
+        assert_eq!(body["games"].as_array().unwrap().len(), 1);
+        assert!(
+            body["games"][0].as_str().unwrap().contains("moderator"),
+            "{body}"
+        );
+    }
+    let discord: Vec<Value> = got
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(h, _)| !h.contains_key("x-arbiter-signature"))
+        .map(|(_, b)| serde_json::from_str(b).unwrap())
+        .collect();
+    assert_eq!(discord.len(), 2);
+    assert!(
+        discord
+            .iter()
+            .all(|d| d["content"] == "**Hooked Ladder**: Deadline approaching"),
+        "{discord:?}"
+    );
+    // After the deadline, nothing more.
+    assert_eq!(
+        webhooks::enqueue_deadlines(&state, deadline + hours(1))
+            .await
+            .unwrap(),
+        0
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ladder_result_leaves_its_champion_and_the_close_that_re_sorts_it_notifies() {
+    let (app, state, olga) = ladder(5).await;
+    let (url, got) = receiver(StatusCode::NO_CONTENT).await;
+    state
+        .service
+        .store()
+        .add_webhook(&hook("gen", WebhookKind::Generic, &url))
+        .await
+        .unwrap();
+    announce(&app, &olga).await;
+    let games: Vec<(String, String, String)> = state
+        .service
+        .read(ID, |l, _| {
+            l.games
+                .iter()
+                .map(|g| {
+                    (
+                        g.id.to_string(),
+                        l.name_of(g.ussr.player),
+                        l.name_of(g.us.player),
+                    )
+                })
+                .collect()
+        })
+        .await
+        .unwrap();
+    // Bob Brown beats the champion at the top rung, Carol Clark beats Dan.
+    for (game, a, b) in &games {
+        let winner = if a == "Bob Brown" || b == "Bob Brown" {
+            "Bob Brown"
+        } else {
+            "Carol Clark"
+        };
+        let result = json!({"winner": winner, "ended_by": "final-scoring", "turn": 10});
+        act(
+            &app,
+            &olga,
+            &json!({"action": "record-result", "game": game, "result": result}),
+        )
+        .await;
+    }
+    drain(&state, ID).await;
+    assert_eq!(bodies(&got, "result-recorded").len(), 2);
+    assert!(
+        bodies(&got, "standings-changed").is_empty(),
+        "a result leaves the ladder as it is until the round closes"
+    );
+    act(&app, &olga, &json!({"action": "close-round"})).await;
+    drain(&state, ID).await;
+    let version = state.service.store().version(ID).await.unwrap();
+    let changed = bodies(&got, "standings-changed");
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    let body = &changed[0];
+    let text = body["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("Bob Brown now leads, ahead of ")
+            && text.ends_with("; before, Alice Adams led."),
+        "{text}"
+    );
+    assert_eq!(body["top"][0], "1. Bob Brown");
+    assert_eq!(body["top"].as_array().unwrap().len(), 3);
+    assert_eq!(body["version"], version);
+    assert_eq!(body["id"], format!("{ID}:{version}:gen:standings"));
+    assert_eq!(bodies(&got, "round-closed").len(), 1);
+    // Delivered once: the worker's next rounds send nothing.
+    let before = got.lock().unwrap().len();
+    webhooks::deliver_due(&state).await.unwrap();
+    assert_eq!(got.lock().unwrap().len(), before);
+}
+
+const RR: &str = "hooked-rr";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_result_that_changes_the_leader_notifies_one_that_does_not_does_not() {
+    let (app, state, olga) = ladder(5).await;
+    let created = send(
+        &app,
+        Method::POST,
+        "/api/competitions",
+        As::Token(&olga),
+        &[],
+        Some(
+            &json!({"format": "round-robin", "id": RR, "name": "Hooked League",
+            "preset": "chess",
+            "players": ["Ana Morales", "Ben Li", "Cy Dodd", "Di Ng"]}),
+        ),
+    )
+    .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text());
+    act_on(&app, RR, &olga, &json!({"action": "start"})).await;
+    let (url, got) = receiver(StatusCode::NO_CONTENT).await;
+    let mut h = hook("rr", WebhookKind::Generic, &url);
+    h.competition = RR.to_owned();
+    state.service.store().add_webhook(&h).await.unwrap();
+    let view = common::view(&app, RR).await;
+    let round = |n: usize| -> Vec<(String, String, String)> {
+        view["rounds"][n]["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                (
+                    g["label"].as_str().unwrap().to_owned(),
+                    g["home"].as_str().unwrap().to_owned(),
+                    g["away"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let (first, second) = (round(0), round(1));
+    let record =
+        |game: &str, score: &str| json!({"action": "record-result", "game": game, "score": score});
+    // The first result: its winner is the first leader.
+    let (g1, leader, _) = first[0].clone();
+    act_on(&app, RR, &olga, &record(&g1, "1-0")).await;
+    drain(&state, RR).await;
+    let changed = bodies(&got, "standings-changed");
+    assert_eq!(changed.len(), 1, "{changed:?}");
+    assert!(
+        changed[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{leader} now leads")),
+        "{}",
+        changed[0]["text"]
+    );
+    // A draw behind him: he still leads alone, nothing is said.
+    let (g2, drew_home, drew_away) = first[1].clone();
+    act_on(&app, RR, &olga, &record(&g2, "½-½")).await;
+    drain(&state, RR).await;
+    assert_eq!(bodies(&got, "result-recorded").len(), 2);
+    assert_eq!(
+        bodies(&got, "standings-changed").len(),
+        1,
+        "the leader did not change"
+    );
+    // In round 2 the leader meets one who drew, and loses: 1½ to 1, a new
+    // leader.
+    let (g3, home, away) = second
+        .iter()
+        .find(|(_, h, a)| h == &leader || a == &leader)
+        .cloned()
+        .unwrap();
+    let (score, winner) = if home == leader {
+        ("0-1", away.clone())
+    } else {
+        ("1-0", home.clone())
+    };
+    assert!(winner == drew_home || winner == drew_away, "{winner}");
+    act_on(&app, RR, &olga, &record(&g3, score)).await;
+    drain(&state, RR).await;
+    let changed = bodies(&got, "standings-changed");
+    assert_eq!(changed.len(), 2, "{changed:?}");
+    let text = changed[1]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with(&format!("{winner} now leads, ahead of "))
+            && text.ends_with(&format!("; before, {leader} led.")),
+        "{text}"
+    );
+    assert_eq!(changed[1]["top"][0], format!("1. {winner}"));
+    // A round's deadline: notified a day ahead, and again when it moves.
+    act_on(
+        &app,
+        RR,
+        &olga,
+        &json!({"action": "set-deadline", "round": 3, "deadline": "2026-03-05"}),
+    )
+    .await;
+    drain(&state, RR).await;
+    let on = |d: &str| -> chrono::DateTime<chrono::Utc> { d.parse().unwrap() };
+    assert_eq!(
+        webhooks::enqueue_deadlines(&state, on("2026-03-03T00:00:00Z"))
+            .await
+            .unwrap(),
+        0,
+        "more than a day ahead"
+    );
+    assert_eq!(
+        webhooks::enqueue_deadlines(&state, on("2026-03-05T08:00:00Z"))
+            .await
+            .unwrap(),
+        2,
+        "round 3's two games"
+    );
+    act_on(
+        &app,
+        RR,
+        &olga,
+        &json!({"action": "set-deadline", "round": 3, "deadline": "2026-03-06"}),
+    )
+    .await;
+    assert_eq!(
+        webhooks::enqueue_deadlines(&state, on("2026-03-05T08:00:00Z"))
+            .await
+            .unwrap(),
+        0,
+        "the new deadline is not near yet"
+    );
+    assert_eq!(
+        webhooks::enqueue_deadlines(&state, on("2026-03-06T08:00:00Z"))
+            .await
+            .unwrap(),
+        2,
+        "the moved deadline notifies again"
+    );
+    drain(&state, RR).await;
+    let due = bodies(&got, "deadline-approaching");
+    // The first two notices were made for the old deadline, which moved
+    // before they were delivered: they are dropped, not sent stale.
+    assert_eq!(due.len(), 2, "{due:?}");
+    assert!(
+        due.iter().all(|b| b["deadline"] == "2026-03-06T23:59:59Z"),
+        "{due:?}"
     );
 }

@@ -137,6 +137,16 @@ pub trait Format:
         markup: crate::forum::Markup,
         now: Time,
     ) -> Option<String>;
+    /// The top of each of its tables as its standings view has them (the
+    /// first places, for "standings changed at the top", issue 18 §3):
+    /// a ladder's first rungs, a league's table, each group of a Sunjang
+    /// league's running season. A table without a result yet has no top
+    /// (its order is only the seeding); a format without standings answers
+    /// none.
+    fn top(&self, competition: &str, version: u64) -> Vec<crate::notify::Top> {
+        let _ = (competition, version);
+        Vec::new()
+    }
     /// Clinch and elimination (ARB-R47) of the tables with games left, or
     /// only `group`'s; called only when [`Offers::clinch`].
     fn clinch(

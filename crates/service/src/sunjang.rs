@@ -117,6 +117,25 @@ impl Format for League {
         let season = self.current()?;
         Some(season_forum(&season_view(self, season), &self.name, markup))
     }
+    /// Each group of the running (last) season: its first places, once a
+    /// game of the group is played.
+    fn top(&self, _competition: &str, _version: u64) -> Vec<crate::notify::Top> {
+        let Some(season) = self.current() else {
+            return Vec::new();
+        };
+        season_view(self, season)
+            .divisions
+            .iter()
+            .flat_map(|d| &d.groups)
+            .filter(|g| g.players.iter().any(|p| p.played > 0))
+            .filter_map(|g| {
+                crate::notify::Top::of(
+                    &format!("group {}", g.id),
+                    g.players.iter().map(|p| (p.place, p.player.clone())),
+                )
+            })
+            .collect()
+    }
     fn csv_table(&self, what: Export, _competition: &str, _version: u64, _now: Time) -> CsvTable {
         match what {
             Export::Standings => crate::csv::sunjang_standings(self),

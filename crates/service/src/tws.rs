@@ -116,6 +116,20 @@ impl Format for Ladder {
         let view = crate::views::round_view(self, competition, r, now);
         Some(crate::forum::announcement(markup, &view))
     }
+    /// The ladder's first rungs: the order is the standings, and the top
+    /// rung is the Ladder Champion (TWS "Significance of Ladder
+    /// Standings"); it changes when a round's close re-sorts it.
+    fn top(&self, _competition: &str, _version: u64) -> Vec<crate::notify::Top> {
+        crate::notify::Top::of(
+            "",
+            self.order
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (i + 1, self.name_of(*p))),
+        )
+        .into_iter()
+        .collect()
+    }
     fn csv_table(&self, what: Export, competition: &str, version: u64, now: Time) -> Table {
         match what {
             Export::Standings => crate::csv::ladder_standings(self, competition, version),

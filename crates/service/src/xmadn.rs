@@ -126,6 +126,16 @@ impl Format for League {
             markup,
         ))
     }
+    /// The league table's first places (XM-R5), once a game counts.
+    fn top(&self, competition: &str, version: u64) -> Vec<crate::notify::Top> {
+        let v = league_view(self, competition, version);
+        if v.table.iter().all(|r| r.played == 0) {
+            return Vec::new();
+        }
+        crate::notify::Top::of("", v.table.iter().map(|r| (r.place, r.player.clone())))
+            .into_iter()
+            .collect()
+    }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         match what {
             Export::Standings => crate::csv::league_standings(self, competition, version),
@@ -281,6 +291,21 @@ impl Format for Challengers {
             &challengers_view(self, competition, version),
             markup,
         ))
+    }
+    /// The standings' first places, once a counted game is played.
+    fn top(&self, competition: &str, version: u64) -> Vec<crate::notify::Top> {
+        let v = challengers_view(self, competition, version);
+        if v.games.is_empty() {
+            return Vec::new();
+        }
+        crate::notify::Top::of(
+            "",
+            v.standings
+                .iter()
+                .map(|r| (r.place as usize, r.player.clone())),
+        )
+        .into_iter()
+        .collect()
     }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         match what {

@@ -72,12 +72,35 @@ pub struct Entry {
     pub status: Status,
 }
 
+/// A game still to be played that has a deadline: what a calendar shows
+/// at its deadline, and what "deadline approaching" notifies (issue 18 §3,
+/// `crate::notify`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Due {
+    /// The game as the competition names it ("G12"), unique within it.
+    pub game: String,
+    /// Its players' names, in the order the game lists them.
+    pub players: Vec<String>,
+    pub deadline: Time,
+    /// The moderator in charge of it, where the format records one.
+    pub moderator: Option<String>,
+    /// The page it is on, from the server's root: `/c/tws/rounds/3`.
+    pub page: String,
+}
+
 /// What a format puts in calendars.
 pub trait CalendarSource: Format {
     /// The competition's entries (`player` `None`: rounds, seasons,
     /// deadlines, and what it dates), or one player's (his games and their
     /// deadlines).
     fn entries(&self, competition: &str, player: Option<PlayerId>) -> Vec<Entry>;
+    /// Its games still to be played that have a deadline: the ones a
+    /// player's calendar shows at their deadline as "(deadline)". None for
+    /// a format that records no deadlines (XMadn, Sunjang).
+    fn due(&self, competition: &str) -> Vec<Due> {
+        let _ = competition;
+        Vec::new()
+    }
 }
 
 /// An entry in a feed, with the competition it comes from and, in a

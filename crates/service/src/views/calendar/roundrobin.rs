@@ -7,7 +7,7 @@
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::roundrobin::{Game, RoundRobin};
 
-use super::{CalendarSource, Entry, Status, When, game_entry, to_play, versus, words};
+use super::{CalendarSource, Due, Entry, Status, When, game_entry, to_play, versus, words};
 
 impl CalendarSource for RoundRobin {
     fn entries(&self, competition: &str, player: Option<PlayerId>) -> Vec<Entry> {
@@ -69,15 +69,39 @@ impl CalendarSource for RoundRobin {
                 .collect(),
         }
     }
+
+    /// The games [`game`] dates at their round's deadline while still to
+    /// be played: undecided, not annulled.
+    fn due(&self, competition: &str) -> Vec<Due> {
+        self.games
+            .iter()
+            .filter(|g| {
+                self.counted_score(g).is_none() && self.counts(g.home) && self.counts(g.away)
+            })
+            .filter_map(|g| {
+                Some(Due {
+                    game: g.id.to_string(),
+                    players: vec![self.name_of(g.home), self.name_of(g.away)],
+                    deadline: deadline_of(self, g)?,
+                    moderator: None,
+                    page: format!("/c/{competition}"),
+                })
+            })
+            .collect()
+    }
+}
+
+/// A game's deadline: its round's, if the round has one.
+fn deadline_of(rr: &RoundRobin, g: &Game) -> Option<arbiter_engine::model::Time> {
+    rr.rounds
+        .get((g.round as usize).wrapping_sub(1))
+        .and_then(|r| r.deadline)
 }
 
 fn game(rr: &RoundRobin, page: &str, g: &Game, me: PlayerId) -> Entry {
     let (home, away) = (rr.name_of(g.home), rr.name_of(g.away));
     let title = versus(&g.id.to_string(), &home, &away);
-    let deadline = rr
-        .rounds
-        .get((g.round as usize).wrapping_sub(1))
-        .and_then(|r| r.deadline);
+    let deadline = deadline_of(rr, g);
     let mut lines = vec![
         format!(
             "Round {} of {}, game {}: {home} against {away}.",

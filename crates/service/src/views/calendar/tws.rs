@@ -5,7 +5,7 @@
 use arbiter_engine::model::{GameStatus, Outcome, PlayerId};
 use arbiter_engine::tws::{Game, Ladder, Round};
 
-use super::{CalendarSource, Entry, Status, When, game_entry, to_play, versus, words};
+use super::{CalendarSource, Due, Entry, Status, When, game_entry, to_play, versus, words};
 
 impl CalendarSource for Ladder {
     fn entries(&self, competition: &str, player: Option<PlayerId>) -> Vec<Entry> {
@@ -22,6 +22,37 @@ impl CalendarSource for Ladder {
                 .map(|g| player_game(self, competition, g, p))
                 .collect(),
         }
+    }
+
+    /// The games [`player_game`] dates at their deadline: not cancelled,
+    /// no result yet, a deadline (the round's, or an extension's).
+    fn due(&self, competition: &str) -> Vec<Due> {
+        self.games
+            .iter()
+            .filter(|g| to_be_played(g))
+            .filter_map(|g| {
+                Some(Due {
+                    game: g.id.to_string(),
+                    players: vec![self.name_of(g.ussr.player), self.name_of(g.us.player)],
+                    deadline: g.deadline?,
+                    moderator: self.moderator_name(g.moderator).map(str::to_owned),
+                    page: game_page(competition, g).1,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A game still to be played: neither decided nor cancelled.
+fn to_be_played(g: &Game) -> bool {
+    g.result.is_none() && g.status != GameStatus::Cancelled
+}
+
+/// Where a game belongs, in words, and its page.
+fn game_page(competition: &str, g: &Game) -> (Option<u32>, String) {
+    match g.round {
+        Some(n) => (Some(n), format!("/c/{competition}/rounds/{n}")),
+        None => (None, format!("/c/{competition}")),
     }
 }
 
@@ -94,15 +125,10 @@ fn player_game(l: &Ladder, competition: &str, g: &Game, me: PlayerId) -> Entry {
     let ussr = l.name_of(g.ussr.player);
     let us = l.name_of(g.us.player);
     let title = versus(&g.id.to_string(), &ussr, &us);
-    let (where_, page) = match g.round {
-        Some(n) => (
-            format!("Round {n} of {}", l.name),
-            format!("/c/{competition}/rounds/{n}"),
-        ),
-        None => (
-            format!("A quick-round game of {}", l.name),
-            format!("/c/{competition}"),
-        ),
+    let (round, page) = game_page(competition, g);
+    let where_ = match round {
+        Some(n) => format!("Round {n} of {}", l.name),
+        None => format!("A quick-round game of {}", l.name),
     };
     let mut lines = vec![format!("{where_}: {}.", l.game_name(g))];
     if let Some(side) = g.side_of(me) {
@@ -150,7 +176,10 @@ fn player_game(l: &Ladder, competition: &str, g: &Game, me: PlayerId) -> Entry {
                 Status::Done,
             )
         }
-        (None, _) => to_play(&title, g.deadline, &mut lines),
+        _ => {
+            debug_assert!(to_be_played(g));
+            to_play(&title, g.deadline, &mut lines)
+        }
     };
     game_entry(g.id.0, dated, &lines, page)
 }
