@@ -3,7 +3,8 @@
 //! Chromium, driven through chromedriver (see `common/browser.rs`), visits
 //! every page type — the list, every competition of every format with each
 //! page of its menu (statistics, ratings, projection, what is still
-//! possible, what if, history), a player, a round and a season, the
+//! possible, what if, history), a player of every competition (each
+//! format's player page, issue 17 §1), a round and a season, the
 //! statistics of every ladder, a filtered history and a refused filter,
 //! the search's results and a refused search, the error page, the login and registration forms, and logged in as the
 //! organizer `jordan` the account page, `/new` and every competition's
@@ -223,6 +224,14 @@ async fn public_pages(b: &Browser) -> (Vec<String>, Vec<String>) {
                 found.push(first);
             }
         }
+        // Every format's players have a page of their own (issue 17 §1),
+        // linked from the competition's tables.
+        assert!(
+            found
+                .iter()
+                .any(|p| p.starts_with(&format!("{c}/players/"))),
+            "{c} links no player's page"
+        );
         for p in found {
             if seen.insert(p.clone()) {
                 pages.push(p);

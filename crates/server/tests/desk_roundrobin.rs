@@ -429,7 +429,8 @@ async fn group_e_is_run_from_the_desk_and_gives_the_published_order_explained() 
     // The public page: the same order, Spain's place explained, and the
     // desk in the competition's navigation.
     let public = w.page("/c/wc-e", "").await.text();
-    let at = |name: &str| public.find(&format!("<th scope=\"row\">{name}")).unwrap();
+    // Each team is a link to its page (issue 17 §1).
+    let at = |name: &str| public.find(&format!(">{name}</a></th>")).unwrap();
     assert!(at("Japan") < at("Spain") && at("Spain") < at("Germany"));
     assert!(at("Germany") < at("Costa Rica"));
     assert!(public.contains("Ahead of Germany on score difference: +6 against +1"));

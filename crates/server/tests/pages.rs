@@ -1328,8 +1328,10 @@ async fn the_euro_group_shows_its_final_table_in_uefa_order_and_why() {
             r#"<h2 id="rounds">Rounds</h2>"#,
             r#"<h3 id="round-3">Round 3"#,
             "<caption>Games of round 3</caption>",
-            "<td>Romania</td><td>Ukraine</td><td>3-0</td>",
-            "<td>Belgium</td><td>Romania</td><td>2-0</td>",
+            // Each team linked to its page (issue 17 §1).
+            "Romania</a></td><td><a href=",
+            "Ukraine</a></td><td>3-0</td>",
+            "Romania</a></td><td>2-0</td>",
             "ARB-R67",
         ],
     );
@@ -1337,10 +1339,10 @@ async fn the_euro_group_shows_its_final_table_in_uefa_order_and_why() {
     // the block of head-to-head criteria over the four puts Romania first
     // on goals scored among them, although Belgium beat Romania.
     let rows = [
-        r#"<th scope="row">Romania"#,
-        r#"<th scope="row">Belgium"#,
-        r#"<th scope="row">Slovakia"#,
-        r#"<th scope="row">Ukraine"#,
+        "Romania</a></th>",
+        "Belgium</a></th>",
+        "Slovakia</a></th>",
+        "Ukraine</a></th>",
     ];
     for pair in rows.windows(2) {
         assert!(in_order(&html, pair[0], pair[1]), "{uri}: {pair:?}");
@@ -1482,7 +1484,7 @@ async fn round_robin_text_is_escaped_on_its_pages() {
         &uri,
         &html,
         &[
-            r#"Plain Pat <span class="muted">(withdrawn)</span>"#,
+            r#"Plain Pat</a> <span class="muted">(withdrawn)</span>"#,
             r#"<span class="muted">(withdrawal)</span>"#,
             r#"<h2 id="lots">Drawings of lots</h2>"#,
         ],

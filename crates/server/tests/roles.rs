@@ -150,6 +150,13 @@ impl World {
                 // `GET /search` (issue 17 §1): public, changes nothing.
                 send(&self.app, Method::GET, "/search?q=alice", who, &[], None).await
             }
+            Act::PlayerPage => {
+                // A player's page (issue 17 §1): public, changes nothing.
+                let path = format!("/c/{LADDER}/players/Alice%20Adams");
+                let a = send(&self.app, Method::GET, &path, who, &[], None).await;
+                assert_eq!(a.status, StatusCode::OK, "{path}: {}", a.text());
+                a
+            }
             Act::RevokeLadderFeed | Act::FetchLadderFeed => {
                 // A feed of the ladder made by its owner for the purpose.
                 let made = self.ladder_feed().await;
@@ -379,6 +386,9 @@ enum Act {
     /// `GET /c/{id}/standings.csv`, `results.csv` and `forum.txt` (issue
     /// 17 §2): public reads.
     Exports,
+    /// `GET /c/{id}/players/{player}` (issue 17 §1; the ladder's by name,
+    /// every format's through `WebFormat::player_page`): a public read.
+    PlayerPage,
     Join,
     AddPlayer,
     Approve,
@@ -445,6 +455,7 @@ impl Act {
             | Act::RegisterWebhook
             | Act::DisableWebhook
             | Act::Exports
+            | Act::PlayerPage
             | Act::Search => unreachable!("not a ladder action"),
             Act::Join => json!({"action": "join"}),
             Act::AddPlayer => json!({"action": "add-player", "name": "Nina Newman"}),
@@ -536,6 +547,7 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::Search,             [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
     (Act::ImportResults,      [N, N,   N, N, N, N, Y,  Y]), // a file may hold any game: not a playing moderator
     (Act::Exports,            [Y, Y,   Y, Y, Y, Y, Y,  Y]), // public reads
+    (Act::PlayerPage,         [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
     (Act::WebhooksPage,       [N, N,   N, N, N, Y, Y,  Y]), // the owner and moderators
     (Act::RegisterWebhook,    [N, N,   N, N, N, Y, Y,  Y]),
     (Act::DisableWebhook,     [N, N,   N, N, N, Y, Y,  Y]),
@@ -666,7 +678,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 51);
+    assert_eq!(MATRIX.len(), 52);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -731,6 +743,7 @@ async fn the_matrix_covers_every_ladder_action() {
                     | Act::RegisterWebhook
                     | Act::DisableWebhook
                     | Act::Exports
+                    | Act::PlayerPage
             )
         })
         .map(|(act, _)| act.body(&world)["action"].as_str().unwrap().to_string())

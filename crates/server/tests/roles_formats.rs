@@ -1021,3 +1021,38 @@ async fn calendar_feeds_of_every_format_are_for_their_owner_and_moderators() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A player's page in every other format (`GET /c/{id}/players/{n}`, issue
+/// 17 §1): a public read that every role makes alike (player 1, Alice
+/// Adams, for the XMadn league and Challengers and the round robin; the
+/// Sunjang league's player 1), changing nothing (the `ETag` is the same).
+#[tokio::test]
+async fn every_role_reads_a_player_page_of_every_format_and_nothing_changes() {
+    let w = World::new().await;
+    for id in [XL, XC, SJ, RR] {
+        let before = etag(&w.app, id).await;
+        for role in ROLES {
+            let a = send(
+                &w.app,
+                Method::GET,
+                &format!("/c/{id}/players/1"),
+                As::token(w.token(role)),
+                &[],
+                None,
+            )
+            .await;
+            assert_eq!(a.status, StatusCode::OK, "{id} as {role:?}: {}", a.text());
+            let gone = send(
+                &w.app,
+                Method::GET,
+                &format!("/c/{id}/players/99"),
+                As::token(w.token(role)),
+                &[],
+                None,
+            )
+            .await;
+            assert_eq!(gone.status, StatusCode::NOT_FOUND, "{id} as {role:?}");
+        }
+        assert_eq!(etag(&w.app, id).await, before, "{id}");
+    }
+}

@@ -78,24 +78,53 @@ async fn the_search_finds_players_and_competitions_of_every_format() {
     assert!(page.text().contains("Chloé Dubois"));
 
     // A league player, a Challengers player, a Sunjang entrant, a round
-    // robin's team: the competition's page, at the section listing them.
+    // robin's team: his own page, by the id his competition gave him.
+    let id_of = |names: Vec<&String>, name: &str| {
+        names.iter().position(|n| n.as_str() == name).unwrap() + 1
+    };
     for (q, name, href) in [
         (
             "anke%20vogel",
             "Anke Vogel",
-            format!("/c/{}#players", built.league.0),
+            format!(
+                "/c/{}/players/{}",
+                built.league.0,
+                id_of(built.league.1.players.iter().collect(), "Anke Vogel")
+            ),
         ),
         (
             "DANA",
             "Dana Roth",
-            format!("/c/{}#players", built.challengers.0),
+            format!(
+                "/c/{}/players/{}",
+                built.challengers.0,
+                id_of(built.challengers.1.players.iter().collect(), "Dana Roth")
+            ),
         ),
         (
             "park%20joon",
             "Park Joon",
-            format!("/c/{}#players", built.sunjang.0),
+            format!(
+                "/c/{}/players/{}",
+                built.sunjang.0,
+                id_of(
+                    built.sunjang.1.players.iter().map(|p| &p.name).collect(),
+                    "Park Joon"
+                )
+            ),
         ),
-        ("romania", "Romania", format!("/c/{}#table", rr.euro.0)),
+        (
+            "romania",
+            "Romania",
+            format!(
+                "/c/{}/players/{}",
+                rr.euro.0,
+                id_of(
+                    rr.euro.1.entrants.iter().map(|e| &e.name).collect(),
+                    "Romania"
+                )
+            ),
+        ),
     ] {
         let a = search(&app, q).await;
         assert_eq!(a.status, StatusCode::OK);

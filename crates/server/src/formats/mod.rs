@@ -141,8 +141,8 @@ pub(crate) trait WebFormat: Format {
     /// Its members and where it stands, for the list of competitions.
     fn list_line(&self) -> (usize, String);
     /// Its players as the search finds them (`/search`, issue 17 §1):
-    /// each name with the address of his page, or of the section of the
-    /// competition's page that lists him.
+    /// each name with the address of his page
+    /// ([`WebFormat::player_page`]).
     fn search_players(&self, id: &str) -> Vec<(String, String)>;
     /// What waits for player `me` here beyond his games' deadlines (which
     /// every format's calendar gives, [`crate::pages::viewer`]): a ladder
@@ -150,6 +150,21 @@ pub(crate) trait WebFormat: Format {
     fn waiting_for(&self, id: &str, me: arbiter_engine::model::PlayerId) -> Vec<Waiting> {
         let _ = (id, me);
         Vec::new()
+    }
+    /// `GET /c/{id}/players/{player}`: the page of one player (issue 17
+    /// §1), named by the segment as the format names its players' pages
+    /// (the ladder: his name; the others: the id his registering event
+    /// gave him, never a name), usually through
+    /// [`crate::pages::players::home`]; a 404 page for anyone else. None by
+    /// default.
+    fn player_page(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        player: &str,
+    ) -> impl Future<Output = Result<Response, PageError>> + Send {
+        let _ = (state, caller, id, player);
+        async { Err(crate::pages::not_found_page()) }
     }
     /// Its own API routes beside the shared ones (the ladder's rounds, a
     /// Sunjang league's seasons), merged by [`crate::api::routes`].

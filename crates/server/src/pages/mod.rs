@@ -6,8 +6,9 @@
 //! - `/c/{id}` a competition by its format (TWS ladder, XMadn league or
 //!   Challengers, Sunjang league);
 //! - `/c/{id}/history` its events;
-//! - `/c/{id}/rounds/{n}`, `/c/{id}/players/{name}`, `/c/{id}/stats` for a
-//!   TWS ladder;
+//! - `/c/{id}/players/{player}` a player's page in every format ([`players`]:
+//!   a ladder's by his name, the others' by his id);
+//! - `/c/{id}/rounds/{n}`, `/c/{id}/stats` for a TWS ladder;
 //! - `/c/{id}/seasons/{n}` for a Sunjang league;
 //! - `/c/{id}/ratings` for a TWS ladder (ARB-R46) or an XMadn league
 //!   (ARB-R49) and `/c/{id}/projection`
@@ -47,6 +48,7 @@ mod insight;
 mod installation;
 mod list;
 mod new;
+pub(crate) mod players;
 mod results_import;
 mod search;
 pub mod svg;
@@ -63,7 +65,7 @@ pub fn routes() -> Router<AppState> {
         .route("/c/{id}", get(competition))
         .route("/c/{id}/history", get(history::page))
         .route("/c/{id}/rounds/{n}", get(tws::pages::round))
-        .route("/c/{id}/players/{name}", get(tws::pages::player))
+        .route("/c/{id}/players/{player}", get(players::page))
         .route("/c/{id}/stats", get(tws::pages::stats))
         .route("/stats", get(installation::stats))
         .route("/search", get(search::page))

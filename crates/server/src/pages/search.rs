@@ -3,8 +3,7 @@
 //! and players by name in every competition of every format (each
 //! format's [`crate::formats::WebFormat::search_players`]: ladder members,
 //! league and Challengers players, Sunjang entrants, round-robin players),
-//! each linked to his page or to the section of the competition's page
-//! that lists him.
+//! each linked to his page ([`crate::pages::players`]).
 //!
 //! Matching is case- and accent-insensitive ([`fold`]: compatibility
 //! decomposition, combining marks left out, lower case), on a substring,

@@ -57,10 +57,20 @@ impl WebFormat for RoundRobin {
         actions::create(state, caller, c).await
     }
 
+    async fn player_page(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        player: &str,
+    ) -> Result<Response, PageError> {
+        pages::player(state, caller, id, player).await
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
+        // Each entrant's page, by the number his entry gave him.
         self.entrants
             .iter()
-            .map(|e| (e.name.clone(), format!("/c/{id}#table")))
+            .enumerate()
+            .map(|(i, e)| (e.name.clone(), format!("/c/{id}/players/{}", i + 1)))
             .collect()
     }
     fn list_line(&self) -> (usize, String) {

@@ -1,12 +1,17 @@
-//! The round-robin league's page: the table with every place explained,
-//! the rounds and their games, the lots drawn.
+//! The round-robin league's pages: the table with every place explained,
+//! the rounds and their games, the lots drawn; and each player's page.
 
-use arbiter_engine::roundrobin::RoundRobin;
+use arbiter_engine::model::{PlayerId, Time};
+use arbiter_engine::roundrobin::{RoundRobin, Score, Seat};
 use arbiter_service::roundrobin::{RoundRobinView, round_robin_view};
 use askama::Template;
 use axum::response::Response;
 
 use crate::AppState;
+use crate::auth::Caller;
+use crate::pages::players::{
+    self, GameLine, PlayerHome, PlayerLinks, Standing, ordinal, player_id,
+};
 use crate::pages::{Chrome, Kind, PageError, render};
 
 #[derive(Debug, Template)]
@@ -14,6 +19,7 @@ use crate::pages::{Chrome, Kind, PageError, render};
 struct RoundRobinPage {
     chrome: Chrome,
     v: RoundRobinView,
+    links: PlayerLinks,
 }
 
 /// `GET /c/{id}` for a round-robin league.
@@ -30,6 +36,195 @@ pub(crate) async fn page(state: &AppState, id: &str) -> Result<Response, PageErr
             Kind::RoundRobin,
             &format!("/c/{id}"),
         ),
+        links: PlayerLinks::in_order(id, &v.players),
         v,
     })
+}
+
+/// A deadline as the pages write it: "2026-03-01 18:00 UTC".
+fn when(t: Time) -> String {
+    t.format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+/// A result seen from his seat: the score in his order and the outcome.
+fn his_result(score: Score, seat: Seat) -> (String, &'static str) {
+    let s = match seat {
+        Seat::Home => score,
+        Seat::Away => score.swapped(),
+    };
+    let outcome = match s {
+        Score::Goals { home, away } if home > away => "won",
+        Score::Goals { home, away } if home < away => "lost",
+        Score::Goals { .. } | Score::Drawn => "drawn",
+        Score::Won(Seat::Home) => "won",
+        Score::Won(Seat::Away) => "lost",
+        Score::Forfeit {
+            winner: Some(Seat::Home),
+        } => "won by forfeit",
+        Score::Forfeit { .. } => "lost by forfeit",
+    };
+    (s.show(), outcome)
+}
+
+/// `GET /c/{id}/players/{n}` for a round-robin league: entrant `n`, in
+/// the order the league's events entered them.
+pub(crate) async fn player(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    segment: &str,
+) -> Result<Response, PageError> {
+    let now = state.now();
+    let h = state
+        .service
+        .read_as::<RoundRobin, _>(id, |rr, version| -> Result<PlayerHome, PageError> {
+            let me = player_id(segment, rr.entrants.len())?;
+            Ok(home(rr, id, round_robin_view(rr, id, version), me, now))
+        })
+        .await??;
+    players::home(state, caller, id, Kind::RoundRobin, h).await
+}
+
+fn home(rr: &RoundRobin, id: &str, v: RoundRobinView, me: PlayerId, now: Time) -> PlayerHome {
+    let name = rr.name_of(me);
+    let (home_word, away_word) = if v.scores {
+        ("home", "away")
+    } else {
+        ("White", "Black")
+    };
+    let mut to_play = Vec::new();
+    let mut results = Vec::new();
+    let mut byes = Vec::new();
+    for round in &rr.rounds {
+        if round.byes.contains(&me) {
+            byes.push(round.number.to_string());
+        }
+        for g in round.games.iter().filter_map(|g| rr.game(*g)) {
+            if !g.has(me) {
+                continue;
+            }
+            let (seat, other) = if g.home == me {
+                (Seat::Home, g.away)
+            } else {
+                (Seat::Away, g.home)
+            };
+            let mut line = GameLine {
+                game: format!("G{}", g.id),
+                stage: format!("round {}", round.number),
+                opponent: rr.name_of(other),
+                side: match seat {
+                    Seat::Home => home_word.to_string(),
+                    Seat::Away => away_word.to_string(),
+                },
+                deadline: round.deadline.map(when),
+                ..GameLine::default()
+            };
+            match rr.counted_score(g) {
+                Some(score) => {
+                    let (shown, outcome) = his_result(score, seat);
+                    line.status = shown;
+                    line.outcome = outcome;
+                    if g.score.is_none() {
+                        line.note =
+                            Some("counted as a forfeit: a player withdrew (ARB-R68)".into());
+                    } else if let Some(m) = g.minutes {
+                        line.note = Some(format!("{m} minutes"));
+                    }
+                    results.push(line);
+                }
+                None => {
+                    line.status = match round.deadline {
+                        Some(d) if d < now => "overdue".into(),
+                        _ => "to play".into(),
+                    };
+                    to_play.push(line);
+                }
+            }
+        }
+    }
+    let count = v.table.len();
+    let standings: Vec<Standing> = v
+        .table
+        .iter()
+        .filter(|r| r.player == name)
+        .map(|r| {
+            let mut figures = vec![
+                ("Points".into(), r.points.clone()),
+                (
+                    "Played".into(),
+                    format!(
+                        "{} (won {}, drawn {}, lost {}{})",
+                        r.played,
+                        r.won,
+                        r.drawn,
+                        r.lost,
+                        if r.forfeits > 0 {
+                            format!(", {} forfeits", r.forfeits)
+                        } else {
+                            String::new()
+                        }
+                    ),
+                ),
+            ];
+            if v.scores {
+                figures.push((
+                    "Scored and conceded".into(),
+                    format!("{}:{} ({:+})", r.scored, r.conceded, r.difference),
+                ));
+            }
+            figures.extend(r.tiebreaks.iter().filter(|c| !c.value.is_empty()).map(|c| {
+                let label = arbiter_engine::roundrobin::Tiebreak::parse(&c.criterion)
+                    .map_or_else(|| c.criterion.clone(), |t| t.name().to_string());
+                (label, c.value.clone())
+            }));
+            Standing {
+                table: if v.finished {
+                    "table (final)".into()
+                } else {
+                    "table".into()
+                },
+                href: format!("/c/{id}#table"),
+                place: format!(
+                    "{} of {count}{}",
+                    ordinal(r.place),
+                    if r.withdrawn { ", withdrawn" } else { "" }
+                ),
+                figures,
+                explanations: vec![r.explanation.clone()],
+                note: None,
+            }
+        })
+        .collect();
+    let mut lede = format!(
+        "{} · {} {}",
+        v.name,
+        if v.scores { "team" } else { "player" },
+        me.0
+    );
+    if let Some(s) = standings.first() {
+        lede.push_str(&format!(" · {}", s.place));
+    }
+    let mut facts = vec![("Points".into(), v.points.clone())];
+    if !byes.is_empty() {
+        facts.push(("Byes".into(), format!("round {}", byes.join(", round "))));
+    }
+    PlayerHome {
+        competition: v.name.clone(),
+        lede,
+        facts,
+        to_play,
+        to_play_note:
+            "Each round's deadline is the organizer's; the league names no moderator for a game."
+                .into(),
+        deadlines: true,
+        moderators: false,
+        results,
+        no_standing: (!v.started)
+            .then(|| "The league has not started: the table begins with the schedule.".to_string()),
+        standings: if v.started { standings } else { Vec::new() },
+        clinch_group: None,
+        more: Vec::new(),
+        links: PlayerLinks::in_order(id, &v.players),
+        name,
+    }
 }

@@ -32,6 +32,10 @@ impl WhatIfForm for RoundRobin {
         _parts: &[FormPart],
     ) -> Result<String, PageError> {
         Ok(Outcome {
+            links: crate::pages::players::PlayerLinks::in_order(
+                &view.league.competition,
+                &view.league.players,
+            ),
             v: view.league.clone(),
         }
         .render()?)
@@ -128,4 +132,5 @@ fn round_robin_result(
 #[template(path = "what_if_roundrobin.html")]
 struct Outcome {
     v: arbiter_service::roundrobin::RoundRobinView,
+    links: crate::pages::players::PlayerLinks,
 }

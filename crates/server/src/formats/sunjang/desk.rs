@@ -238,6 +238,8 @@ struct PreviewPage {
     players: Vec<String>,
     /// Every rule of section A the moves break, in words.
     violations: Vec<String>,
+    /// Every player's page, for the season's tables.
+    links: crate::pages::players::PlayerLinks,
 }
 
 /// Every field a Sunjang desk form may send; `action` says which action.
@@ -433,6 +435,7 @@ pub(crate) async fn act(
         moves,
         reason,
         players: l.players.iter().map(|p| p.name.clone()).collect(),
+        links: crate::pages::players::PlayerLinks::in_order(id, l.players.iter().map(|p| &p.name)),
         violations: done.violations.iter().map(|v| v.line()).collect(),
         done,
     };

@@ -50,11 +50,21 @@ impl WebFormat for League {
         .await
     }
 
+    async fn player_page(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        player: &str,
+    ) -> Result<Response, PageError> {
+        pages::player(state, caller, id, player).await
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Withdrawn players too: their seasons are still on the pages.
+        // Each player's page, by the number his registration gave him.
         self.players
             .iter()
-            .map(|p| (p.name.clone(), format!("/c/{id}#players")))
+            .enumerate()
+            .map(|(i, p)| (p.name.clone(), format!("/c/{id}/players/{}", i + 1)))
             .collect()
     }
     fn list_line(&self) -> (usize, String) {

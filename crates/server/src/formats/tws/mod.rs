@@ -80,6 +80,14 @@ impl WebFormat for Ladder {
             })
             .collect()
     }
+    async fn player_page(
+        state: &AppState,
+        _caller: &Caller,
+        id: &str,
+        player: &str,
+    ) -> Result<Response, PageError> {
+        pages::player(state.clone(), id.to_string(), player.to_string()).await
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Every player the ladder has known (members, the inactive list,
         // applicants) has his own page.

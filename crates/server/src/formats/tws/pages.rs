@@ -232,12 +232,13 @@ fn results_of(p: &PlayerView) -> Vec<ResultLine> {
         .collect()
 }
 
-/// `GET /c/{id}/players/{name}`: a player of a ladder.
+/// `GET /c/{id}/players/{name}`: a player of a ladder, by his name (the
+/// ladder's pages came first; its tables link them so).
 pub(crate) async fn player(
-    State(state): State<AppState>,
-    Path((id, name)): Path<(String, String)>,
+    state: AppState,
+    id: String,
+    name: String,
 ) -> Result<Response, PageError> {
-    check_ladder(&state, &id).await?;
     // A game past its deadline and not played is overdue at this time.
     let now = state.now();
     let found = state

@@ -55,10 +55,20 @@ impl WebFormat for League {
         .await
     }
 
+    async fn player_page(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        player: &str,
+    ) -> Result<Response, PageError> {
+        pages::league_player(state, caller, id, player).await
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
+        // Each player's page, by the number his creation gave him.
         self.players
             .iter()
-            .map(|name| (name.clone(), format!("/c/{id}#players")))
+            .enumerate()
+            .map(|(i, name)| (name.clone(), format!("/c/{id}/players/{}", i + 1)))
             .collect()
     }
     fn list_line(&self) -> (usize, String) {
@@ -135,10 +145,20 @@ impl WebFormat for Challengers {
         .await
     }
 
+    async fn player_page(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        player: &str,
+    ) -> Result<Response, PageError> {
+        pages::challengers_player(state, caller, id, player).await
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
+        // Each player's page, by the number his creation gave him.
         self.players
             .iter()
-            .map(|name| (name.clone(), format!("/c/{id}#players")))
+            .enumerate()
+            .map(|(i, name)| (name.clone(), format!("/c/{id}/players/{}", i + 1)))
             .collect()
     }
     fn list_line(&self) -> (usize, String) {

@@ -3,11 +3,17 @@
 
 use arbiter_engine::xmadn::challengers::Challengers;
 use arbiter_engine::xmadn::league::League;
-use arbiter_service::xmadn::{ChallengersView, LeagueView, challengers_view, league_view};
+use arbiter_service::xmadn::{
+    ChallengersView, LeagueGameView, LeagueView, challengers_view, league_view,
+};
 use askama::Template;
 use axum::response::Response;
 
 use crate::AppState;
+use crate::auth::Caller;
+use crate::pages::players::{
+    self, GameLine, PlayerHome, PlayerLinks, Standing, ordinal, player_id,
+};
 use crate::pages::{Chrome, Kind, PageError, render};
 
 /// The league's phase in words, without the CLI command it suggests.
@@ -20,6 +26,7 @@ pub(crate) fn phase_for_the_web(phase: &str) -> String {
 struct LeaguePage {
     chrome: Chrome,
     v: LeagueView,
+    links: PlayerLinks,
 }
 
 /// `GET /c/{id}` for an XMadn league.
@@ -30,6 +37,7 @@ pub(crate) async fn league(state: &AppState, id: &str) -> Result<Response, PageE
         .await?;
     v.phase = phase_for_the_web(&v.phase);
     render(&LeaguePage {
+        links: PlayerLinks::in_order(id, &v.players),
         chrome: Chrome::competition(
             v.name.clone(),
             id,
@@ -46,6 +54,7 @@ pub(crate) async fn league(state: &AppState, id: &str) -> Result<Response, PageE
 struct ChallengersPage {
     chrome: Chrome,
     v: ChallengersView,
+    links: PlayerLinks,
 }
 
 /// `GET /c/{id}` for an XMadn Challengers event.
@@ -55,6 +64,7 @@ pub(crate) async fn challengers(state: &AppState, id: &str) -> Result<Response, 
         .read_as::<Challengers, _>(id, |c, version| challengers_view(c, id, version))
         .await?;
     render(&ChallengersPage {
+        links: PlayerLinks::in_order(id, &v.players),
         chrome: Chrome::competition(
             v.name.clone(),
             id,
@@ -64,4 +74,340 @@ pub(crate) async fn challengers(state: &AppState, id: &str) -> Result<Response, 
         ),
         v,
     })
+}
+
+/// The score of a game in `me`'s order: his pawns first.
+fn his_score(players: &[String; 2], score: &str, me: &str) -> String {
+    match score.split_once('-') {
+        Some((a, b)) if players[1] == me => format!("{b}-{a}"),
+        _ => score.to_string(),
+    }
+}
+
+/// "won" or "lost" for `me`, from the game's winner.
+fn outcome_of(winner: Option<&String>, me: &str) -> &'static str {
+    match winner {
+        Some(w) if w == me => "won",
+        Some(_) => "lost",
+        None => "",
+    }
+}
+
+/// The other player of a game.
+fn opponent(players: &[String; 2], me: &str) -> String {
+    if players[0] == me {
+        players[1].clone()
+    } else {
+        players[0].clone()
+    }
+}
+
+/// `GET /c/{id}/players/{n}` for an XMadn league: player `n` (1 to 3, as
+/// the league's creation numbered them).
+pub(crate) async fn league_player(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    segment: &str,
+) -> Result<Response, PageError> {
+    let h = state
+        .service
+        .read_as::<League, _>(id, |l, version| -> Result<PlayerHome, PageError> {
+            let me = player_id(segment, l.players.len())?;
+            let name = l.name_of(me);
+            let v = league_view(l, id, version);
+            Ok(league_home(id, v, me.0, name))
+        })
+        .await??;
+    players::home(state, caller, id, Kind::XmadnLeague, h).await
+}
+
+fn league_home(id: &str, v: LeagueView, number: u32, me: String) -> PlayerHome {
+    let mut to_play = Vec::new();
+    let mut results = Vec::new();
+    let mut line = |g: &LeagueGameView, side: String| {
+        if !g.players.contains(&me) {
+            return;
+        }
+        let mut x = GameLine {
+            game: g.alias.clone(),
+            stage: g.stage.clone(),
+            opponent: opponent(&g.players, &me),
+            side,
+            ..GameLine::default()
+        };
+        match (g.status, &g.score) {
+            ("played", Some(score)) => {
+                x.status = his_score(&g.players, score, &me);
+                x.outcome = outcome_of(g.winner.as_ref(), &me);
+                x.note = g.time.as_ref().map(|t| format!("time {t}"));
+                results.push(x);
+            }
+            ("cancelled", _) => {
+                x.status = "cancelled".into();
+                x.note = g.note.clone();
+                results.push(x);
+            }
+            _ => {
+                x.status = if g.playable {
+                    "may be played now".into()
+                } else {
+                    "scheduled, after the games before it".into()
+                };
+                to_play.push(x);
+            }
+        }
+    };
+    for d in &v.drrs {
+        let side = d
+            .positions
+            .iter()
+            .position(|p| *p == me)
+            .map(|i| format!("#{} of DRR {}", i + 1, d.number))
+            .unwrap_or_default();
+        for g in &d.games {
+            line(g, side.clone());
+        }
+    }
+    for p in &v.playoffs {
+        let side = if p.higher == me {
+            format!("{} (higher seed)", p.higher_colours)
+        } else {
+            p.lower_colours.clone()
+        };
+        for g in &p.games {
+            line(g, side.clone());
+        }
+    }
+    // A playoff round still running whose next game is not scheduled yet.
+    for p in &v.playoffs {
+        let mine = p.higher == me || p.lower == me;
+        let pending = p.games.iter().any(|g| g.status == "scheduled");
+        if mine && p.winner.is_none() && !pending {
+            let (side, other, wins) = if p.higher == me {
+                (
+                    format!("{} (higher seed)", p.higher_colours),
+                    p.lower.clone(),
+                    (p.wins[0], p.wins[1]),
+                )
+            } else {
+                (
+                    p.lower_colours.clone(),
+                    p.higher.clone(),
+                    (p.wins[1], p.wins[0]),
+                )
+            };
+            to_play.push(GameLine {
+                game: p.code.clone(),
+                stage: format!("{} playoff, next game", p.stage),
+                opponent: other,
+                side,
+                status: format!(
+                    "series {}-{}, {} win{} needed",
+                    wins.0,
+                    wins.1,
+                    p.wins_needed,
+                    if p.wins_needed == 1 { "" } else { "s" }
+                ),
+                ..GameLine::default()
+            });
+        }
+    }
+    let count = v.table.len();
+    let standings: Vec<Standing> = v
+        .table
+        .iter()
+        .filter(|r| r.player == me)
+        .map(|r| Standing {
+            table: if v.provisional {
+                "league table (provisional while games remain, XM-R5)".into()
+            } else {
+                "league table".into()
+            },
+            href: format!("/c/{id}#table"),
+            place: format!("{} of {count}", ordinal(r.place)),
+            figures: vec![
+                ("Played".into(), r.played.to_string()),
+                ("Won-lost".into(), format!("{}-{}", r.wins, r.losses)),
+                (
+                    "Pawns".into(),
+                    format!(
+                        "{}:{} (difference {})",
+                        r.pawns_for, r.pawns_against, r.pawn_difference
+                    ),
+                ),
+                ("Win minutes".into(), r.win_minutes.to_string()),
+            ],
+            explanations: r.explanations.clone(),
+            note: None,
+        })
+        .collect();
+    let place = standings.first().map(|s| s.place.clone());
+    let mut lede = format!("XMadn league · player {number}");
+    if let Some(p) = &place {
+        lede.push_str(&format!(" · {p}"));
+    }
+    if v.champion.as_ref() == Some(&me) {
+        lede.push_str(" · champion");
+    }
+    PlayerHome {
+        competition: v.name.clone(),
+        lede,
+        facts: vec![("Where the league stands".into(), phase_for_the_web(&v.phase))],
+        to_play,
+        to_play_note: "The league records no dates and no moderators for its games: each is played in the schedule's order (XMadn league).".into(),
+        deadlines: false,
+        moderators: false,
+        results,
+        standings,
+        no_standing: None,
+        clinch_group: None,
+        more: Vec::new(),
+        links: PlayerLinks::in_order(id, &v.players),
+        name: me,
+    }
+}
+
+/// `GET /c/{id}/players/{n}` for an XMadn Challengers event: player `n`,
+/// as the event's creation numbered its players.
+pub(crate) async fn challengers_player(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    segment: &str,
+) -> Result<Response, PageError> {
+    let h = state
+        .service
+        .read_as::<Challengers, _>(id, |c, version| -> Result<PlayerHome, PageError> {
+            let me = player_id(segment, c.players.len())?;
+            let name = c.name_of(me);
+            let v = challengers_view(c, id, version);
+            Ok(challengers_home(id, v, me.0, name))
+        })
+        .await??;
+    players::home(state, caller, id, Kind::XmadnChallengers, h).await
+}
+
+fn challengers_home(id: &str, v: ChallengersView, number: u32, me: String) -> PlayerHome {
+    let mut to_play = Vec::new();
+    let mut facts = Vec::new();
+    if let Some(n) = &v.next {
+        if n.players.contains(&me) {
+            let i = usize::from(n.players[1] == me);
+            to_play.push(GameLine {
+                game: format!("Game {}", n.number),
+                stage: "the next game".into(),
+                opponent: opponent(&n.players, &me),
+                side: n.colours[i].clone(),
+                status: "next to play".into(),
+                note: Some(n.explanation.text.clone()),
+                ..GameLine::default()
+            });
+        } else if n.sits_out == me {
+            facts.push((
+                "Next game".into(),
+                format!(
+                    "sits out Game {}: {} v {}",
+                    n.number, n.players[0], n.players[1]
+                ),
+            ));
+        }
+    } else if v.champion.is_none() && v.qualifier.is_empty() {
+        to_play.push(GameLine {
+            game: "Game 0".into(),
+            stage: "the three-player qualifier".into(),
+            opponent: v
+                .players
+                .iter()
+                .filter(|p| **p != me)
+                .take(2)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(" and "),
+            status: "to play first".into(),
+            ..GameLine::default()
+        });
+    }
+    if let Some(q) = v.qualifier.iter().position(|p| *p == me) {
+        facts.push(("Game 0".into(), format!("{} of 3", ordinal(q + 1))));
+    }
+    let results = v
+        .games
+        .iter()
+        .filter(|g| g.players.contains(&me))
+        .map(|g| {
+            let i = usize::from(g.players[1] == me);
+            GameLine {
+                game: format!("Game {}", g.number),
+                stage: format!("{} sat out", g.sat_out),
+                opponent: opponent(&g.players, &me),
+                side: g.colours[i].clone(),
+                status: his_score(&g.players, &g.score, &me),
+                outcome: outcome_of(Some(&g.winner), &me),
+                note: Some(format!("time {}", g.time)),
+                ..GameLine::default()
+            }
+        })
+        .collect();
+    let count = v.standings.len();
+    let standings: Vec<Standing> = v
+        .standings
+        .iter()
+        .filter(|s| s.player == me)
+        .map(|s| {
+            let mut figures = vec![
+                ("Won-lost".into(), format!("{}-{}", s.wins, s.losses)),
+                ("At the boards".into(), s.at_boards.to_string()),
+                ("Sat out".into(), s.sat_out.to_string()),
+                (
+                    "Pawns".into(),
+                    format!("{}:{}", s.pawns_for, s.pawns_against),
+                ),
+            ];
+            if let Some(q) = s.qualifier_place {
+                figures.push(("Game 0 place".into(), q.to_string()));
+            }
+            Standing {
+                table: "standings".into(),
+                href: format!("/c/{id}#standings"),
+                place: format!("{} of {count}", ordinal(s.place as usize)),
+                figures,
+                explanations: if s.champion {
+                    v.champion_explanation.iter().cloned().collect()
+                } else {
+                    Vec::new()
+                },
+                note: Some(format!(
+                    "The standings put the most wins first, then the fewest losses, then the better place in Game 0, then the order of entry; the champion, the only player with {} wins, is first (XMadn Challengers).",
+                    v.first_to
+                )),
+            }
+        })
+        .collect();
+    let mut lede = format!(
+        "XMadn Challengers · player {number} · first to {}",
+        v.first_to
+    );
+    if let Some(s) = standings.first() {
+        lede.push_str(&format!(" · {}", s.place));
+    }
+    if v.champion.as_ref() == Some(&me) {
+        lede.push_str(" · champion");
+    }
+    PlayerHome {
+        competition: v.name.clone(),
+        lede,
+        facts,
+        to_play,
+        to_play_note: "Winner stays: the next game is decided by the last one, and the event sets no dates and no moderators.".into(),
+        deadlines: false,
+        moderators: false,
+        results,
+        standings,
+        no_standing: None,
+        clinch_group: None,
+        more: Vec::new(),
+        links: PlayerLinks::in_order(id, &v.players),
+        name: me,
+    }
 }
