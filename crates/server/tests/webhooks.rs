@@ -849,6 +849,24 @@ async fn a_round_robin_result_that_changes_the_leader_notifies_one_that_does_not
         "{text}"
     );
     assert_eq!(changed[1]["top"][0], format!("1. {winner}"));
+    // Undone, the result gives the lead back: the log is folded again.
+    state
+        .service
+        .undo_as::<arbiter_engine::roundrobin::RoundRobin>(
+            RR,
+            &arbiter_service::Context::new("olga", now()),
+        )
+        .await
+        .unwrap();
+    drain(&state, RR).await;
+    let changed = bodies(&got, "standings-changed");
+    assert_eq!(changed.len(), 3, "{changed:?}");
+    let text = changed[2]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with(&format!("{leader} now leads"))
+            && text.ends_with(&format!("; before, {winner} led.")),
+        "{text}"
+    );
     // A round's deadline: notified a day ahead, and again when it moves.
     act_on(
         &app,

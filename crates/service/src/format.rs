@@ -140,9 +140,9 @@ pub trait Format:
     /// The top of each of its tables as its standings view has them (the
     /// first places, for "standings changed at the top", issue 18 §3):
     /// a ladder's first rungs, a league's table, each group of a Sunjang
-    /// league's running season. A table without a result yet has no top
-    /// (its order is only the seeding); a format without standings answers
-    /// none.
+    /// league's running season, each named so that only the same table is
+    /// compared. A table without a result yet has no places (its order is
+    /// only the seeding); a format without standings answers no table.
     fn top(&self, competition: &str, version: u64) -> Vec<crate::notify::Top> {
         let _ = (competition, version);
         Vec::new()

@@ -68,32 +68,34 @@ impl Top {
     /// The top of table `table` from its rows in order, (place, name):
     /// everyone sharing the first place, then whole places while they fit
     /// in [`TOP_PLACES`] rows (a place shared beyond them is left out
-    /// rather than named in part); `None` for a table without rows. Reads
-    /// only the rows it needs.
-    pub fn of(table: &str, rows: impl IntoIterator<Item = (usize, String)>) -> Option<Self> {
-        let mut rows = rows.into_iter().peekable();
-        let first = rows.peek()?.0;
+    /// rather than named in part). A table that has not `started` (no
+    /// result counts yet: its order is only the seeding) has no places.
+    /// Reads only the rows it needs.
+    pub fn of(table: &str, started: bool, rows: impl IntoIterator<Item = (usize, String)>) -> Self {
         let mut places: Vec<(usize, String)> = Vec::new();
-        while let Some(row) = rows.next_if(|r| r.0 == first) {
-            places.push(row);
-        }
-        while places.len() < TOP_PLACES {
-            let Some(place) = rows.peek().map(|r| r.0) else {
-                break;
-            };
-            let mut shared = Vec::new();
-            while let Some(row) = rows.next_if(|r| r.0 == place) {
-                shared.push(row);
+        let mut rows = rows.into_iter().peekable();
+        if let Some(first) = rows.peek().map(|r| r.0).filter(|_| started) {
+            while let Some(row) = rows.next_if(|r| r.0 == first) {
+                places.push(row);
             }
-            if places.len() + shared.len() > TOP_PLACES {
-                break;
+            while places.len() < TOP_PLACES {
+                let Some(place) = rows.peek().map(|r| r.0) else {
+                    break;
+                };
+                let mut shared = Vec::new();
+                while let Some(row) = rows.next_if(|r| r.0 == place) {
+                    shared.push(row);
+                }
+                if places.len() + shared.len() > TOP_PLACES {
+                    break;
+                }
+                places.extend(shared);
             }
-            places.extend(shared);
         }
-        Some(Self {
+        Self {
             table: table.to_owned(),
             places,
-        })
+        }
     }
 
     /// The players in the first place, sorted (a shared first place is a
@@ -112,15 +114,19 @@ impl Top {
 }
 
 /// The tables of `after` whose leaders differ from the same table's in
-/// `before` (a table with no top before, e.g. before its first result, has
-/// no leaders then), each with the sentence that says so.
+/// `before`, each with the sentence that says so. A table in only one of
+/// them (another season's group) is not compared; one that had no leader
+/// before (no result yet) gets its first; one left without a leader (an
+/// undo of its only result) says nothing.
 pub fn top_changes(before: &[Top], after: &[Top]) -> Vec<(Top, String)> {
     let mut out = Vec::new();
     for now in after {
-        let then = before.iter().find(|t| t.table == now.table);
-        let old = then.map(Top::leaders).unwrap_or_default();
+        let Some(then) = before.iter().find(|t| t.table == now.table) else {
+            continue;
+        };
+        let old = then.leaders();
         let new = now.leaders();
-        if old == new {
+        if new.is_empty() || old == new {
             continue;
         }
         let mut sentence = String::new();
@@ -447,14 +453,32 @@ impl<S: EventStore> Service<S> {
         if seq < 2 {
             return Ok(None);
         }
+        let Some(stored) = self
+            .store()
+            .read(competition, seq, Some(seq))
+            .await?
+            .into_iter()
+            .next()
+        else {
+            return Ok(None);
+        };
         let format = self.format_of(competition).await?;
         let (name, before, after) = crate::with_format!(format, |F| {
-            let (then, then_v) = self.load_as::<F>(competition, Some(seq - 1)).await?;
-            let (now, now_v) = self.load_as::<F>(competition, Some(seq)).await?;
+            let event = crate::decode_stored::<F>(competition, &stored)?;
+            // One fold: the log up to the event, then the event applied;
+            // an undo changes what came before it, so after one the log
+            // is folded again up to it.
+            let (mut state, version) = self.load_as::<F>(competition, Some(seq - 1)).await?;
+            let before = state.top(competition, version);
+            if F::reverted(&event).is_some() {
+                state = self.load_as::<F>(competition, Some(seq)).await?.0;
+            } else {
+                crate::apply_stored(competition, &mut state, seq, &event)?;
+            }
             (
-                now.title().to_string(),
-                then.top(competition, then_v),
-                now.top(competition, now_v),
+                state.title().to_string(),
+                before,
+                state.top(competition, seq),
             )
         });
         let changes = top_changes(&before, &after);
@@ -700,10 +724,7 @@ mod tests {
     }
 
     fn top(table: &str, rows: &[(usize, &str)]) -> Top {
-        Top::of(table, rows.iter().map(|(p, n)| (*p, (*n).to_owned()))).unwrap_or(Top {
-            table: table.into(),
-            places: Vec::new(),
-        })
+        Top::of(table, true, rows.iter().map(|(p, n)| (*p, (*n).to_owned())))
     }
 
     #[test]
@@ -722,7 +743,9 @@ mod tests {
         );
         let fits = top("", &[(1, "A"), (2, "B"), (2, "C"), (4, "D")]);
         assert_eq!(fits.places.len(), 3);
-        assert!(Top::of("", std::iter::empty()).is_none());
+        assert!(Top::of("", true, std::iter::empty()).places.is_empty());
+        let seeded = Top::of("", false, [(1, "A".to_owned()), (2, "B".to_owned())]);
+        assert!(seeded.places.is_empty() && seeded.leaders().is_empty());
     }
 
     #[test]
@@ -749,23 +772,35 @@ mod tests {
             changes[0].1,
             "Ana Morales now leads, ahead of Ben Li and Cy Dodd; before, Ben Li led."
         );
-        let first = top_changes(&[], &after);
+        let unstarted = [Top::of("", false, [(1, "Ben Li".to_owned())])];
+        let first = top_changes(&unstarted, &after);
         assert_eq!(
             first[0].1,
             "Ana Morales now leads, ahead of Ben Li and Cy Dodd (the first leader)."
         );
+        assert!(
+            top_changes(&after, &unstarted).is_empty(),
+            "a table left without a leader says nothing"
+        );
+        assert!(
+            top_changes(&[top("season 1, group A1", &[(1, "X")])], &after).is_empty(),
+            "another table is not compared"
+        );
         let groups = [
-            top("group A1", &[(1, "X"), (1, "Y"), (3, "Z")]),
-            top("group B1", &[(1, "P")]),
+            top("season 2, group A1", &[(1, "X"), (1, "Y"), (3, "Z")]),
+            top("season 2, group B1", &[(1, "P")]),
         ];
         let changes = top_changes(
-            &[top("group A1", &[(1, "X")]), top("group B1", &[(1, "P")])],
+            &[
+                top("season 2, group A1", &[(1, "X")]),
+                top("season 2, group B1", &[(1, "P")]),
+            ],
             &groups,
         );
         assert_eq!(changes.len(), 1);
         assert_eq!(
             changes[0].1,
-            "Group A1: X and Y now share the lead, ahead of Z; before, X led."
+            "Season 2, group A1: X and Y now share the lead, ahead of Z; before, X led."
         );
     }
 

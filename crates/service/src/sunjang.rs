@@ -117,20 +117,21 @@ impl Format for League {
         let season = self.current()?;
         Some(season_forum(&season_view(self, season), &self.name, markup))
     }
-    /// Each group of the running (last) season: its first places, once a
-    /// game of the group is played.
+    /// Each group of the running (last) season, named with its season (so
+    /// that another season's group of the same name is never compared with
+    /// it): its first places, once a game of the group is played.
     fn top(&self, _competition: &str, _version: u64) -> Vec<crate::notify::Top> {
         let Some(season) = self.current() else {
             return Vec::new();
         };
-        season_view(self, season)
-            .divisions
+        let v = season_view(self, season);
+        v.divisions
             .iter()
             .flat_map(|d| &d.groups)
-            .filter(|g| g.players.iter().any(|p| p.played > 0))
-            .filter_map(|g| {
+            .map(|g| {
                 crate::notify::Top::of(
-                    &format!("group {}", g.id),
+                    &format!("season {}, group {}", v.number, g.id),
+                    g.players.iter().any(|p| p.played > 0),
                     g.players.iter().map(|p| (p.place, p.player.clone())),
                 )
             })

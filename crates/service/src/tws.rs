@@ -120,15 +120,14 @@ impl Format for Ladder {
     /// rung is the Ladder Champion (TWS "Significance of Ladder
     /// Standings"); it changes when a round's close re-sorts it.
     fn top(&self, _competition: &str, _version: u64) -> Vec<crate::notify::Top> {
-        crate::notify::Top::of(
+        vec![crate::notify::Top::of(
             "",
+            true,
             self.order
                 .iter()
                 .enumerate()
                 .map(|(i, p)| (i + 1, self.name_of(*p))),
-        )
-        .into_iter()
-        .collect()
+        )]
     }
     fn csv_table(&self, what: Export, competition: &str, version: u64, now: Time) -> Table {
         match what {

@@ -129,12 +129,11 @@ impl Format for League {
     /// The league table's first places (XM-R5), once a game counts.
     fn top(&self, competition: &str, version: u64) -> Vec<crate::notify::Top> {
         let v = league_view(self, competition, version);
-        if v.table.iter().all(|r| r.played == 0) {
-            return Vec::new();
-        }
-        crate::notify::Top::of("", v.table.iter().map(|r| (r.place, r.player.clone())))
-            .into_iter()
-            .collect()
+        vec![crate::notify::Top::of(
+            "",
+            v.table.iter().any(|r| r.played > 0),
+            v.table.iter().map(|r| (r.place, r.player.clone())),
+        )]
     }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         match what {
@@ -295,17 +294,13 @@ impl Format for Challengers {
     /// The standings' first places, once a counted game is played.
     fn top(&self, competition: &str, version: u64) -> Vec<crate::notify::Top> {
         let v = challengers_view(self, competition, version);
-        if v.games.is_empty() {
-            return Vec::new();
-        }
-        crate::notify::Top::of(
+        vec![crate::notify::Top::of(
             "",
+            !v.games.is_empty(),
             v.standings
                 .iter()
                 .map(|r| (r.place as usize, r.player.clone())),
-        )
-        .into_iter()
-        .collect()
+        )]
     }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         match what {

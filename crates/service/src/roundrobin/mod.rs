@@ -249,12 +249,11 @@ impl Format for RoundRobin {
     /// The table's first places, once a game counts.
     fn top(&self, competition: &str, version: u64) -> Vec<crate::notify::Top> {
         let v = round_robin_view(self, competition, version);
-        if v.games_played == 0 {
-            return Vec::new();
-        }
-        crate::notify::Top::of("", v.table.iter().map(|r| (r.place, r.player.clone())))
-            .into_iter()
-            .collect()
+        vec![crate::notify::Top::of(
+            "",
+            v.games_played > 0,
+            v.table.iter().map(|r| (r.place, r.player.clone())),
+        )]
     }
     fn csv_table(&self, what: Export, competition: &str, version: u64, _now: Time) -> CsvTable {
         let v = round_robin_view(self, competition, version);
