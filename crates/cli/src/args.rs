@@ -661,6 +661,16 @@ pub enum LadderCmd {
     },
 }
 
+const LEAGUE_CARRY_OVER_HELP: &str = "Carry the double round-robins an XMadn league has \
+already played over from its records, into the league created with its three players and \
+nothing rolled yet: one `league-carried-over` event, all or nothing, every game checked by the \
+league's rules as if recorded here (ARB-R80).\n\n\
+CSV: a header row, then one row a game: drr (1, 2, ...), game (1 to 6, the document's \
+schedule), player_1, player_2 (in the schedule's order: game 1 is player #1 v player #2, and \
+a double round-robin's positions are read from its game 1), pawns_1, pawns_2 (the counted \
+pawns) and time (m:ss) for a game played, or cancelled (the players' note, XM-R6), and an \
+optional date at. A game with neither is still to play (only in the last double round-robin).";
+
 const SUNJANG_CARRY_OVER_HELP: &str = "Carry a Sunjang league's last season over from its \
 records, into a league with nobody registered and no season yet: one `sunjang-carried-over` \
 event, all or nothing, checked by the rules of the events it stands for (ARB-R77..ARB-R79). \
@@ -818,6 +828,18 @@ pub enum LeagueCmd {
     },
     /// The table, the schedule, the playoff and what is still open.
     Show,
+    /// Carry the double round-robins already played over from the league's records, a CSV file (issue 18 §1).
+    #[command(long_about = LEAGUE_CARRY_OVER_HELP)]
+    CarryOver {
+        /// The file: one row a game.
+        file: PathBuf,
+        /// Show the league it would make, and store nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Where the records come from (default: the file's name).
+        #[arg(long, value_name = "TEXT")]
+        source: Option<String>,
+    },
     /// Why each player is where he is on the table.
     Explain {
         /// Only this player.

@@ -385,6 +385,48 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
     }
     match cmd {
         LeagueCmd::Create { .. } => {}
+        LeagueCmd::CarryOver {
+            file,
+            dry_run,
+            source,
+        } => {
+            use arbiter_service::xmadn_carry::LeagueCarryOptions;
+            // One byte more than the service takes: a huge file is refused
+            // without being read whole.
+            let bytes = crate::input::read_at_most(
+                file,
+                "the carry-over file",
+                arbiter_service::csv::MAX_BYTES as u64 + 1,
+            )?;
+            let name = file.display().to_string();
+            let opts = LeagueCarryOptions {
+                source: source.clone(),
+                dry_run: *dry_run,
+            };
+            let done = svc
+                .carry_over_league(&comp, &name, &bytes, &opts, &ctx)
+                .await?;
+            if g.json {
+                return print_json(&done);
+            }
+            if done.replayed {
+                if let (Some(first), Some(last)) = (done.first, done.last) {
+                    crate::run::say_replayed(first, last);
+                }
+                return Ok(());
+            }
+            out!("{}", render_league(&done.league));
+            let what = format!(
+                "{} double round-robin(s), {} games played, {} cancelled and {} still to play, from {name} (source: {}), entered by {}",
+                done.drrs, done.played, done.cancelled, done.to_play, done.source, done.by
+            );
+            match (done.dry_run, done.first) {
+                (true, _) | (false, None) => {
+                    outln!("Dry run: would carry over {what}; nothing was stored.")
+                }
+                (false, Some(first)) => outln!("Carried over {what} (event {first})."),
+            }
+        }
         LeagueCmd::Show => {
             let view = league_view(&l, &comp, version);
             if g.json {

@@ -706,3 +706,118 @@ proptest! {
         prop_assert!(d.league.verify_rolls().iter().all(|c| c.commitment_ok && c.faces_ok));
     }
 }
+
+/// The double round-robins `d` has played, as a league's records give
+/// them (issue 18 §1, ARB-R80).
+fn carried_records(d: &Driver) -> Vec<arbiter_engine::xmadn::carry::CarriedDrr> {
+    use arbiter_engine::xmadn::carry::{CarriedDrr, CarriedGame};
+    use arbiter_engine::xmadn::league::{Drr, GameStatus};
+    d.league
+        .drrs
+        .iter()
+        .filter_map(|x| match x {
+            Drr::Scheduled { positions, games } => Some(CarriedDrr {
+                positions: *positions,
+                games: games.map(|id| match &d.league.game(id).unwrap().status {
+                    GameStatus::Scheduled => CarriedGame::ToPlay,
+                    GameStatus::Played { score, at, .. } => CarriedGame::Played {
+                        score: *score,
+                        at: *at,
+                    },
+                    GameStatus::Cancelled { note, at } => CarriedGame::Cancelled {
+                        note: note.clone(),
+                        at: *at,
+                    },
+                }),
+            }),
+            Drr::Cancelled { .. } => None,
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// A league carried over from the records of the double round-robins
+    /// another played (all of them, or the last one in progress) has the
+    /// same games, table and phase, and goes on as it would: the next roll
+    /// and the same results give the same table (ARB-R80).
+    #[test]
+    fn a_carried_league_is_the_league_that_played(
+        drrs in 1u32..=3,
+        played in 1u32..=3,
+        limit in 1usize..=6,
+        masters in any::<bool>(),
+        specs in prop::collection::vec(spec(), 18),
+        bottoms in prop::collection::vec(0usize..6, 3),
+    ) {
+        use arbiter_engine::xmadn::carry::CarriedGame;
+        let played = played.min(drrs);
+        let rule_set = if masters { RuleSet::Masters } else { RuleSet::Championship };
+        let mut d = Driver::new(rules(drrs, rule_set, Playoff::None, 6));
+        for drr in 1..=played {
+            d.roll();
+            let i = (drr - 1) as usize;
+            let n = if drr == played { limit } else { 6 };
+            d.play_drr(drr, &specs[i * 6..i * 6 + 6], BOTTOM[bottoms[i] % 6], n);
+        }
+        let records = carried_records(&d);
+        let mut c = Driver::new(rules(drrs, rule_set, Playoff::None, 6));
+        c.exec(Command::CarryOver {
+            drrs: records.clone(),
+            source: "the forum thread".into(),
+            by: "Jordan Park".into(),
+            at: time(0),
+        }).expect("a played league's records are accepted");
+        prop_assert_eq!(&c.league.games, &d.league.games);
+        prop_assert_eq!(&c.league.drrs, &d.league.drrs);
+        prop_assert_eq!(c.league.phase(), d.league.phase());
+        prop_assert_eq!(Table::of(&c.league), Table::of(&d.league));
+        prop_assert_eq!(League::fold(&c.log), c.league.clone());
+        prop_assert!(c.league.is_carried(GameId(1)));
+
+        // A game turned into one the rule set forbids is refused, naming it.
+        if let Some((i, k)) = records.iter().enumerate().find_map(|(i, r)| {
+            r.games.iter().position(|g| matches!(g, CarriedGame::Played { .. })).map(|k| (i, k))
+        }) {
+            let mut bad = records.clone();
+            if let CarriedGame::Played { score, .. } = &mut bad[i].games[k] {
+                score.pawns = [1, 1];
+            }
+            let mut e = Driver::new(rules(drrs, rule_set, Playoff::None, 6));
+            let err = e.exec(Command::CarryOver {
+                drrs: bad,
+                source: "the forum thread".into(),
+                by: "Jordan Park".into(),
+                at: time(0),
+            }).expect_err("refused");
+            prop_assert_eq!(err.field, Some(format!("drrs[{i}].games[{k}]")));
+            prop_assert!(e.league.drrs.is_empty());
+        }
+        // Positions that are not the three players, refused.
+        let mut bad = records.clone();
+        bad[0].positions = [PLAYERS[0], PLAYERS[0], PLAYERS[1]];
+        let mut e = Driver::new(rules(drrs, rule_set, Playoff::None, 6));
+        let err = e.exec(Command::CarryOver {
+            drrs: bad,
+            source: "x".into(),
+            by: "Jordan Park".into(),
+            at: time(0),
+        }).expect_err("refused");
+        prop_assert_eq!(err.field.as_deref(), Some("drrs[0].positions"));
+
+        // Both go on alike: the rest of the league played the same way.
+        if played < drrs || limit < 6 {
+            let i = (played - 1) as usize;
+            let order = [0, 1, 2, BOTTOM[bottoms[i] % 6][0], BOTTOM[bottoms[i] % 6][1], BOTTOM[bottoms[i] % 6][2]];
+            for &k in order.iter().skip(limit) {
+                if played <= drrs && limit < 6 {
+                    d.play(played, k, specs[i * 6 + k]);
+                    c.play(played, k, specs[i * 6 + k]);
+                }
+            }
+            prop_assert_eq!(Table::of(&c.league), Table::of(&d.league));
+            prop_assert_eq!(c.league.phase(), d.league.phase());
+        }
+    }
+}

@@ -7,6 +7,7 @@
 mod common;
 
 use arbiter_engine::model::{GameId, PlayerId};
+use arbiter_engine::xmadn::carry::{CarriedDrr, CarriedGame, LeagueCarryOver};
 use arbiter_engine::xmadn::challengers::Event as CEvent;
 use arbiter_engine::xmadn::league::{Event as LEvent, PlayoffStage};
 use arbiter_engine::xmadn::{
@@ -126,6 +127,40 @@ fn league_samples() -> Vec<(&'static str, LEvent)> {
                 note: "both agree: the table is decided".into(),
                 at,
             },
+        ),
+        (
+            "league-carried-over",
+            LEvent::DrrsCarriedOver(Box::new(LeagueCarryOver {
+                drrs: vec![CarriedDrr {
+                    positions: [p(2), p(3), p(1)],
+                    games: [
+                        CarriedGame::Played {
+                            score: Score {
+                                pawns: [4, 2],
+                                seconds: 1420,
+                            },
+                            at,
+                        },
+                        CarriedGame::Played {
+                            score: Score {
+                                pawns: [3, 4],
+                                seconds: 1865,
+                            },
+                            at,
+                        },
+                        CarriedGame::Cancelled {
+                            note: "both agree".into(),
+                            at,
+                        },
+                        CarriedGame::ToPlay,
+                        CarriedGame::ToPlay,
+                        CarriedGame::ToPlay,
+                    ],
+                }],
+                source: "the forum thread".into(),
+                by: "Jordan Park".into(),
+                at,
+            })),
         ),
         (
             "league-drr-cancelled",
@@ -260,7 +295,7 @@ fn every_sample_round_trips() {
 fn samples_cover_every_event_kind() {
     let kinds: std::collections::BTreeSet<&str> =
         league_samples().iter().map(|(_, e)| e.kind()).collect();
-    assert_eq!(kinds.len(), 10, "{kinds:?}");
+    assert_eq!(kinds.len(), 11, "{kinds:?}");
     let kinds: std::collections::BTreeSet<&str> = challengers_samples()
         .iter()
         .map(|(_, e)| e.kind())
@@ -566,7 +601,13 @@ fn bad_values_are_refused() {
     assert!(m.contains("unknown variant `first-to-3`"), "{m}");
     let m = league_error(&created.replace(r#"{"first_to":3}"#, r#"{"first_to":-3}"#));
     assert!(m.contains("-3"), "{m}");
-    let started = encode_league(&league_samples()[9].1);
+    let started = encode_league(
+        &league_samples()
+            .into_iter()
+            .find(|(n, _)| *n == "league-playoff-started")
+            .unwrap()
+            .1,
+    );
     let m = league_error(&started.replace(r#""qualifying""#, r#""semi-final""#));
     assert!(m.contains("unknown variant `semi-final`"), "{m}");
     let m = league_error(&started.replace(AT, "yesterday"));

@@ -58,7 +58,12 @@ pub struct CsvError {
 }
 
 impl CsvError {
-    fn at(file: &str, line: u64, column: Option<&str>, message: impl Into<String>) -> Self {
+    pub(crate) fn at(
+        file: &str,
+        line: u64,
+        column: Option<&str>,
+        message: impl Into<String>,
+    ) -> Self {
         Self {
             file: file.to_string(),
             line,
@@ -76,13 +81,13 @@ impl From<CsvError> for ServiceError {
 
 /// A row read: its line in the file and its cells by column.
 #[derive(Debug, Clone)]
-struct Row {
-    line: u64,
+pub(crate) struct Row {
+    pub(crate) line: u64,
     cells: HashMap<&'static str, String>,
 }
 
 impl Row {
-    fn get(&self, column: &str) -> Option<&str> {
+    pub(crate) fn get(&self, column: &str) -> Option<&str> {
         self.cells
             .get(column)
             .map(String::as_str)
@@ -92,7 +97,7 @@ impl Row {
 
 /// Read the rows of `bytes` with the columns `known` (of which `required`
 /// must be there), checking encoding, size, shape and text cells.
-fn rows(
+pub(crate) fn rows(
     file: &str,
     bytes: &[u8],
     known: &[&'static str],

@@ -25,6 +25,7 @@ pub mod tws;
 pub mod views;
 pub mod what_if;
 pub mod xmadn;
+pub mod xmadn_carry;
 
 use std::any::Any;
 use std::collections::HashMap;

@@ -207,6 +207,21 @@ pub fn league(l: &League, e: &league::Event) -> String {
         ),
         E::GameCancelled { game: id, note, .. } => format!("{} cancelled: {note}", game(id)),
         E::DrrCancelled { drr, note, .. } => format!("DRR {drr} cancelled: {note}"),
+        E::DrrsCarriedOver(c) => {
+            use arbiter_engine::xmadn::carry::CarriedGame;
+            let played = c
+                .drrs
+                .iter()
+                .flat_map(|d| d.games.iter())
+                .filter(|g| matches!(g, CarriedGame::Played { .. }))
+                .count();
+            format!(
+                "{} double round-robin(s) carried over from the records ({played} games played; source: {}; entered by {}; ARB-R80)",
+                c.drrs.len(),
+                c.source,
+                c.by
+            )
+        }
         E::TiebreakRolled { rounds, .. } => format!(
             "round of die-roll for step 6: {}",
             league::describe_rounds(l, rounds)
@@ -519,6 +534,7 @@ pub fn league_concerns(l: &League, e: &league::Event) -> Concerns {
             None => Concerns::nothing(),
         },
         E::DrrCancelled { drr, .. } => Concerns::in_round(*drr, []),
+        E::DrrsCarriedOver(_) => Concerns::players(l.players.iter().cloned()),
         E::PlayoffStarted { higher, lower, .. } => Concerns::players([n(higher), n(lower)]),
         E::PlayoffGamePlayed { stage, .. } => {
             match l.playoff.iter().rev().find(|r| r.stage == *stage) {

@@ -236,6 +236,9 @@ pub enum Event {
         note: String,
         at: Time,
     },
+    /// The double round-robins already played, carried over from the
+    /// league's records (issue 18 §1, ARB-R80).
+    DrrsCarriedOver(Box<super::carry::LeagueCarryOver>),
     /// Step 6, "round of die-roll", among `players` (XM-R3).
     TiebreakRolled {
         players: Vec<PlayerId>,
@@ -290,6 +293,7 @@ impl Event {
             Event::ResultCorrected { .. } => "league-result-corrected",
             Event::GameCancelled { .. } => "league-game-cancelled",
             Event::DrrCancelled { .. } => "league-drr-cancelled",
+            Event::DrrsCarriedOver(_) => "league-carried-over",
             Event::TiebreakRolled { .. } => "league-tiebreak-rolled",
             Event::PlayoffStarted { .. } => "league-playoff-started",
             Event::PlayoffGamePlayed { .. } => "league-playoff-game-played",
@@ -375,6 +379,14 @@ pub enum Command {
     },
     /// Cancel a double round-robin not begun, by mutual consent.
     CancelDrr { drr: u32, note: String, at: Time },
+    /// Carry the double round-robins already played over from the
+    /// league's records, before the first is rolled here (ARB-R80).
+    CarryOver {
+        drrs: Vec<super::carry::CarriedDrr>,
+        source: String,
+        by: String,
+        at: Time,
+    },
     /// Roll step 6 for the first tie of the final table that needs it.
     RollTiebreak {
         seed: Seed,
@@ -412,6 +424,7 @@ impl Command {
             | Command::CorrectResult { at, .. }
             | Command::CancelGame { at, .. }
             | Command::CancelDrr { at, .. }
+            | Command::CarryOver { at, .. }
             | Command::RollTiebreak { at, .. }
             | Command::StartPlayoff { at, .. }
             | Command::RecordPlayoffGame { at, .. } => Some(*at),
@@ -444,6 +457,7 @@ impl Command {
             | Command::CorrectResult { at, .. }
             | Command::CancelGame { at, .. }
             | Command::CancelDrr { at, .. }
+            | Command::CarryOver { at, .. }
             | Command::StartPlayoff { at, .. }
             | Command::RecordPlayoffGame { at, .. } => *at = epoch(),
             Command::LinkAccount { .. } | Command::UnlinkAccount { .. } => {}
@@ -467,6 +481,9 @@ pub struct League {
     pub games: Vec<LeagueGame>,
     pub rolls: Vec<RollRecord>,
     pub playoff: Vec<PlayoffRound>,
+    /// The double round-robins carried over from the league's records
+    /// (ARB-R80): games 1 to 6 × their number.
+    pub carried: Option<Box<super::carry::LeagueCarryOver>>,
 }
 
 /// The three players' ids.
@@ -657,6 +674,22 @@ impl League {
 
     /// The explanation of double round-robin `drr`'s positions.
     pub fn explain_positions(&self, drr: u32) -> Option<Explanation> {
+        // A double round-robin carried over from the records (ARB-R80).
+        if let Some(c) = &self.carried
+            && let Some(d) = c.drrs.get((drr as usize).wrapping_sub(1))
+        {
+            return Some(Explanation::new(
+                CLAUSE_DRR,
+                &["XM-R1", super::carry::ARB_CARRY],
+                format!(
+                    "DRR {drr}: #1 {}, #2 {}, #3 {} as the league's records give them, {}",
+                    self.name_of(d.positions[0]),
+                    self.name_of(d.positions[1]),
+                    self.name_of(d.positions[2]),
+                    c.citation()
+                ),
+            ));
+        }
         let roll = self
             .rolls
             .iter()
@@ -788,6 +821,7 @@ impl League {
                 Some(g) if matches!(g.stage, Stage::RoundRobin { .. }) => Ok(()),
                 _ => bad("an event for an unknown game"),
             },
+            Event::DrrsCarriedOver(c) => self.replay_carried(c).map(drop),
             Event::DrrCancelled { drr, .. } => {
                 if *drr == self.drrs.len() as u32 + 1 && *drr <= self.rules.double_round_robins {
                     Ok(())
@@ -927,6 +961,7 @@ impl League {
             Event::DrrCancelled { note, .. } => {
                 self.drrs.push(Drr::Cancelled { note: note.clone() });
             }
+            Event::DrrsCarriedOver(c) => self.apply_carried(c),
             Event::TiebreakRolled {
                 players,
                 seed,
@@ -996,7 +1031,7 @@ impl League {
     }
 
     /// The six games of double round-robin `drr` from its positions.
-    fn schedule_drr(&mut self, drr: u32, positions: [PlayerId; 3]) {
+    pub(crate) fn schedule_drr(&mut self, drr: u32, positions: [PlayerId; 3]) {
         let first = self.games.len() as u32 + 1;
         let mut ids = [GameId(0); 6];
         for (k, pair) in schedule(positions).iter().enumerate() {
@@ -1157,6 +1192,12 @@ impl League {
                     at,
                 }])
             }
+            Command::CarryOver {
+                drrs,
+                source,
+                by,
+                at,
+            } => self.decide_carry_over(drrs, source, by, at),
             Command::CancelGame { game, note, at } => {
                 let g = self.game(game).ok_or_else(|| unknown_game(game))?;
                 if !matches!(g.stage, Stage::RoundRobin { .. }) {
@@ -1844,7 +1885,7 @@ pub fn stage_words(stage: Stage) -> String {
 }
 
 /// "cancelled by mutual consent" and the moderator's note.
-fn consent_note(note: &str) -> String {
+pub(crate) fn consent_note(note: &str) -> String {
     let note = note.trim();
     if note.is_empty() {
         "by mutual consent of both players".to_string()

@@ -8,6 +8,7 @@
 //! validation.
 
 pub mod analysis;
+pub mod carry;
 pub mod challengers;
 pub mod clinch;
 pub mod league;

@@ -1,5 +1,6 @@
 //! Format v1 of the XMadn league's events.
 
+use arbiter_engine::xmadn::carry::{CarriedDrr, CarriedGame, LeagueCarryOver};
 use arbiter_engine::xmadn::league::Event;
 use serde::{Deserialize, Serialize};
 
@@ -92,6 +93,88 @@ pub(crate) struct DrrCancelledDto {
     at: Stamp,
 }
 
+/// `league-carried-over` (ARB-R80): the double round-robins already
+/// played, each its positions and games 1 to 6 (`{"played": {score},
+/// "at"}`, `{"cancelled": note, "at"}`, or `"to-play"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CarriedOverDto {
+    drrs: Vec<CarriedDrrDto>,
+    source: String,
+    by: String,
+    at: Stamp,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CarriedDrrDto {
+    positions: [Pid; 3],
+    games: [CarriedGameDto; 6],
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub(crate) enum CarriedGameDto {
+    ToPlay,
+    Played { score: ScoreDto, at: Stamp },
+    Cancelled { note: String, at: Stamp },
+}
+
+impl From<&LeagueCarryOver> for CarriedOverDto {
+    fn from(c: &LeagueCarryOver) -> Self {
+        CarriedOverDto {
+            drrs: c
+                .drrs
+                .iter()
+                .map(|d| CarriedDrrDto {
+                    positions: d.positions.map(Pid),
+                    games: d.games.clone().map(|g| match g {
+                        CarriedGame::ToPlay => CarriedGameDto::ToPlay,
+                        CarriedGame::Played { score, at } => CarriedGameDto::Played {
+                            score: score.into(),
+                            at: Stamp(at),
+                        },
+                        CarriedGame::Cancelled { note, at } => CarriedGameDto::Cancelled {
+                            note,
+                            at: Stamp(at),
+                        },
+                    }),
+                })
+                .collect(),
+            source: c.source.clone(),
+            by: c.by.clone(),
+            at: Stamp(c.at),
+        }
+    }
+}
+
+impl From<CarriedOverDto> for LeagueCarryOver {
+    fn from(d: CarriedOverDto) -> Self {
+        LeagueCarryOver {
+            drrs: d
+                .drrs
+                .into_iter()
+                .map(|x| CarriedDrr {
+                    positions: x.positions.map(|p| p.0),
+                    games: x.games.map(|g| match g {
+                        CarriedGameDto::ToPlay => CarriedGame::ToPlay,
+                        CarriedGameDto::Played { score, at } => CarriedGame::Played {
+                            score: score.into(),
+                            at: at.0,
+                        },
+                        CarriedGameDto::Cancelled { note, at } => {
+                            CarriedGame::Cancelled { note, at: at.0 }
+                        }
+                    }),
+                })
+                .collect(),
+            source: d.source,
+            by: d.by,
+            at: d.at.0,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct TiebreakRolledDto {
@@ -137,6 +220,7 @@ event_dto! {
         ResultCorrected(ResultCorrectedDto) = "league-result-corrected",
         GameCancelled(GameCancelledDto) = "league-game-cancelled",
         DrrCancelled(DrrCancelledDto) = "league-drr-cancelled",
+        CarriedOver(CarriedOverDto) = "league-carried-over",
         TiebreakRolled(TiebreakRolledDto) = "league-tiebreak-rolled",
         PlayoffStarted(PlayoffStartedDto) = "league-playoff-started",
         PlayoffGamePlayed(PlayoffGamePlayedDto) = "league-playoff-game-played",
@@ -233,6 +317,7 @@ impl From<&Event> for EventDto {
                 note: note.clone(),
                 at: Stamp(*at),
             }),
+            Event::DrrsCarriedOver(c) => EventDto::CarriedOver(c.as_ref().into()),
             Event::TiebreakRolled {
                 players,
                 seed,
@@ -338,6 +423,7 @@ impl From<EventDto> for Event {
                 note: d.note,
                 at: d.at.0,
             },
+            EventDto::CarriedOver(d) => Event::DrrsCarriedOver(Box::new(d.into())),
             EventDto::TiebreakRolled(d) => Event::TiebreakRolled {
                 players: d.players.into_iter().map(|p| p.0).collect(),
                 seed: d.seed.0,
