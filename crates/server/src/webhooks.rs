@@ -548,6 +548,7 @@ async fn deliver_one(state: &AppState, item: OutboxItem) -> Result<(), StoreErro
                 status,
                 ok,
                 detail: detail.clone(),
+                topic: item.key.topic.clone(),
             },
             LOG_KEPT,
         )

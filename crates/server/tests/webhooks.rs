@@ -679,6 +679,23 @@ async fn a_deadline_approaching_is_notified_once_even_when_the_worker_runs_twice
             .all(|d| d["content"] == "**Hooked Ladder**: Deadline approaching"),
         "{discord:?}"
     );
+    // The desk's log says what each delivery was.
+    let page = send(
+        &app,
+        Method::GET,
+        &format!("/c/{ID}/webhooks"),
+        As::Token(&olga),
+        &[],
+        None,
+    )
+    .await
+    .text();
+    for (game, ..) in &games {
+        assert!(
+            page.contains(&format!("<td>{version} (deadline of {game})</td>")),
+            "{page}"
+        );
+    }
     // After the deadline, nothing more.
     assert_eq!(
         webhooks::enqueue_deadlines(&state, deadline + hours(1))
@@ -753,6 +770,12 @@ async fn a_ladder_result_leaves_its_champion_and_the_close_that_re_sorts_it_noti
     assert_eq!(body["version"], version);
     assert_eq!(body["id"], format!("{ID}:{version}:gen:standings"));
     assert_eq!(bodies(&got, "round-closed").len(), 1);
+    let log = state.service.store().deliveries("gen", 10).await.unwrap();
+    assert!(
+        log.iter()
+            .any(|d| d.seq == version && d.topic == "standings" && d.ok),
+        "{log:?}"
+    );
     // Delivered once: the worker's next rounds send nothing.
     let before = got.lock().unwrap().len();
     webhooks::deliver_due(&state).await.unwrap();

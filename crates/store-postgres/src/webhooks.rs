@@ -233,8 +233,8 @@ impl WebhookStore for PostgresStore {
     async fn log_delivery(&self, d: &Delivery, keep: u32) -> Result<(), StoreError> {
         sqlx::query(
             "WITH added AS (INSERT INTO webhook_deliveries \
-             (webhook, competition, seq, attempt, at, status, ok, detail) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING n) \
+             (webhook, competition, seq, attempt, at, status, ok, detail, topic) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $10) RETURNING n) \
              DELETE FROM webhook_deliveries WHERE webhook = $1 AND n NOT IN \
              (SELECT n FROM added UNION ALL (SELECT n FROM webhook_deliveries \
               WHERE webhook = $1 ORDER BY n DESC LIMIT GREATEST($9 - 1, 0)))",
@@ -248,6 +248,7 @@ impl WebhookStore for PostgresStore {
         .bind(d.ok)
         .bind(&d.detail)
         .bind(i64::from(keep))
+        .bind(&d.topic)
         .execute(&self.pool)
         .await
         .map_err(self.backend("cannot log the delivery"))?;
@@ -256,7 +257,7 @@ impl WebhookStore for PostgresStore {
 
     async fn deliveries(&self, webhook: &str, limit: u32) -> Result<Vec<Delivery>, StoreError> {
         let rows: Vec<DeliveryRow> = sqlx::query_as(
-            "SELECT webhook, competition, seq, attempt, at, status, ok, detail \
+            "SELECT webhook, competition, seq, attempt, at, status, ok, detail, topic \
              FROM webhook_deliveries WHERE webhook = $1 ORDER BY n DESC LIMIT $2",
         )
         .bind(webhook)

@@ -270,8 +270,8 @@ impl WebhookStore for SqliteStore {
         let conn = slot.conn(&self.inner.name).await?;
         sqlx::query(
             "INSERT INTO webhook_deliveries \
-             (webhook, competition, seq, attempt, at, status, ok, detail) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8); \
+             (webhook, competition, seq, attempt, at, status, ok, detail, topic) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?10); \
              DELETE FROM webhook_deliveries WHERE webhook = ?1 AND n NOT IN \
              (SELECT n FROM webhook_deliveries WHERE webhook = ?1 ORDER BY n DESC LIMIT ?9)",
         )
@@ -284,6 +284,7 @@ impl WebhookStore for SqliteStore {
         .bind(d.ok)
         .bind(&d.detail)
         .bind(i64::from(keep))
+        .bind(&d.topic)
         .execute(conn)
         .await
         .map_err(backend("cannot log the delivery"))?;
@@ -294,7 +295,7 @@ impl WebhookStore for SqliteStore {
         let mut slot = self.reader().await;
         let conn = slot.conn(&self.inner.name).await?;
         let rows: Vec<DeliveryRow> = sqlx::query_as(
-            "SELECT webhook, competition, seq, attempt, at, status, ok, detail \
+            "SELECT webhook, competition, seq, attempt, at, status, ok, detail, topic \
              FROM webhook_deliveries WHERE webhook = ?1 ORDER BY n DESC LIMIT ?2",
         )
         .bind(webhook)

@@ -151,6 +151,8 @@ pub struct Delivery {
     pub ok: bool,
     /// What happened, in words ("HTTP 500", "connection refused").
     pub detail: String,
+    /// The topic of the notification's outbox row ([`OutboxKey::topic`]).
+    pub topic: String,
 }
 
 /// The storage of webhooks, their outbox and delivery log. Invariants (see
@@ -294,11 +296,21 @@ pub mod rows {
         })
     }
 
-    /// webhook, competition, seq, attempt, at, status, ok, detail.
-    pub type DeliveryRow = (String, String, i64, i64, String, Option<i64>, bool, String);
+    /// webhook, competition, seq, attempt, at, status, ok, detail, topic.
+    pub type DeliveryRow = (
+        String,
+        String,
+        i64,
+        i64,
+        String,
+        Option<i64>,
+        bool,
+        String,
+        String,
+    );
 
     pub fn delivery_from_row(
-        (webhook, competition, seq, attempt, at, status, ok, detail): DeliveryRow,
+        (webhook, competition, seq, attempt, at, status, ok, detail, topic): DeliveryRow,
     ) -> Delivery {
         Delivery {
             webhook,
@@ -309,6 +321,7 @@ pub mod rows {
             status: status.and_then(|s| u16::try_from(s).ok()),
             ok,
             detail,
+            topic,
         }
     }
 }

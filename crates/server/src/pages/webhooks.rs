@@ -45,6 +45,9 @@ struct HookLine {
 struct DeliveryLine {
     at: String,
     version: u64,
+    /// What the notification was when it is not the event's own:
+    /// "standings changed", "deadline of G12".
+    about: Option<String>,
     attempt: u32,
     ok: bool,
     detail: String,
@@ -64,6 +67,24 @@ struct WebhooksPage {
     done: Option<String>,
     max_label: usize,
     max_url: usize,
+}
+
+/// A delivery's topic in words for the log: `None` for the event's own
+/// notification.
+fn about(topic: &str) -> Option<String> {
+    if topic.is_empty() {
+        return None;
+    }
+    if topic == arbiter_service::notify::STANDINGS_TOPIC {
+        return Some("standings changed".to_owned());
+    }
+    Some(match topic.strip_prefix("deadline:") {
+        Some(rest) => format!(
+            "deadline of {}",
+            rest.rsplit_once(':').map_or(rest, |(game, _)| game)
+        ),
+        None => topic.to_owned(),
+    })
 }
 
 /// Check that the caller may manage `competition`'s webhooks: it exists
@@ -91,6 +112,7 @@ async fn render_page(
             .map(|d| DeliveryLine {
                 at: d.at,
                 version: d.seq,
+                about: about(&d.topic),
                 attempt: d.attempt,
                 ok: d.ok,
                 detail: d.detail,
