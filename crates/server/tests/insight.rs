@@ -202,7 +202,8 @@ async fn hostile_names_are_escaped_in_ratings_and_projections() {
     assert!(ratings.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     let projection = page(&w.app, "/c/xss/projection?seasons=50").await;
     assert!(
-        projection.contains("<th scope=\"row\">&#60;script&#62;alert(1)&#60;/script&#62;</th>")
+        // The name links to the player's page (issue 17 §1).
+        projection.contains("\">&#60;script&#62;alert(1)&#60;/script&#62;</a></th>")
     );
     assert!(projection.contains("O&#39;Neill &#38;") || projection.contains("O&#39;Neill &amp;"));
     let projection = page(

@@ -233,6 +233,15 @@ async fn an_xmadn_league_player_sees_his_next_games_and_what_is_still_possible()
     assert!(possible.contains("Rule:"), "{possible}");
     // The names are escaped everywhere.
     assert!(!html.contains("Ann <b>"));
+    // The pages every format shares link him too: what is still possible
+    // and the projection.
+    for shared in ["/c/running/clinch", "/c/running/projection?seasons=20"] {
+        let page = page(&app, shared).await;
+        assert!(
+            page.contains(&link("running", me, &l.name_of(me))),
+            "{shared}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -166,6 +166,14 @@ pub(crate) trait WebFormat: Format {
         let _ = (state, caller, id, player);
         async { Err(crate::pages::not_found_page()) }
     }
+    /// Every player's name with the address of his page
+    /// ([`WebFormat::player_page`]), for the pages every format shares
+    /// (what is still possible, the projection) to link him. None by
+    /// default.
+    fn player_links(&self, id: &str) -> crate::pages::players::PlayerLinks {
+        let _ = id;
+        crate::pages::players::PlayerLinks::default()
+    }
     /// Its own API routes beside the shared ones (the ladder's rounds, a
     /// Sunjang league's seasons), merged by [`crate::api::routes`].
     fn api_routes() -> axum::Router<AppState> {

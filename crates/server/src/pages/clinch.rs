@@ -26,6 +26,8 @@ struct ClinchPage {
     chrome: Chrome,
     name: String,
     v: ClinchView,
+    /// Every player's page.
+    links: super::players::PlayerLinks,
 }
 
 /// `GET /c/{id}/clinch[?group=B2]`: what is still possible.
@@ -41,6 +43,7 @@ pub(super) async fn page(
     }
     let group = q.group.filter(|g| !g.trim().is_empty());
     let name = state.service.summary(&id).await?.name;
+    let links = super::players::PlayerLinks::of(&state, &id, kind).await?;
     let v = crate::api::clinch::clinch_of(&state, &caller, &id, group)
         .await
         .map_err(PageError::from_heavy)?;
@@ -54,5 +57,6 @@ pub(super) async fn page(
         ),
         name,
         v: (*v).clone(),
+        links,
     })
 }

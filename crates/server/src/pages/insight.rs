@@ -178,6 +178,8 @@ struct ProjectionPage {
     caps: crate::heavy::Caps,
     v: Option<ProjectionView>,
     refused: Option<String>,
+    /// Every player's page.
+    links: crate::pages::players::PlayerLinks,
 }
 
 impl ProjectionPage {
@@ -236,6 +238,7 @@ pub(super) async fn projection(
         caps: state.config.heavy.caps(&caller),
         v: None,
         refused: None,
+        links: crate::pages::players::PlayerLinks::of(&state, &id, kind).await?,
     };
     let (seasons, rounds) = match asked {
         Ok(x) => x,

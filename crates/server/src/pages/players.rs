@@ -94,6 +94,26 @@ impl PlayerLinks {
         )
     }
 
+    /// Names with the address of each one's page (the ladder's, by name).
+    pub(crate) fn from_hrefs(players: impl IntoIterator<Item = (String, String)>) -> Self {
+        Self {
+            by_name: players.into_iter().collect(),
+        }
+    }
+
+    /// The players' pages of competition `id` of format `kind`
+    /// ([`crate::formats::WebFormat::player_links`]).
+    pub(crate) async fn of(state: &AppState, id: &str, kind: Kind) -> Result<Self, PageError> {
+        Ok(arbiter_service::with_format!(kind, |F| {
+            state
+                .service
+                .read_as::<F, _>(id, |c, _| {
+                    <F as crate::formats::WebFormat>::player_links(c, id)
+                })
+                .await?
+        }))
+    }
+
     /// The address of the page of the player of this name, if he is one.
     pub(crate) fn href(&self, name: impl AsRef<str>) -> Option<&str> {
         self.by_name.get(name.as_ref()).map(String::as_str)

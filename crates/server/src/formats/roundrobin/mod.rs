@@ -65,6 +65,9 @@ impl WebFormat for RoundRobin {
     ) -> Result<Response, PageError> {
         pages::player(state, caller, id, player).await
     }
+    fn player_links(&self, id: &str) -> crate::pages::players::PlayerLinks {
+        crate::pages::players::PlayerLinks::from_hrefs(self.search_players(id))
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Each entrant's page, by the number his entry gave him.
         self.entrants

@@ -175,6 +175,11 @@ fn home(rr: &RoundRobin, id: &str, v: RoundRobinView, me: PlayerId, now: Time) -
             figures.extend(r.tiebreaks.iter().filter(|c| !c.value.is_empty()).map(|c| {
                 let label = arbiter_engine::roundrobin::Tiebreak::parse(&c.criterion)
                     .map_or_else(|| c.criterion.clone(), |t| t.name().to_string());
+                // "games won" → "Games won", as the other labels.
+                let mut chars = label.chars();
+                let label: String = chars
+                    .next()
+                    .map_or_else(String::new, |f| f.to_uppercase().chain(chars).collect());
                 (label, c.value.clone())
             }));
             Standing {

@@ -58,6 +58,9 @@ impl WebFormat for League {
     ) -> Result<Response, PageError> {
         pages::player(state, caller, id, player).await
     }
+    fn player_links(&self, id: &str) -> crate::pages::players::PlayerLinks {
+        crate::pages::players::PlayerLinks::from_hrefs(self.search_players(id))
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Withdrawn players too: their seasons are still on the pages.
         // Each player's page, by the number his registration gave him.

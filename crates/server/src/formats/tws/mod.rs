@@ -88,6 +88,9 @@ impl WebFormat for Ladder {
     ) -> Result<Response, PageError> {
         pages::player(state.clone(), id.to_string(), player.to_string()).await
     }
+    fn player_links(&self, id: &str) -> crate::pages::players::PlayerLinks {
+        crate::pages::players::PlayerLinks::from_hrefs(self.search_players(id))
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Every player the ladder has known (members, the inactive list,
         // applicants) has his own page.

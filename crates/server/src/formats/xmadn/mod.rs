@@ -63,6 +63,9 @@ impl WebFormat for League {
     ) -> Result<Response, PageError> {
         pages::league_player(state, caller, id, player).await
     }
+    fn player_links(&self, id: &str) -> crate::pages::players::PlayerLinks {
+        crate::pages::players::PlayerLinks::from_hrefs(self.search_players(id))
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Each player's page, by the number his creation gave him.
         self.players
@@ -152,6 +155,9 @@ impl WebFormat for Challengers {
         player: &str,
     ) -> Result<Response, PageError> {
         pages::challengers_player(state, caller, id, player).await
+    }
+    fn player_links(&self, id: &str) -> crate::pages::players::PlayerLinks {
+        crate::pages::players::PlayerLinks::from_hrefs(self.search_players(id))
     }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Each player's page, by the number his creation gave him.

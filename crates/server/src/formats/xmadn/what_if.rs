@@ -67,7 +67,8 @@ impl WhatIfForm for XmadnLeague {
     ) -> Result<String, PageError> {
         let mut v = view.league.clone();
         v.phase = super::pages::phase_for_the_web(&v.phase);
-        Ok(LeagueOutcome { v }.render()?)
+        let links = crate::pages::players::PlayerLinks::in_order(&v.competition, &v.players);
+        Ok(LeagueOutcome { v, links }.render()?)
     }
 }
 
@@ -141,4 +142,6 @@ fn league_form(l: &XmadnLeague, id: &str, version: u64) -> Form {
 #[template(path = "what_if_league.html")]
 struct LeagueOutcome {
     v: arbiter_service::xmadn::LeagueView,
+    /// Every player's page.
+    links: crate::pages::players::PlayerLinks,
 }
