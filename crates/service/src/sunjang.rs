@@ -410,6 +410,10 @@ pub struct SunjangView {
     pub seasons: Vec<SeasonView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub defending_champion: Option<String>,
+    /// The season before the first played here, carried over from the
+    /// league's records (ARB-R77).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carried: Option<crate::sunjang_carry::CarriedSeasonView>,
 }
 
 fn note_view(n: &season::Note) -> ExplanationView {
@@ -704,6 +708,7 @@ pub fn sunjang_view(l: &League, competition: &str, version: u64) -> SunjangView 
             .collect(),
         seasons: l.seasons.iter().map(|s| season_view(l, s)).collect(),
         defending_champion: l.defending_champion().map(|p| l.name_of(p)),
+        carried: crate::sunjang_carry::carried_view(l),
     }
 }
 

@@ -88,8 +88,9 @@ pub struct CarriedSeasonView {
     pub season: u32,
     pub source: String,
     pub by: String,
-    /// When the records were entered (RFC 3339).
+    /// When the records were entered (RFC 3339), and its date.
     pub at: String,
+    pub date: String,
     pub divisions: Vec<CarriedDivisionView>,
     pub withdrawn: Vec<String>,
     pub champion: Option<String>,
@@ -159,6 +160,7 @@ pub fn carried_view(l: &League) -> Option<CarriedSeasonView> {
         source: c.source.clone(),
         by: c.by.clone(),
         at: c.at.to_rfc3339(),
+        date: c.at.format("%Y-%m-%d").to_string(),
         divisions,
         withdrawn: r
             .players

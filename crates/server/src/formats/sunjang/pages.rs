@@ -8,6 +8,7 @@ use arbiter_engine::sunjang::season::League;
 use arbiter_service::sunjang::{
     SeasonView, SunjangPlayerView, SunjangView, season_view, sunjang_view,
 };
+use arbiter_service::sunjang_carry::CarriedSeasonView;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -51,6 +52,8 @@ struct SunjangPage {
     seasons: Vec<SeasonLink>,
     players: Vec<SunjangPlayerView>,
     links: PlayerLinks,
+    /// The season carried over from the records (ARB-R77).
+    carried: Option<CarriedSeasonView>,
 }
 
 /// `GET /c/{id}` for a Sunjang league.
@@ -76,6 +79,7 @@ pub(crate) async fn page(state: &AppState, id: &str) -> Result<Response, PageErr
                 seasons,
                 links: links(id, &v.players),
                 players: v.players,
+                carried: v.carried,
             }
         })
         .await?;
@@ -90,6 +94,9 @@ struct SeasonPage {
     name: String,
     season: SeasonView,
     last: u32,
+    /// The season carried over from the records, the one before the
+    /// first played here (ARB-R77).
+    carried: Option<u32>,
     links: PlayerLinks,
 }
 
@@ -106,7 +113,7 @@ pub(crate) async fn season(
     let page = state
         .service
         .read_as::<League, _>(&id, |l, _| {
-            let s = l.seasons.get(n as usize - 1)?;
+            let s = l.season(n)?;
             Some(SeasonPage {
                 chrome: Chrome::competition(
                     format!("Season {n} of {}", l.name),
@@ -118,7 +125,8 @@ pub(crate) async fn season(
                 id: id.clone(),
                 name: l.name.clone(),
                 season: season_view(l, s),
-                last: l.seasons.len() as u32,
+                last: l.seasons.last().map_or(0, |s| s.number()),
+                carried: l.carried.as_ref().map(|c| c.records.season),
                 links: PlayerLinks::in_order(&id, l.players.iter().map(|p| &p.name)),
             })
         })
@@ -212,7 +220,7 @@ fn home(l: &League, id: &str, v: SunjangView, me: PlayerId) -> PlayerHome {
     let mut seasons = Vec::new();
     let mut standings = Vec::new();
     let mut clinch_group = None;
-    let last = l.seasons.len();
+    let last = l.seasons.last().map_or(0, |s| s.number());
     for (s, sv) in l.seasons.iter().zip(&v.seasons) {
         let n = s.number();
         let running = sv.status == "planned";
@@ -258,7 +266,7 @@ fn home(l: &League, id: &str, v: SunjangView, me: PlayerId) -> PlayerHome {
             let mut season_line = format!("Season {n} ({}): group {label}", sv.status);
             if let (Some(gv), Some(r)) = (gv, row) {
                 season_line.push_str(&format!(", {} of {}", ordinal(r.place), gv.players.len()));
-                if n as usize == last {
+                if n == last {
                     standings.push(Standing {
                         table: format!("table of group {label}, season {n}"),
                         href: format!("/c/{id}/seasons/{n}#group-{label}"),
