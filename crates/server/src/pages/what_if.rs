@@ -152,10 +152,15 @@ pub(crate) trait WhatIfForm: arbiter_service::Format {
     }
     /// What would follow from the results, as HTML: the format's own
     /// template (`what_if_<format>.html`), given the form's parts (the
-    /// games that had no result before). Nothing for a format without
-    /// what-if.
-    fn outcome(view: &Self::WhatIf, parts: &[FormPart]) -> Result<String, PageError> {
-        let _ = (view, parts);
+    /// games that had no result before) and every player's page
+    /// ([`crate::formats::WebFormat::player_links`]). Nothing for a format
+    /// without what-if.
+    fn outcome(
+        view: &Self::WhatIf,
+        parts: &[FormPart],
+        links: &crate::pages::players::PlayerLinks,
+    ) -> Result<String, PageError> {
+        let _ = (view, parts, links);
         Ok(String::new())
     }
 }
@@ -278,9 +283,10 @@ pub(super) async fn page(
                 Ok(v) => {
                     page.version = v.version();
                     page.results = v.results().to_vec();
+                    let links = crate::pages::players::PlayerLinks::of(&state, &id, kind).await?;
                     let outcome = arbiter_service::with_format!(kind, |F| {
                         match v.view::<F>() {
-                            Some(view) => <F as WhatIfForm>::outcome(view, &form.parts)?,
+                            Some(view) => <F as WhatIfForm>::outcome(view, &form.parts, &links)?,
                             None => {
                                 return Err(PageError::Internal(format!(
                                     "the what-if of {id} is not {}'s",

@@ -30,12 +30,10 @@ impl WhatIfForm for RoundRobin {
     fn outcome(
         view: &arbiter_service::roundrobin::what_if::RoundRobinWhatIfView,
         _parts: &[FormPart],
+        links: &crate::pages::players::PlayerLinks,
     ) -> Result<String, PageError> {
         Ok(Outcome {
-            links: crate::pages::players::PlayerLinks::in_order(
-                &view.league.competition,
-                &view.league.players,
-            ),
+            links: links.clone(),
             v: view.league.clone(),
         }
         .render()?)

@@ -21,10 +21,12 @@ impl WhatIfForm for SunjangLeague {
     fn outcome(
         view: &arbiter_service::what_if::SunjangWhatIfView,
         parts: &[FormPart],
+        links: &crate::pages::players::PlayerLinks,
     ) -> Result<String, PageError> {
         Ok(Outcome {
             s: view.clone(),
             open: parts.iter().map(|p| p.group.clone()).collect(),
+            links: links.clone(),
         }
         .render()?)
     }
@@ -91,6 +93,8 @@ struct Outcome {
     /// The groups that had games left before the hypothetical results:
     /// only their tables are shown after them.
     open: Vec<String>,
+    /// Every player's page.
+    links: crate::pages::players::PlayerLinks,
 }
 
 impl Outcome {

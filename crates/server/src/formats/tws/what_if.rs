@@ -20,7 +20,11 @@ impl WhatIfForm for Ladder {
     }
     /// The ladder after the close, each move with its rule; or, with games
     /// still undecided, the rungs still possible (issue 15, item 5).
-    fn outcome(view: &WhatIfView, _parts: &[FormPart]) -> Result<String, PageError> {
+    fn outcome(
+        view: &WhatIfView,
+        _parts: &[FormPart],
+        _links: &crate::pages::players::PlayerLinks,
+    ) -> Result<String, PageError> {
         Ok(Outcome {
             a: ladder_after(view.clone()),
         }

@@ -64,11 +64,15 @@ impl WhatIfForm for XmadnLeague {
     fn outcome(
         view: &arbiter_service::what_if::LeagueWhatIfView,
         _parts: &[FormPart],
+        links: &crate::pages::players::PlayerLinks,
     ) -> Result<String, PageError> {
         let mut v = view.league.clone();
         v.phase = super::pages::phase_for_the_web(&v.phase);
-        let links = crate::pages::players::PlayerLinks::in_order(&v.competition, &v.players);
-        Ok(LeagueOutcome { v, links }.render()?)
+        Ok(LeagueOutcome {
+            v,
+            links: links.clone(),
+        }
+        .render()?)
     }
 }
 
