@@ -945,3 +945,69 @@ async fn a_round_robin_result_that_changes_the_leader_notifies_one_that_does_not
         "{due:?}"
     );
 }
+
+/// Every format's standings view, through the registry: each event of the
+/// demo competitions' histories that may move the standings (the worker's
+/// follow-ups), with its "standings changed" notification as the worker
+/// builds it. Each history names new leaders, in the words of
+/// docs/webhooks.md, and also deadlines: only the formats that record them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_formats_demo_history_names_its_new_leaders() {
+    let store = SqliteStore::open_in_memory().await.unwrap();
+    let built = arbiter_demo::build(&store, "tws-demo").await.unwrap();
+    let rrs = arbiter_demo::roundrobin::build(&store).await.unwrap();
+    let service = Service::new(store.clone());
+    for (id, sunjang) in [
+        (&built.ladder.0, false),
+        (&built.league.0, false),
+        (&built.challengers.0, false),
+        (&built.sunjang.0, true),
+        (&rrs.euro.0, false),
+        (&rrs.chess.0, false),
+    ] {
+        let version = store.version(id).await.unwrap();
+        let mut said = Vec::new();
+        for seq in 2..=version {
+            // Only the events whose rows the worker follows up.
+            if service.follow_ups(id, seq).await.unwrap().is_empty() {
+                continue;
+            }
+            if let Some(n) = service
+                .notification(id, seq, "standings", "x", "http://h")
+                .await
+                .unwrap()
+            {
+                assert_eq!(n.kind.as_str(), "standings-changed");
+                assert!(!n.top.is_empty(), "{id} {seq}: {n:?}");
+                said.push(n.text);
+            }
+        }
+        assert!(!said.is_empty(), "{id}: no new leader in {version} events");
+        for text in &said {
+            assert!(
+                text.contains(" now leads") || text.contains(" now share the lead"),
+                "{id}: {text}"
+            );
+            assert_eq!(text.starts_with("Season "), sunjang, "{id}: {text}");
+        }
+    }
+    // Deadlines: the ladder's running round has them; XMadn and Sunjang
+    // record none.
+    let year = chrono::Duration::days(365);
+    for (id, has) in [
+        (&built.ladder.0, true),
+        (&built.league.0, false),
+        (&built.challengers.0, false),
+        (&built.sunjang.0, false),
+    ] {
+        let (_, topics) = service
+            .approaching_deadlines(id, built.now, year)
+            .await
+            .unwrap();
+        assert_eq!(!topics.is_empty(), has, "{id}: {topics:?}");
+        assert!(
+            topics.iter().all(|t| t.starts_with("deadline:G")),
+            "{topics:?}"
+        );
+    }
+}

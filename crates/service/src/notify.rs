@@ -152,7 +152,11 @@ pub fn top_changes(before: &[Top], after: &[Top]) -> Vec<(Top, String)> {
             ));
         }
         if old.is_empty() {
-            sentence.push_str(" (the first leader).");
+            sentence.push_str(if new.len() == 1 {
+                " (the first leader)."
+            } else {
+                " (the first leaders)."
+            });
         } else {
             let verb = if old.len() == 1 {
                 "led"
