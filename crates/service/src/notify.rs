@@ -37,8 +37,8 @@ pub const STANDINGS_TOPIC: &str = "standings";
 const DEADLINE_PREFIX: &str = "deadline:";
 
 /// The topic of the "deadline approaching" notice of game `game` due at
-/// `deadline`: `deadline:G12:1797724740`. Another deadline (an extension,
-/// the next round) is another topic, so it notifies again.
+/// `deadline`: `deadline:G12:1797724740`. Another deadline (a round's
+/// deadline set again) is another topic, so it notifies again.
 pub fn deadline_topic(game: &str, deadline: Time) -> String {
     format!("{DEADLINE_PREFIX}{game}:{}", deadline.timestamp())
 }

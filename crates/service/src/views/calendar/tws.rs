@@ -25,7 +25,7 @@ impl CalendarSource for Ladder {
     }
 
     /// The games [`player_game`] dates at their deadline: not cancelled,
-    /// no result yet, a deadline (the round's, or an extension's).
+    /// no result yet, a deadline (its round's: quick-round games have none).
     fn due(&self, competition: &str) -> Vec<Due> {
         self.games
             .iter()
