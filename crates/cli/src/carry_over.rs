@@ -19,10 +19,7 @@ pub async fn run(
     source: Option<String>,
 ) -> Result<()> {
     let comp = competition(svc, g).await?;
-    // One byte more than the service takes: a huge file is refused
-    // without being read whole.
-    let bytes = crate::input::read_at_most(path, "the carry-over file", MAX_BYTES as u64 + 1)?;
-    let name = path.display().to_string();
+    let (bytes, name) = read(path)?;
     let opts = CarryOptions {
         round,
         source,
@@ -34,10 +31,7 @@ pub async fn run(
     if g.json {
         return print_json(&done);
     }
-    if done.replayed {
-        if let (Some(first), Some(last)) = (done.first, done.last) {
-            crate::run::say_replayed(first, last);
-        }
+    if replayed(done.replayed, done.first, done.last) {
         return Ok(());
     }
     out!("{}", crate::render::ladder(&done.ladder));
@@ -50,11 +44,33 @@ pub async fn run(
         done.by,
         done.next_round
     );
-    match (done.dry_run, done.first) {
+    say_carried(done.dry_run, done.first, &what);
+    Ok(())
+}
+
+/// A carry-over file (`path`) and the name it is called by: one byte more
+/// than the service takes is read, so a huge file is refused without being
+/// read whole.
+pub fn read(path: &Path) -> Result<(Vec<u8>, String)> {
+    let bytes = crate::input::read_at_most(path, "the carry-over file", MAX_BYTES as u64 + 1)?;
+    Ok((bytes, path.display().to_string()))
+}
+
+/// Says so when the carry-over was already stored (a replayed request):
+/// then nothing else is printed.
+pub fn replayed(replayed: bool, first: Option<u64>, last: Option<u64>) -> bool {
+    if replayed && let (Some(first), Some(last)) = (first, last) {
+        crate::run::say_replayed(first, last);
+    }
+    replayed
+}
+
+/// The last line of a carry-over: what it would do (a dry run) or did.
+pub fn say_carried(dry_run: bool, first: Option<u64>, what: &str) {
+    match (dry_run, first) {
         (true, _) | (false, None) => {
             outln!("Dry run: would carry over {what}; nothing was stored.")
         }
         (false, Some(first)) => outln!("Carried over {what} (event {first})."),
     }
-    Ok(())
 }

@@ -817,13 +817,9 @@ async fn carry_over(
     dry_run: bool,
     source: Option<String>,
 ) -> Result<()> {
-    use arbiter_service::csv::MAX_BYTES;
     use arbiter_service::sunjang_carry::SunjangCarryOptions;
     let comp = competition(svc, g).await?;
-    // One byte more than the service takes: a huge file is refused
-    // without being read whole.
-    let bytes = crate::input::read_at_most(path, "the carry-over file", MAX_BYTES as u64 + 1)?;
-    let name = path.display().to_string();
+    let (bytes, name) = crate::carry_over::read(path)?;
     let opts = SunjangCarryOptions {
         season: Some(season),
         source,
@@ -835,10 +831,7 @@ async fn carry_over(
     if g.json {
         return print_json(&done);
     }
-    if done.replayed {
-        if let (Some(first), Some(last)) = (done.first, done.last) {
-            crate::run::say_replayed(first, last);
-        }
+    if crate::carry_over::replayed(done.replayed, done.first, done.last) {
         return Ok(());
     }
     out!("{}", render_carried(&done.carried));
@@ -857,16 +850,11 @@ async fn carry_over(
         c.by,
         done.next_season
     );
-    match (done.dry_run, done.first) {
-        (true, _) | (false, None) => {
-            outln!("Dry run: would carry over {what}; nothing was stored.")
-        }
-        (false, Some(first)) => {
-            outln!("Carried over {what} (event {first}).");
-            outln!(
-                "Next: register new players (`sunjang player add`), then `sunjang season plan --preview`."
-            );
-        }
+    crate::carry_over::say_carried(done.dry_run, done.first, &what);
+    if !done.dry_run && done.first.is_some() {
+        outln!(
+            "Next: register new players (`sunjang player add`), then `sunjang season plan --preview`."
+        );
     }
     Ok(())
 }

@@ -391,14 +391,7 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
             source,
         } => {
             use arbiter_service::xmadn_carry::LeagueCarryOptions;
-            // One byte more than the service takes: a huge file is refused
-            // without being read whole.
-            let bytes = crate::input::read_at_most(
-                file,
-                "the carry-over file",
-                arbiter_service::csv::MAX_BYTES as u64 + 1,
-            )?;
-            let name = file.display().to_string();
+            let (bytes, name) = crate::carry_over::read(file)?;
             let opts = LeagueCarryOptions {
                 source: source.clone(),
                 dry_run: *dry_run,
@@ -409,10 +402,7 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
             if g.json {
                 return print_json(&done);
             }
-            if done.replayed {
-                if let (Some(first), Some(last)) = (done.first, done.last) {
-                    crate::run::say_replayed(first, last);
-                }
+            if crate::carry_over::replayed(done.replayed, done.first, done.last) {
                 return Ok(());
             }
             out!("{}", render_league(&done.league));
@@ -420,12 +410,7 @@ pub async fn league(svc: &Svc, g: &Globals, cmd: &LeagueCmd) -> Result<()> {
                 "{} double round-robin(s), {} games played, {} cancelled and {} still to play, from {name} (source: {}), entered by {}",
                 done.drrs, done.played, done.cancelled, done.to_play, done.source, done.by
             );
-            match (done.dry_run, done.first) {
-                (true, _) | (false, None) => {
-                    outln!("Dry run: would carry over {what}; nothing was stored.")
-                }
-                (false, Some(first)) => outln!("Carried over {what} (event {first})."),
-            }
+            crate::carry_over::say_carried(done.dry_run, done.first, &what);
         }
         LeagueCmd::Show => {
             let view = league_view(&l, &comp, version);

@@ -37,14 +37,6 @@ fn played() -> Arbiter {
     a
 }
 
-fn cell(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// The double round-robins of `a` as a carry-over file.
 fn records_of(a: &Arbiter) -> String {
     let v = a.ok_json(&["-c", "xm-league", "league", "show", "--json"]);
@@ -80,12 +72,12 @@ fn records_of(a: &Arbiter) -> String {
                 &[
                     d["number"].to_string(),
                     (k + 1).to_string(),
-                    cell(players[0]),
-                    cell(players[1]),
+                    common::csv_cell(players[0]),
+                    common::csv_cell(players[1]),
                     pawns[0].clone(),
                     pawns[1].clone(),
                     time,
-                    cell(&note),
+                    common::csv_cell(&note),
                     String::new(),
                 ]
                 .join(","),
@@ -140,14 +132,7 @@ fn show(a: &Arbiter) -> Value {
 #[test]
 fn the_fixture_is_the_examples_two_double_round_robins() {
     let text = records_of(&played());
-    if std::env::var_os("UPDATE_FIXTURES").is_some() {
-        std::fs::write(fixture(), &text).unwrap();
-    }
-    assert_eq!(
-        std::fs::read_to_string(fixture()).unwrap(),
-        text,
-        "the fixture is the example's DRR 1 and DRR 2 (UPDATE_FIXTURES=1 writes it)"
-    );
+    common::assert_fixture(&fixture(), &text, "the example's DRR 1 and DRR 2");
 }
 
 #[test]

@@ -54,15 +54,6 @@ fn played() -> Arbiter {
     a
 }
 
-/// A cell of the CSV, quoted when it must be.
-fn cell(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// Season 1 of `a` as a carry-over file: each player's figures now, his
 /// group, place, gamepoints and SODOS from the season's tables, his results
 /// from the crosstables, whether he has withdrawn, the champion.
@@ -104,7 +95,7 @@ fn records_of(a: &Arbiter, champion: &str) -> String {
                 };
                 let yes = |b: bool| if b { "yes" } else { "" };
                 let line = [
-                    cell(name),
+                    common::csv_cell(name),
                     opt(&p["rank"]),
                     yes(p["provisional"] == true).to_string(),
                     opt(&p["rating"]),
@@ -114,9 +105,9 @@ fn records_of(a: &Arbiter, champion: &str) -> String {
                     r["place"].to_string(),
                     opt(&r["gamepoints"]),
                     opt(&r["sodos"]),
-                    cell(&beat),
-                    cell(&jigo),
-                    cell(&both),
+                    common::csv_cell(&beat),
+                    common::csv_cell(&jigo),
+                    common::csv_cell(&both),
                     yes(p["withdrawn"] == true).to_string(),
                     yes(name == champion).to_string(),
                 ];
@@ -185,14 +176,7 @@ fn preview(a: &Arbiter) -> Value {
 #[test]
 fn the_fixture_is_season_1_of_the_example_as_its_tables_give_it() {
     let text = records_of(&played(), "Kim Min-jun");
-    if std::env::var_os("UPDATE_FIXTURES").is_some() {
-        std::fs::write(fixture(), &text).unwrap();
-    }
-    assert_eq!(
-        std::fs::read_to_string(fixture()).unwrap(),
-        text,
-        "the fixture is the example's season 1 (UPDATE_FIXTURES=1 writes it)"
-    );
+    common::assert_fixture(&fixture(), &text, "the example's season 1");
 }
 
 #[test]

@@ -16,6 +16,28 @@ use tempfile::TempDir;
 pub mod browser;
 
 /// The workspace root: examples are run from here, as a user would.
+/// A CSV cell, quoted when it must be.
+pub fn csv_cell(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// `text` is the fixture at `path`: `UPDATE_FIXTURES=1` writes it first.
+#[track_caller]
+pub fn assert_fixture(path: &Path, text: &str, what: &str) {
+    if std::env::var_os("UPDATE_FIXTURES").is_some() {
+        std::fs::write(path, text).unwrap();
+    }
+    assert_eq!(
+        std::fs::read_to_string(path).unwrap(),
+        text,
+        "the fixture is {what} (UPDATE_FIXTURES=1 writes it)"
+    );
+}
+
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }

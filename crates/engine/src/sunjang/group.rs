@@ -733,18 +733,7 @@ pub fn division_ranking(
     groups: &[GroupInput],
     data: &RankingData<'_>,
 ) -> DivisionRanking {
-    let mut mine: Vec<GroupInput> = groups
-        .iter()
-        .filter(|g| g.0.division == division)
-        .map(|(id, ps, gs)| (*id, distinct(ps), gs.clone()))
-        .collect();
-    mine.sort_by_key(|g| g.0.number);
-    let all = distinct(
-        &mine
-            .iter()
-            .flat_map(|g| g.1.iter().copied())
-            .collect::<Vec<_>>(),
-    );
+    let (mine, all) = division_groups(division, groups);
     let size = all
         .iter()
         .filter_map(|&p| slot(p))
@@ -772,18 +761,7 @@ pub fn carried_division_ranking(
     groups: &[GroupInput],
     data: &RankingData<'_>,
 ) -> DivisionRanking {
-    let mut mine: Vec<GroupInput> = groups
-        .iter()
-        .filter(|g| g.0.division == division)
-        .map(|(id, ps, gs)| (*id, distinct(ps), gs.clone()))
-        .collect();
-    mine.sort_by_key(|g| g.0.number);
-    let all = distinct(
-        &mine
-            .iter()
-            .flat_map(|g| g.1.iter().copied())
-            .collect::<Vec<_>>(),
-    );
+    let (mine, all) = division_groups(division, groups);
     let played = played_games(&mine, data.rules);
     let local = RankingData {
         games: &played,
@@ -856,6 +834,24 @@ fn division_from(
         explanations,
         leader_explanations,
     }
+}
+
+/// The groups of `division` among `groups`, by number, each with its
+/// players once, and all their players once.
+fn division_groups(division: Division, groups: &[GroupInput]) -> (Vec<GroupInput>, Vec<PlayerId>) {
+    let mut mine: Vec<GroupInput> = groups
+        .iter()
+        .filter(|g| g.0.division == division)
+        .map(|(id, ps, gs)| (*id, distinct(ps), gs.clone()))
+        .collect();
+    mine.sort_by_key(|g| g.0.number);
+    let all = distinct(
+        &mine
+            .iter()
+            .flat_map(|g| g.1.iter().copied())
+            .collect::<Vec<_>>(),
+    );
+    (mine, all)
 }
 
 /// "1 gamepoint", "3½ gamepoints".
