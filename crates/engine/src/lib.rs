@@ -22,6 +22,7 @@ pub mod explain;
 pub mod model;
 pub mod projection;
 pub mod ratings;
+pub mod report;
 pub mod roundrobin;
 pub mod sunjang;
 pub mod tiebreak;

@@ -7,6 +7,7 @@
 mod common;
 
 use arbiter_engine::model::PlayerId;
+use arbiter_engine::report::Confirmer;
 use arbiter_engine::sunjang::carry::{
     CarriedGame, CarriedPlayer, CarriedResult, CarriedSeason, SeasonCarryOver,
 };
@@ -442,6 +443,41 @@ fn samples() -> Vec<(&'static str, Event)> {
             },
         ),
         (
+            "sunjang-result-reported",
+            Event::ResultReported {
+                season: 2,
+                group: group(1, 2),
+                black: p(7),
+                white: p(12),
+                outcome: Outcome::Jigo,
+                by: p(12),
+                at,
+            },
+        ),
+        (
+            "sunjang-result-confirmed",
+            Event::ResultConfirmed {
+                season: 2,
+                group: group(1, 2),
+                black: p(7),
+                white: p(12),
+                by: Confirmer::Player(p(7)),
+                at,
+            },
+        ),
+        (
+            "sunjang-report-disputed",
+            Event::ReportDisputed {
+                season: 2,
+                group: group(1, 2),
+                black: p(7),
+                white: p(12),
+                by: Confirmer::Moderator("mod".into()),
+                reason: "white resigned".into(),
+                at,
+            },
+        ),
+        (
             "sunjang-reverted",
             Event::Reverted {
                 seq: 41,
@@ -474,7 +510,7 @@ fn every_sample_round_trips() {
 #[test]
 fn samples_cover_every_event_kind() {
     let kinds: std::collections::BTreeSet<&str> = samples().iter().map(|(_, e)| e.kind()).collect();
-    assert_eq!(kinds.len(), 17, "{kinds:?}");
+    assert_eq!(kinds.len(), 20, "{kinds:?}");
 }
 
 #[test]

@@ -7,6 +7,7 @@
 mod common;
 
 use arbiter_engine::model::{GameId, PlayerId};
+use arbiter_engine::report::Confirmer;
 use arbiter_engine::xmadn::carry::{CarriedDrr, CarriedGame, LeagueCarryOver};
 use arbiter_engine::xmadn::challengers::Event as CEvent;
 use arbiter_engine::xmadn::league::{Event as LEvent, PlayoffStage};
@@ -214,6 +215,40 @@ fn league_samples() -> Vec<(&'static str, LEvent)> {
             },
         ),
         (
+            "league-result-reported",
+            LEvent::ResultReported {
+                game: GameId(4),
+                score: score(4, 2, 750),
+                by: p(2),
+                at,
+            },
+        ),
+        (
+            "league-result-confirmed",
+            LEvent::ResultConfirmed {
+                game: GameId(4),
+                by: Confirmer::Player(p(1)),
+                at,
+            },
+        ),
+        (
+            "league-result-confirmed-moderator",
+            LEvent::ResultConfirmed {
+                game: GameId(19),
+                by: Confirmer::Moderator("mod".into()),
+                at,
+            },
+        ),
+        (
+            "league-report-disputed",
+            LEvent::ReportDisputed {
+                game: GameId(4),
+                by: Confirmer::Player(p(1)),
+                reason: "I won 4-3 \"in 12:30\"".into(),
+                at,
+            },
+        ),
+        (
             "league-reverted",
             LEvent::Reverted {
                 seq: 7,
@@ -267,6 +302,32 @@ fn challengers_samples() -> Vec<(&'static str, CEvent)> {
             },
         ),
         (
+            "challengers-result-reported",
+            CEvent::ResultReported {
+                number: 3,
+                score: score(1, 4, 1385),
+                by: p(1),
+                at,
+            },
+        ),
+        (
+            "challengers-result-confirmed",
+            CEvent::ResultConfirmed {
+                number: 3,
+                by: Confirmer::Moderator("mod".into()),
+                at,
+            },
+        ),
+        (
+            "challengers-report-disputed",
+            CEvent::ReportDisputed {
+                number: 3,
+                by: Confirmer::Player(p(2)),
+                reason: "not played yet".into(),
+                at,
+            },
+        ),
+        (
             "challengers-reverted",
             CEvent::Reverted {
                 seq: u64::MAX,
@@ -295,12 +356,12 @@ fn every_sample_round_trips() {
 fn samples_cover_every_event_kind() {
     let kinds: std::collections::BTreeSet<&str> =
         league_samples().iter().map(|(_, e)| e.kind()).collect();
-    assert_eq!(kinds.len(), 11, "{kinds:?}");
+    assert_eq!(kinds.len(), 14, "{kinds:?}");
     let kinds: std::collections::BTreeSet<&str> = challengers_samples()
         .iter()
         .map(|(_, e)| e.kind())
         .collect();
-    assert_eq!(kinds.len(), 4, "{kinds:?}");
+    assert_eq!(kinds.len(), 7, "{kinds:?}");
 }
 
 #[test]

@@ -225,6 +225,9 @@ impl NotificationKind {
             | "sunjang-final-game-played"
             | "sunjang-live-match-won" => ResultRecorded,
             "result-reported" => ReportAwaitingConfirmation,
+            "league-result-reported" => ReportAwaitingConfirmation,
+            "challengers-result-reported" => ReportAwaitingConfirmation,
+            "sunjang-result-reported" => ReportAwaitingConfirmation,
             "round-closed" | "sunjang-season-closed" => RoundClosed,
             "sunjang-season-planned" => SeasonPlanned,
             _ => return None,

@@ -280,9 +280,63 @@ pub fn league(l: &League, e: &league::Event) -> String {
                 format_time(score.seconds)
             )
         }
+        E::ResultReported {
+            game: id,
+            score,
+            by,
+            ..
+        } => format!(
+            "{}: {} reports {}-{} in {}, awaiting confirmation (ARB-R45)",
+            league_report_ref(l, *id),
+            l.name_of(*by),
+            score.pawns[0],
+            score.pawns[1],
+            format_time(score.seconds)
+        ),
+        E::ResultConfirmed { game: id, by, .. } => format!(
+            "{}: report confirmed by {}",
+            league_report_ref(l, *id),
+            confirmer(by, &|p| l.name_of(p))
+        ),
+        E::ReportDisputed {
+            game: id,
+            by,
+            reason,
+            ..
+        } => format!(
+            "{}: report disputed by {}: {reason}",
+            league_report_ref(l, *id),
+            confirmer(by, &|p| l.name_of(p))
+        ),
         E::AccountLinked { player, account } => link(l.name_of(*player), *player, account, true),
         E::AccountUnlinked { player, account } => link(l.name_of(*player), *player, account, false),
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
+    }
+}
+
+/// A reported league game in words: the game with its players, or the
+/// playoff game it is (ARB-R45, ARB-R81).
+fn league_report_ref(l: &League, id: GameId) -> String {
+    match l.game(id) {
+        Some(g) => format!(
+            "{} ({id}): {} v {}",
+            league::stage_words(g.stage),
+            l.name_of(g.players[0]),
+            l.name_of(g.players[1])
+        ),
+        None => l.report_ref(id),
+    }
+}
+
+/// Who confirmed or disputed a report: the player's name, or "moderator"
+/// and the account (ARB-R45).
+fn confirmer(
+    by: &arbiter_engine::report::Confirmer,
+    name_of: &dyn Fn(PlayerId) -> String,
+) -> String {
+    match by {
+        arbiter_engine::report::Confirmer::Player(p) => name_of(*p),
+        arbiter_engine::report::Confirmer::Moderator(account) => format!("moderator {account}"),
     }
 }
 
@@ -320,6 +374,30 @@ pub fn challengers(c: &Challengers, e: &challengers::Event) -> String {
             score.pawns[1],
             c.name_of(players[1]),
             format_time(score.seconds)
+        ),
+        E::ResultReported {
+            number, score, by, ..
+        } => {
+            let board = c.board().map(|b| b.players);
+            format!(
+                "Game {number}: {} reports {}{}-{}{} in {}, awaiting confirmation (ARB-R45)",
+                c.name_of(*by),
+                board.map_or(String::new(), |b| format!("{} ", c.name_of(b[0]))),
+                score.pawns[0],
+                score.pawns[1],
+                board.map_or(String::new(), |b| format!(" {}", c.name_of(b[1]))),
+                format_time(score.seconds)
+            )
+        }
+        E::ResultConfirmed { number, by, .. } => format!(
+            "Game {number}: report confirmed by {}",
+            confirmer(by, &|p| c.name_of(p))
+        ),
+        E::ReportDisputed {
+            number, by, reason, ..
+        } => format!(
+            "Game {number}: report disputed by {}: {reason}",
+            confirmer(by, &|p| c.name_of(p))
         ),
         E::AccountLinked { player, account } => link(c.name_of(*player), *player, account, true),
         E::AccountUnlinked { player, account } => link(c.name_of(*player), *player, account, false),
@@ -377,6 +455,51 @@ pub fn sunjang(l: &SunjangLeague, e: &season::Event) -> String {
             n(black),
             n(white),
             outcome_words(*outcome)
+        ),
+        E::ResultReported {
+            season,
+            group,
+            black,
+            white,
+            outcome,
+            by,
+            ..
+        } => format!(
+            "{}: {} (black) v {}: {} reports {}, awaiting confirmation (ARB-R45)",
+            l.group_named(*season, *group),
+            n(black),
+            n(white),
+            n(by),
+            outcome_words(*outcome)
+        ),
+        E::ResultConfirmed {
+            season,
+            group,
+            black,
+            white,
+            by,
+            ..
+        } => format!(
+            "{}: {} (black) v {}: report confirmed by {}",
+            l.group_named(*season, *group),
+            n(black),
+            n(white),
+            confirmer(by, &|p| l.name_of(p))
+        ),
+        E::ReportDisputed {
+            season,
+            group,
+            black,
+            white,
+            by,
+            reason,
+            ..
+        } => format!(
+            "{}: {} (black) v {}: report disputed by {}: {reason}",
+            l.group_named(*season, *group),
+            n(black),
+            n(white),
+            confirmer(by, &|p| l.name_of(p))
         ),
         E::GaveWay { player } => format!("{} gives way in ties (D.2)", n(player)),
         E::LiveMatchWon { winner, loser } => {
@@ -523,7 +646,10 @@ pub fn league_concerns(l: &League, e: &league::Event) -> Concerns {
         }
         E::ResultRecorded { game, .. }
         | E::ResultCorrected { game, .. }
-        | E::GameCancelled { game, .. } => match l.game(*game) {
+        | E::GameCancelled { game, .. }
+        | E::ResultReported { game, .. }
+        | E::ResultConfirmed { game, .. }
+        | E::ReportDisputed { game, .. } => match l.game(*game) {
             Some(g) => Concerns {
                 players: g.players.iter().map(n).collect(),
                 round: match g.stage {
@@ -531,7 +657,11 @@ pub fn league_concerns(l: &League, e: &league::Event) -> Concerns {
                     league::Stage::Playoff { .. } => None,
                 },
             },
-            None => Concerns::nothing(),
+            // A report of a playoff game not yet played: its round's two.
+            None => match l.playoff.last() {
+                Some(r) => Concerns::players([n(&r.higher), n(&r.lower)]),
+                None => Concerns::nothing(),
+            },
         },
         E::DrrCancelled { drr, .. } => Concerns::in_round(*drr, []),
         E::DrrsCarriedOver(_) => Concerns::players(l.players.iter().cloned()),
@@ -560,6 +690,18 @@ pub fn challengers_concerns(c: &Challengers, e: &challengers::Event) -> Concerns
         E::GamePlayed {
             number, players, ..
         } => Concerns::in_round(*number, players.iter().map(n)),
+        // The report of the game at the board (ARB-R45): the board's two,
+        // or those of the game it became once confirmed.
+        E::ResultReported { number, .. }
+        | E::ResultConfirmed { number, .. }
+        | E::ReportDisputed { number, .. } => {
+            let played = c.games().iter().find(|g| g.number == *number);
+            match (played.map(|g| g.players), c.board()) {
+                (Some(p), _) => Concerns::in_round(*number, p.iter().map(n)),
+                (None, Some(b)) => Concerns::in_round(*number, b.players.iter().map(n)),
+                (None, None) => Concerns::in_round(*number, []),
+            }
+        }
         E::AccountLinked { player, .. } | E::AccountUnlinked { player, .. } => {
             Concerns::players([n(player)])
         }
@@ -598,6 +740,24 @@ pub fn sunjang_concerns(l: &SunjangLeague, e: &season::Event) -> Concerns {
             ..
         }
         | E::FinalGamePlayed {
+            season,
+            black,
+            white,
+            ..
+        }
+        | E::ResultReported {
+            season,
+            black,
+            white,
+            ..
+        }
+        | E::ResultConfirmed {
+            season,
+            black,
+            white,
+            ..
+        }
+        | E::ReportDisputed {
             season,
             black,
             white,

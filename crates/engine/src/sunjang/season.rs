@@ -10,6 +10,7 @@ use crate::RuleError;
 use crate::explain::Explanation;
 use crate::model::Links;
 use crate::model::Time;
+use crate::report::{self, Confirmer, Pending};
 
 use super::carry::{CarriedSeason, SeasonCarryOver};
 use super::final_round::{self, FinalGame, FinalInput, FinalQualification, FinalState};
@@ -148,6 +149,40 @@ pub enum Event {
         reason: String,
         at: Time,
     },
+    /// One of the game's two players reports its outcome (ARB-R45,
+    /// ARB-R81): a group game of the open season still without a result.
+    /// It waits for the other player or a moderator; a later report
+    /// replaces it.
+    ResultReported {
+        season: u32,
+        group: GroupId,
+        black: PlayerId,
+        white: PlayerId,
+        outcome: Outcome,
+        by: PlayerId,
+        at: Time,
+    },
+    /// The pending report is confirmed (ARB-R45); the `ResultRecorded` that
+    /// follows it in the same append records it.
+    ResultConfirmed {
+        season: u32,
+        group: GroupId,
+        black: PlayerId,
+        white: PlayerId,
+        by: Confirmer,
+        at: Time,
+    },
+    /// The pending report is disputed and dropped with the reason
+    /// (ARB-R45): the players report again or a moderator records.
+    ReportDisputed {
+        season: u32,
+        group: GroupId,
+        black: PlayerId,
+        white: PlayerId,
+        by: Confirmer,
+        reason: String,
+        at: Time,
+    },
     /// "voluntary or implicit forfeiture by the other players" (D.2).
     GaveWay {
         player: PlayerId,
@@ -212,6 +247,9 @@ impl Event {
             Event::SeasonPlanned(_) => "sunjang-season-planned",
             Event::ResultRecorded { .. } => "sunjang-result-recorded",
             Event::ResultCorrected { .. } => "sunjang-result-corrected",
+            Event::ResultReported { .. } => "sunjang-result-reported",
+            Event::ResultConfirmed { .. } => "sunjang-result-confirmed",
+            Event::ReportDisputed { .. } => "sunjang-report-disputed",
             Event::GaveWay { .. } => "sunjang-gave-way",
             Event::LiveMatchWon { .. } => "sunjang-live-match-won",
             Event::SeasonClosed(_) => "sunjang-season-closed",
@@ -305,6 +343,34 @@ pub enum Command {
         outcome: Outcome,
         at: Time,
     },
+    /// Player `by` reports the outcome of his group game `black` v `white`
+    /// (ARB-R45, ARB-R81): a game played (a win or jigo); forfeits are the
+    /// moderator's. The other player's report of the same outcome
+    /// confirms it.
+    ReportResult {
+        black: PlayerId,
+        white: PlayerId,
+        outcome: Outcome,
+        by: PlayerId,
+        at: Time,
+    },
+    /// The other player, or a moderator who does not play in the game,
+    /// confirms the report of `black` v `white`: it is recorded (ARB-R45).
+    ConfirmResult {
+        black: PlayerId,
+        white: PlayerId,
+        by: Confirmer,
+        at: Time,
+    },
+    /// The other player, or a moderator who does not play in the game,
+    /// disputes the report of `black` v `white`, which is dropped.
+    DisputeReport {
+        black: PlayerId,
+        white: PlayerId,
+        by: Confirmer,
+        reason: String,
+        at: Time,
+    },
     WithdrawFromFinal {
         player: PlayerId,
         at: Time,
@@ -338,6 +404,9 @@ impl Command {
             Command::PlanSeason { at }
             | Command::PlanLayout { at, .. }
             | Command::RecordResult { at, .. }
+            | Command::ReportResult { at, .. }
+            | Command::ConfirmResult { at, .. }
+            | Command::DisputeReport { at, .. }
             | Command::CorrectResult { at, .. }
             | Command::CloseSeason { at }
             | Command::CarryOver { at, .. }
@@ -538,6 +607,9 @@ pub struct League {
     /// The season before the first one played here, carried over from the
     /// league's records (ARB-R77).
     pub carried: Option<Box<SeasonCarryOver>>,
+    /// The outcomes reported by a player and not yet confirmed, by game
+    /// (black, white) of the open season (ARB-R45, ARB-R81).
+    pub reports: std::collections::BTreeMap<(PlayerId, PlayerId), Pending<Outcome>>,
 }
 
 fn rule(clause: &str, message: impl Into<String>) -> RuleError {
@@ -1109,6 +1181,88 @@ impl League {
                 }
                 Ok(vec![Event::SeasonPlanned(Box::new(plan))])
             }
+            Command::ReportResult {
+                black,
+                white,
+                outcome,
+                by,
+                at,
+            } => {
+                self.known(by).map_err(|e| e.field("by"))?;
+                let (s, group) = self.find_game(black, white, false)?;
+                let what = self.report_ref(black, white);
+                let name_of = |p: PlayerId| self.name_of(p);
+                report::check_reporter(CLAUSE_GROUP, [black, white], by, &what, &name_of)?;
+                if !matches!(
+                    outcome,
+                    Outcome::BlackWins | Outcome::WhiteWins | Outcome::Jigo
+                ) {
+                    return Err(rule(
+                        CLAUSE_GROUP,
+                        format!(
+                            "a player reports a game played (black wins, white wins or jigo); \"{}\" is decided by a moderator (ARB-R81)",
+                            outcome.describe()
+                        ),
+                    )
+                    .field("outcome"));
+                }
+                if let Some(r) = self.reports.get(&(black, white))
+                    && r.result == outcome
+                {
+                    if r.by != by {
+                        // The other player reports what was reported: he
+                        // confirms it (ARB-R45).
+                        return self.confirmed(black, white, r, Confirmer::Player(by), at);
+                    }
+                    let other = if by == black { white } else { black };
+                    return Err(report::already_reported(
+                        CLAUSE_GROUP,
+                        &self.name_of(by),
+                        &what,
+                        &self.name_of(other),
+                    ));
+                }
+                Ok(vec![Event::ResultReported {
+                    season: s.number(),
+                    group,
+                    black,
+                    white,
+                    outcome,
+                    by,
+                    at,
+                }])
+            }
+            Command::ConfirmResult {
+                black,
+                white,
+                by,
+                at,
+            } => {
+                let r = self.pending_report(black, white)?;
+                self.check_confirmer(black, white, r, &by, at, "confirms")?;
+                self.confirmed(black, white, r, by, at)
+            }
+            Command::DisputeReport {
+                black,
+                white,
+                by,
+                reason,
+                at,
+            } => {
+                let r = self.pending_report(black, white)?;
+                self.check_confirmer(black, white, r, &by, at, "disputes")?;
+                let reason = report::dispute_reason(CLAUSE_GROUP, &reason)?;
+                let (s, group) = self.find_game(black, white, false)?;
+                Ok(vec![Event::ReportDisputed {
+                    season: s.number(),
+                    group,
+                    black,
+                    white,
+                    by,
+                    reason,
+                    at,
+                }])
+            }
             Command::RecordResult {
                 black,
                 white,
@@ -1523,6 +1677,80 @@ impl League {
         Ok(())
     }
 
+    /// A group game in words: `Ana (black) v Ben (white)`.
+    pub fn report_ref(&self, black: PlayerId, white: PlayerId) -> String {
+        format!(
+            "{} (black) v {} (white)",
+            self.name_of(black),
+            self.name_of(white)
+        )
+    }
+
+    fn pending_report(
+        &self,
+        black: PlayerId,
+        white: PlayerId,
+    ) -> Result<&Pending<Outcome>, RuleError> {
+        self.reports.get(&(black, white)).ok_or_else(|| {
+            report::nothing_reported(CLAUSE_GROUP, &self.report_ref(black, white)).field("players")
+        })
+    }
+
+    fn check_confirmer(
+        &self,
+        black: PlayerId,
+        white: PlayerId,
+        r: &Pending<Outcome>,
+        by: &Confirmer,
+        at: Time,
+        verb: &str,
+    ) -> Result<(), RuleError> {
+        report::check_confirmer(
+            CLAUSE_GROUP,
+            [black, white],
+            (r.by, r.at),
+            by,
+            at,
+            &self.links,
+            &self.report_ref(black, white),
+            &|p| self.name_of(p),
+            verb,
+        )
+    }
+
+    /// A confirmed report: `ResultConfirmed`, then exactly what recording
+    /// the reported outcome when it was reported decides.
+    fn confirmed(
+        &self,
+        black: PlayerId,
+        white: PlayerId,
+        r: &Pending<Outcome>,
+        by: Confirmer,
+        at: Time,
+    ) -> Result<Vec<Event>, RuleError> {
+        let recorded = self.decide(Command::RecordResult {
+            black,
+            white,
+            outcome: r.result,
+            at: r.at,
+        })?;
+        let (season, group) = match recorded.first() {
+            Some(Event::ResultRecorded { season, group, .. }) => (*season, *group),
+            _ => return Err(rule(CLAUSE_GROUP, "this game takes no result now")),
+        };
+        let mut events = Vec::with_capacity(recorded.len() + 1);
+        events.push(Event::ResultConfirmed {
+            season,
+            group,
+            black,
+            white,
+            by,
+            at,
+        });
+        events.extend(recorded);
+        Ok(events)
+    }
+
     fn open_season(&self) -> Result<&Season, RuleError> {
         match self.current() {
             Some(s) if s.close.is_none() && s.plan.cancelled.is_none() => Ok(s),
@@ -1673,6 +1901,39 @@ impl League {
                     bad("a season plan that does not fit")
                 }
             }
+            Event::ResultReported {
+                season,
+                group,
+                black,
+                white,
+                by,
+                ..
+            } => {
+                let open = self.current().is_some_and(|s| {
+                    s.number() == *season
+                        && s.close.is_none()
+                        && s.group(*group).is_some_and(|g| {
+                            g.games.iter().any(|x| {
+                                x.pairing.black == *black
+                                    && x.pairing.white == *white
+                                    && x.outcome.is_none()
+                            })
+                        })
+                });
+                if open && (by == black || by == white) {
+                    Ok(())
+                } else {
+                    bad("a report of a game that takes none, or by a player not in it")
+                }
+            }
+            Event::ResultConfirmed { black, white, .. }
+            | Event::ReportDisputed { black, white, .. } => {
+                if self.reports.contains_key(&(*black, *white)) {
+                    Ok(())
+                } else {
+                    bad("a confirmation or dispute without a pending report")
+                }
+            }
             Event::ResultRecorded {
                 season,
                 group,
@@ -1779,6 +2040,7 @@ impl League {
                 self.carried = Some(c.clone());
             }
             Event::SeasonPlanned(plan) => {
+                self.reports.clear();
                 let divisions = plan
                     .divisions
                     .iter()
@@ -1811,6 +2073,27 @@ impl League {
                     final_round: None,
                 });
             }
+            Event::ResultReported {
+                black,
+                white,
+                outcome,
+                by,
+                at,
+                ..
+            } => {
+                self.reports.insert(
+                    (*black, *white),
+                    Pending {
+                        result: *outcome,
+                        by: *by,
+                        at: *at,
+                    },
+                );
+            }
+            Event::ResultConfirmed { black, white, .. }
+            | Event::ReportDisputed { black, white, .. } => {
+                self.reports.remove(&(*black, *white));
+            }
             Event::ResultRecorded {
                 group,
                 black,
@@ -1825,6 +2108,8 @@ impl League {
                 outcome,
                 ..
             } => {
+                // A result by any path settles the game's report (ARB-R45).
+                self.reports.remove(&(*black, *white));
                 if let Some(g) = self.seasons.last_mut().and_then(|s| s.group_mut(*group))
                     && let Some(x) = g
                         .games
@@ -1843,6 +2128,8 @@ impl League {
                 self.tiebreaks.live_matches.push((*winner, *loser));
             }
             Event::SeasonClosed(c) => {
+                // Reports die with the season (ARB-R45).
+                self.reports.clear();
                 if let Some(s) = self.seasons.last_mut() {
                     s.close = Some((**c).clone());
                 }

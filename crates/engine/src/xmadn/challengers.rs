@@ -33,6 +33,7 @@ use std::cmp::Reverse;
 
 use super::{ChallengersRules, Colours, Home, Score, check_players, format_time};
 use crate::model::{PlayerId, Time};
+use crate::report::{self, Confirmer, Pending};
 use crate::{Explanation, RuleError};
 
 /// The clause of the rule document every Challengers decision cites.
@@ -221,6 +222,30 @@ pub enum Event {
         home: Option<[Home; 2]>,
         at: Time,
     },
+    /// One of the two players at the board reports counted game `number`
+    /// (ARB-R45, ARB-R81), pawns in the board's order. It waits for the
+    /// other player or a moderator; a later report replaces it.
+    ResultReported {
+        number: u32,
+        score: Score,
+        by: PlayerId,
+        at: Time,
+    },
+    /// The pending report is confirmed (ARB-R45); the `GamePlayed` that
+    /// follows it in the same append records it.
+    ResultConfirmed {
+        number: u32,
+        by: Confirmer,
+        at: Time,
+    },
+    /// The pending report is disputed and dropped with the reason
+    /// (ARB-R45): the players report again or a moderator records.
+    ReportDisputed {
+        number: u32,
+        by: Confirmer,
+        reason: String,
+        at: Time,
+    },
     /// The account `account` plays as `player` (ARB-R50), linked by a
     /// moderator.
     AccountLinked { player: PlayerId, account: String },
@@ -238,6 +263,9 @@ impl Event {
             Event::Created { .. } => "challengers-created",
             Event::QualifierPlayed { .. } => "challengers-qualifier-played",
             Event::GamePlayed { .. } => "challengers-game-played",
+            Event::ResultReported { .. } => "challengers-result-reported",
+            Event::ResultConfirmed { .. } => "challengers-result-confirmed",
+            Event::ReportDisputed { .. } => "challengers-report-disputed",
             Event::AccountLinked { .. } => "challengers-account-linked",
             Event::AccountUnlinked { .. } => "challengers-account-unlinked",
             Event::Reverted { .. } => "reverted",
@@ -279,6 +307,27 @@ pub enum Command {
         seconds: u32,
         at: Time,
     },
+    /// Player `by`, at the board, reports the next counted game against
+    /// the other of `players` (pawns in that order), as
+    /// [`Command::RecordGame`] takes it (ARB-R45, ARB-R81). The other
+    /// player's report of the same score confirms it.
+    ReportGame {
+        players: [PlayerId; 2],
+        pawns: [u8; 2],
+        seconds: u32,
+        by: PlayerId,
+        at: Time,
+    },
+    /// The other player at the board, or a moderator who does not play in
+    /// the game, confirms the pending report: the game is recorded.
+    ConfirmGame { by: Confirmer, at: Time },
+    /// The other player at the board, or a moderator who does not play in
+    /// the game, disputes the pending report, which is dropped.
+    DisputeReport {
+        by: Confirmer,
+        reason: String,
+        at: Time,
+    },
     /// A moderator links `account` to `player` (ARB-R50).
     LinkAccount { player: PlayerId, account: String },
     /// A moderator ends the link of `player`'s account (ARB-R50).
@@ -291,7 +340,10 @@ impl Command {
         match self {
             Command::RecordQualifier { at, .. }
             | Command::RecordGame { at, .. }
-            | Command::RecordGameByColour { at, .. } => Some(*at),
+            | Command::RecordGameByColour { at, .. }
+            | Command::ReportGame { at, .. }
+            | Command::ConfirmGame { at, .. }
+            | Command::DisputeReport { at, .. } => Some(*at),
             Command::Create { .. }
             | Command::LinkAccount { .. }
             | Command::UnlinkAccount { .. } => None,
@@ -305,7 +357,10 @@ impl Command {
         match &mut command {
             Command::RecordQualifier { at, .. }
             | Command::RecordGame { at, .. }
-            | Command::RecordGameByColour { at, .. } => {
+            | Command::RecordGameByColour { at, .. }
+            | Command::ReportGame { at, .. }
+            | Command::ConfirmGame { at, .. }
+            | Command::DisputeReport { at, .. } => {
                 *at = Time::UNIX_EPOCH;
             }
             Command::Create { .. }
@@ -334,6 +389,9 @@ pub struct Challengers {
     /// Records by player index.
     records: Vec<Record>,
     champion: Option<PlayerId>,
+    /// The report of the next counted game (its number), waiting for
+    /// confirmation (ARB-R45, ARB-R81); pawns in the board's order.
+    report: Option<(u32, Pending<Score>)>,
 }
 
 /// A colour as the rules spell it when it matches one without regard to
@@ -616,6 +674,69 @@ impl Challengers {
             ));
         }
         let event = match command {
+            Command::ReportGame {
+                players,
+                pawns,
+                seconds,
+                by,
+                at,
+            } => {
+                self.known_player(by).map_err(|e| e.field("by"))?;
+                let recorded = self.decide(Command::RecordGame {
+                    players,
+                    pawns,
+                    seconds,
+                    at,
+                })?;
+                let Some(Event::GamePlayed {
+                    number,
+                    players: board,
+                    score,
+                    ..
+                }) = recorded.into_iter().next()
+                else {
+                    return Err(RuleError::new(CLAUSE, "no counted game takes a report now"));
+                };
+                let what = format!("Game {number}");
+                let name_of = |p: PlayerId| self.name_of(p);
+                report::check_reporter(CLAUSE, board, by, &what, &name_of)?;
+                if let Some((n, r)) = &self.report
+                    && *n == number
+                    && r.result == score
+                {
+                    if r.by != by {
+                        // The other player reports what was reported: he
+                        // confirms it (ARB-R45).
+                        return self.confirmed(Confirmer::Player(by), at);
+                    }
+                    let other = if board[0] == by { board[1] } else { board[0] };
+                    return Err(report::already_reported(
+                        CLAUSE,
+                        &self.name_of(by),
+                        &what,
+                        &self.name_of(other),
+                    ));
+                }
+                Event::ResultReported {
+                    number,
+                    score,
+                    by,
+                    at,
+                }
+            }
+            Command::ConfirmGame { by, at } => {
+                self.check_confirmer(&by, at, "confirms")?;
+                return self.confirmed(by, at);
+            }
+            Command::DisputeReport { by, reason, at } => {
+                let number = self.check_confirmer(&by, at, "disputes")?;
+                Event::ReportDisputed {
+                    number,
+                    by,
+                    reason: report::dispute_reason(CLAUSE, &reason)?,
+                    at,
+                }
+            }
             Command::LinkAccount { player, account } => {
                 self.known_player(player)?;
                 let account = self.links.decide_link(
@@ -720,6 +841,55 @@ impl Challengers {
         };
         self.check(&event)?;
         Ok(vec![event])
+    }
+
+    /// The pending report of the next counted game: its number and the
+    /// report (ARB-R45, ARB-R81).
+    pub fn pending_report(&self) -> Option<(u32, &Pending<Score>)> {
+        self.report
+            .as_ref()
+            .filter(|(n, _)| *n == self.next_number() && self.champion.is_none())
+            .map(|(n, r)| (*n, r))
+    }
+
+    /// The game's number, if `by` may confirm or dispute its report.
+    fn check_confirmer(&self, by: &Confirmer, at: Time, verb: &str) -> Result<u32, RuleError> {
+        let number = self.next_number();
+        let (Some((n, r)), Some(board)) = (self.pending_report(), &self.board) else {
+            return Err(report::nothing_reported(CLAUSE, &format!("Game {number}")));
+        };
+        report::check_confirmer(
+            CLAUSE,
+            board.players,
+            (r.by, r.at),
+            by,
+            at,
+            &self.links,
+            &format!("Game {n}"),
+            &|p| self.name_of(p),
+            verb,
+        )?;
+        Ok(n)
+    }
+
+    /// A confirmed report: `ResultConfirmed`, then exactly what recording
+    /// the reported score when it was reported decides.
+    fn confirmed(&self, by: Confirmer, at: Time) -> Result<Vec<Event>, RuleError> {
+        let (Some((number, r)), Some(board)) = (self.pending_report(), &self.board) else {
+            return Err(report::nothing_reported(
+                CLAUSE,
+                &format!("Game {}", self.next_number()),
+            ));
+        };
+        let recorded = self.decide(Command::RecordGame {
+            players: board.players,
+            pawns: r.result.pawns,
+            seconds: r.result.seconds,
+            at: r.at,
+        })?;
+        let mut events = vec![Event::ResultConfirmed { number, by, at }];
+        events.extend(recorded);
+        Ok(events)
     }
 
     /// The board, if the two players named can play the next counted game.
@@ -947,6 +1117,26 @@ impl Challengers {
                 }
                 self.check_score(score)
             }
+            Event::ResultReported { number, by, .. } => {
+                let board =
+                    self.check_game_players(self.board.as_ref().map_or([*by; 2], |b| b.players))?;
+                if *number != self.next_number() || !board.has(*by) {
+                    return Err(RuleError::new(
+                        "Arbiter",
+                        format!("a report of game {number} by a player not at its board"),
+                    ));
+                }
+                Ok(())
+            }
+            Event::ResultConfirmed { number, .. } | Event::ReportDisputed { number, .. } => {
+                match self.pending_report() {
+                    Some((n, _)) if n == *number => Ok(()),
+                    _ => Err(RuleError::new(
+                        "Arbiter",
+                        format!("a confirmation or dispute of game {number} without its report"),
+                    )),
+                }
+            }
             Event::AccountLinked { player, account }
             | Event::AccountUnlinked { player, account } => {
                 self.known_player(*player)?;
@@ -977,6 +1167,22 @@ impl Challengers {
         match event {
             Event::AccountLinked { player, account } => self.links.link(account, *player),
             Event::AccountUnlinked { player, .. } => self.links.unlink(*player),
+            Event::ResultReported {
+                number,
+                score,
+                by,
+                at,
+            } => {
+                self.report = Some((
+                    *number,
+                    Pending {
+                        result: *score,
+                        by: *by,
+                        at: *at,
+                    },
+                ));
+            }
+            Event::ResultConfirmed { .. } | Event::ReportDisputed { .. } => self.report = None,
             Event::Created {
                 name,
                 rules,
@@ -1016,6 +1222,8 @@ impl Challengers {
                 home,
                 at,
             } => {
+                // A game recorded by any path settles its report (ARB-R45).
+                self.report = None;
                 // `check` made sure both players are at the board.
                 let Some(board) = self.board.take() else {
                     return;

@@ -8,6 +8,7 @@ use crate::draw::{self, Dice, RollRound, Seed};
 use crate::explain::Explanation;
 use crate::model::Links;
 use crate::model::{GameId, PlayerId, Time};
+use crate::report::{self, Confirmer, Pending};
 
 use super::rules::{LeagueRules, Playoff, Series};
 use super::{Colours, Home, Score};
@@ -264,6 +265,33 @@ pub enum Event {
         home: Option<[Home; 2]>,
         at: Time,
     },
+    /// One of the game's two players reports its result (ARB-R45,
+    /// ARB-R81): a round-robin game, or the next game of the running
+    /// playoff round (`game` is then the id that game will have). The score
+    /// is in the game's player order (a playoff game: higher seed first). It
+    /// waits for the other player or a moderator; a later report replaces
+    /// it.
+    ResultReported {
+        game: GameId,
+        score: Score,
+        by: PlayerId,
+        at: Time,
+    },
+    /// The pending report is confirmed (ARB-R45); the `ResultRecorded` or
+    /// `PlayoffGamePlayed` that follows it in the same append records it.
+    ResultConfirmed {
+        game: GameId,
+        by: Confirmer,
+        at: Time,
+    },
+    /// The pending report is disputed and dropped with the reason
+    /// (ARB-R45): the players report again or a moderator records.
+    ReportDisputed {
+        game: GameId,
+        by: Confirmer,
+        reason: String,
+        at: Time,
+    },
     /// The account `account` plays as `player` (ARB-R50), linked by a
     /// moderator.
     AccountLinked {
@@ -297,6 +325,9 @@ impl Event {
             Event::TiebreakRolled { .. } => "league-tiebreak-rolled",
             Event::PlayoffStarted { .. } => "league-playoff-started",
             Event::PlayoffGamePlayed { .. } => "league-playoff-game-played",
+            Event::ResultReported { .. } => "league-result-reported",
+            Event::ResultConfirmed { .. } => "league-result-confirmed",
+            Event::ReportDisputed { .. } => "league-report-disputed",
             Event::AccountLinked { .. } => "league-account-linked",
             Event::AccountUnlinked { .. } => "league-account-unlinked",
             Event::Reverted { .. } => "reverted",
@@ -401,6 +432,33 @@ pub enum Command {
         seconds: u32,
         at: Time,
     },
+    /// Player `by` reports the result of his game against the other of
+    /// `players` (pawns in that order), as [`Command::RecordResult`] takes
+    /// it, or of the running playoff round's next game (ARB-R45, ARB-R81).
+    /// The other player's report of the same score confirms it.
+    ReportResult {
+        game: Option<GameId>,
+        players: [PlayerId; 2],
+        pawns: [u8; 2],
+        seconds: u32,
+        by: PlayerId,
+        at: Time,
+    },
+    /// The other player, or a moderator who does not play in the game,
+    /// confirms the report of `game`: the result is recorded (ARB-R45).
+    ConfirmResult {
+        game: GameId,
+        by: Confirmer,
+        at: Time,
+    },
+    /// The other player, or a moderator who does not play in the game,
+    /// disputes the report of `game`, which is dropped (ARB-R45).
+    DisputeReport {
+        game: GameId,
+        by: Confirmer,
+        reason: String,
+        at: Time,
+    },
     /// A moderator links `account` to `player` (ARB-R50).
     LinkAccount { player: PlayerId, account: String },
     /// A moderator ends the link of `player`'s account (ARB-R50).
@@ -427,7 +485,10 @@ impl Command {
             | Command::CarryOver { at, .. }
             | Command::RollTiebreak { at, .. }
             | Command::StartPlayoff { at, .. }
-            | Command::RecordPlayoffGame { at, .. } => Some(*at),
+            | Command::RecordPlayoffGame { at, .. }
+            | Command::ReportResult { at, .. }
+            | Command::ConfirmResult { at, .. }
+            | Command::DisputeReport { at, .. } => Some(*at),
         }
     }
 
@@ -459,7 +520,10 @@ impl Command {
             | Command::CancelDrr { at, .. }
             | Command::CarryOver { at, .. }
             | Command::StartPlayoff { at, .. }
-            | Command::RecordPlayoffGame { at, .. } => *at = epoch(),
+            | Command::RecordPlayoffGame { at, .. }
+            | Command::ReportResult { at, .. }
+            | Command::ConfirmResult { at, .. }
+            | Command::DisputeReport { at, .. } => *at = epoch(),
             Command::LinkAccount { .. } | Command::UnlinkAccount { .. } => {}
         }
         c
@@ -484,6 +548,9 @@ pub struct League {
     /// The double round-robins carried over from the league's records
     /// (ARB-R80): games 1 to 6 × their number.
     pub carried: Option<Box<super::carry::LeagueCarryOver>>,
+    /// The results reported by a player and not yet confirmed, by game
+    /// (ARB-R45, ARB-R81); the score in the game's player order.
+    pub reports: std::collections::BTreeMap<GameId, Pending<Score>>,
 }
 
 /// The three players' ids.
@@ -847,6 +914,17 @@ impl League {
                 Some(r) if r.stage == *stage && r.winner().is_none() => Ok(()),
                 _ => bad("a playoff game outside a running playoff round"),
             },
+            Event::ResultReported { game, by, .. } => match self.reportable_players(*game) {
+                Some(players) if players.contains(by) => Ok(()),
+                _ => bad("a report of a game that takes none, or by a player not in it"),
+            },
+            Event::ResultConfirmed { game, .. } | Event::ReportDisputed { game, .. } => {
+                if self.reports.contains_key(game) {
+                    Ok(())
+                } else {
+                    bad("a confirmation or dispute without a pending report")
+                }
+            }
             _ => Ok(()),
         }
     }
@@ -929,6 +1007,24 @@ impl League {
                     at: *at,
                 });
             }
+            Event::ResultReported {
+                game,
+                score,
+                by,
+                at,
+            } => {
+                self.reports.insert(
+                    *game,
+                    Pending {
+                        result: *score,
+                        by: *by,
+                        at: *at,
+                    },
+                );
+            }
+            Event::ResultConfirmed { game, .. } | Event::ReportDisputed { game, .. } => {
+                self.reports.remove(game);
+            }
             Event::ResultRecorded {
                 game,
                 score,
@@ -942,6 +1038,8 @@ impl League {
                 at,
                 ..
             } => {
+                // A result by any path settles the game's report (ARB-R45).
+                self.reports.remove(game);
                 if let Some(g) = self.games.get_mut(game.index()) {
                     g.status = GameStatus::Played {
                         score: *score,
@@ -951,6 +1049,7 @@ impl League {
                 }
             }
             Event::GameCancelled { game, note, at } => {
+                self.reports.remove(game);
                 if let Some(g) = self.games.get_mut(game.index()) {
                     g.status = GameStatus::Cancelled {
                         note: note.clone(),
@@ -1008,6 +1107,7 @@ impl League {
                 at,
             } => {
                 let id = GameId(self.games.len() as u32 + 1);
+                self.reports.remove(&id);
                 if let Some(r) = self.playoff.last_mut() {
                     r.games.push(id);
                     r.wins[score.winner_index()] += 1;
@@ -1073,6 +1173,70 @@ impl League {
             .field("players"));
         }
         match command {
+            Command::ReportResult {
+                game,
+                players,
+                pawns,
+                seconds,
+                by,
+                at,
+            } => {
+                self.known_player(by).map_err(|e| e.field("by"))?;
+                let (id, score) = self.reportable(game, players, pawns, seconds, at)?;
+                let in_game = self
+                    .reportable_players(id)
+                    .ok_or_else(|| unknown_game(id))?;
+                let name_of = |p: PlayerId| self.name_of(p);
+                let what = self.report_ref(id);
+                report::check_reporter(CLAUSE_RESULTS, in_game, by, &what, &name_of)?;
+                if let Some(r) = self.reports.get(&id)
+                    && r.result == score
+                {
+                    if r.by != by {
+                        // The other player reports what was reported: he
+                        // confirms it (ARB-R45).
+                        return self.confirmed(id, r, Confirmer::Player(by), at);
+                    }
+                    let other = if in_game[0] == by {
+                        in_game[1]
+                    } else {
+                        in_game[0]
+                    };
+                    return Err(report::already_reported(
+                        CLAUSE_RESULTS,
+                        &self.name_of(by),
+                        &what,
+                        &self.name_of(other),
+                    ));
+                }
+                Ok(vec![Event::ResultReported {
+                    game: id,
+                    score,
+                    by,
+                    at,
+                }])
+            }
+            Command::ConfirmResult { game, by, at } => {
+                let r = self.pending_report(game)?;
+                self.check_confirmer(game, r, &by, at, "confirms")?;
+                self.confirmed(game, r, by, at)
+            }
+            Command::DisputeReport {
+                game,
+                by,
+                reason,
+                at,
+            } => {
+                let r = self.pending_report(game)?;
+                self.check_confirmer(game, r, &by, at, "disputes")?;
+                let reason = report::dispute_reason(CLAUSE_RESULTS, &reason)?;
+                Ok(vec![Event::ReportDisputed {
+                    game,
+                    by,
+                    reason,
+                    at,
+                }])
+            }
             Command::LinkAccount { player, account } => {
                 self.known_player(player)?;
                 let account = self.links.decide_link(
@@ -1778,6 +1942,133 @@ impl League {
             Some(g) => format!("{} ({id})", stage_words(g.stage)),
             None => id.to_string(),
         }
+    }
+
+    /// The players of `game` if it takes a report now (ARB-R45, ARB-R81): a
+    /// round-robin game still to be played, or the next game of the
+    /// running playoff round (the id it will have), higher seed first.
+    pub fn reportable_players(&self, game: GameId) -> Option<[PlayerId; 2]> {
+        if let Some(g) = self.game(game) {
+            return (matches!(g.stage, Stage::RoundRobin { .. })
+                && matches!(g.status, GameStatus::Scheduled))
+            .then_some(g.players);
+        }
+        let r = self.playoff.last().filter(|r| r.winner().is_none())?;
+        (game.0 as usize == self.games.len() + 1).then_some([r.higher, r.lower])
+    }
+
+    /// A reported game in words: `DRR 2 Game 4 (G10)` or `final game 2
+    /// (G19)`.
+    pub fn report_ref(&self, game: GameId) -> String {
+        if self.game(game).is_some() {
+            return self.game_ref(game);
+        }
+        match self.playoff.last() {
+            Some(r) => format!("{} game {} ({game})", r.stage.name(), r.games.len() + 1),
+            None => game.to_string(),
+        }
+    }
+
+    /// The game a report is about and its score in the game's order, as
+    /// recording it now would decide (ARB-R45: a report is checked as a
+    /// result is).
+    fn reportable(
+        &self,
+        game: Option<GameId>,
+        players: [PlayerId; 2],
+        pawns: [u8; 2],
+        seconds: u32,
+        at: Time,
+    ) -> Result<(GameId, Score), RuleError> {
+        let next = GameId(self.games.len() as u32 + 1);
+        let playoff =
+            matches!(self.phase(), Phase::Playoff { .. }) && game.is_none_or(|g| g == next);
+        let events = if playoff {
+            self.decide(Command::RecordPlayoffGame {
+                players,
+                pawns,
+                seconds,
+                at,
+            })?
+        } else {
+            self.decide(Command::RecordResult {
+                game,
+                players,
+                pawns,
+                seconds,
+                at,
+            })?
+        };
+        match events.first() {
+            Some(Event::ResultRecorded { game, score, .. }) => Ok((*game, *score)),
+            Some(Event::PlayoffGamePlayed { score, .. }) => Ok((next, *score)),
+            _ => Err(rule(CLAUSE_RESULTS, "this game takes no report now")),
+        }
+    }
+
+    fn pending_report(&self, game: GameId) -> Result<&Pending<Score>, RuleError> {
+        self.reports
+            .get(&game)
+            .ok_or_else(|| report::nothing_reported(CLAUSE_RESULTS, &self.report_ref(game)))
+    }
+
+    fn check_confirmer(
+        &self,
+        game: GameId,
+        r: &Pending<Score>,
+        by: &Confirmer,
+        at: Time,
+        verb: &str,
+    ) -> Result<(), RuleError> {
+        let players = self
+            .reportable_players(game)
+            .ok_or_else(|| unknown_game(game))?;
+        report::check_confirmer(
+            CLAUSE_RESULTS,
+            players,
+            (r.by, r.at),
+            by,
+            at,
+            &self.links,
+            &self.report_ref(game),
+            &|p| self.name_of(p),
+            verb,
+        )
+    }
+
+    /// A confirmed report: `ResultConfirmed`, then exactly what recording
+    /// the reported score when it was reported decides.
+    fn confirmed(
+        &self,
+        game: GameId,
+        r: &Pending<Score>,
+        by: Confirmer,
+        at: Time,
+    ) -> Result<Vec<Event>, RuleError> {
+        let players = self
+            .reportable_players(game)
+            .ok_or_else(|| unknown_game(game))?;
+        let command = if self.game(game).is_some() {
+            Command::RecordResult {
+                game: Some(game),
+                players,
+                pawns: r.result.pawns,
+                seconds: r.result.seconds,
+                at: r.at,
+            }
+        } else {
+            Command::RecordPlayoffGame {
+                players,
+                pawns: r.result.pawns,
+                seconds: r.result.seconds,
+                at: r.at,
+            }
+        };
+        let recorded = self.decide(command)?;
+        let mut events = Vec::with_capacity(recorded.len() + 1);
+        events.push(Event::ResultConfirmed { game, by, at });
+        events.extend(recorded);
+        Ok(events)
     }
 
     /// A round-robin game named by the document's numbering or by its

@@ -12,7 +12,7 @@ use super::dto::{
     RulesDto, SeasonNo, pids, players, restrictions, restrictions_dto,
 };
 use crate::envelope::event_dto;
-use crate::v1::{Pid, PlayerAccountDto, RevertedDto, Stamp};
+use crate::v1::{ConfirmerDto, Pid, PlayerAccountDto, RevertedDto, Stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -131,6 +131,44 @@ pub(crate) struct ResultRecordedDto {
     black: Pid,
     white: Pid,
     outcome: OutcomeDto,
+    at: Stamp,
+}
+
+/// `sunjang-result-reported` (ARB-R45, ARB-R81): a player's report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultReportedDto {
+    season: SeasonNo,
+    group: GroupDto,
+    black: Pid,
+    white: Pid,
+    outcome: OutcomeDto,
+    by: Pid,
+    at: Stamp,
+}
+
+/// `sunjang-result-confirmed`: followed by `sunjang-result-recorded`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultConfirmedDto {
+    season: SeasonNo,
+    group: GroupDto,
+    black: Pid,
+    white: Pid,
+    by: ConfirmerDto,
+    at: Stamp,
+}
+
+/// `sunjang-report-disputed`: the report dropped, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReportDisputedDto {
+    season: SeasonNo,
+    group: GroupDto,
+    black: Pid,
+    white: Pid,
+    by: ConfirmerDto,
+    reason: String,
     at: Stamp,
 }
 
@@ -324,6 +362,9 @@ event_dto! {
         SeasonPlanned(SeasonPlannedDto) = "sunjang-season-planned",
         ResultRecorded(ResultRecordedDto) = "sunjang-result-recorded",
         ResultCorrected(ResultCorrectedDto) = "sunjang-result-corrected",
+        ResultReported(ResultReportedDto) = "sunjang-result-reported",
+        ResultConfirmed(ResultConfirmedDto) = "sunjang-result-confirmed",
+        ReportDisputed(ReportDisputedDto) = "sunjang-report-disputed",
         GaveWay(PlayerDto) = "sunjang-gave-way",
         LiveMatchWon(LiveMatchWonDto) = "sunjang-live-match-won",
         SeasonClosed(SeasonClosedDto) = "sunjang-season-closed",
@@ -421,6 +462,55 @@ impl From<&Event> for EventDto {
                 black: Pid(*black),
                 white: Pid(*white),
                 outcome: (*outcome).into(),
+                at: Stamp(*at),
+            }),
+            Event::ResultReported {
+                season,
+                group,
+                black,
+                white,
+                outcome,
+                by,
+                at,
+            } => EventDto::ResultReported(ResultReportedDto {
+                season: SeasonNo(*season),
+                group: GroupDto(*group),
+                black: Pid(*black),
+                white: Pid(*white),
+                outcome: (*outcome).into(),
+                by: Pid(*by),
+                at: Stamp(*at),
+            }),
+            Event::ResultConfirmed {
+                season,
+                group,
+                black,
+                white,
+                by,
+                at,
+            } => EventDto::ResultConfirmed(ResultConfirmedDto {
+                season: SeasonNo(*season),
+                group: GroupDto(*group),
+                black: Pid(*black),
+                white: Pid(*white),
+                by: by.into(),
+                at: Stamp(*at),
+            }),
+            Event::ReportDisputed {
+                season,
+                group,
+                black,
+                white,
+                by,
+                reason,
+                at,
+            } => EventDto::ReportDisputed(ReportDisputedDto {
+                season: SeasonNo(*season),
+                group: GroupDto(*group),
+                black: Pid(*black),
+                white: Pid(*white),
+                by: by.into(),
+                reason: reason.clone(),
                 at: Stamp(*at),
             }),
             Event::ResultCorrected {
@@ -529,6 +619,32 @@ impl From<EventDto> for Event {
                 black: d.black.0,
                 white: d.white.0,
                 outcome: d.outcome.into(),
+                at: d.at.0,
+            },
+            EventDto::ResultReported(d) => Event::ResultReported {
+                season: d.season.0,
+                group: d.group.0,
+                black: d.black.0,
+                white: d.white.0,
+                outcome: d.outcome.into(),
+                by: d.by.0,
+                at: d.at.0,
+            },
+            EventDto::ResultConfirmed(d) => Event::ResultConfirmed {
+                season: d.season.0,
+                group: d.group.0,
+                black: d.black.0,
+                white: d.white.0,
+                by: d.by.into(),
+                at: d.at.0,
+            },
+            EventDto::ReportDisputed(d) => Event::ReportDisputed {
+                season: d.season.0,
+                group: d.group.0,
+                black: d.black.0,
+                white: d.white.0,
+                by: d.by.into(),
+                reason: d.reason,
                 at: d.at.0,
             },
             EventDto::ResultCorrected(d) => Event::ResultCorrected {

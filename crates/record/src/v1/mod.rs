@@ -566,7 +566,7 @@ impl From<ReportedResultDto> for ResultInput {
 /// `{"moderator": "Name"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-enum ConfirmerDto {
+pub(crate) enum ConfirmerDto {
     Player(Pid),
     Moderator(String),
 }

@@ -7,7 +7,7 @@ use super::dto::{
     Arr, ChallengersRulesDto, ColoursDto, HomesDto, ScoreDto, homes, homes_dto, pids, players,
 };
 use crate::envelope::event_dto;
-use crate::v1::{Pid, PlayerAccountDto, RevertedDto, Stamp};
+use crate::v1::{ConfirmerDto, Pid, PlayerAccountDto, RevertedDto, Stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -46,12 +46,45 @@ pub(crate) struct GamePlayedDto {
     at: Stamp,
 }
 
+/// `challengers-result-reported` (ARB-R45, ARB-R81): a player's report of
+/// counted game `number`, pawns in the board's order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultReportedDto {
+    number: u32,
+    score: ScoreDto,
+    by: Pid,
+    at: Stamp,
+}
+
+/// `challengers-result-confirmed`: followed by `challengers-game-played`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultConfirmedDto {
+    number: u32,
+    by: ConfirmerDto,
+    at: Stamp,
+}
+
+/// `challengers-report-disputed`: the report dropped, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReportDisputedDto {
+    number: u32,
+    by: ConfirmerDto,
+    reason: String,
+    at: Stamp,
+}
+
 // Each `type` is `Event::kind()` of the variant (checked by the tests).
 event_dto! {
     EventDto {
         Created(CreatedDto) = "challengers-created",
         QualifierPlayed(QualifierPlayedDto) = "challengers-qualifier-played",
         GamePlayed(GamePlayedDto) = "challengers-game-played",
+        ResultReported(ResultReportedDto) = "challengers-result-reported",
+        ResultConfirmed(ResultConfirmedDto) = "challengers-result-confirmed",
+        ReportDisputed(ReportDisputedDto) = "challengers-report-disputed",
         AccountLinked(PlayerAccountDto) = "challengers-account-linked",
         AccountUnlinked(PlayerAccountDto) = "challengers-account-unlinked",
         Reverted(RevertedDto) = "reverted",
@@ -96,6 +129,35 @@ impl From<&Event> for EventDto {
                 home: homes_dto(home),
                 at: Stamp(*at),
             }),
+            Event::ResultReported {
+                number,
+                score,
+                by,
+                at,
+            } => EventDto::ResultReported(ResultReportedDto {
+                number: *number,
+                score: (*score).into(),
+                by: Pid(*by),
+                at: Stamp(*at),
+            }),
+            Event::ResultConfirmed { number, by, at } => {
+                EventDto::ResultConfirmed(ResultConfirmedDto {
+                    number: *number,
+                    by: by.into(),
+                    at: Stamp(*at),
+                })
+            }
+            Event::ReportDisputed {
+                number,
+                by,
+                reason,
+                at,
+            } => EventDto::ReportDisputed(ReportDisputedDto {
+                number: *number,
+                by: by.into(),
+                reason: reason.clone(),
+                at: Stamp(*at),
+            }),
             Event::AccountLinked { player, account } => {
                 EventDto::AccountLinked(PlayerAccountDto::new(*player, account))
             }
@@ -127,6 +189,23 @@ impl From<EventDto> for Event {
                 players: players(d.players),
                 score: d.score.into(),
                 home: homes(d.home),
+                at: d.at.0,
+            },
+            EventDto::ResultReported(d) => Event::ResultReported {
+                number: d.number,
+                score: d.score.into(),
+                by: d.by.0,
+                at: d.at.0,
+            },
+            EventDto::ResultConfirmed(d) => Event::ResultConfirmed {
+                number: d.number,
+                by: d.by.into(),
+                at: d.at.0,
+            },
+            EventDto::ReportDisputed(d) => Event::ReportDisputed {
+                number: d.number,
+                by: d.by.into(),
+                reason: d.reason,
                 at: d.at.0,
             },
             EventDto::AccountLinked(d) => Event::AccountLinked {

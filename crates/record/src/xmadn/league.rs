@@ -9,7 +9,7 @@ use super::dto::{
     homes_dto, pids, players, rounds, rounds_dto,
 };
 use crate::envelope::event_dto;
-use crate::v1::{Gid, Hex32, Pid, PlayerAccountDto, RevertedDto, Stamp};
+use crate::v1::{ConfirmerDto, Gid, Hex32, Pid, PlayerAccountDto, RevertedDto, Stamp};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -209,6 +209,36 @@ pub(crate) struct PlayoffGamePlayedDto {
     at: Stamp,
 }
 
+/// `league-result-reported` (ARB-R45, ARB-R81): a player's report, the
+/// score in the game's player order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultReportedDto {
+    game: Gid,
+    score: ScoreDto,
+    by: Pid,
+    at: Stamp,
+}
+
+/// `league-result-confirmed`: followed by the result's own event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResultConfirmedDto {
+    game: Gid,
+    by: ConfirmerDto,
+    at: Stamp,
+}
+
+/// `league-report-disputed`: the report dropped, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReportDisputedDto {
+    game: Gid,
+    by: ConfirmerDto,
+    reason: String,
+    at: Stamp,
+}
+
 // Each `type` is `Event::kind()` of the variant (checked by the tests).
 event_dto! {
     EventDto {
@@ -224,6 +254,9 @@ event_dto! {
         TiebreakRolled(TiebreakRolledDto) = "league-tiebreak-rolled",
         PlayoffStarted(PlayoffStartedDto) = "league-playoff-started",
         PlayoffGamePlayed(PlayoffGamePlayedDto) = "league-playoff-game-played",
+        ResultReported(ResultReportedDto) = "league-result-reported",
+        ResultConfirmed(ResultConfirmedDto) = "league-result-confirmed",
+        ReportDisputed(ReportDisputedDto) = "league-report-disputed",
         AccountLinked(PlayerAccountDto) = "league-account-linked",
         AccountUnlinked(PlayerAccountDto) = "league-account-unlinked",
         Reverted(RevertedDto) = "reverted",
@@ -359,6 +392,35 @@ impl From<&Event> for EventDto {
                 home: homes_dto(home),
                 at: Stamp(*at),
             }),
+            Event::ResultReported {
+                game,
+                score,
+                by,
+                at,
+            } => EventDto::ResultReported(ResultReportedDto {
+                game: Gid(*game),
+                score: (*score).into(),
+                by: Pid(*by),
+                at: Stamp(*at),
+            }),
+            Event::ResultConfirmed { game, by, at } => {
+                EventDto::ResultConfirmed(ResultConfirmedDto {
+                    game: Gid(*game),
+                    by: by.into(),
+                    at: Stamp(*at),
+                })
+            }
+            Event::ReportDisputed {
+                game,
+                by,
+                reason,
+                at,
+            } => EventDto::ReportDisputed(ReportDisputedDto {
+                game: Gid(*game),
+                by: by.into(),
+                reason: reason.clone(),
+                at: Stamp(*at),
+            }),
             Event::AccountLinked { player, account } => {
                 EventDto::AccountLinked(PlayerAccountDto::new(*player, account))
             }
@@ -444,6 +506,23 @@ impl From<EventDto> for Event {
                 stage: d.stage.into(),
                 score: d.score.into(),
                 home: homes(d.home),
+                at: d.at.0,
+            },
+            EventDto::ResultReported(d) => Event::ResultReported {
+                game: d.game.0,
+                score: d.score.into(),
+                by: d.by.0,
+                at: d.at.0,
+            },
+            EventDto::ResultConfirmed(d) => Event::ResultConfirmed {
+                game: d.game.0,
+                by: d.by.into(),
+                at: d.at.0,
+            },
+            EventDto::ReportDisputed(d) => Event::ReportDisputed {
+                game: d.game.0,
+                by: d.by.into(),
+                reason: d.reason,
                 at: d.at.0,
             },
             EventDto::AccountLinked(d) => Event::AccountLinked {
