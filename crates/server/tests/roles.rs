@@ -150,6 +150,12 @@ impl World {
                 // `GET /search` (issue 17 §1): public, changes nothing.
                 send(&self.app, Method::GET, "/search?q=alice", who, &[], None).await
             }
+            Act::ApiDocs => {
+                // `GET /docs/api` (issue 17 §3): public, changes nothing.
+                let a = send(&self.app, Method::GET, "/docs/api", who, &[], None).await;
+                assert_eq!(a.status, StatusCode::OK, "/docs/api: {}", a.text());
+                a
+            }
             Act::PlayerPage => {
                 // A player's page (issue 17 §1): public, changes nothing.
                 let path = format!("/c/{LADDER}/players/Alice%20Adams");
@@ -374,6 +380,9 @@ enum Act {
     /// `GET /search?q=…` (issue 17 §1): a read anyone may make; listed so
     /// that every route added by issue 17 is in the matrix.
     Search,
+    /// `GET /docs/api` (issue 17 §3): the API's reference, a read anyone
+    /// may make.
+    ApiDocs,
     /// `POST /api/competitions/{id}/results/import` of game Y's result
     /// (issue 18 §2): the moderators who play no game here, and the owner.
     ImportResults,
@@ -456,6 +465,7 @@ impl Act {
             | Act::DisableWebhook
             | Act::Exports
             | Act::PlayerPage
+            | Act::ApiDocs
             | Act::Search => unreachable!("not a ladder action"),
             Act::Join => json!({"action": "join"}),
             Act::AddPlayer => json!({"action": "add-player", "name": "Nina Newman"}),
@@ -545,6 +555,7 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::RevokeLadderFeed,   [N, N,   N, N, N, Y, Y,  Y]),
     (Act::FetchLadderFeed,    [Y, Y,   Y, Y, Y, Y, Y,  Y]), // whoever holds the URL
     (Act::Search,             [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
+    (Act::ApiDocs,            [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
     (Act::ImportResults,      [N, N,   N, N, N, N, Y,  Y]), // a file may hold any game: not a playing moderator
     (Act::Exports,            [Y, Y,   Y, Y, Y, Y, Y,  Y]), // public reads
     (Act::PlayerPage,         [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
@@ -678,7 +689,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 52);
+    assert_eq!(MATRIX.len(), 53);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -738,6 +749,7 @@ async fn the_matrix_covers_every_ladder_action() {
                     | Act::RevokeLadderFeed
                     | Act::FetchLadderFeed
                     | Act::Search
+                    | Act::ApiDocs
                     | Act::ImportResults
                     | Act::WebhooksPage
                     | Act::RegisterWebhook

@@ -36,6 +36,7 @@ use axum::routing::{get, post};
 use crate::AppState;
 
 mod accounts;
+mod api_docs;
 pub mod assets;
 pub mod cache;
 mod calendars;
@@ -68,6 +69,7 @@ pub fn routes() -> Router<AppState> {
         .route("/c/{id}/players/{player}", get(players::page))
         .route("/c/{id}/stats", get(tws::pages::stats))
         .route("/stats", get(installation::stats))
+        .route("/docs/api", get(api_docs::page))
         .route("/search", get(search::page))
         .route("/c/{id}/ratings", get(insight::ratings))
         .route("/c/{id}/projection", get(insight::projection))
