@@ -341,16 +341,10 @@ pub fn player(ladder: &Ladder, name: &str) -> Result<PlayerId> {
             names.join(" or ")
         );
     }
-    let similar: Vec<String> = ladder
-        .players
-        .iter()
-        .filter(|p| {
-            let n = p.player.name.to_lowercase();
-            n.contains(&lower) || lower.contains(&p.player.surname.to_lowercase())
-        })
-        .map(|p| p.player.name.clone())
-        .take(5)
-        .collect();
+    let similar = arbiter_engine::model::similar_names(
+        ladder.players.iter().map(|p| p.player.name.as_str()),
+        name,
+    );
     if similar.is_empty() {
         bail!(
             "there is no player named {name:?} in this competition (`arbiter player list` shows everyone)"

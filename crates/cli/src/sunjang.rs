@@ -231,7 +231,13 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
     let at = g.now();
     let pid = |name: &str| {
         l.find(name).ok_or_else(|| {
-            anyhow!("there is no player named {name:?} in this league (`sunjang player list`)")
+            let hint = arbiter_engine::model::did_you_mean(
+                l.players.iter().map(|p| p.name.as_str()),
+                name,
+            );
+            anyhow!(
+                "there is no player named {name:?} in this league (`sunjang player list`).{hint}"
+            )
         })
     };
     macro_rules! exec {

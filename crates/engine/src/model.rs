@@ -511,6 +511,57 @@ pub fn find_name<'a>(names: impl IntoIterator<Item = &'a str>, name: &str) -> Op
     (hits == 1).then_some(by_key).flatten()
 }
 
+/// The names among `names` that `name` most likely meant, for a "did you
+/// mean" when [`find_name`] finds none (issue 17 §2): compared by their
+/// keys ([`name_key`]), a name whose key begins with the one typed (three
+/// letters at least), whose surname or given name is the word typed, or
+/// whose Jaro-Winkler similarity is 0.85 or more (a letter dropped,
+/// doubled or swapped); the best first and those nearly as close, at most
+/// three. Empty when nothing
+/// is close: a suggestion is never a guess from a list of everyone.
+pub fn similar_names<'a>(names: impl IntoIterator<Item = &'a str>, name: &str) -> Vec<&'a str> {
+    let key = name_key(name);
+    if key.is_empty() || key.chars().count() > 200 {
+        return Vec::new();
+    }
+    let mut scored: Vec<(f64, &'a str)> = names
+        .into_iter()
+        .filter_map(|n| {
+            let k = name_key(n);
+            let word = k.split(' ').any(|w| w == key);
+            let prefix = key.chars().count() >= 3 && k.starts_with(&key);
+            let score = if prefix || word {
+                1.0
+            } else {
+                strsim::jaro_winkler(&key, &k)
+            };
+            (score >= 0.85).then_some((score, n))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    // Only the names about as close as the closest: "Ana Moralse" is Ana
+    // Morales, not also Ana Moreno.
+    let best = scored.first().map_or(0.0, |s| s.0);
+    scored
+        .into_iter()
+        .take_while(|s| s.0 >= best - 0.05)
+        .take(3)
+        .map(|(_, n)| n)
+        .collect()
+}
+
+/// " Did you mean Ana Morales?" (or "… Ana Morales or Ana Moreno?") when
+/// `name` is close to names among `names` ([`similar_names`]), else
+/// nothing: the end of a refusal that names a player who is not there.
+pub fn did_you_mean<'a>(names: impl IntoIterator<Item = &'a str>, name: &str) -> String {
+    let similar = similar_names(names, name);
+    if similar.is_empty() {
+        String::new()
+    } else {
+        format!(" Did you mean {}?", similar.join(" or "))
+    }
+}
+
 /// The longest account username an event records.
 pub const MAX_ACCOUNT: usize = 64;
 

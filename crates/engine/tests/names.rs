@@ -229,3 +229,37 @@ fn sunjang_and_the_ladder_refuse_them_too() {
     );
     assert!(l.find("strasse müller").is_some());
 }
+
+/// Issue 17 §2: "a suggestion for a misspelled name ("did you mean Ana
+/// Morales?")": a letter dropped, doubled or swapped, a case or accent
+/// changed, a surname or a given name alone, or the start of a name
+/// finds it; a name close to nothing suggests nothing.
+#[test]
+fn a_misspelled_name_suggests_the_names_it_was_meant_for() {
+    use arbiter_engine::model::{did_you_mean, similar_names};
+    let names = [
+        "Ana Morales",
+        "Ana Moreno",
+        "Ben Carter",
+        "Chloé Dubois",
+        "Zhang Wei",
+    ];
+    let names = || names.iter().copied();
+    assert_eq!(similar_names(names(), "Ana Moralse"), ["Ana Morales"]);
+    assert_eq!(similar_names(names(), "ana morales"), ["Ana Morales"]);
+    assert_eq!(similar_names(names(), "Chloe Dubois"), ["Chloé Dubois"]);
+    assert_eq!(similar_names(names(), "Dubois"), ["Chloé Dubois"]);
+    assert_eq!(similar_names(names(), "Bne Carter"), ["Ben Carter"]);
+    assert_eq!(
+        similar_names(names(), "Ana Mor"),
+        ["Ana Morales", "Ana Moreno"]
+    );
+    assert_eq!(
+        did_you_mean(names(), "Ana Morale"),
+        " Did you mean Ana Morales?"
+    );
+    assert!(similar_names(names(), "Xavier Quist").is_empty());
+    assert!(similar_names(names(), "").is_empty());
+    assert!(similar_names(names(), &"a".repeat(10_000)).is_empty());
+    assert_eq!(did_you_mean(names(), "Nobody Here"), "");
+}

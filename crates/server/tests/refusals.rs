@@ -32,3 +32,32 @@ async fn an_empty_rules_text_is_refused_and_stores_nothing() {
         assert_eq!(w.version().await, before, "nothing is stored");
     }
 }
+
+/// Issue 17 §2: a misspelled name is refused naming the field, with the
+/// name it was meant for ("did you mean Alice Adams?"), and nothing stored.
+#[tokio::test]
+async fn a_misspelled_player_is_refused_with_the_name_it_was_meant_for() {
+    let w = World::new().await;
+    let olga = w.token("olga").to_string();
+    let before = w.version().await;
+    let a = w
+        .act(
+            As::Token(&olga),
+            &json!({"action": "withdraw", "player": "Alcie Adams", "reason": "moved away"}),
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text());
+    assert_eq!(a.json()["error"]["field"], "player", "{}", a.text());
+    let message = a.json()["error"]["message"].as_str().unwrap().to_string();
+    assert!(message.ends_with("Did you mean Alice Adams?"), "{message}");
+    // Nothing close: no guess.
+    let a = w
+        .act(
+            As::Token(&olga),
+            &json!({"action": "withdraw", "player": "Xavier Quist", "reason": "moved away"}),
+        )
+        .await;
+    let message = a.json()["error"]["message"].as_str().unwrap().to_string();
+    assert!(!message.contains("Did you mean"), "{message}");
+    assert_eq!(w.version().await, before, "nothing is stored");
+}

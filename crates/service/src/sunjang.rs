@@ -779,8 +779,13 @@ fn layout_error(message: String, field: String) -> RuleError {
 
 fn layout_player(l: &League, name: &str, field: &str) -> Result<PlayerId, RuleError> {
     l.find(name).ok_or_else(|| {
+        let hint =
+            arbiter_engine::model::did_you_mean(l.players.iter().map(|p| p.name.as_str()), name);
         layout_error(
-            format!("there is no player named {:?} in this league", name.trim()),
+            format!(
+                "there is no player named {:?} in this league.{hint}",
+                name.trim()
+            ),
             field.to_string(),
         )
     })

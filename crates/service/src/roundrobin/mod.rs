@@ -499,9 +499,14 @@ fn example_pair(rr: &RoundRobin) -> String {
 /// A player by name (ARB-R62), refused naming `field`.
 pub fn find_player(rr: &RoundRobin, name: &str, field: &str) -> Result<PlayerId> {
     rr.find(name).ok_or_else(|| {
+        let hint =
+            arbiter_engine::model::did_you_mean(rr.entrants.iter().map(|e| e.name.as_str()), name);
         refuse(
             field,
-            format!("there is no player or team named {name:?} in {}", rr.name),
+            format!(
+                "there is no player or team named {name:?} in {}.{hint}",
+                rr.name
+            ),
         )
     })
 }

@@ -244,8 +244,12 @@ pub fn authorize(
 
 fn player(l: &League, name: &str, field: &str) -> Result<PlayerId, ApiError> {
     l.find(name).ok_or_else(|| {
-        ApiError::bad_request(format!("there is no player named {name:?} in this league"))
-            .with_field(field)
+        let hint =
+            arbiter_engine::model::did_you_mean(l.players.iter().map(|p| p.name.as_str()), name);
+        ApiError::bad_request(format!(
+            "there is no player named {name:?} in this league.{hint}"
+        ))
+        .with_field(field)
     })
 }
 

@@ -383,8 +383,12 @@ pub fn player_id(ladder: &Ladder, name: &str) -> Result<PlayerId, ApiError> {
     }
     // ARB-R62: the one normalization of names.
     ladder.find(name).ok_or_else(|| {
+        let hint = arbiter_engine::model::did_you_mean(
+            ladder.players.iter().map(|p| p.player.name.as_str()),
+            name,
+        );
         ApiError::bad_request(format!(
-            "there is no player named {name:?} in this competition"
+            "there is no player named {name:?} in this competition.{hint}"
         ))
         .with_field("player")
     })
