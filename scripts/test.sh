@@ -37,6 +37,30 @@ else
     echo "warning: the browser tests need Debian's chromium and chromium-driver, and apt-get is missing (the e2e test fails without them)" >&2
 fi
 
+# The accessibility audit of the browser tests (crates/cli/tests/e2e_overflow.rs,
+# issue 17 §3) runs axe-core, pinned here and in crates/cli/tests/common/axe.rs:
+# installed from the npm registry into target/axe/ (thrown away with target/,
+# never committed) unless that version is there, and its script exported as
+# ARBITER_AXE_JS. Debian's npm is installed when npm is missing. If the
+# install fails, the audit's test fails saying how to install it.
+AXE_VERSION=4.14.1
+axe_dir="${CARGO_TARGET_DIR:-target}/axe"
+case "$axe_dir" in /*) ;; *) axe_dir="$PWD/$axe_dir" ;; esac
+if ! grep -qs "\"version\": \"$AXE_VERSION\"" "$axe_dir/node_modules/axe-core/package.json"; then
+    if ! command -v npm >/dev/null && command -v apt-get >/dev/null; then
+        as_root=""
+        if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null; then as_root="sudo"; fi
+        echo "== installing npm (apt-get) for the accessibility audit"
+        $as_root apt-get update || true
+        $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y npm || true
+    fi
+    echo "== installing axe-core $AXE_VERSION (npm, into $axe_dir) for the accessibility audit"
+    mkdir -p "$axe_dir"
+    npm install --prefix "$axe_dir" --no-save --no-package-lock --no-audit --no-fund "axe-core@$AXE_VERSION" ||
+        echo "warning: axe-core was not installed: the accessibility audit (e2e_overflow) fails without it" >&2
+fi
+export ARBITER_AXE_JS="$axe_dir/node_modules/axe-core/axe.min.js"
+
 # A build from scratch gains nothing from incremental caches, which add
 # gigabytes to target/ (a CI machine ran out of disk writing one): off unless
 # the caller sets CARGO_INCREMENTAL.

@@ -6,8 +6,11 @@
 //! possible, what if, history), a player of every competition (each
 //! format's player page, issue 17 §1), a round and a season, the
 //! statistics of every ladder, a filtered history and a refused filter,
-//! the search's results and a refused search, the error page, the login and registration forms, and logged in as the
-//! organizer `jordan` the account page, `/new` and every competition's
+//! the search's results and a refused search, the error page, the login
+//! and registration forms and a refused login's page; logged in as the
+//! organizer `jordan` the account page, `/new`, every competition's desk
+//! and its results import, the ladder's calendar feeds and webhooks; and
+//! logged in as the ladder player `oscar` his account, his ladder and his
 //! desk — at a phone's width (390 px) and a desktop's (1280 px), and checks
 //! that `document.documentElement.scrollWidth <= window.innerWidth`, less
 //! the vertical scroll bar headless Chromium draws (a phone overlays it):
@@ -19,7 +22,19 @@
 //! elements that stick out of the viewport without being inside a box that
 //! scrolls or clips, so the fix is where the message points. Every page's
 //! screenshot at both widths goes to `target/e2e-screenshots/` (printed at
-//! the end). It fails (it never skips) when Chromium or chromedriver is
+//! the end).
+//!
+//! The same visit audits the page's accessibility (issue 17 §3): axe-core
+//! (`common/axe.rs`, installed by `scripts/test.sh`) runs in the page at
+//! both widths, every `<details>` opened, in the light colour scheme and
+//! again in the dark one (`prefers-color-scheme` emulated through
+//! Chromium's DevTools protocol, the page restyled in place), with every
+//! rule axe runs by default, and every serious or critical violation
+//! is listed: its rule, impact, page, width and scheme, the failing
+//! elements' selectors with axe's words on each, and its help text.
+//! `ARBITER_E2E_AXE=0` leaves the audit out (the overflow check alone).
+//!
+//! It fails (it never skips) when Chromium, chromedriver or axe-core is
 //! missing; every wait is bounded, and every process it starts is killed
 //! when it ends.
 
@@ -29,12 +44,20 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
+use common::axe::{Axe, Scheme, set_scheme};
 use common::browser::{Browser, DESKTOP, Driver, PHONE, Server};
 
 /// The demo organizer (`arbiter_server::demo`), and the demo's password.
 const ORGANIZER: &str = "jordan";
 const PASSWORD: &str = "arbiter-demo";
+/// A demo ladder player with a game to play in the running round, and his
+/// ladder.
+const PLAYER: &str = "oscar";
+const LADDER: &str = "/c/tws-demo";
+/// Not an address: the page a refused login leads to (a form's problem).
+const REFUSED_LOGIN: &str = "POST /login";
 
 /// What a page sticks out with, measured in the browser: the document's
 /// width, the viewport's, and the widest elements that end beyond the
@@ -109,8 +132,24 @@ for (const th of document.querySelectorAll('main table tbody th[scope=row]')) {
 return [sw, vw, out.slice(0, 5), document.querySelectorAll('h1').length ? document.querySelector('h1').textContent.trim() : '', rows.slice(0, 5), rows.length];
 "#;
 
+/// The accessibility audit and what it found and cost.
+#[derive(Debug)]
+struct Audit {
+    axe: Axe,
+    violations: Vec<String>,
+    runs: usize,
+    time: Duration,
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn no_page_scrolls_sideways_at_a_phone_or_a_desktop_width() {
+async fn no_page_scrolls_sideways_or_fails_the_accessibility_audit() {
+    // axe-core first: missing, the test fails before anything starts.
+    let mut audit = (std::env::var("ARBITER_E2E_AXE").as_deref() != Ok("0")).then(|| Audit {
+        axe: Axe::load(),
+        violations: Vec::new(),
+        runs: 0,
+        time: Duration::ZERO,
+    });
     // Processes first: they are killed when these guards drop, whatever
     // happens below. Through `localhost`, so that the session's `Secure`
     // cookie is sent over plain HTTP.
@@ -118,45 +157,93 @@ async fn no_page_scrolls_sideways_at_a_phone_or_a_desktop_width() {
     let server = Server::start_demo().via_localhost();
     let b = Browser::open(&driver, &server).await;
     let dir = shots_dir();
+    let started = Instant::now();
+    if audit.is_some() {
+        set_scheme(&b, Scheme::Light).await;
+    }
 
-    let (comps, public) = public_pages(&b).await;
+    let (comps, mut public) = public_pages(&b).await;
+    public.push(REFUSED_LOGIN.to_string());
     let mut problems = Vec::new();
     let mut checked = 0;
     for path in &public {
-        problems.extend(check(&b, path, &dir).await);
+        problems.extend(check(&b, path, "", &dir, audit.as_mut()).await);
         checked += 1;
     }
 
-    // Logged in as the organizer: his account, `/new`, and every desk.
+    // Logged in as the organizer: his account, `/new`, every desk, and the
+    // ladder's calendar feeds and webhooks.
     b.set_window_size(DESKTOP.0, DESKTOP.1).await;
+    b.goto("/login").await;
     b.log_in(ORGANIZER, PASSWORD).await;
     let mut private = vec!["/account".to_string(), "/new".to_string()];
     for c in &comps {
         private.push(format!("{c}/manage"));
         private.push(format!("{c}/results-import"));
     }
+    private.push(format!("{LADDER}/calendars"));
+    private.push(format!("{LADDER}/webhooks"));
     for path in &private {
-        problems.extend(check(&b, path, &dir).await);
+        problems.extend(check(&b, path, "", &dir, audit.as_mut()).await);
+        checked += 1;
+    }
+
+    // Logged in as a ladder player: his account, his ladder (with his game)
+    // and his desk (the form that reports his result).
+    b.set_window_size(DESKTOP.0, DESKTOP.1).await;
+    b.log_out().await;
+    b.log_in(PLAYER, PASSWORD).await;
+    for path in [
+        "/account".to_string(),
+        LADDER.to_string(),
+        format!("{LADDER}/manage"),
+    ] {
+        problems.extend(check(&b, &path, PLAYER, &dir, audit.as_mut()).await);
         checked += 1;
     }
     b.close().await;
 
     println!(
-        "{checked} pages checked at {} and {} px; screenshots in {}",
+        "{checked} pages checked at {} and {} px in {:.1} s; screenshots in {}",
         PHONE.0,
         DESKTOP.0,
+        started.elapsed().as_secs_f64(),
         dir.display()
     );
     assert!(
         checked >= 40,
         "only {checked} pages were found to check: {public:?}"
     );
-    assert!(
-        problems.is_empty(),
-        "{} page(s) scroll sideways:\n- {}",
-        problems.len(),
-        problems.join("\n- ")
-    );
+    if audit.is_none() {
+        println!("accessibility audit left out (ARBITER_E2E_AXE=0)");
+    }
+    let violations = audit.map(|a| {
+        println!(
+            "accessibility audit: axe-core {} run {} times (every page at both widths, light and dark) in {:.1} s; {} serious or critical violation(s)",
+            common::axe::AXE_VERSION,
+            a.runs,
+            a.time.as_secs_f64(),
+            a.violations.len()
+        );
+        a.violations
+    });
+    let violations = violations.unwrap_or_default();
+    let mut failures = Vec::new();
+    if !problems.is_empty() {
+        failures.push(format!(
+            "{} page(s) scroll sideways:\n- {}",
+            problems.len(),
+            problems.join("\n- ")
+        ));
+    }
+    if !violations.is_empty() {
+        failures.push(format!(
+            "{} serious or critical accessibility violation(s) found by axe-core:\n- {}",
+            violations.len(),
+            violations.join("\n- ")
+        ));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 /// `target/e2e-screenshots/`, beside the binaries under test, created.
@@ -257,10 +344,19 @@ async fn public_pages(b: &Browser) -> (Vec<String>, Vec<String>) {
     (comps, pages)
 }
 
-/// Visit `path` at the phone's width and at the desktop's; a screenshot of
-/// each, and a sentence for each width at which the page is wider than the
-/// window.
-async fn check(b: &Browser, path: &str, dir: &Path) -> Vec<String> {
+/// Visit `path` ([`REFUSED_LOGIN`]: log in with a wrong password) at the
+/// phone's width and at the desktop's; a screenshot of each (its name
+/// prefixed by `viewer`, the account logged in when it matters), and a
+/// sentence for each width at which the page is wider than the window.
+/// With `audit`, axe-core audits the page at each width in the light
+/// scheme, then in the dark one.
+async fn check(
+    b: &Browser,
+    path: &str,
+    viewer: &str,
+    dir: &Path,
+    mut audit: Option<&mut Audit>,
+) -> Vec<String> {
     let mut problems = Vec::new();
     let slug: String = path
         .trim_start_matches('/')
@@ -272,9 +368,20 @@ async fn check(b: &Browser, path: &str, dir: &Path) -> Vec<String> {
     } else {
         slug
     };
+    let slug = if viewer.is_empty() {
+        slug
+    } else {
+        format!("{viewer}-{slug}")
+    };
     for (width, height) in [PHONE, DESKTOP] {
         b.set_window_size(width, height).await;
-        b.goto(path).await;
+        if path == REFUSED_LOGIN {
+            b.goto("/login").await;
+            b.log_in("nobody", "not the password").await;
+            assert_eq!(b.path().await, "/login", "a refused login stays on /login");
+        } else {
+            b.goto(path).await;
+        }
         let m = b.js(MEASURE).await;
         let scroll = m[0].as_f64().unwrap_or(0.0);
         let inner = m[1].as_f64().unwrap_or(0.0);
@@ -314,6 +421,19 @@ async fn check(b: &Browser, path: &str, dir: &Path) -> Vec<String> {
         std::fs::rename(&shot, &to)
             .or_else(|_| std::fs::copy(&shot, &to).map(|_| ()))
             .unwrap_or_else(|e| panic!("cannot move {} to {}: {e}", shot.display(), to.display()));
+        if let Some(a) = audit.as_deref_mut() {
+            let t = Instant::now();
+            for scheme in [Scheme::Light, Scheme::Dark] {
+                if scheme == Scheme::Dark {
+                    set_scheme(b, scheme).await;
+                }
+                let what = format!("{path} (“{h1}”) at {width} px, {}", scheme.name());
+                a.violations.extend(a.axe.audit(b, &what).await);
+                a.runs += 1;
+            }
+            set_scheme(b, Scheme::Light).await;
+            a.time += t.elapsed();
+        }
     }
     problems
 }

@@ -13,6 +13,7 @@ use std::process::{Command, Stdio};
 
 use tempfile::TempDir;
 
+pub mod axe;
 pub mod browser;
 
 /// The workspace root: examples are run from here, as a user would.
