@@ -17,10 +17,11 @@
 //! The round-robin league is the same three under the chess preset, started
 //! (the Berger tables, a bye each round).
 //!
-//! These formats have no player actions (`who()` is `Moderator`,
-//! `ModeratorNotInGame` or `Owner` for every action): a player is refused
-//! everything, and a moderator who plays is refused the actions about his
-//! own game (ARB-R45).
+//! A player acts only on his own game's report (ARB-R45, ARB-R81): he
+//! reports it, and confirms or disputes his opponent's; a moderator who
+//! plays is refused the moderators' actions about his own game, and acts
+//! on its report only as its player; every other action is a moderator's
+//! or the owner's.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -281,6 +282,14 @@ enum Act {
     /// Link Eve Evans to `otto`; unlink Alice Adams (ARB-R50).
     LLink,
     LUnlink,
+    /// A player's report of his game, its confirmation and its dispute
+    /// (ARB-R45, ARB-R81).
+    LReportM,
+    LReportA,
+    LConfirmM,
+    LConfirmA,
+    LDisputeM,
+    LDisputeA,
     // XMadn Challengers
     CQualifier,
     CGameM,
@@ -290,6 +299,11 @@ enum Act {
     /// Link Eve Evans to `otto`; unlink Alice Adams (ARB-R50).
     CLink,
     CUnlink,
+    /// Reports of the game at the board (none before Game 0).
+    CReportM,
+    CReportA,
+    CConfirm,
+    CDispute,
     // Sunjang league
     SAddPlayer,
     SUpdatePlayer,
@@ -317,6 +331,12 @@ enum Act {
     /// Link Eve Evans to `otto`; unlink Alice Adams (ARB-R50).
     SLink,
     SUnlink,
+    SReportM,
+    SReportA,
+    SConfirmM,
+    SConfirmA,
+    SDisputeM,
+    SDisputeA,
     // Round-robin league (issue 16; ARB-R67, ARB-R68)
     RAddPlayer,
     RStart,
@@ -389,6 +409,36 @@ impl Act {
                 b["reason"] = json!("miscounted");
                 b
             }
+            Act::LReportM => {
+                let mut b = score("report-result", "Pete Moder");
+                b["game"] = json!(pm);
+                b
+            }
+            Act::LReportA => {
+                let mut b = score("report-result", "Alice Adams");
+                b["game"] = json!(al);
+                b
+            }
+            Act::LConfirmM => json!({"action": "confirm-result", "game": pm}),
+            Act::LConfirmA => json!({"action": "confirm-result", "game": al}),
+            Act::LDisputeM => json!({"action": "dispute-report", "game": pm, "reason": "4-3"}),
+            Act::LDisputeA => json!({"action": "dispute-report", "game": al, "reason": "4-3"}),
+            Act::CReportM => score("report-game", "Pete Moder"),
+            Act::CReportA => score("report-game", "Alice Adams"),
+            Act::CConfirm => json!({"action": "confirm-game"}),
+            Act::CDispute => json!({"action": "dispute-report", "reason": "not played"}),
+            Act::SReportM => go("report-result", "Pete Moder"),
+            Act::SReportA => go("report-result", "Alice Adams"),
+            Act::SConfirmM => {
+                json!({"action": "confirm-result", "black": "Pete Moder", "white": "Eve Evans"})
+            }
+            Act::SConfirmA => {
+                json!({"action": "confirm-result", "black": "Alice Adams", "white": "Eve Evans"})
+            }
+            Act::SDisputeM => json!({"action": "dispute-report", "black": "Pete Moder",
+                "white": "Eve Evans", "reason": "white won"}),
+            Act::SDisputeA => json!({"action": "dispute-report", "black": "Alice Adams",
+                "white": "Eve Evans", "reason": "white won"}),
             Act::LCancelGameM => json!({"action": "cancel-game", "game": pm, "note": "agreed"}),
             Act::LCancelGameA => json!({"action": "cancel-game", "game": al, "note": "agreed"}),
             Act::LCancelDrr => json!({"action": "cancel-drr", "drr": 2, "note": "agreed"}),
@@ -506,6 +556,12 @@ const MATRIX: &[(Act, [E; 6])] = &[
     (Act::LRemoveModerator,    [N,  N,  N,  N, N,  Y]),
     (Act::LLink,               [N,  N,  N,  Y, Y,  Y]), // ARB-R50: moderators link
     (Act::LUnlink,             [N,  N,  N,  Y, Y,  Y]),
+    (Act::LReportM,            [N,  N,  N,  Y, N,  N]), // ARB-R45: the game's players report
+    (Act::LReportA,            [N,  N,  Y,  N, N,  N]),
+    (Act::LConfirmM,           [N,  N,  N,  Y, Y,  Y]), // Pete as its player (ARB-R81)
+    (Act::LConfirmA,           [N,  N,  Y,  Y, Y,  Y]),
+    (Act::LDisputeM,           [N,  N,  N,  Y, Y,  Y]),
+    (Act::LDisputeA,           [N,  N,  Y,  Y, Y,  Y]),
     (Act::CQualifier,          [N,  N,  N,  N, Y,  Y]), // Pete plays Game 0
     (Act::CGameM,              [N,  N,  N,  N, Y,  Y]),
     (Act::CGameA,              [N,  N,  N,  Y, Y,  Y]),
@@ -513,6 +569,10 @@ const MATRIX: &[(Act, [E; 6])] = &[
     (Act::CRemoveModerator,    [N,  N,  N,  N, N,  Y]),
     (Act::CLink,               [N,  N,  N,  Y, Y,  Y]), // ARB-R50: moderators link
     (Act::CUnlink,             [N,  N,  N,  Y, Y,  Y]),
+    (Act::CReportM,            [N,  N,  N,  Y, N,  N]),
+    (Act::CReportA,            [N,  N,  Y,  N, N,  N]),
+    (Act::CConfirm,            [N,  N,  N,  Y, Y,  Y]), // no board yet: moderators only
+    (Act::CDispute,            [N,  N,  N,  Y, Y,  Y]),
     (Act::SAddPlayer,          [N,  N,  N,  Y, Y,  Y]),
     (Act::SUpdatePlayer,       [N,  N,  N,  Y, Y,  Y]),
     (Act::SWithdrawPlayer,     [N,  N,  N,  Y, Y,  Y]),
@@ -538,6 +598,12 @@ const MATRIX: &[(Act, [E; 6])] = &[
     (Act::SRemoveModerator,    [N,  N,  N,  N, N,  Y]),
     (Act::SLink,               [N,  N,  N,  Y, Y,  Y]), // ARB-R50: moderators link
     (Act::SUnlink,             [N,  N,  N,  Y, Y,  Y]),
+    (Act::SReportM,            [N,  N,  N,  Y, N,  N]),
+    (Act::SReportA,            [N,  N,  Y,  N, N,  N]),
+    (Act::SConfirmM,           [N,  N,  N,  Y, Y,  Y]),
+    (Act::SConfirmA,           [N,  N,  Y,  Y, Y,  Y]),
+    (Act::SDisputeM,           [N,  N,  N,  Y, Y,  Y]),
+    (Act::SDisputeA,           [N,  N,  Y,  Y, Y,  Y]),
     (Act::RAddPlayer,          [N,  N,  N,  Y, Y,  Y]), // refused by the rules once started (ARB-R68)
     (Act::RStart,              [N,  N,  N,  Y, Y,  Y]),
     (Act::RRecordM,            [N,  N,  N,  N, Y,  Y]), // ARB-R45: not his own game

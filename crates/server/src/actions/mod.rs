@@ -13,6 +13,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 pub(crate) mod common;
+pub(crate) mod reports;
 
 use self::common::{message, sentence};
 

@@ -151,6 +151,13 @@ pub(crate) fn done_message(action: &str) -> Option<&'static str> {
         "record-playoff-game" => "The playoff game was recorded.",
         "record-qualifier" => "Game 0 was recorded.",
         "record-game" => "The game was recorded.",
+        "report-result" | "report-game" => {
+            "Your report was sent; your opponent or a moderator who does not play in the game confirms it (ARB-R45)."
+        }
+        "confirm-result" | "confirm-game" => "The report was confirmed and the result recorded.",
+        "dispute-report" => {
+            "The report was disputed and dropped; the players report again or a moderator decides."
+        }
         "add-player" => "The player is registered.",
         "update-player" => "The player's rank and rating were updated.",
         "withdraw-player" => "The player was withdrawn.",
@@ -227,7 +234,25 @@ pub(crate) async fn done_location(
     } else {
         done.action.as_str()
     };
+    // A form of a player's page goes back to it (ARB-R45, ARB-R81): only
+    // `/c/{id}/players/{number}` of this competition is taken.
+    if let Ok(b) = form_of::<BackOnly>(body).await
+        && let Some(back) = b.back
+        && let Some(n) = back.strip_prefix(&format!("/c/{id}/players/"))
+        && !n.is_empty()
+        && n.len() <= 10
+        && n.bytes().all(|c| c.is_ascii_digit())
+    {
+        return format!("/c/{id}/players/{n}?done={what}#reports");
+    }
     format!("/c/{id}/manage?done={what}#done")
+}
+
+/// Where a form of a player's page goes back to.
+#[derive(Debug, Deserialize)]
+struct BackOnly {
+    #[serde(rename = "_back")]
+    back: Option<String>,
 }
 
 /// The idempotency key of any desk form.

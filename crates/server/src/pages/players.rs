@@ -190,6 +190,79 @@ pub(crate) struct PlayerHome {
     pub links: PlayerLinks,
 }
 
+/// The report forms of a player's page (ARB-R45, ARB-R81), shown only to
+/// the account linked to him (ARB-R50): a form for each game he may report,
+/// and his opponents' reports waiting for his confirmation or dispute.
+/// Every form posts to `/c/{id}/act` with the session's CSRF token, an
+/// idempotency key and the version it was shown at, and comes back here.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Reports {
+    pub csrf: String,
+    pub key: String,
+    pub version: u64,
+    /// This page, where the forms come back to.
+    pub back: String,
+    pub forms: Vec<ReportForm>,
+    pub pending: Vec<PendingReport>,
+}
+
+/// A form to report one of his games.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ReportForm {
+    /// Unique on the page, for the fields' ids.
+    pub id: String,
+    /// "DRR 1 Game 1 (G1) against Baker".
+    pub title: String,
+    pub action: &'static str,
+    /// The game's fields the form sends as they are.
+    pub hidden: Vec<(String, String)>,
+    /// XMadn: the label of the counted pawns (his first); with the time.
+    pub pawns_label: Option<String>,
+    /// Sunjang: the outcomes to choose from, value and label.
+    pub outcomes: Vec<(String, String)>,
+}
+
+/// A report waiting: his own (for his opponent) or his opponent's (for
+/// him to confirm or dispute).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PendingReport {
+    pub id: String,
+    /// What was reported, by whom, when.
+    pub text: String,
+    /// His own report: nothing for him to do.
+    pub mine: bool,
+    pub confirm: &'static str,
+    pub dispute: &'static str,
+    /// The fields naming the game.
+    pub hidden: Vec<(String, String)>,
+}
+
+impl Reports {
+    /// The forms of player `me`'s page for `caller`, if the caller's
+    /// account is the one linked to him; the caller and version say which
+    /// tokens the forms carry.
+    pub(crate) fn for_viewer(
+        caller: &Caller,
+        linked: Option<PlayerId>,
+        me: PlayerId,
+        id: &str,
+        version: u64,
+    ) -> Option<Reports> {
+        caller.account().ok()?;
+        if linked != Some(me) {
+            return None;
+        }
+        Some(Reports {
+            csrf: caller.csrf_token().unwrap_or_default().to_string(),
+            key: crate::auth::random_token().ok()?,
+            version,
+            back: format!("/c/{id}/players/{}", me.0),
+            forms: Vec::new(),
+            pending: Vec::new(),
+        })
+    }
+}
+
 /// What is still possible for him in his table (ARB-R47).
 #[derive(Debug, Clone)]
 struct ClinchPart {
@@ -220,6 +293,8 @@ struct PlayerHomePage {
     projection: bool,
     ratings: bool,
     rating: Option<RatingPart>,
+    /// His report forms, for his own account only (ARB-R45, ARB-R81).
+    reports: Option<Reports>,
 }
 
 fn shown(x: f64) -> String {
@@ -238,6 +313,19 @@ pub(crate) async fn home(
     id: &str,
     kind: Kind,
     h: PlayerHome,
+) -> Result<Response, PageError> {
+    home_with_reports(state, caller, id, kind, h, None).await
+}
+
+/// [`home`] with the report forms of the player's own account (ARB-R45,
+/// ARB-R81).
+pub(crate) async fn home_with_reports(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    kind: Kind,
+    h: PlayerHome,
+    reports: Option<Reports>,
 ) -> Result<Response, PageError> {
     let offers = kind.offers();
     let (mut clinch, mut clinch_note) = (None, None);
@@ -324,6 +412,7 @@ pub(crate) async fn home(
         projection: offers.projection,
         ratings: offers.ratings,
         rating,
+        reports,
         h,
     })
 }

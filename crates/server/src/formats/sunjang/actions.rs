@@ -8,9 +8,11 @@
 //! and run the final round; the owner alone changes the division
 //! restrictions and adds and removes moderators (grants only: the league
 //! keeps no moderators in its engine state, so that changes no event log).
-//! Results are recorded by a moderator (the engine has no
-//! report or confirmation here), and nobody who plays in a game records
-//! or corrects it as a moderator (ARB-R45).
+//! Nobody who plays in a game records or corrects it as a moderator
+//! (ARB-R45). A player (his account linked by the league's events,
+//! ARB-R50) reports the outcome of his own group game; his opponent, or a
+//! moderator who does not play in it, confirms or disputes the report
+//! (ARB-R45, ARB-R81).
 
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::sunjang::group::Outcome;
@@ -30,6 +32,7 @@ use crate::actions::common::{
     RECORDED_BY_A_MODERATOR, account_to_link, bad_rules, check_role, context, directory,
     grant_creator, load_for, moderator_grant, organizer, plays, required, rules_text,
 };
+use crate::actions::reports::{authorize_report, confirmer};
 use crate::actions::{FormatDone, Who};
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
@@ -151,6 +154,28 @@ pub enum SunjangAction {
     RemoveModerator {
         username: String,
     },
+    /// A player reports the outcome of his own group game (ARB-R45,
+    /// ARB-R81): `outcome` black, white or jigo (forfeits are a
+    /// moderator's). It waits for the other player or a moderator not in
+    /// the game.
+    ReportResult {
+        black: String,
+        white: String,
+        outcome: String,
+    },
+    /// The other player, or a moderator not in the game, confirms the
+    /// report of `black` v `white`: the result is recorded.
+    ConfirmResult {
+        black: String,
+        white: String,
+    },
+    /// The other player, or a moderator not in the game, disputes the
+    /// report of `black` v `white` with a reason: nothing is recorded.
+    DisputeReport {
+        black: String,
+        white: String,
+        reason: String,
+    },
     /// A moderator links an account to a player (ARB-R50).
     LinkAccount {
         player: String,
@@ -174,6 +199,9 @@ impl SunjangAction {
             SunjangAction::RemoveRestriction { .. } => "remove-restriction",
             SunjangAction::PlanSeason { .. } => "plan-season",
             SunjangAction::RecordResult { .. } => "record-result",
+            SunjangAction::ReportResult { .. } => "report-result",
+            SunjangAction::ConfirmResult { .. } => "confirm-result",
+            SunjangAction::DisputeReport { .. } => "dispute-report",
             SunjangAction::CorrectResult { .. } => "correct-result",
             SunjangAction::GiveWay { .. } => "give-way",
             SunjangAction::RecordLiveMatch { .. } => "record-live-match",
@@ -200,6 +228,10 @@ impl SunjangAction {
             | SunjangAction::CorrectResult { .. }
             | SunjangAction::RecordLiveMatch { .. }
             | SunjangAction::RecordFinalGame { .. } => Who::ModeratorNotInGame,
+            SunjangAction::ReportResult { .. } => Who::GamePlayer,
+            SunjangAction::ConfirmResult { .. } | SunjangAction::DisputeReport { .. } => {
+                Who::GamePlayerOrModerator
+            }
             _ => Who::Moderator,
         }
     }
@@ -214,7 +246,10 @@ impl SunjangAction {
         let names = match self {
             SunjangAction::RecordResult { black, white, .. }
             | SunjangAction::CorrectResult { black, white, .. }
-            | SunjangAction::RecordFinalGame { black, white, .. } => vec![black, white],
+            | SunjangAction::RecordFinalGame { black, white, .. }
+            | SunjangAction::ReportResult { black, white, .. }
+            | SunjangAction::ConfirmResult { black, white }
+            | SunjangAction::DisputeReport { black, white, .. } => vec![black, white],
             SunjangAction::RecordLiveMatch { winner, loser } => vec![winner, loser],
             _ => Vec::new(),
         };
@@ -232,6 +267,15 @@ pub fn authorize(
     // His linked player, or the player of his account's own name even when
     // no account is linked to it (ARB-R2).
     let me = [roles.player, l.find(&caller.account()?.display_name)];
+    if let Some(answer) = authorize_report(
+        roles,
+        action.who(),
+        action.name(),
+        &me,
+        &action.game_players(l),
+    ) {
+        return answer;
+    }
     check_role(
         caller,
         roles,
@@ -398,6 +442,13 @@ fn command(
                 reason: required(reason, "reason")?,
             }
         }
+        SunjangAction::ReportResult { .. }
+        | SunjangAction::ConfirmResult { .. }
+        | SunjangAction::DisputeReport { .. } => {
+            return Err(ApiError::internal(
+                "a report goes through run_sunjang with the caller",
+            ));
+        }
         SunjangAction::RecordResult {
             black,
             white,
@@ -478,7 +529,42 @@ pub async fn run_sunjang(
         .await;
     }
     let now = state.now();
-    let mut command = command(&l, &action, now)?;
+    let mut command = match &action {
+        SunjangAction::ReportResult {
+            black,
+            white,
+            outcome: o,
+        } => season::Command::ReportResult {
+            black: player(&l, black, "black")?,
+            white: player(&l, white, "white")?,
+            outcome: outcome(o)?,
+            by: roles
+                .player
+                .ok_or_else(|| ApiError::forbidden("you do not play in this league"))?,
+            at: now,
+        },
+        SunjangAction::ConfirmResult { black, white }
+        | SunjangAction::DisputeReport { black, white, .. } => {
+            let (black, white) = (player(&l, black, "black")?, player(&l, white, "white")?);
+            let by = confirmer(&roles, &[black, white], &account.username);
+            match &action {
+                SunjangAction::DisputeReport { reason, .. } => season::Command::DisputeReport {
+                    black,
+                    white,
+                    by,
+                    reason: required(reason, "reason")?,
+                    at: now,
+                },
+                _ => season::Command::ConfirmResult {
+                    black,
+                    white,
+                    by,
+                    at: now,
+                },
+            }
+        }
+        _ => command(&l, &action, now)?,
+    };
     // An account to link is checked before anything is stored, and linked
     // in the same append as the player it names (ARB-R50).
     match (&mut command, &action) {

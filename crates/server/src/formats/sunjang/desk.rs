@@ -85,6 +85,8 @@ struct SunjangDesk {
     rules: String,
     /// The restriction rows: (rank range, "A to B"), ARB-R56.
     restriction_rows: Vec<(String, String)>,
+    /// The reports waiting for a confirmation (ARB-R45, ARB-R81).
+    reports: Vec<crate::pages::players::PendingReport>,
 }
 
 /// `GET /c/{id}/manage` for a Sunjang league.
@@ -174,7 +176,32 @@ pub(crate) async fn desk(
             (state, None) => state.to_string(),
         }
     });
+    let reports = l
+        .reports
+        .iter()
+        .map(|((b, w), r)| {
+            let names = [l.name_of(*b), l.name_of(*w)];
+            crate::pages::players::PendingReport {
+                id: format!("{}-{}", b.0, w.0),
+                text: format!(
+                    "{} reported {}: {} ({}).",
+                    l.name_of(r.by),
+                    l.report_ref(*b, *w),
+                    r.result.describe(),
+                    r.at.format("%Y-%m-%d %H:%M UTC")
+                ),
+                mine: h.plays(&names),
+                confirm: "confirm-result",
+                dispute: "dispute-report",
+                hidden: vec![
+                    ("black".to_string(), names[0].clone()),
+                    ("white".to_string(), names[1].clone()),
+                ],
+            }
+        })
+        .collect();
     let page = SunjangDesk {
+        reports,
         chrome: Chrome::competition(
             format!("Desk · {}", l.name),
             id,
@@ -360,6 +387,20 @@ impl SjForm {
                 black: text(&self.black),
                 white: text(&self.white),
                 outcome: text(&self.outcome),
+            },
+            "report-result" => SunjangAction::ReportResult {
+                black: text(&self.black),
+                white: text(&self.white),
+                outcome: text(&self.outcome),
+            },
+            "confirm-result" => SunjangAction::ConfirmResult {
+                black: text(&self.black),
+                white: text(&self.white),
+            },
+            "dispute-report" => SunjangAction::DisputeReport {
+                black: text(&self.black),
+                white: text(&self.white),
+                reason: text(&self.reason),
             },
             "correct-result" => SunjangAction::CorrectResult {
                 black: text(&self.black),

@@ -50,6 +50,30 @@ impl WebFormat for League {
         .await
     }
 
+    fn waiting_for(
+        &self,
+        id: &str,
+        me: arbiter_engine::model::PlayerId,
+    ) -> Vec<crate::pages::viewer::Waiting> {
+        // His opponent's reports of his group games, which he confirms or
+        // disputes (ARB-R45, ARB-R81), on his own page.
+        self.reports
+            .iter()
+            .filter(|((b, w), r)| r.by != me && (*b == me || *w == me))
+            .map(|((b, w), r)| crate::pages::viewer::Waiting {
+                kind: crate::pages::viewer::WaitingKind::Report,
+                text: format!(
+                    "{} reported {} ({}): confirm or dispute it",
+                    self.name_of(r.by),
+                    self.report_ref(*b, *w),
+                    self.name
+                ),
+                short: "1 report to confirm".to_string(),
+                href: format!("/c/{id}/players/{}#reports", me.0),
+                competition: self.name.clone(),
+            })
+            .collect()
+    }
     async fn player_page(
         state: &AppState,
         caller: &Caller,

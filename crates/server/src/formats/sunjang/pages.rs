@@ -16,7 +16,8 @@ use axum::response::Response;
 use crate::AppState;
 use crate::auth::Caller;
 use crate::pages::players::{
-    self, GameLine, PlayerHome, PlayerLinks, Standing, ordinal, player_id,
+    self, GameLine, PendingReport, PlayerHome, PlayerLinks, ReportForm, Reports, Standing, ordinal,
+    player_id,
 };
 use crate::pages::{Chrome, Kind, PageError, not_found_page, number, render};
 
@@ -174,14 +175,90 @@ pub(crate) async fn player(
     id: &str,
     segment: &str,
 ) -> Result<Response, PageError> {
-    let h = state
+    let (h, reports) = state
         .service
-        .read_as::<League, _>(id, |l, version| -> Result<PlayerHome, PageError> {
-            let me = player_id(segment, l.players.len())?;
-            Ok(home(l, id, sunjang_view(l, id, version), me))
-        })
+        .read_as::<League, _>(
+            id,
+            |l, version| -> Result<(PlayerHome, Option<Reports>), PageError> {
+                let me = player_id(segment, l.players.len())?;
+                Ok((
+                    home(l, id, sunjang_view(l, id, version), me),
+                    reports(l, caller, me, id, version),
+                ))
+            },
+        )
         .await??;
-    players::home(state, caller, id, Kind::SunjangLeague, h).await
+    players::home_with_reports(state, caller, id, Kind::SunjangLeague, h, reports).await
+}
+
+/// The report forms of player `me`'s page for his own account (ARB-R45,
+/// ARB-R81): each game of his group in the open season without a result,
+/// and the reports of his games waiting.
+fn reports(l: &League, caller: &Caller, me: PlayerId, id: &str, version: u64) -> Option<Reports> {
+    let linked = caller
+        .account()
+        .ok()
+        .and_then(|a| l.links.player_of(&a.username));
+    let mut r = Reports::for_viewer(caller, linked, me, id, version)?;
+    let Some(season) = l.current().filter(|s| s.close.is_none()) else {
+        return Some(r);
+    };
+    let Some(group) = season.group_of(me).and_then(|g| season.group(g)) else {
+        return Some(r);
+    };
+    for g in group.games.iter().filter(|g| g.outcome.is_none()) {
+        let (b, w) = (g.pairing.black, g.pairing.white);
+        if b != me && w != me {
+            continue;
+        }
+        let key = format!("{}-{}", b.0, w.0);
+        let what = l.report_ref(b, w);
+        let hidden = vec![
+            ("black".to_string(), l.name_of(b)),
+            ("white".to_string(), l.name_of(w)),
+        ];
+        if let Some(rep) = l.reports.get(&(b, w)) {
+            let mine = rep.by == me;
+            r.pending.push(PendingReport {
+                id: key.clone(),
+                text: format!(
+                    "{} reported {what}: {} ({}).{}",
+                    l.name_of(rep.by),
+                    rep.result.describe(),
+                    rep.at.format("%Y-%m-%d %H:%M UTC"),
+                    if mine {
+                        " It waits for your opponent or a moderator."
+                    } else {
+                        " Confirm it, or dispute it with what is wrong."
+                    }
+                ),
+                mine,
+                confirm: "confirm-result",
+                dispute: "dispute-report",
+                hidden: hidden.clone(),
+            });
+            if !mine {
+                continue;
+            }
+        }
+        r.forms.push(ReportForm {
+            id: key,
+            title: format!(
+                "round {} against {} ({what})",
+                g.pairing.round,
+                l.name_of(if b == me { w } else { b })
+            ),
+            action: "report-result",
+            hidden,
+            pawns_label: None,
+            outcomes: vec![
+                ("black".into(), format!("{} (black) wins", l.name_of(b))),
+                ("white".into(), format!("{} (white) wins", l.name_of(w))),
+                ("jigo".into(), "jigo".into()),
+            ],
+        });
+    }
+    Some(r)
 }
 
 fn home(l: &League, id: &str, v: SunjangView, me: PlayerId) -> PlayerHome {

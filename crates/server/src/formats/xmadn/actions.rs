@@ -4,10 +4,12 @@
 //! each becomes, like [`crate::formats::tws::actions`] for a ladder.
 //!
 //! Who may (per competition): the owner and the moderators run everything
-//! (rolls, results, corrections, cancellations, the playoff). The engine
-//! has no report or confirmation for these formats: results are recorded
-//! by a moderator, and nobody who plays in a game records, corrects or
-//! cancels it as a moderator (ARB-R45). Players and the public read only.
+//! (rolls, results, corrections, cancellations, the playoff), and nobody
+//! who plays in a game records, corrects or cancels it as a moderator
+//! (ARB-R45). A player (his account linked by the competition's events,
+//! ARB-R50) reports the result of his own game; his opponent, or a
+//! moderator who does not play in it, confirms or disputes the report
+//! (ARB-R45, ARB-R81). The public reads only.
 //! The owner alone adds and removes moderators; these formats keep their
 //! moderators as grants only (their engine state has none), so that
 //! changes no event log.
@@ -25,6 +27,7 @@ use crate::actions::common::{
     RECORDED_BY_A_MODERATOR, account_to_link, bad_rules, check_role, context, directory,
     grant_creator, load_for, moderator_grant, organizer, plays, required, rules_text,
 };
+use crate::actions::reports::{authorize_report, confirmer};
 use crate::actions::{FormatDone, Who};
 use crate::auth::{Caller, Roles};
 use crate::error::ApiError;
@@ -108,6 +111,26 @@ pub enum LeagueAction {
         home: Option<String>,
         time: String,
     },
+    /// A player reports the result of his own game (ARB-R45, ARB-R81): a
+    /// round-robin game (`game`, or his next one against the other player)
+    /// or the running playoff round's next game. `a` and `b` play, `pawns`
+    /// their counted pawns in that order (`4-2`), `time` the game's time.
+    /// It waits for the other player or a moderator not in the game.
+    ReportResult {
+        #[serde(default)]
+        game: Option<String>,
+        a: String,
+        b: String,
+        pawns: String,
+        time: String,
+    },
+    /// The other player, or a moderator not in the game, confirms the
+    /// report of `game` (`G4`, `DRR 1 Game 4`; a playoff game by the id
+    /// its report gave): the result is recorded.
+    ConfirmResult { game: String },
+    /// The other player, or a moderator not in the game, disputes the
+    /// report of `game` with a reason: it is dropped, nothing is recorded.
+    DisputeReport { game: String, reason: String },
     /// The owner makes an account a moderator. This format keeps its
     /// moderators as grants only (its engine state has none): nothing is
     /// appended to the event log, and the answer's `version` is the
@@ -149,6 +172,22 @@ pub enum ChallengersAction {
         home: Option<String>,
         time: String,
     },
+    /// A player at the board reports the next counted game (ARB-R45,
+    /// ARB-R81): `a` and `b` play, `pawns` their counted pawns in that
+    /// order (`4-2`), `time` the game's time. It waits for the other player
+    /// or a moderator not in the game.
+    ReportGame {
+        a: String,
+        b: String,
+        pawns: String,
+        time: String,
+    },
+    /// The other player at the board, or a moderator not in the game,
+    /// confirms the report of the next game: it is recorded.
+    ConfirmGame,
+    /// The other player at the board, or a moderator not in the game,
+    /// disputes the report of the next game with a reason.
+    DisputeReport { reason: String },
     /// The owner makes an account a moderator. This format keeps its
     /// moderators as grants only (its engine state has none): nothing is
     /// appended to the event log, and the answer's `version` is the
@@ -283,6 +322,28 @@ fn parse_faces(l: &League, faces: &[String]) -> Result<Vec<Vec<(PlayerId, u8)>>,
         .collect()
 }
 
+/// A reported league game (ARB-R45, ARB-R81): a round-robin game by the
+/// document's numbering or its id, or the playoff game a report names by
+/// the id it will have (`G19`).
+fn report_game_id(l: &League, s: &str) -> Result<GameId, ApiError> {
+    if let Some(g) = l.parse_game(s) {
+        return Ok(g);
+    }
+    let t = s.trim();
+    t.strip_prefix(['G', 'g'])
+        .filter(|n| n.len() <= 9 && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|n| n.parse::<u32>().ok())
+        .map(GameId)
+        .filter(|g| l.reports.contains_key(g) || l.reportable_players(*g).is_some())
+        .ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "{:?} is not a game of this league that takes a report: give DRR 2 Game 4 (or 2.4) or its id G10",
+                t.chars().take(40).collect::<String>()
+            ))
+            .with_field("game")
+        })
+}
+
 fn unknown(name: &str, field: &str, players: &[String]) -> ApiError {
     ApiError::bad_request(format!(
         "there is no player named {name:?} in this competition; the players are {}",
@@ -310,6 +371,9 @@ impl LeagueAction {
             LeagueAction::CancelDrr { .. } => "cancel-drr",
             LeagueAction::StartPlayoff { .. } => "start-playoff",
             LeagueAction::RecordPlayoffGame { .. } => "record-playoff-game",
+            LeagueAction::ReportResult { .. } => "report-result",
+            LeagueAction::ConfirmResult { .. } => "confirm-result",
+            LeagueAction::DisputeReport { .. } => "dispute-report",
             LeagueAction::AddModerator { .. } => "add-moderator",
             LeagueAction::RemoveModerator { .. } => "remove-moderator",
             LeagueAction::LinkAccount { .. } => "link-account",
@@ -331,6 +395,10 @@ impl LeagueAction {
             | LeagueAction::CancelGame { .. }
             | LeagueAction::RecordPlayoffGame { .. } => Who::ModeratorNotInGame,
             LeagueAction::AddModerator { .. } | LeagueAction::RemoveModerator { .. } => Who::Owner,
+            LeagueAction::ReportResult { .. } => Who::GamePlayer,
+            LeagueAction::ConfirmResult { .. } | LeagueAction::DisputeReport { .. } => {
+                Who::GamePlayerOrModerator
+            }
         }
     }
 
@@ -370,6 +438,9 @@ impl LeagueAction {
                 home: home.clone().filter(|h| !h.trim().is_empty()),
                 ..xs(a, b, pawns, time)
             }),
+            LeagueAction::ReportResult {
+                a, b, pawns, time, ..
+            } => Some(xs(a, b, pawns, time)),
             _ => None,
         }
     }
@@ -384,11 +455,21 @@ impl LeagueAction {
         | LeagueAction::CancelGame { game, .. }
         | LeagueAction::RecordResult {
             game: Some(game), ..
+        }
+        | LeagueAction::ReportResult {
+            game: Some(game), ..
         } = self
             && let Ok(g) = game_id(l, game)
             && let Some(g) = l.game(g)
         {
             out.extend(g.players);
+        }
+        // A report's game: its two players, the playoff game's included.
+        if let LeagueAction::ConfirmResult { game } | LeagueAction::DisputeReport { game, .. } =
+            self
+            && let Ok(g) = report_game_id(l, game)
+        {
+            out.extend(l.reportable_players(g).into_iter().flatten());
         }
         out
     }
@@ -405,6 +486,12 @@ pub fn authorize_league(
         roles.player,
         exact(&l.players, &caller.account()?.display_name),
     ];
+    if let Some(answer) =
+        authorize_report(roles, action.who(), action.name(), &me, &action.players(l))
+    {
+        caller.account()?;
+        return answer;
+    }
     check_role(
         caller,
         roles,
@@ -451,6 +538,16 @@ fn league_command(
         LeagueAction::AddModerator { .. } | LeagueAction::RemoveModerator { .. } => {
             return Err(ApiError::internal(
                 "a league's moderators are grants, not commands",
+            ));
+        }
+        LeagueAction::ReportResult { .. } | LeagueAction::ConfirmResult { .. } => {
+            return Err(ApiError::internal(
+                "a report goes through run_league with the caller's player",
+            ));
+        }
+        LeagueAction::DisputeReport { .. } => {
+            return Err(ApiError::internal(
+                "a dispute goes through run_league with the caller",
             ));
         }
         LeagueAction::LinkAccount { player, account } => league::Command::LinkAccount {
@@ -568,6 +665,47 @@ pub async fn run_league(
             };
             svc.execute_as::<League>(competition, command, &ctx).await?
         }
+        LeagueAction::ReportResult {
+            game,
+            a,
+            b,
+            pawns,
+            time,
+        } => {
+            let command = league::Command::ReportResult {
+                game: game
+                    .as_deref()
+                    .filter(|g| !g.trim().is_empty())
+                    .map(|g| report_game_id(&l, g))
+                    .transpose()?,
+                players: [league_player(&l, a, "a")?, league_player(&l, b, "b")?],
+                pawns: parse_pawns(pawns)?,
+                seconds: parse_game_time(time)?,
+                by: roles
+                    .player
+                    .ok_or_else(|| ApiError::forbidden("you do not play in this league"))?,
+                at: now,
+            };
+            svc.execute_as::<League>(competition, command, &ctx).await?
+        }
+        LeagueAction::ConfirmResult { game } | LeagueAction::DisputeReport { game, .. } => {
+            let g = report_game_id(&l, game)?;
+            let by = confirmer(&roles, &action.players(&l), &account.username);
+            let command = match &action {
+                LeagueAction::DisputeReport { reason, .. } => league::Command::DisputeReport {
+                    game: g,
+                    by,
+                    reason: required(reason, "reason")?,
+                    at: now,
+                },
+                _ => league::Command::ConfirmResult {
+                    game: g,
+                    by,
+                    at: now,
+                },
+            };
+            svc.execute_as::<League>(competition, command, &ctx).await?
+        }
         other => {
             let mut command = league_command(&l, other, now)?;
             if let league::Command::LinkAccount { account, .. } = &mut command {
@@ -599,6 +737,9 @@ impl ChallengersAction {
         match self {
             ChallengersAction::RecordQualifier { .. } => "record-qualifier",
             ChallengersAction::RecordGame { .. } => "record-game",
+            ChallengersAction::ReportGame { .. } => "report-game",
+            ChallengersAction::ConfirmGame => "confirm-game",
+            ChallengersAction::DisputeReport { .. } => "dispute-report",
             ChallengersAction::AddModerator { .. } => "add-moderator",
             ChallengersAction::RemoveModerator { .. } => "remove-moderator",
             ChallengersAction::LinkAccount { .. } => "link-account",
@@ -617,6 +758,10 @@ impl ChallengersAction {
             ChallengersAction::LinkAccount { .. } | ChallengersAction::UnlinkAccount { .. } => {
                 Who::Moderator
             }
+            ChallengersAction::ReportGame { .. } => Who::GamePlayer,
+            ChallengersAction::ConfirmGame | ChallengersAction::DisputeReport { .. } => {
+                Who::GamePlayerOrModerator
+            }
         }
     }
 
@@ -629,8 +774,13 @@ impl ChallengersAction {
             ChallengersAction::RecordQualifier { finishing, .. } => {
                 finishing.iter().filter_map(|n| c.find(n)).collect()
             }
-            ChallengersAction::RecordGame { a, b, .. } => {
+            ChallengersAction::RecordGame { a, b, .. }
+            | ChallengersAction::ReportGame { a, b, .. } => {
                 [a, b].iter().filter_map(|n| c.find(n)).collect()
+            }
+            // The report is of the game at the board.
+            ChallengersAction::ConfirmGame | ChallengersAction::DisputeReport { .. } => {
+                c.board().map(|b| b.players.to_vec()).unwrap_or_default()
             }
             ChallengersAction::AddModerator { .. }
             | ChallengersAction::RemoveModerator { .. }
@@ -648,6 +798,11 @@ pub fn authorize_challengers(
     action: &ChallengersAction,
 ) -> Result<(), ApiError> {
     let me = [roles.player, c.find(&caller.account()?.display_name)];
+    if let Some(answer) =
+        authorize_report(roles, action.who(), action.name(), &me, &action.players(c))
+    {
+        return answer;
+    }
     check_role(
         caller,
         roles,
@@ -754,6 +909,13 @@ fn challengers_command(
                 "a Challengers event's moderators are grants, not commands",
             ));
         }
+        ChallengersAction::ReportGame { .. }
+        | ChallengersAction::ConfirmGame
+        | ChallengersAction::DisputeReport { .. } => {
+            return Err(ApiError::internal(
+                "a report goes through run_challengers with the caller",
+            ));
+        }
         ChallengersAction::LinkAccount { player, account } => challengers::Command::LinkAccount {
             player: challengers_player(c, player, "player")?,
             account: account.clone(),
@@ -790,7 +952,31 @@ pub async fn run_challengers(
     }
     let now = state.now();
     let ctx = context(&account, now, idempotency_key, expected);
-    let mut command = challengers_command(&c, &action, now)?;
+    let players = action.players(&c);
+    let mut command = match &action {
+        ChallengersAction::ReportGame { a, b, pawns, time } => challengers::Command::ReportGame {
+            players: [
+                challengers_player(&c, a, "a")?,
+                challengers_player(&c, b, "b")?,
+            ],
+            pawns: parse_pawns(pawns)?,
+            seconds: parse_game_time(time)?,
+            by: roles
+                .player
+                .ok_or_else(|| ApiError::forbidden("you do not play in this event"))?,
+            at: now,
+        },
+        ChallengersAction::ConfirmGame => challengers::Command::ConfirmGame {
+            by: confirmer(&roles, &players, &account.username),
+            at: now,
+        },
+        ChallengersAction::DisputeReport { reason } => challengers::Command::DisputeReport {
+            by: confirmer(&roles, &players, &account.username),
+            reason: required(reason, "reason")?,
+            at: now,
+        },
+        other => challengers_command(&c, other, now)?,
+    };
     if let challengers::Command::LinkAccount { account, .. } = &mut command {
         *account = account_to_link(state, account).await?;
     }

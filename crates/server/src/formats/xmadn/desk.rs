@@ -18,10 +18,12 @@ use crate::AppState;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::formats::xmadn::actions::{self as actions_xmadn, ChallengersAction, LeagueAction};
+use crate::formats::xmadn::pages::reported_words;
 use crate::pages::desk::{
     DeskHead, Notice, done_location, done_message, form_of, form_version, no_action, number, opt,
     text,
 };
+use crate::pages::players::PendingReport;
 use crate::pages::{Chrome, Kind, render};
 
 /// A league game on the desk.
@@ -45,6 +47,8 @@ struct LeagueDesk {
     can_start_playoff: bool,
     in_playoff: bool,
     drrs_to_come: Vec<u32>,
+    /// The reports waiting for a confirmation (ARB-R45, ARB-R81).
+    reports: Vec<PendingReport>,
 }
 
 fn desk_games(h: &DeskHead, list: &[LeagueGameView]) -> Vec<DeskLeagueGame> {
@@ -92,7 +96,30 @@ pub(crate) async fn league_desk(
             .collect::<Vec<_>>(),
     );
     let phase = l.phase();
+    let reports = l
+        .reports
+        .iter()
+        .filter_map(|(g, r)| {
+            let players = l.reportable_players(*g)?;
+            let names = players.map(|p| l.name_of(p));
+            Some(PendingReport {
+                id: g.0.to_string(),
+                text: reported_words(
+                    &l.name_of(r.by),
+                    &l.report_ref(*g),
+                    names.clone(),
+                    &r.result,
+                    r.at,
+                ),
+                mine: h.plays(&names),
+                confirm: "confirm-result",
+                dispute: "dispute-report",
+                hidden: vec![("game".into(), g.to_string())],
+            })
+        })
+        .collect();
     let page = LeagueDesk {
+        reports,
         chrome: Chrome::competition(
             format!("Desk · {}", l.name),
             id,
@@ -133,6 +160,8 @@ struct ChallengersDesk {
     v: ChallengersView,
     /// The caller moderates the next game (or Game 0).
     can_record: bool,
+    /// The report of the next game waiting (ARB-R45, ARB-R81).
+    reports: Vec<PendingReport>,
 }
 
 /// `GET /c/{id}/manage` for an XMadn Challengers event.
@@ -159,7 +188,28 @@ pub(crate) async fn challengers_desk(
         Some(n) => n.players.to_vec(),
         None => v.players.clone(),
     };
+    let reports = match (c.pending_report(), c.board()) {
+        (Some((n, r)), Some(b)) => {
+            let names = b.players.map(|p| c.name_of(p));
+            vec![PendingReport {
+                id: n.to_string(),
+                text: reported_words(
+                    &c.name_of(r.by),
+                    &format!("Game {n}"),
+                    names.clone(),
+                    &r.result,
+                    r.at,
+                ),
+                mine: h.plays(&names),
+                confirm: "confirm-game",
+                dispute: "dispute-report",
+                hidden: Vec::new(),
+            }]
+        }
+        _ => Vec::new(),
+    };
     let page = ChallengersDesk {
+        reports,
         chrome: Chrome::competition(
             format!("Desk · {}", c.name),
             id,
@@ -272,6 +322,20 @@ impl XmForm {
                 home,
                 time,
             },
+            "report-result" => LeagueAction::ReportResult {
+                game: opt(&self.game),
+                a,
+                b,
+                pawns,
+                time,
+            },
+            "confirm-result" => LeagueAction::ConfirmResult {
+                game: text(&self.game),
+            },
+            "dispute-report" => LeagueAction::DisputeReport {
+                game: text(&self.game),
+                reason: text(&self.reason),
+            },
             "add-moderator" => LeagueAction::AddModerator {
                 username: text(&self.username),
             },
@@ -296,6 +360,16 @@ impl XmForm {
                 pawns: text(&self.pawns),
                 home: self.home(),
                 time: text(&self.time),
+            },
+            "report-game" => ChallengersAction::ReportGame {
+                a: text(&self.a),
+                b: text(&self.b),
+                pawns: text(&self.pawns),
+                time: text(&self.time),
+            },
+            "confirm-game" => ChallengersAction::ConfirmGame,
+            "dispute-report" => ChallengersAction::DisputeReport {
+                reason: text(&self.reason),
             },
             "add-moderator" => ChallengersAction::AddModerator {
                 username: text(&self.username),

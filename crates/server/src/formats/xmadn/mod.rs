@@ -55,6 +55,35 @@ impl WebFormat for League {
         .await
     }
 
+    fn waiting_for(
+        &self,
+        id: &str,
+        me: arbiter_engine::model::PlayerId,
+    ) -> Vec<crate::pages::viewer::Waiting> {
+        // His opponent's reports, which he confirms or disputes (ARB-R45,
+        // ARB-R81), on his own page.
+        self.reports
+            .iter()
+            .filter(|(g, r)| {
+                r.by != me
+                    && self
+                        .reportable_players(**g)
+                        .is_some_and(|p| p.contains(&me))
+            })
+            .map(|(g, r)| crate::pages::viewer::Waiting {
+                kind: crate::pages::viewer::WaitingKind::Report,
+                text: format!(
+                    "{} reported the result of {} ({}): confirm or dispute it",
+                    self.name_of(r.by),
+                    self.report_ref(*g),
+                    self.name
+                ),
+                short: "1 report to confirm".to_string(),
+                href: format!("/c/{id}/players/{}#reports", me.0),
+                competition: self.name.clone(),
+            })
+            .collect()
+    }
     async fn player_page(
         state: &AppState,
         caller: &Caller,
@@ -148,6 +177,30 @@ impl WebFormat for Challengers {
         .await
     }
 
+    fn waiting_for(
+        &self,
+        id: &str,
+        me: arbiter_engine::model::PlayerId,
+    ) -> Vec<crate::pages::viewer::Waiting> {
+        // His opponent's report of the game at the board (ARB-R45,
+        // ARB-R81), on his own page.
+        let at_board = self.board().is_some_and(|b| b.has(me));
+        self.pending_report()
+            .filter(|(_, r)| r.by != me && at_board)
+            .map(|(n, r)| crate::pages::viewer::Waiting {
+                kind: crate::pages::viewer::WaitingKind::Report,
+                text: format!(
+                    "{} reported Game {n} ({}): confirm or dispute it",
+                    self.name_of(r.by),
+                    self.name
+                ),
+                short: "1 report to confirm".to_string(),
+                href: format!("/c/{id}/players/{}#reports", me.0),
+                competition: self.name.clone(),
+            })
+            .into_iter()
+            .collect()
+    }
     async fn player_page(
         state: &AppState,
         caller: &Caller,

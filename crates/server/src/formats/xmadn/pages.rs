@@ -12,9 +12,12 @@ use axum::response::Response;
 use crate::AppState;
 use crate::auth::Caller;
 use crate::pages::players::{
-    self, GameLine, PlayerHome, PlayerLinks, Standing, ordinal, player_id,
+    self, GameLine, PendingReport, PlayerHome, PlayerLinks, ReportForm, Reports, Standing, ordinal,
+    player_id,
 };
 use crate::pages::{Chrome, Kind, PageError, render};
+use arbiter_engine::model::PlayerId;
+use arbiter_engine::xmadn::format_time;
 
 /// The league's phase in words, without the CLI command it suggests.
 pub(crate) fn phase_for_the_web(phase: &str) -> String {
@@ -110,16 +113,120 @@ pub(crate) async fn league_player(
     id: &str,
     segment: &str,
 ) -> Result<Response, PageError> {
-    let h = state
+    let (h, reports) = state
         .service
-        .read_as::<League, _>(id, |l, version| -> Result<PlayerHome, PageError> {
-            let me = player_id(segment, l.players.len())?;
-            let name = l.name_of(me);
-            let v = league_view(l, id, version);
-            Ok(league_home(id, v, me.0, name))
-        })
+        .read_as::<League, _>(
+            id,
+            |l, version| -> Result<(PlayerHome, Option<Reports>), PageError> {
+                let me = player_id(segment, l.players.len())?;
+                let name = l.name_of(me);
+                let v = league_view(l, id, version);
+                Ok((
+                    league_home(id, v, me.0, name),
+                    league_reports(l, caller, me, id, version),
+                ))
+            },
+        )
         .await??;
-    players::home(state, caller, id, Kind::XmadnLeague, h).await
+    players::home_with_reports(state, caller, id, Kind::XmadnLeague, h, reports).await
+}
+
+/// "Baker reported …: Ames 4-2 Baker in 12:30 (2026-03-01 19:00 UTC)".
+pub(crate) fn reported_words(
+    by: &str,
+    what: &str,
+    names: [String; 2],
+    score: &arbiter_engine::xmadn::Score,
+    at: arbiter_engine::model::Time,
+) -> String {
+    format!(
+        "{by} reported {what}: {} {}-{} {} in {} ({}).",
+        names[0],
+        score.pawns[0],
+        score.pawns[1],
+        names[1],
+        format_time(score.seconds),
+        at.format("%Y-%m-%d %H:%M UTC")
+    )
+}
+
+/// The report forms of player `me`'s page, for his own account (ARB-R45,
+/// ARB-R81): his games that may be played now (the running double
+/// round-robin's, or the playoff's next game), and the reports of his
+/// games waiting.
+fn league_reports(
+    l: &League,
+    caller: &Caller,
+    me: PlayerId,
+    id: &str,
+    version: u64,
+) -> Option<Reports> {
+    let linked = caller
+        .account()
+        .ok()
+        .and_then(|a| l.links.player_of(&a.username));
+    let mut r = Reports::for_viewer(caller, linked, me, id, version)?;
+    for (g, rep) in &l.reports {
+        let Some(players) = l.reportable_players(*g).filter(|p| p.contains(&me)) else {
+            continue;
+        };
+        let mine = rep.by == me;
+        let mut text = reported_words(
+            &l.name_of(rep.by),
+            &l.report_ref(*g),
+            players.map(|p| l.name_of(p)),
+            &rep.result,
+            rep.at,
+        );
+        text.push_str(if mine {
+            " It waits for your opponent or a moderator."
+        } else {
+            " Confirm it, or dispute it with what is wrong."
+        });
+        r.pending.push(PendingReport {
+            id: g.0.to_string(),
+            text,
+            mine,
+            confirm: "confirm-result",
+            dispute: "dispute-report",
+            hidden: vec![("game".into(), g.to_string())],
+        });
+    }
+    let mut games: Vec<(arbiter_engine::model::GameId, [PlayerId; 2])> = l
+        .playable()
+        .into_iter()
+        .filter(|g| g.has(me))
+        .map(|g| (g.id, g.players))
+        .collect();
+    let next = arbiter_engine::model::GameId(l.games.len() as u32 + 1);
+    if let Some(players) = l.reportable_players(next).filter(|p| p.contains(&me)) {
+        games.push((next, players));
+    }
+    for (g, players) in games {
+        // His opponent's report waits: he confirms or disputes it above.
+        if l.reports.get(&g).is_some_and(|rep| rep.by != me) {
+            continue;
+        }
+        let other = if players[0] == me {
+            players[1]
+        } else {
+            players[0]
+        };
+        let (mine, theirs) = (l.name_of(me), l.name_of(other));
+        r.forms.push(ReportForm {
+            id: g.0.to_string(),
+            title: format!("{} against {theirs}", l.report_ref(g)),
+            action: "report-result",
+            hidden: vec![
+                ("game".into(), g.to_string()),
+                ("a".into(), mine.clone()),
+                ("b".into(), theirs.clone()),
+            ],
+            pawns_label: Some(format!("Counted pawns, yours first then {theirs}'s (4-2)")),
+            outcomes: Vec::new(),
+        });
+    }
+    Some(r)
 }
 
 fn league_home(id: &str, v: LeagueView, number: u32, me: String) -> PlayerHome {
@@ -276,16 +383,83 @@ pub(crate) async fn challengers_player(
     id: &str,
     segment: &str,
 ) -> Result<Response, PageError> {
-    let h = state
+    let (h, reports) = state
         .service
-        .read_as::<Challengers, _>(id, |c, version| -> Result<PlayerHome, PageError> {
-            let me = player_id(segment, c.players.len())?;
-            let name = c.name_of(me);
-            let v = challengers_view(c, id, version);
-            Ok(challengers_home(id, v, me.0, name))
-        })
+        .read_as::<Challengers, _>(
+            id,
+            |c, version| -> Result<(PlayerHome, Option<Reports>), PageError> {
+                let me = player_id(segment, c.players.len())?;
+                let name = c.name_of(me);
+                let v = challengers_view(c, id, version);
+                Ok((
+                    challengers_home(id, v, me.0, name),
+                    challengers_reports(c, caller, me, id, version),
+                ))
+            },
+        )
         .await??;
-    players::home(state, caller, id, Kind::XmadnChallengers, h).await
+    players::home_with_reports(state, caller, id, Kind::XmadnChallengers, h, reports).await
+}
+
+/// The report form of player `me`'s page for his own account when he is at
+/// the board, or the report of the next game waiting (ARB-R45, ARB-R81).
+fn challengers_reports(
+    c: &Challengers,
+    caller: &Caller,
+    me: PlayerId,
+    id: &str,
+    version: u64,
+) -> Option<Reports> {
+    let linked = caller
+        .account()
+        .ok()
+        .and_then(|a| c.links.player_of(&a.username));
+    let mut r = Reports::for_viewer(caller, linked, me, id, version)?;
+    let Some(next) = c.next_game().filter(|n| n.players.contains(&me)) else {
+        return Some(r);
+    };
+    let other = if next.players[0] == me {
+        next.players[1]
+    } else {
+        next.players[0]
+    };
+    let what = format!("Game {}", next.number);
+    if let Some((_, rep)) = c.pending_report() {
+        let mine = rep.by == me;
+        let mut text = reported_words(
+            &c.name_of(rep.by),
+            &what,
+            next.players.map(|p| c.name_of(p)),
+            &rep.result,
+            rep.at,
+        );
+        text.push_str(if mine {
+            " It waits for your opponent or a moderator."
+        } else {
+            " Confirm it, or dispute it with what is wrong."
+        });
+        r.pending.push(PendingReport {
+            id: next.number.to_string(),
+            text,
+            mine,
+            confirm: "confirm-game",
+            dispute: "dispute-report",
+            hidden: Vec::new(),
+        });
+        if !mine {
+            return Some(r);
+        }
+    }
+    let (mine, theirs) = (c.name_of(me), c.name_of(other));
+    r.forms.push(ReportForm {
+        id: next.number.to_string(),
+        title: format!("{what} against {theirs}"),
+        action: "report-game",
+        hidden: vec![("a".into(), mine), ("b".into(), theirs.clone())],
+        pawns_label: Some(format!("Counted pawns, yours first then {theirs}'s (4-2)")),
+        outcomes: Vec::new(),
+    });
+    Some(r)
 }
 
 fn challengers_home(id: &str, v: ChallengersView, number: u32, me: String) -> PlayerHome {
