@@ -201,7 +201,7 @@ impl World {
                 }
                 last.unwrap()
             }
-            Act::WebhooksPage | Act::RegisterWebhook | Act::DisableWebhook => {
+            Act::WebhooksPage | Act::RulesPage | Act::RegisterWebhook | Act::DisableWebhook => {
                 self.webhooks(act, who).await
             }
             Act::ImportResults => {
@@ -264,11 +264,16 @@ impl World {
         };
         let hooks = || async { store.webhooks(LADDER).await.unwrap() };
         let (path, body) = match act {
-            Act::WebhooksPage => {
+            Act::WebhooksPage | Act::RulesPage => {
+                let page = if act == Act::RulesPage {
+                    "rules"
+                } else {
+                    "webhooks"
+                };
                 let a = send(
                     &self.app,
                     Method::GET,
-                    &format!("/c/{LADDER}/webhooks"),
+                    &format!("/c/{LADDER}/{page}"),
                     who,
                     &[],
                     None,
@@ -383,6 +388,9 @@ enum Act {
     /// `GET /docs/api` (issue 17 §3): the API's reference, a read anyone
     /// may make.
     ApiDocs,
+    /// `GET /c/{id}/rules` (issue 17 §2): the ladder's rules as named
+    /// settings, its owner's (the desk's change-rules saves them).
+    RulesPage,
     /// `POST /api/competitions/{id}/results/import` of game Y's result
     /// (issue 18 §2): the moderators who play no game here, and the owner.
     ImportResults,
@@ -466,6 +474,7 @@ impl Act {
             | Act::Exports
             | Act::PlayerPage
             | Act::ApiDocs
+            | Act::RulesPage
             | Act::Search => unreachable!("not a ladder action"),
             Act::Join => json!({"action": "join"}),
             Act::AddPlayer => json!({"action": "add-player", "name": "Nina Newman"}),
@@ -556,6 +565,7 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::FetchLadderFeed,    [Y, Y,   Y, Y, Y, Y, Y,  Y]), // whoever holds the URL
     (Act::Search,             [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
     (Act::ApiDocs,            [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
+    (Act::RulesPage,          [N, N,   N, N, N, N, N,  Y]), // the owner, as change-rules
     (Act::ImportResults,      [N, N,   N, N, N, N, Y,  Y]), // a file may hold any game: not a playing moderator
     (Act::Exports,            [Y, Y,   Y, Y, Y, Y, Y,  Y]), // public reads
     (Act::PlayerPage,         [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
@@ -689,7 +699,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 53);
+    assert_eq!(MATRIX.len(), 54);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -750,6 +760,7 @@ async fn the_matrix_covers_every_ladder_action() {
                     | Act::FetchLadderFeed
                     | Act::Search
                     | Act::ApiDocs
+                    | Act::RulesPage
                     | Act::ImportResults
                     | Act::WebhooksPage
                     | Act::RegisterWebhook

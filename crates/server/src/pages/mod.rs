@@ -68,6 +68,10 @@ pub fn routes() -> Router<AppState> {
         .route("/c/{id}/rounds/{n}", get(tws::pages::round))
         .route("/c/{id}/players/{player}", get(players::page))
         .route("/c/{id}/stats", get(tws::pages::stats))
+        .route(
+            "/c/{id}/rules",
+            get(tws::rules::page).post(tws::rules::preview),
+        )
         .route("/stats", get(installation::stats))
         .route("/docs/api", get(api_docs::page))
         .route("/search", get(search::page))

@@ -6,6 +6,7 @@ pub mod actions;
 mod api;
 pub(crate) mod desk;
 pub(crate) mod pages;
+pub(crate) mod rules;
 pub(crate) mod what_if;
 
 use axum::response::Response;
