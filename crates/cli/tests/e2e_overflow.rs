@@ -183,6 +183,8 @@ async fn no_page_scrolls_sideways_or_fails_the_accessibility_audit() {
     }
     private.push(format!("{LADDER}/calendars"));
     private.push(format!("{LADDER}/webhooks"));
+    // The ladder's rules as named settings (issue 17 §2), its owner's.
+    private.push(format!("{LADDER}/rules"));
     for path in &private {
         problems.extend(check(&b, path, "", &dir, audit.as_mut()).await);
         checked += 1;
@@ -338,6 +340,8 @@ async fn public_pages(b: &Browser) -> (Vec<String>, Vec<String>) {
             "/c/no-such-competition",
             "/login",
             "/register",
+            // The JSON API's reference (issue 17 §3).
+            "/docs/api",
         ]
         .map(str::to_string),
     );
