@@ -49,6 +49,11 @@ pub async fn run(db: Option<&str>, args: &ServeArgs) -> Result<()> {
             round_robins.euro.0,
             round_robins.chess.0
         );
+        outln!(
+            "And, for players to report their own results (ARB-R81): {}, {}.",
+            arbiter_server::demo::OPEN_LEAGUE_ID,
+            arbiter_server::demo::OPEN_CHALLENGERS_ID
+        );
         demo_accounts = Some((made, built.ladder.0.clone()));
     }
     let listener = tokio::net::TcpListener::bind(args.addr)
@@ -89,6 +94,19 @@ pub async fn run(db: Option<&str>, args: &ServeArgs) -> Result<()> {
                 .collect::<Vec<_>>()
                 .join(", "),
         );
+        // The players of the other formats, who report their own games
+        // on their pages (ARB-R81).
+        let others: Vec<String> = made
+            .iter()
+            .filter(|a| a.role.ends_with(" player"))
+            .map(|a| format!("{} ({}, {})", a.username, a.name, a.role))
+            .collect();
+        if !others.is_empty() {
+            outln!(
+                "They report their own results on their pages: {}.",
+                others.join(", ")
+            );
+        }
     }
     arbiter_server::init_tracing();
     let mailer = match (&args.smtp, &args.mail_from) {

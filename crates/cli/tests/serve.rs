@@ -117,9 +117,10 @@ fn serve_demo_serves_the_demo_and_sees_another_process_write() {
         server.lines[0],
         "Built the demo competitions: tws-demo, xmadn-league-demo, xmadn-challengers-demo, sunjang-demo."
     );
-    // The seed formats' four and the two demo round robins (issue 16).
+    // The seed formats' four, the two demo round robins (issue 16) and the
+    // two XMadn competitions open for players' reports (ARB-R81).
     let health = server.json("/api/health");
-    assert_eq!(health["competitions"], 6);
+    assert_eq!(health["competitions"], 8);
     let list = server.json("/api/competitions");
     let formats: Vec<&str> = list
         .as_array()
@@ -135,6 +136,8 @@ fn serve_demo_serves_the_demo_and_sees_another_process_write() {
             "sunjang-league",
             "tws-ladder",
             "xmadn-challengers",
+            "xmadn-challengers",
+            "xmadn-league",
             "xmadn-league"
         ]
     );

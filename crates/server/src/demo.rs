@@ -223,9 +223,200 @@ pub async fn install_all(
         .filter(|p| made.iter().any(|m| m.role == "player" && &m.name == *p))
         .cloned()
         .collect();
-    let organizer = made.first().map_or("demo", |m| m.username.as_str());
-    link_players(service, &built.ladder.0, built.now, organizer, &linked).await?;
+    let organizer = made
+        .first()
+        .map_or("demo", |m| m.username.as_str())
+        .to_string();
+    link_players(service, &built.ladder.0, built.now, &organizer, &linked).await?;
+    let mut made = made;
+    link_format_players(service, &built, &organizer, &mut made).await?;
     Ok((built, round_robins, made))
+}
+
+/// The demo XMadn league whose games wait for their players' reports
+/// (ARB-R81): the demo's own league is over, so this one has its first
+/// double round-robin's positions entered and nothing played.
+pub const OPEN_LEAGUE_ID: &str = "xmadn-league-open-demo";
+/// The demo Challengers event whose games wait for their players' reports:
+/// Game 0 recorded, Game 1 to play.
+pub const OPEN_CHALLENGERS_ID: &str = "xmadn-challengers-open-demo";
+const OPEN_LEAGUE_PLAYERS: [&str; 3] = ["Greta Hahn", "Henrik Moll", "Ilse Vogt"];
+const OPEN_CHALLENGERS_PLAYERS: [&str; 3] = ["Jana Berg", "Karl Stein", "Lotte Wolf"];
+
+/// The two open XMadn competitions, owned by the organizer, as he would
+/// set them up at `built.now`: the league's positions by dice rolled at
+/// the table (ARB-R64, so the demo is the same every time), Game 0 of the
+/// Challengers event recorded.
+async fn open_competitions(
+    service: &crate::Svc,
+    built: &arbiter_demo::Built,
+    organizer: &str,
+) -> Result<(), ApiError> {
+    use arbiter_engine::model::PlayerId;
+    use arbiter_engine::xmadn::challengers::{self, Challengers};
+    use arbiter_engine::xmadn::league::{self, League};
+    let ctx = arbiter_service::Context {
+        actor: organizer.to_string(),
+        at: built.now,
+        idempotency_key: None,
+        expected: None,
+    };
+    let names = |n: [&str; 3]| n.map(str::to_string).to_vec();
+    service
+        .create_league(
+            OPEN_LEAGUE_ID,
+            "XMadn 2T League, open for reports (demo)",
+            arbiter_engine::xmadn::LeagueRules::default(),
+            &names(OPEN_LEAGUE_PLAYERS),
+            &ctx,
+        )
+        .await?;
+    let [a, b, c] = [PlayerId(1), PlayerId(2), PlayerId(3)];
+    service
+        .execute_as::<League>(
+            OPEN_LEAGUE_ID,
+            league::Command::EnterRoll {
+                rounds: vec![vec![(a, 5), (b, 3), (c, 6)]],
+                by: organizer.to_string(),
+                at: built.now,
+            },
+            &ctx,
+        )
+        .await?;
+    service
+        .create_challengers(
+            OPEN_CHALLENGERS_ID,
+            "XMadn Challengers, open for reports (demo)",
+            arbiter_engine::xmadn::ChallengersRules::default(),
+            &names(OPEN_CHALLENGERS_PLAYERS),
+            &ctx,
+        )
+        .await?;
+    service
+        .execute_as::<Challengers>(
+            OPEN_CHALLENGERS_ID,
+            challengers::Command::RecordQualifier {
+                finishing: [a, b, c],
+                colours: None,
+                seconds: None,
+                chosen: arbiter_engine::xmadn::Colours {
+                    vanguard: "red".into(),
+                    rearguard: "blue".into(),
+                },
+                at: built.now,
+            },
+            &ctx,
+        )
+        .await?;
+    for id in [OPEN_LEAGUE_ID, OPEN_CHALLENGERS_ID] {
+        service
+            .store()
+            .grant(&Grant {
+                competition: id.to_string(),
+                username: organizer.to_string(),
+                role: Role::Owner,
+                player: None,
+            })
+            .await
+            .map_err(ApiError::from_store)?;
+    }
+    Ok(())
+}
+
+/// Accounts for the players of the open XMadn league and Challengers event
+/// ([`open_competitions`]) and for the two players of the Sunjang league's
+/// first group game without a result whose usernames are free, each linked
+/// to his player by the competition's own events (ARB-R50), so that
+/// reporting one's own result (ARB-R81) can be tried in every format.
+async fn link_format_players(
+    service: &crate::Svc,
+    built: &arbiter_demo::Built,
+    actor: &str,
+    made: &mut Vec<DemoAccount>,
+) -> Result<(), ApiError> {
+    open_competitions(service, built, actor).await?;
+    let sunjang = &built.sunjang.1;
+    let free = |name: &String| !made.iter().any(|m| m.username == username_of(name));
+    let open_game: Vec<String> = sunjang
+        .current()
+        .filter(|s| s.close.is_none())
+        .and_then(|s| {
+            s.divisions
+                .iter()
+                .flatten()
+                .flat_map(|g| g.games.iter())
+                .filter(|g| g.outcome.is_none())
+                .map(|g| {
+                    [
+                        sunjang.name_of(g.pairing.black),
+                        sunjang.name_of(g.pairing.white),
+                    ]
+                })
+                .find(|[b, w]| free(b) && free(w) && username_of(b) != username_of(w))
+        })
+        .map(|g| g.to_vec())
+        .unwrap_or_default();
+    let names = |n: [&str; 3]| n.map(str::to_string).to_vec();
+    let groups: [(&str, Vec<String>, &'static str); 3] = [
+        (
+            OPEN_LEAGUE_ID,
+            names(OPEN_LEAGUE_PLAYERS),
+            "XMadn league player",
+        ),
+        (
+            OPEN_CHALLENGERS_ID,
+            names(OPEN_CHALLENGERS_PLAYERS),
+            "Challengers player",
+        ),
+        (&built.sunjang.0, open_game, "Sunjang player"),
+    ];
+    let hash = tokio::task::spawn_blocking(|| auth::hash_password(DEMO_PASSWORD))
+        .await
+        .map_err(|e| ApiError::internal(format!("hashing failed: {e}")))??;
+    let ctx = arbiter_service::Context {
+        actor: actor.to_string(),
+        at: built.now,
+        idempotency_key: None,
+        expected: None,
+    };
+    for (competition, names, role) in groups {
+        for name in names {
+            let username = username_of(&name);
+            if made.iter().any(|m| m.username == username) {
+                continue;
+            }
+            let store = service.store();
+            store
+                .create_account(&arbiter_store::Account {
+                    username: username.clone(),
+                    display_name: name.clone(),
+                    email: Some(format!("{username}@demo.invalid")),
+                    password_hash: hash.clone(),
+                    organizer: false,
+                    created_at: built.now.to_rfc3339(),
+                })
+                .await
+                .map_err(ApiError::from_store)?;
+            service
+                .link_account(competition, &name, &username, &ctx)
+                .await?;
+            store
+                .grant(&Grant {
+                    competition: competition.to_string(),
+                    username: username.clone(),
+                    role: Role::Player,
+                    player: Some(name.clone()),
+                })
+                .await
+                .map_err(ApiError::from_store)?;
+            made.push(DemoAccount {
+                username,
+                name,
+                role,
+            });
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -425,3 +425,60 @@ async fn a_disputed_report_records_nothing_and_the_reporter_cannot_confirm_it() 
     let history = page(&w.app, &format!("/c/{XL}/history"), "").await;
     assert!(history.contains("report disputed by"), "{history}");
 }
+
+/// `arbiter serve --demo`: an account is linked to each player of the demo
+/// XMadn league and Challengers event and to the two players of a Sunjang
+/// group game still to play; in each, one of them finds a game to report
+/// on his page.
+#[tokio::test]
+async fn the_demo_players_of_every_format_find_a_game_to_report() {
+    let today = arbiter_demo::reference_today();
+    let store = SqliteStore::open_in_memory().await.unwrap();
+    let state = AppState::new(Service::new(store)).with_clock(Clock::Fixed(today));
+    let (built, _, made) = arbiter_server::demo::install_all(&state.service, today)
+        .await
+        .unwrap();
+    let app = arbiter_server::app(state);
+    let (open_league, _) = state_players(&app, arbiter_server::demo::OPEN_LEAGUE_ID).await;
+    let (open_ch, _) = state_players(&app, arbiter_server::demo::OPEN_CHALLENGERS_ID).await;
+    for (role, id, players) in [
+        (
+            "XMadn league player",
+            arbiter_server::demo::OPEN_LEAGUE_ID.to_string(),
+            open_league,
+        ),
+        (
+            "Challengers player",
+            arbiter_server::demo::OPEN_CHALLENGERS_ID.to_string(),
+            open_ch,
+        ),
+        (
+            "Sunjang player",
+            built.sunjang.0.clone(),
+            built
+                .sunjang
+                .1
+                .players
+                .iter()
+                .map(|p| p.name.clone())
+                .collect::<Vec<String>>(),
+        ),
+    ] {
+        let mut forms = 0;
+        for a in made.iter().filter(|a| a.role == role) {
+            let n = players.iter().position(|p| *p == a.name).unwrap() + 1;
+            let cookie =
+                login_session(&app, &a.username, arbiter_server::demo::DEMO_PASSWORD).await;
+            let html = page(&app, &format!("/c/{id}/players/{n}"), &cookie).await;
+            assert!(html.contains("Report your results"), "{role} {}", a.name);
+            forms += html.matches("<summary>Report ").count();
+        }
+        assert!(forms > 0, "no demo {role} has a game to report");
+    }
+}
+
+/// The players of an XMadn competition as its API view lists them.
+async fn state_players(app: &Router, id: &str) -> (Vec<String>, Value) {
+    let v = common::view(app, id).await;
+    (serde_json::from_value(v["players"].clone()).unwrap(), v)
+}
