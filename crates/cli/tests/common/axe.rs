@@ -5,12 +5,14 @@
 //! pinned [`AXE_VERSION`] from the npm registry into `target/axe/` (a
 //! throwaway folder) and exports its script's path as `ARBITER_AXE_JS`.
 //! Without that variable the script is looked for at
-//! `target/axe/node_modules/axe-core/axe.min.js`; when it is missing, or is
-//! another version, [`Axe::load`] fails with the command that installs it
-//! (the audit never skips).
+//! `target/axe/node_modules/axe-core/axe.min.js`. When it is missing
+//! [`Axe::load`] fails, and when it is another version the first audit
+//! does, with the command that installs it (the audit never skips).
 //!
 //! Every rule axe runs by default is run (WCAG 2.x A and AA, and its best
-//! practices); a page fails on each violation whose impact is serious or
+//! practices), with every `<details>` of the page opened and every empty
+//! text field given a text, so that what is folded and what is typed are
+//! audited too; a page fails on each violation whose impact is serious or
 //! critical, reported with its rule, impact, the page, the failing
 //! elements' selectors, axe's own words on each, and its help text.
 
@@ -60,7 +62,7 @@ pub struct Axe {
 /// The command that installs axe-core where the audit looks for it.
 pub fn install_command() -> String {
     format!(
-        "npm install --prefix target/axe --no-save --no-package-lock axe-core@{AXE_VERSION} \
+        "npm install --prefix target/axe --no-save --no-package-lock axe-core@{AXE_VERSION}, from the repository's root \
          (or run `bash scripts/test.sh`, which installs it and exports ARBITER_AXE_JS)"
     )
 }
@@ -92,7 +94,8 @@ impl Axe {
     }
 
     /// Audit the page the browser shows, in the colour scheme it shows it
-    /// in: a sentence for each serious or critical violation, naming
+    /// in, every `<details>` opened and every empty text field filled (see
+    /// [`RUN`]): a sentence for each serious or critical violation, naming
     /// `what` (the page, its width and scheme).
     pub async fn audit(&self, b: &Browser, what: &str) -> Vec<String> {
         // Injected once per document: a scheme changed later keeps it.
@@ -132,13 +135,16 @@ impl Axe {
 }
 
 /// axe.run on the whole document, every `<details>` opened first (an
-/// explanation, a desk's form: what is folded is audited too), violations
-/// only; the ones whose impact is in the first argument, each with its
-/// failing elements.
+/// explanation, a desk's form: what is folded is audited too) and every
+/// empty text field given a text (axe measures the contrast of what is
+/// typed only where there is some), violations only; the ones whose impact
+/// is in the first argument, each with its failing elements.
 const RUN: &str = r#"
 const impacts = arguments[0];
 const done = arguments[arguments.length - 1];
 for (const d of document.querySelectorAll('details')) d.open = true;
+const typed = 'input:is([type=text], [type=search], [type=email], [type=url], [type=password], [type=tel], :not([type])), textarea';
+for (const f of document.querySelectorAll(typed)) if (!f.value) f.value = 'Ab';
 window.axe.run(document, { resultTypes: ['violations'] }).then((r) => {
   done(r.violations.filter((v) => impacts.includes(v.impact)).map((v) => ({
     id: v.id,
