@@ -48,6 +48,18 @@ struct DeskPairing {
     can_moderate: bool,
 }
 
+/// Games by their group, in the order they come.
+fn by_group(games: &[DeskPairing]) -> Vec<(String, Vec<DeskPairing>)> {
+    let mut out: Vec<(String, Vec<DeskPairing>)> = Vec::new();
+    for g in games {
+        match out.last_mut() {
+            Some((group, list)) if *group == g.group => list.push(g.clone()),
+            _ => out.push((g.group.clone(), vec![g.clone()])),
+        }
+    }
+    out
+}
+
 /// A final-round game the engine takes now: a round-robin game, or the
 /// deciding game of two players left tied (SJ-R8, ARB-R41).
 #[derive(Debug, Clone)]
@@ -69,6 +81,9 @@ struct SunjangDesk {
     season: Option<SeasonView>,
     to_play: Vec<DeskPairing>,
     played: Vec<DeskPairing>,
+    /// The recorded results by group, so that a season's hundreds of
+    /// correction forms are behind their group (issue 17 §2).
+    played_groups: Vec<(String, Vec<DeskPairing>)>,
     can_plan: bool,
     next_season: usize,
     can_close: bool,
@@ -213,7 +228,7 @@ pub(crate) async fn desk(
         // A final round drawn is finished before the next season is
         // planned (the engine refuses it meanwhile).
         can_plan: status != Some("planned") && !final_running,
-        next_season: l.seasons.len() + 1,
+        next_season: l.next_season_number() as usize,
         can_close: status == Some("planned"),
         can_qualify: status == Some("closed") && final_round.is_none(),
         final_games,
@@ -225,6 +240,7 @@ pub(crate) async fn desk(
         players: v.players,
         season,
         to_play,
+        played_groups: by_group(&played),
         played,
         outcomes: OUTCOMES.to_vec(),
         restriction_rows: l
