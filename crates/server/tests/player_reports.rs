@@ -243,6 +243,9 @@ async fn report_and_confirm(
     send_form(w, id, &cookie, body(&fields, fill), &mine).await;
     let html = page(&w.app, &mine, &cookie).await;
     assert!(html.contains("It waits for your opponent"), "{html}");
+    // His desk (he moderates nothing) sends him to his page.
+    let desk = page(&w.app, &format!("/c/{id}/manage"), &cookie).await;
+    assert!(desk.contains(&format!("href=\"{mine}#reports\"")), "{desk}");
 
     // The moderator's desk lists it.
     let mona = login_session(&w.app, "mona", PASSWORD).await;
