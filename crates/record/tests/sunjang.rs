@@ -1125,6 +1125,14 @@ fn season() -> impl Strategy<Value = u32> {
     prop_oneof![1..=5u32, 1..=u32::MAX]
 }
 
+/// Who confirmed or disputed a report (ARB-R45, ARB-R81).
+fn confirmer() -> impl Strategy<Value = Confirmer> {
+    prop_oneof![
+        player(20).prop_map(Confirmer::Player),
+        text().prop_map(Confirmer::Moderator)
+    ]
+}
+
 fn event() -> impl Strategy<Value = Event> {
     prop_oneof![
         (text(), any_rules(), any_restrictions()).prop_map(|(name, rules, restrictions)| {
@@ -1164,6 +1172,55 @@ fn event() -> impl Strategy<Value = Event> {
                     at,
                 }
             ),
+        (
+            (season(), any_group(), player(20), player(20)),
+            outcome(),
+            player(20),
+            time()
+        )
+            .prop_map(|((season, group, black, white), outcome, by, at)| {
+                Event::ResultReported {
+                    season,
+                    group,
+                    black,
+                    white,
+                    outcome,
+                    by,
+                    at,
+                }
+            }),
+        (
+            (season(), any_group(), player(20), player(20)),
+            confirmer(),
+            time()
+        )
+            .prop_map(|((season, group, black, white), by, at)| {
+                Event::ResultConfirmed {
+                    season,
+                    group,
+                    black,
+                    white,
+                    by,
+                    at,
+                }
+            }),
+        (
+            (season(), any_group(), player(20), player(20)),
+            confirmer(),
+            text(),
+            time()
+        )
+            .prop_map(|((season, group, black, white), by, reason, at)| {
+                Event::ReportDisputed {
+                    season,
+                    group,
+                    black,
+                    white,
+                    by,
+                    reason,
+                    at,
+                }
+            }),
         (
             season(),
             any_group(),

@@ -897,7 +897,36 @@ fn league_event() -> impl Strategy<Value = LEvent> {
             home: None,
             at
         }),
+        (game_id(18), any_score(), player(3), time()).prop_map(|(game, score, by, at)| {
+            LEvent::ResultReported {
+                game,
+                score,
+                by,
+                at,
+            }
+        }),
+        (game_id(18), confirmer(), time()).prop_map(|(game, by, at)| LEvent::ResultConfirmed {
+            game,
+            by,
+            at
+        }),
+        (game_id(18), confirmer(), text(), time()).prop_map(|(game, by, reason, at)| {
+            LEvent::ReportDisputed {
+                game,
+                by,
+                reason,
+                at,
+            }
+        }),
         (any::<u64>(), text()).prop_map(|(seq, summary)| LEvent::Reverted { seq, summary }),
+    ]
+}
+
+/// Who confirmed or disputed a report (ARB-R45, ARB-R81).
+fn confirmer() -> impl Strategy<Value = Confirmer> {
+    prop_oneof![
+        player(3).prop_map(Confirmer::Player),
+        text().prop_map(Confirmer::Moderator)
     ]
 }
 
@@ -935,6 +964,27 @@ fn challengers_event() -> impl Strategy<Value = CEvent> {
                 at
             }
         ),
+        (any::<u32>(), any_score(), player(3), time()).prop_map(|(number, score, by, at)| {
+            CEvent::ResultReported {
+                number,
+                score,
+                by,
+                at,
+            }
+        }),
+        (any::<u32>(), confirmer(), time()).prop_map(|(number, by, at)| CEvent::ResultConfirmed {
+            number,
+            by,
+            at
+        }),
+        (any::<u32>(), confirmer(), text(), time()).prop_map(|(number, by, reason, at)| {
+            CEvent::ReportDisputed {
+                number,
+                by,
+                reason,
+                at,
+            }
+        }),
         (any::<u64>(), text()).prop_map(|(seq, summary)| CEvent::Reverted { seq, summary }),
     ]
 }
