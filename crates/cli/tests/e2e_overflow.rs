@@ -7,9 +7,10 @@
 //! format's player page, issue 17 §1), a round and a season, the
 //! statistics of every ladder, a filtered history and a refused filter,
 //! the search's results and a refused search, the error page, the login
-//! and registration forms and a refused login's page; logged in as the
-//! organizer `jordan` the account page, `/new`, every competition's desk
-//! and its results import, the ladder's calendar feeds and webhooks; and
+//! and registration forms and a refused login's page, a what-if with an
+//! outcome; logged in as the organizer `jordan` the account page, `/new`,
+//! every competition's desk and its results import, the ladder's calendar
+//! feeds, webhooks and rules form and the preview of its round's close; and
 //! logged in as the ladder player `oscar` his account, his ladder and his
 //! desk — at a phone's width (390 px) and a desktop's (1280 px), and checks
 //! that `document.documentElement.scrollWidth <= window.innerWidth`, less
@@ -58,6 +59,9 @@ const PLAYER: &str = "oscar";
 const LADDER: &str = "/c/tws-demo";
 /// Not an address: the page a refused login leads to (a form's problem).
 const REFUSED_LOGIN: &str = "POST /login";
+/// Not an address: the page the ladder desk's "Preview the close" leads to
+/// (what closing the running round early would do, nothing stored).
+const PREVIEW_CLOSE: &str = "POST /c/tws-demo/act (Preview the close)";
 
 /// What a page sticks out with, measured in the browser: the document's
 /// width, the viewport's, and the widest elements that end beyond the
@@ -185,6 +189,7 @@ async fn no_page_scrolls_sideways_or_fails_the_accessibility_audit() {
     private.push(format!("{LADDER}/webhooks"));
     // The ladder's rules as named settings (issue 17 §2), its owner's.
     private.push(format!("{LADDER}/rules"));
+    private.push(PREVIEW_CLOSE.to_string());
     for path in &private {
         problems.extend(check(&b, path, "", &dir, audit.as_mut()).await);
         checked += 1;
@@ -342,13 +347,17 @@ async fn public_pages(b: &Browser) -> (Vec<String>, Vec<String>) {
             "/register",
             // The JSON API's reference (issue 17 §3).
             "/docs/api",
+            // A what-if with an outcome to show (G49 is a game of the
+            // running round).
+            "/c/tws-demo/what-if?G49=ussr",
         ]
         .map(str::to_string),
     );
     (comps, pages)
 }
 
-/// Visit `path` ([`REFUSED_LOGIN`]: log in with a wrong password) at the
+/// Visit `path` ([`REFUSED_LOGIN`]: log in with a wrong password;
+/// [`PREVIEW_CLOSE`]: preview the close on the ladder's desk) at the
 /// phone's width and at the desktop's; a screenshot of each (its name
 /// prefixed by `viewer`, the account logged in when it matters), and a
 /// sentence for each width at which the page is wider than the window.
@@ -383,6 +392,17 @@ async fn check(
             b.goto("/login").await;
             b.log_in("nobody", "not the password").await;
             assert_eq!(b.path().await, "/login", "a refused login stays on /login");
+        } else if path == PREVIEW_CLOSE {
+            b.goto(&format!("{LADDER}/manage")).await;
+            b.js(
+                "for (const d of document.querySelectorAll('details')) d.open = true; return true;",
+            )
+            .await;
+            // Its games still open, the round closes early only with a
+            // reason (they carry over).
+            b.fill(None, "Reason to close early", "the audit's preview")
+                .await;
+            b.click_button(None, "Preview the close").await;
         } else {
             b.goto(path).await;
         }
