@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test Arbiter has: formatting, lints, then the whole workspace's tests.
 # It installs what the tests need when it is missing: rustfmt and clippy,
-# Debian's chromium and chromium-driver for the end-to-end browser tests, and
-# Debian's postgresql for the PostgreSQL tests (scripts/pg.sh, which starts a
+# Debian's chromium and chromium-driver for the end-to-end browser tests,
+# axe-core from the npm registry (into target/axe) for their accessibility
+# audit, and Debian's postgresql for the PostgreSQL tests (scripts/pg.sh, which starts a
 # throwaway cluster unless ARBITER_TEST_PG_URL names a server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
