@@ -194,6 +194,7 @@ async fn report_and_confirm(
     (reporter, opponent): (usize, usize),
     action: &str,
     fill: &[(&str, &str)],
+    from_account: bool,
 ) {
     let me = &names[reporter - 1];
     let them = &names[opponent - 1];
@@ -258,6 +259,8 @@ async fn report_and_confirm(
     assert!(home.contains("1 report to confirm"), "{home}");
     let html = page(&w.app, &theirs, &cookie).await;
     assert!(html.contains("Confirm the report"), "{html}");
+    // He confirms on his page, or in place on his account page.
+    let html = if from_account { home } else { html };
     let confirm = form_fields(&html, action.replace("report", "confirm").as_str());
     send_form(w, id, &cookie, body(&confirm, &[]), &theirs).await;
     let home = page(&w.app, "/account", &cookie).await;
@@ -282,6 +285,7 @@ async fn a_league_player_reports_his_game_and_his_opponent_confirms_it() {
         pair,
         "report-result",
         &[("pawns", "4-2"), ("time", "23:05")],
+        false,
     )
     .await;
     let v = common::view(&w.app, XL).await;
@@ -318,6 +322,7 @@ async fn a_challengers_player_reports_the_game_at_the_board_and_it_is_confirmed(
         pair,
         "report-game",
         &[("pawns", "4-1"), ("time", "19:30")],
+        true,
     )
     .await;
     let v = common::view(&w.app, XC).await;
@@ -356,6 +361,7 @@ async fn a_sunjang_player_reports_his_group_game_and_his_opponent_confirms_it() 
         pair,
         "report-result",
         &[("outcome", "black")],
+        true,
     )
     .await;
     let v = common::view(&w.app, SJ).await;

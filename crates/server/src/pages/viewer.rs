@@ -47,6 +47,25 @@ pub(crate) struct Waiting {
     pub href: String,
     /// The competition's name.
     pub competition: String,
+    /// The forms that act on it in place (a report's confirm and dispute,
+    /// ARB-R81), for the account page; `None`: only the link.
+    pub act: Option<WaitingAct>,
+}
+
+/// The confirm and dispute forms of a report waiting (ARB-R45, ARB-R81),
+/// posted to `/c/{competition}/act` like a desk's and sent back to `back`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct WaitingAct {
+    pub competition: String,
+    /// The competition's version the forms are shown at ([`waiting`] sets
+    /// it).
+    pub version: u64,
+    pub confirm: &'static str,
+    pub dispute: &'static str,
+    /// The fields naming the game.
+    pub hidden: Vec<(String, String)>,
+    /// The player's page, where the forms come back to.
+    pub back: String,
 }
 
 /// What kind of thing waits (the header counts each kind).
@@ -142,11 +161,14 @@ pub(crate) async fn waiting(state: &AppState, account: &str) -> Vec<Waiting> {
             continue;
         };
         let found = arbiter_service::with_format!(kind, |F| {
-            svc.read_as::<F, _>(&id, |c, _| {
+            svc.read_as::<F, _>(&id, |c, version| {
                 let Some(me) = c.account_player(account) else {
                     return Vec::new();
                 };
                 let mut found = <F as crate::formats::WebFormat>::waiting_for(c, &id, me);
+                for a in found.iter_mut().filter_map(|w| w.act.as_mut()) {
+                    a.version = version;
+                }
                 found.extend(due(
                     c.title(),
                     &id,
@@ -215,6 +237,7 @@ fn due(
                 short: format!("your game {label} is {when}"),
                 href: format!("/c/{id}/manage"),
                 competition: title.to_string(),
+                act: None,
             })
         })
         .collect()

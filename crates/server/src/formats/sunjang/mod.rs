@@ -71,6 +71,17 @@ impl WebFormat for League {
                 short: "1 report to confirm".to_string(),
                 href: format!("/c/{id}/players/{}#reports", me.0),
                 competition: self.name.clone(),
+                act: Some(crate::pages::viewer::WaitingAct {
+                    competition: id.to_string(),
+                    version: 0,
+                    confirm: "confirm-result",
+                    dispute: "dispute-report",
+                    hidden: vec![
+                        ("black".into(), self.name_of(*b)),
+                        ("white".into(), self.name_of(*w)),
+                    ],
+                    back: format!("/c/{id}/players/{}", me.0),
+                }),
             })
             .collect()
     }

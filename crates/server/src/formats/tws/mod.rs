@@ -77,6 +77,7 @@ impl WebFormat for Ladder {
                     short: "1 report to confirm".to_string(),
                     href: format!("/c/{id}/manage"),
                     competition: self.name.clone(),
+                    act: None,
                 })
             })
             .collect()

@@ -81,6 +81,14 @@ impl WebFormat for League {
                 short: "1 report to confirm".to_string(),
                 href: format!("/c/{id}/players/{}#reports", me.0),
                 competition: self.name.clone(),
+                act: Some(crate::pages::viewer::WaitingAct {
+                    competition: id.to_string(),
+                    version: 0,
+                    confirm: "confirm-result",
+                    dispute: "dispute-report",
+                    hidden: vec![("game".into(), g.to_string())],
+                    back: format!("/c/{id}/players/{}", me.0),
+                }),
             })
             .collect()
     }
@@ -197,6 +205,14 @@ impl WebFormat for Challengers {
                 short: "1 report to confirm".to_string(),
                 href: format!("/c/{id}/players/{}#reports", me.0),
                 competition: self.name.clone(),
+                act: Some(crate::pages::viewer::WaitingAct {
+                    competition: id.to_string(),
+                    version: 0,
+                    confirm: "confirm-game",
+                    dispute: "dispute-report",
+                    hidden: Vec::new(),
+                    back: format!("/c/{id}/players/{}", me.0),
+                }),
             })
             .into_iter()
             .collect()
