@@ -96,8 +96,9 @@ impl Axe {
     /// Audit the page the browser shows, in the colour scheme it shows it
     /// in, every `<details>` opened and every empty text field filled (see
     /// [`RUN`]): a sentence for each serious or critical violation, naming
-    /// `what` (the page, its width and scheme).
-    pub async fn audit(&self, b: &Browser, what: &str) -> Vec<String> {
+    /// `what` (the page, its width and scheme); and one for each lesser
+    /// (moderate or minor) violation, which fails nothing.
+    pub async fn audit(&self, b: &Browser, what: &str) -> Found {
         // Injected once per document: a scheme changed later keeps it.
         let loaded = b
             .js("return typeof window.axe === 'object' && window.axe.version || '';")
@@ -121,32 +122,46 @@ impl Axe {
         }
         let found = within(
             &format!("run axe-core on {what}"),
-            b.client.execute_async(RUN, vec![json!(FAILING)]),
+            b.client.execute_async(RUN, Vec::new()),
         )
         .await;
         if let Some(e) = found.get("error") {
             panic!("axe-core failed on {what}: {e}");
         }
-        found
-            .as_array()
-            .map(|vs| vs.iter().map(|v| sentence(v, what)).collect())
-            .unwrap_or_default()
+        let mut out = Found::default();
+        for v in found.as_array().into_iter().flatten() {
+            let failing = FAILING.contains(&v["impact"].as_str().unwrap_or(""));
+            let said = sentence(v, what);
+            if failing {
+                out.failing.push(said);
+            } else {
+                out.lesser.push(said);
+            }
+        }
+        out
     }
+}
+
+/// What one audit found: the violations that fail the page (serious or
+/// critical) and the lesser ones.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub failing: Vec<String>,
+    pub lesser: Vec<String>,
 }
 
 /// axe.run on the whole document, every `<details>` opened first (an
 /// explanation, a desk's form: what is folded is audited too) and every
 /// empty text field given a text (axe measures the contrast of what is
-/// typed only where there is some), violations only; the ones whose impact
-/// is in the first argument, each with its failing elements.
+/// typed only where there is some), violations only, each with its
+/// failing elements.
 const RUN: &str = r#"
-const impacts = arguments[0];
 const done = arguments[arguments.length - 1];
 for (const d of document.querySelectorAll('details')) d.open = true;
 const typed = 'input:is([type=text], [type=search], [type=email], [type=url], [type=password], [type=tel], :not([type])), textarea';
 for (const f of document.querySelectorAll(typed)) if (!f.value) f.value = 'Ab';
 window.axe.run(document, { resultTypes: ['violations'] }).then((r) => {
-  done(r.violations.filter((v) => impacts.includes(v.impact)).map((v) => ({
+  done(r.violations.map((v) => ({
     id: v.id,
     impact: v.impact,
     help: v.help,
