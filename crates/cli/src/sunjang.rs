@@ -236,7 +236,7 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &SunjangCmd) -> Result<()> {
                 name,
             );
             anyhow!(
-                "there is no player named {name:?} in this league (`sunjang player list`).{hint}"
+                "there is no player named {name:?} in this league (`sunjang player list`){hint}"
             )
         })
     };

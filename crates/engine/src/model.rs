@@ -550,7 +550,7 @@ pub fn similar_names<'a>(names: impl IntoIterator<Item = &'a str>, name: &str) -
         .collect()
 }
 
-/// " Did you mean Ana Morales?" (or "… Ana Morales or Ana Moreno?") when
+/// "; did you mean Ana Morales?" (or "… Ana Morales or Ana Moreno?") when
 /// `name` is close to names among `names` ([`similar_names`]), else
 /// nothing: the end of a refusal that names a player who is not there.
 pub fn did_you_mean<'a>(names: impl IntoIterator<Item = &'a str>, name: &str) -> String {
@@ -558,7 +558,7 @@ pub fn did_you_mean<'a>(names: impl IntoIterator<Item = &'a str>, name: &str) ->
     if similar.is_empty() {
         String::new()
     } else {
-        format!(" Did you mean {}?", similar.join(" or "))
+        format!("; did you mean {}?", similar.join(" or "))
     }
 }
 

@@ -256,7 +256,7 @@ fn a_misspelled_name_suggests_the_names_it_was_meant_for() {
     );
     assert_eq!(
         did_you_mean(names(), "Ana Morale"),
-        " Did you mean Ana Morales?"
+        "; did you mean Ana Morales?"
     );
     assert!(similar_names(names(), "Xavier Quist").is_empty());
     assert!(similar_names(names(), "").is_empty());

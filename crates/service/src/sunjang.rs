@@ -783,7 +783,7 @@ fn layout_player(l: &League, name: &str, field: &str) -> Result<PlayerId, RuleEr
             arbiter_engine::model::did_you_mean(l.players.iter().map(|p| p.name.as_str()), name);
         layout_error(
             format!(
-                "there is no player named {:?} in this league.{hint}",
+                "there is no player named {:?} in this league{hint}",
                 name.trim()
             ),
             field.to_string(),

@@ -504,7 +504,7 @@ pub fn find_player(rr: &RoundRobin, name: &str, field: &str) -> Result<PlayerId>
         refuse(
             field,
             format!(
-                "there is no player or team named {name:?} in {}.{hint}",
+                "there is no player or team named {name:?} in {}{hint}",
                 rr.name
             ),
         )

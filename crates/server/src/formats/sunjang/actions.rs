@@ -291,7 +291,7 @@ fn player(l: &League, name: &str, field: &str) -> Result<PlayerId, ApiError> {
         let hint =
             arbiter_engine::model::did_you_mean(l.players.iter().map(|p| p.name.as_str()), name);
         ApiError::bad_request(format!(
-            "there is no player named {name:?} in this league.{hint}"
+            "there is no player named {name:?} in this league{hint}"
         ))
         .with_field(field)
     })

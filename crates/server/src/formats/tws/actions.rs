@@ -388,7 +388,7 @@ pub fn player_id(ladder: &Ladder, name: &str) -> Result<PlayerId, ApiError> {
             name,
         );
         ApiError::bad_request(format!(
-            "there is no player named {name:?} in this competition.{hint}"
+            "there is no player named {name:?} in this competition{hint}"
         ))
         .with_field("player")
     })
