@@ -65,7 +65,9 @@ async fn visit(b: &Browser) -> Vec<PathBuf> {
             "Sunjang Baduk League (demo)",
             "Twilight Struggle Ladder (demo)",
             "XMadn 2T Challengers (demo)",
+            "XMadn Challengers, open for reports (demo)",
             "XMadn 2T League (demo)",
+            "XMadn 2T League, open for reports (demo)",
         ],
         "the competition list"
     );
