@@ -290,7 +290,7 @@ fn refusal(
     };
     let members = records.members.len();
     let (index, field) = match e.field.as_deref() {
-        Some(f) => match parse_field(f) {
+        Some(f) => match crate::sunjang_carry::parse_field(f) {
             Some((list, i, field)) => {
                 let i = if list == "inactive" { members + i } else { i };
                 (Some(i), field.to_string())
@@ -308,13 +308,6 @@ fn refusal(
         "{place}: {} [{}]; nothing was carried over",
         e.message, e.clause
     ))
-}
-
-/// `members[3].last_side` → ("members", 3, "last_side").
-fn parse_field(f: &str) -> Option<(&str, usize, &str)> {
-    let (list, rest) = f.split_once('[')?;
-    let (i, field) = rest.split_once("].")?;
-    Some((list, i.parse().ok()?, field))
 }
 
 fn view(

@@ -281,9 +281,9 @@ fn refusal(file: &str, rows: &SunjangCarriedRows, e: arbiter_engine::RuleError) 
     ))
 }
 
-/// `players[3].sodos` → ("players", 3, "sodos"); `games[2]` → ("games",
-/// 2, "").
-fn parse_field(f: &str) -> Option<(&str, usize, &str)> {
+/// A refusal's field naming a record: `players[3].sodos` → ("players", 3,
+/// "sodos"); `games[2]` → ("games", 2, ""). Every carry-over reads it.
+pub(crate) fn parse_field(f: &str) -> Option<(&str, usize, &str)> {
     let (list, rest) = f.split_once('[')?;
     let (i, field) = rest.split_once(']')?;
     Some((
