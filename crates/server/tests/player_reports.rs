@@ -251,7 +251,7 @@ async fn report_and_confirm(
     // The moderator's desk lists it.
     let mona = login_session(&w.app, "mona", PASSWORD).await;
     let desk = page(&w.app, &format!("/c/{id}/manage"), &mona).await;
-    assert!(desk.contains("Reports waiting"), "{desk}");
+    assert!(desk.contains("Report waiting:"), "{desk}");
 
     // The opponent: the header counts it, his page has the forms.
     let cookie = login_session(&w.app, w.account[them.as_str()], PASSWORD).await;

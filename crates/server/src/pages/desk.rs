@@ -56,6 +56,9 @@ pub(crate) struct DeskHead {
     pub already: Option<Already>,
     /// For the owner: the accounts with a moderator grant here.
     pub moderator_accounts: Vec<String>,
+    /// A form this desk refused: its problem, shown next to its field with
+    /// what was typed kept (issue 17 §2).
+    pub refusal: Option<Refusal>,
 }
 
 impl DeskHead {
@@ -69,10 +72,11 @@ impl DeskHead {
         done: Option<&'static str>,
         notice: Option<Notice>,
     ) -> Result<Self, ApiError> {
-        let (stale, already) = match notice {
-            None => (None, None),
-            Some(Notice::Stale(s)) => (Some(s), None),
-            Some(Notice::Already(a)) => (None, Some(a)),
+        let (stale, already, refusal) = match notice {
+            None => (None, None, None),
+            Some(Notice::Stale(s)) => (Some(s), None, None),
+            Some(Notice::Already(a)) => (None, Some(a), None),
+            Some(Notice::Refused(r)) => (None, None, Some(r)),
         };
         let account = caller.account()?;
         let roles = caller.roles(state, id).await?;
@@ -107,7 +111,46 @@ impl DeskHead {
             stale,
             already,
             moderator_accounts,
+            refusal,
         })
+    }
+
+    /// The refused form `form` (its `_form`), if the desk shows one.
+    fn refused_form(&self, form: &str) -> Option<&Refusal> {
+        self.refusal
+            .as_ref()
+            .filter(|r| r.form.as_deref() == Some(form))
+    }
+
+    /// The form `form` was refused: a `<details>` around it opens.
+    pub(crate) fn refused(&self, form: impl AsRef<str>) -> bool {
+        self.refused_form(form.as_ref()).is_some()
+    }
+
+    /// Why field `field` of form `form` was refused, when it was.
+    pub(crate) fn error_at(&self, form: impl AsRef<str>, field: impl AsRef<str>) -> Option<&str> {
+        self.refused_form(form.as_ref())
+            .filter(|r| r.field.as_deref() == Some(field.as_ref()))
+            .map(|r| r.message.as_str())
+    }
+
+    /// What was typed in field `field` of the refused form `form` (empty
+    /// for any other form): the value a field shows again.
+    pub(crate) fn kept(&self, form: impl AsRef<str>, field: impl AsRef<str>) -> &str {
+        self.refused_form(form.as_ref())
+            .and_then(|r| r.values.iter().find(|(k, _)| k == field.as_ref()))
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    /// The refused form `form` chose `value` in field `field` (a select's
+    /// option, a checkbox).
+    pub(crate) fn picked(
+        &self,
+        form: impl AsRef<str>,
+        field: impl AsRef<str>,
+        value: impl AsRef<str>,
+    ) -> bool {
+        self.refused(form.as_ref()) && self.kept(form, field) == value.as_ref()
     }
 
     /// The head with the caller's player in `competition` (ARB-R50).
@@ -135,6 +178,66 @@ impl DeskHead {
                 .any(|n| arbiter_engine::model::same_name(n, me))
         })
     }
+}
+
+/// A desk form refused for what it held (issue 17 §2): the desk is shown
+/// again with the problem next to the field it names and every value typed
+/// kept, instead of a problem page the reader must go Back from.
+#[derive(Debug, Clone)]
+pub(crate) struct Refusal {
+    /// The form's own name on the desk (its hidden `_form`), when it has
+    /// one: its fields show the problem and the values.
+    pub form: Option<String>,
+    /// The field the refusal names (the API's `field`).
+    pub field: Option<String>,
+    /// The refusal in words, with its suggestion for a misspelled name
+    /// ("did you mean Ana Morales?", `model::did_you_mean`).
+    pub message: String,
+    /// The rule that refused it, if one did.
+    pub clause: Option<String>,
+    /// What the form held, without its tokens.
+    pub values: Vec<(String, String)>,
+}
+
+impl Refusal {
+    /// The refusal `e` of the form `body`.
+    async fn of(e: &ApiError, body: &Bytes) -> Self {
+        let pairs: Vec<(String, String)> = form_of(body).await.unwrap_or_default();
+        let form = pairs
+            .iter()
+            .find(|(k, _)| k == FORM_FIELD)
+            .map(|(_, v)| v.trim().to_string())
+            .filter(|v| !v.is_empty() && v.len() <= 80 && v.chars().all(form_name_char));
+        Self {
+            form,
+            field: e.detail.field.clone(),
+            message: e.detail.message.clone(),
+            clause: e.detail.clause.clone(),
+            values: pairs
+                .into_iter()
+                .filter(|(k, v)| !k.starts_with('_') && k != "action" && !v.is_empty())
+                .take(SENT_FIELDS)
+                .map(|(k, v)| (k, v.chars().take(KEPT_CHARS).collect()))
+                .collect(),
+        }
+    }
+
+    /// The anchor of the refused form (or of the desk's notice).
+    pub(crate) fn anchor(&self) -> String {
+        match &self.form {
+            Some(f) => format!("form-{f}"),
+            None => "refused".to_string(),
+        }
+    }
+}
+
+/// The hidden field that names a desk form on its desk.
+pub(crate) const FORM_FIELD: &str = "_form";
+/// The longest value a refused form shows again.
+const KEPT_CHARS: usize = 4000;
+
+fn form_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '-' || c == '_'
 }
 
 /// The sentence after a form on the desk of an XMadn league or Challengers
@@ -374,6 +477,8 @@ pub(crate) struct Stale {
 pub(crate) enum Notice {
     Stale(Stale),
     Already(Already),
+    /// A form refused for what it held (issue 17 §2).
+    Refused(Refusal),
 }
 
 /// A desk form sent again (the reader went Back and sent it, or reloaded
@@ -526,6 +631,38 @@ pub(crate) async fn refused(
             *response.status_mut() = StatusCode::CONFLICT;
         }
         return response;
+    }
+    // A form refused for what it held: the desk again, the problem next
+    // to its field, everything typed kept (issue 17 §2). A form of a
+    // player's page (`_back`) keeps its problem page.
+    if matches!(
+        e.status,
+        StatusCode::BAD_REQUEST | StatusCode::UNPROCESSABLE_ENTITY
+    ) && form_of::<BackOnly>(body)
+        .await
+        .map_or(true, |b| b.back.is_none())
+    {
+        let refusal = Refusal::of(&e, body).await;
+        let shown = arbiter_service::with_format!(kind, |F| {
+            <F as crate::formats::WebFormat>::desk(
+                state,
+                caller,
+                id,
+                None,
+                Some(Notice::Refused(refusal)),
+            )
+            .await
+        });
+        return match shown {
+            Ok(mut response) => {
+                if response.status() == StatusCode::OK {
+                    // Refused: the status says so to programs.
+                    *response.status_mut() = e.status;
+                }
+                response
+            }
+            Err(_) => problem(e, &back),
+        };
     }
     let (StatusCode::CONFLICT, Some(now)) = (e.status, e.detail.current_version) else {
         return problem(e, &back);

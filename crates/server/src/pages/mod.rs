@@ -50,6 +50,7 @@ mod installation;
 mod list;
 mod new;
 pub(crate) mod players;
+pub(crate) mod queue;
 mod results_import;
 mod search;
 pub mod svg;

@@ -29,6 +29,7 @@ use crate::pages::desk::{
     DeskHead, Notice, done_location, done_message as shared_done, form_of, form_version, no_action,
     number, opt, text,
 };
+use crate::pages::queue::{Item, Queue, QueueForm, Waits};
 use crate::pages::{Chrome, Kind, render};
 
 /// The results of a game without scores (chess, Go): the value the rules
@@ -158,6 +159,8 @@ struct RoundRobinDesk {
     deadlines: Vec<(u32, Option<String>)>,
     /// How many rounds have a deadline.
     deadlines_set: usize,
+    /// What waits for a moderator (issue 17 §2).
+    queue: Queue,
 }
 
 /// A deadline as the desk shows it: "2026-04-01 23:59 UTC".
@@ -290,6 +293,11 @@ pub(crate) async fn desk(
         })
         .collect();
     let ties = lot_ties(&rr, &v);
+    let queue = if h.roles.moderates() {
+        queue(&rr, &v, &to_record, &ties, state.now())
+    } else {
+        Queue::default()
+    };
     let lot_lines = ties.first().map(|t| t.lines.clone()).unwrap_or_default();
     let page = RoundRobinDesk {
         chrome: Chrome::competition(
@@ -348,10 +356,122 @@ pub(crate) async fn desk(
         },
         has_seed: rr.lot_commitment().is_some(),
         lot_lines,
+        queue,
         v,
         h,
     };
     Ok(render(&page).into_response())
+}
+
+/// What waits for the league's moderators (issue 17 §2): its games past
+/// their round's deadline without a result (a game decided by a
+/// withdrawal waits for nothing, ARB-R68), the lots the table waits for
+/// once the tied players' games are played (ARB-R67), the round whose
+/// games are all played while the next has no deadline, and before the
+/// start, the start.
+fn queue(
+    rr: &RoundRobin,
+    v: &RoundRobinView,
+    to_record: &[DeskGame],
+    ties: &[LotTie],
+    now: arbiter_engine::model::Time,
+) -> Queue {
+    let mut q = Queue::default();
+    if !v.started {
+        if rr
+            .entrants
+            .iter()
+            .filter(|e| e.withdrawal.is_none())
+            .count()
+            >= 2
+        {
+            q.push(
+                Item::new(
+                    Waits::Due,
+                    "q-start",
+                    "Play has not begun: once every player or team has entered, start play to fix the schedule (late entries are refused after it, ARB-R68).",
+                )
+                .link("#start", "To the start"),
+            );
+        }
+        return q;
+    }
+    for r in &rr.rounds {
+        let Some(deadline) = r.deadline.filter(|d| *d < now) else {
+            continue;
+        };
+        for g in r.games.iter().filter_map(|id| rr.game(*id)) {
+            if rr.counted_score(g).is_some() || !(rr.counts(g.home) && rr.counts(g.away)) {
+                continue;
+            }
+            let label = format!("G{}", g.id);
+            let item = Item::new(
+                Waits::Overdue,
+                format!("q-late-{label}"),
+                format!(
+                    "{label}, round {}: {} v {}, past the round's deadline of {} without a result.",
+                    r.number,
+                    rr.name_of(g.home),
+                    rr.name_of(g.away),
+                    when(deadline)
+                ),
+            );
+            q.push(match to_record.iter().find(|d| d.label == label) {
+                Some(d) if d.can_moderate => {
+                    item.link(format!("#rec-{label}"), format!("To the form of {label}"))
+                }
+                Some(_) => {
+                    item.note("You play in this game: another moderator records it (ARB-R45).")
+                }
+                None => item.link("#form-any", "To the form for any game"),
+            });
+        }
+    }
+    for t in ties.iter().filter(|t| t.waiting == 0) {
+        let names = t.names.join(", ");
+        let item = Item::new(
+            Waits::Due,
+            format!("q-lot-{}", t.n),
+            format!(
+                "{names}: level on every criterion before the drawing of lots, and their games are played (ARB-R67)."
+            ),
+        );
+        q.push(if rr.lot_commitment().is_some() {
+            item.form(
+                QueueForm::button("draw-lots", format!("Draw lots among {names}"))
+                    .with("players", t.lines.clone()),
+            )
+            .link("#lots", "Or enter a lot drawn by hand")
+        } else {
+            item.link("#lots", "To the lot drawn by hand")
+        });
+    }
+    // The last round whose games are all played, when the next one has no
+    // deadline yet.
+    let complete = |r: &arbiter_engine::roundrobin::Round| {
+        r.games
+            .iter()
+            .filter_map(|id| rr.game(*id))
+            .all(|g| rr.counted_score(g).is_some() || !(rr.counts(g.home) && rr.counts(g.away)))
+    };
+    if let Some(i) = rr.rounds.iter().rposition(|r| complete(r))
+        && let Some(next) = rr.rounds.get(i + 1)
+        && next.deadline.is_none()
+        && !complete(next)
+    {
+        q.push(
+            Item::new(
+                Waits::Due,
+                format!("q-round-{}", rr.rounds[i].number),
+                format!(
+                    "Round {}: every game is played. Round {} has no deadline yet.",
+                    rr.rounds[i].number, next.number
+                ),
+            )
+            .link("#form-dl", format!("Set round {}'s deadline", next.number)),
+        );
+    }
+    q.sorted()
 }
 
 /// The ties the table leaves for the drawing of lots, with the games of

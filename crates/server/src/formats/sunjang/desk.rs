@@ -6,8 +6,9 @@
 //! same [`crate::formats::sunjang::actions`] as the API.
 
 use arbiter_engine::model::PlayerId;
+use arbiter_engine::report::Confirmer;
 use arbiter_engine::sunjang::final_round::FinalState;
-use arbiter_engine::sunjang::season::League;
+use arbiter_engine::sunjang::season::{Command, Event, League};
 use arbiter_service::sunjang::{SeasonView, SunjangPlayerView, sunjang_view};
 use arbiter_service::views::ExplanationView;
 use askama::Template;
@@ -24,6 +25,7 @@ use crate::pages::desk::{
     DeskHead, Notice, done_location, done_message, form_of, form_version, no_action, number, opt,
     text,
 };
+use crate::pages::queue::{Item, Queue, QueueForm, Waits, events_of};
 use crate::pages::{Chrome, Kind, render};
 
 const OUTCOMES: [(&str, &str); 6] = [
@@ -100,8 +102,8 @@ struct SunjangDesk {
     rules: String,
     /// The restriction rows: (rank range, "A to B"), ARB-R56.
     restriction_rows: Vec<(String, String)>,
-    /// The reports waiting for a confirmation (ARB-R45, ARB-R81).
-    reports: Vec<crate::pages::players::PendingReport>,
+    /// What waits for a moderator (issue 17 §2).
+    queue: Queue,
 }
 
 /// `GET /c/{id}/manage` for a Sunjang league.
@@ -191,7 +193,7 @@ pub(crate) async fn desk(
             (state, None) => state.to_string(),
         }
     });
-    let reports = l
+    let reports: Vec<crate::pages::players::PendingReport> = l
         .reports
         .iter()
         .map(|((b, w), r)| {
@@ -215,8 +217,136 @@ pub(crate) async fn desk(
             }
         })
         .collect();
+    let can_plan = status != Some("planned") && !final_running;
+    let can_qualify = status == Some("closed") && final_round.is_none();
+    let mut queue = Queue::default();
+    for r in &reports {
+        queue.push(Item::report(r));
+    }
+    if h.roles.moderates() {
+        let now = state.now();
+        // A disputed report drops (ARB-R81): the game waits for a report
+        // or a result again while it is still to play.
+        let mut disputed: Vec<((PlayerId, PlayerId), String)> = Vec::new();
+        for e in events_of::<League>(state, id, &["sunjang-report-disputed"]).await {
+            if let Event::ReportDisputed {
+                black,
+                white,
+                by,
+                reason,
+                ..
+            } = e
+            {
+                let who = match by {
+                    Confirmer::Player(p) => l.name_of(p),
+                    Confirmer::Moderator(m) => m,
+                };
+                disputed.retain(|(g, _)| *g != (black, white));
+                disputed.push((
+                    (black, white),
+                    format!("{who} disputed its report: “{reason}”"),
+                ));
+            }
+        }
+        for ((b, w), why) in disputed {
+            if l.reports.contains_key(&(b, w)) {
+                continue;
+            }
+            let (black, white) = (l.name_of(b), l.name_of(w));
+            let Some(p) = to_play
+                .iter()
+                .find(|p| p.black == black && p.white == white)
+            else {
+                continue;
+            };
+            let item = Item::new(
+                Waits::Dispute,
+                format!("q-dispute-{}", p.n),
+                format!(
+                    "Group {}, round {}: {black} (black) v {white} (white): {why}. The players report it again, or a moderator records it.",
+                    p.group, p.round
+                ),
+            );
+            queue.push(if p.can_moderate {
+                item.link(format!("#p-{}", p.n), "To its form")
+            } else {
+                item.note("You play in this game: another moderator records it (ARB-R45).")
+            });
+        }
+        if let Some(s) = season.as_ref().filter(|s| s.status == "planned") {
+            // The decider closes a season once every group game is decided.
+            if l.decide(Command::CloseSeason { at: now }).is_ok() {
+                queue.push(
+                    Item::new(
+                        Waits::Due,
+                        "q-close",
+                        format!(
+                            "Season {}: every group game is decided; close it to record each division's merged ranking (SJ-R5).",
+                            s.number
+                        ),
+                    )
+                    .form(QueueForm::button("close-season", format!("Close season {}", s.number))),
+                );
+            }
+        }
+        if can_qualify {
+            match l.decide(Command::QualifyFinal { at: now }) {
+                Ok(_) => queue.push(
+                    Item::new(
+                        Waits::Due,
+                        "q-final",
+                        "The season is closed: its final round can be qualified (SJ-R7).",
+                    )
+                    .form(QueueForm::button(
+                        "qualify-final",
+                        "Qualify the final round",
+                    )),
+                ),
+                Err(e) => queue.push(
+                    Item::new(
+                        Waits::Due,
+                        "q-final",
+                        format!(
+                            "The final round waits for a tiebreak record: {} [{}]",
+                            e.message, e.clause
+                        ),
+                    )
+                    .link("#tiebreaks", "To the tiebreak records"),
+                ),
+            }
+        }
+        for g in &final_games {
+            let item = Item::new(
+                Waits::Due,
+                format!("q-fg-{}", g.n),
+                format!(
+                    "{}: {} (black) v {} (white) waits for its result.",
+                    g.label, g.black, g.white
+                ),
+            );
+            queue.push(if g.can_moderate {
+                item.link(format!("#fg-{}", g.n), "To its form")
+            } else {
+                item.note("You play in this game: another moderator records it (ARB-R45).")
+            });
+        }
+        let active = v.players.iter().filter(|p| !p.withdrawn).count();
+        if can_plan && !can_qualify && active > 0 {
+            let n = l.next_season_number();
+            queue.push(
+                Item::new(
+                    Waits::Due,
+                    "q-plan",
+                    format!(
+                        "Season {n} can be planned: the planner places the {active} active players by the rules; you see the plan with every reason before it is stored."
+                    ),
+                )
+                .form(QueueForm::button("plan-season", format!("Preview season {n}")).with("preview", "true")),
+            );
+        }
+    }
     let page = SunjangDesk {
-        reports,
+        queue: queue.sorted(),
         chrome: Chrome::competition(
             format!("Desk · {}", l.name),
             id,
@@ -227,10 +357,10 @@ pub(crate) async fn desk(
         name: l.name.clone(),
         // A final round drawn is finished before the next season is
         // planned (the engine refuses it meanwhile).
-        can_plan: status != Some("planned") && !final_running,
+        can_plan,
         next_season: l.next_season_number() as usize,
         can_close: status == Some("planned"),
-        can_qualify: status == Some("closed") && final_round.is_none(),
+        can_qualify,
         final_games,
         final_withdraw,
         final_status,

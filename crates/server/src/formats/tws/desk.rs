@@ -7,7 +7,8 @@
 
 use std::collections::BTreeMap;
 
-use arbiter_engine::tws::Ladder;
+use arbiter_engine::model::GameId;
+use arbiter_engine::tws::{Confirmer, Event, Ladder};
 use arbiter_service::views::{self, GameView, LadderView, RoundView};
 use askama::Template;
 use axum::body::Bytes;
@@ -24,6 +25,8 @@ use crate::pages::desk::{
     DeskHead, Notice, form_of, form_version, no_action, number, opt, refused, text,
 };
 use crate::pages::forms::{NoticePage, problem, see_other};
+use crate::pages::players::PendingReport;
+use crate::pages::queue::{Item, Queue, QueueForm, Waits};
 use crate::pages::{Chrome, Kind, render};
 
 /// One game on the desk, with what the caller may do to it.
@@ -40,6 +43,9 @@ struct DeskGame {
     /// The caller moderates it (a moderator not in the game).
     can_moderate: bool,
     open: bool,
+    /// The first finished game of the list: the fold of the finished
+    /// games starts before it (issue 17 §2).
+    first_finished: bool,
 }
 
 #[derive(Debug, Template)]
@@ -49,7 +55,13 @@ struct DeskPage {
     h: DeskHead,
     v: LadderView,
     round: Option<RoundView>,
+    /// The running round's games, those still open first; the finished
+    /// ones fold away.
     games: Vec<DeskGame>,
+    /// How many games of the round are finished.
+    finished: usize,
+    /// What waits for a moderator (issue 17 §2).
+    queue: Queue,
     mine: Vec<DeskGame>,
     players: Vec<String>,
     can_announce: bool,
@@ -100,7 +112,7 @@ pub(crate) async fn ladder_desk(
         .map(|r| views::round_view(&ladder, &id, r, now));
     // The player the account acts as (ARB-R50).
     let me = ladder.account_player(&h.username);
-    let games: Vec<DeskGame> = round
+    let mut games: Vec<DeskGame> = round
         .as_ref()
         .map(|r| {
             r.games
@@ -110,6 +122,12 @@ pub(crate) async fn ladder_desk(
         })
         .unwrap_or_default();
     let mine = games.iter().filter(|g| g.mine).cloned().collect();
+    // The open games first; the finished ones fold away (issue 17 §2).
+    games.sort_by_key(|g| !g.open);
+    let finished = games.iter().filter(|g| !g.open).count();
+    if let Some(first) = games.iter_mut().find(|g| !g.open) {
+        first.first_finished = true;
+    }
     let can_announce = ladder.open_round().is_none_or(|r| {
         r.games
             .iter()
@@ -128,8 +146,14 @@ pub(crate) async fn ladder_desk(
             &here,
         ),
         v: views::ladder_view(&ladder, &id, version),
+        queue: if h.roles.moderates() {
+            queue(state, &ladder, &id, &games, now).await
+        } else {
+            Queue::default()
+        },
         round,
         games,
+        finished,
         mine,
         players: ladder
             .players
@@ -193,8 +217,170 @@ fn desk_game(
         can_confirm: g.report.is_some() && !reported_by_me && (mine || roles.moderates()),
         can_moderate: roles.moderates() && !mine,
         open,
+        first_finished: false,
         g: g.clone(),
     }
+}
+
+/// What waits for the ladder's moderators (issue 17 §2), from the
+/// ladder's state: its open round's overdue games (TWS Deadlines and
+/// Adjudication) and reports (ARB-R45), the reports disputed since
+/// (`report-rejected`) whose game is still open, the applications to
+/// approve (TWS Joining the Ladder), and the round to close (when the
+/// decider takes `CloseRound` now: every game decided) or to announce (no
+/// round open: "The next round will start as soon as the current round is
+/// completed").
+async fn queue(
+    state: &AppState,
+    ladder: &Ladder,
+    id: &str,
+    games: &[DeskGame],
+    now: arbiter_engine::model::Time,
+) -> Queue {
+    let mut q = Queue::default();
+    let plays = "You play in this game: another moderator records, confirms or adjudicates it (TWS Conduct of Games; ARB-R45).";
+    for dg in games.iter().filter(|g| g.open) {
+        let g = &dg.g;
+        let title = format!("{}: {} (USSR) v. {} (US)", g.id, g.ussr, g.us);
+        if g.overdue {
+            let mut item = Item::new(
+                Waits::Overdue,
+                format!("q-late-{}", g.id),
+                format!(
+                    "{title}, past its deadline{} without a result: record the outcome both players agree, a forfeit, or adjudicate it (TWS Deadlines and Adjudication).",
+                    g.deadline
+                        .as_deref()
+                        .map(|d| format!(" of {d}"))
+                        .unwrap_or_default()
+                ),
+            );
+            item = if dg.can_moderate {
+                item.link(format!("#g-{}", g.id), format!("To the forms of {}", g.id))
+            } else {
+                item.note(plays)
+            };
+            q.push(item);
+        }
+        if let Some(rep) = &g.report {
+            let outcome = match &rep.winner {
+                Some(w) => format!("{w} won"),
+                None => "a tie".to_string(),
+            };
+            q.push(Item::report(&PendingReport {
+                id: g.id.clone(),
+                text: format!(
+                    "{} reported {title}: {outcome} ({}), on {}; awaiting {}.",
+                    rep.by, rep.ended_by, rep.reported, rep.awaiting
+                ),
+                mine: !dg.can_moderate,
+                confirm: "confirm-result",
+                dispute: "reject-report",
+                hidden: vec![("game".into(), g.id.clone())],
+            }));
+        }
+    }
+    // Disputes: the state forgets a rejected report; its event says who
+    // disputed it and why. A game still open without a new report waits
+    // for a moderator's decision.
+    let mut disputed: Vec<(GameId, String)> = Vec::new();
+    for e in crate::pages::queue::events_of::<Ladder>(state, id, &["report-rejected"]).await {
+        if let Event::ReportRejected {
+            game, by, reason, ..
+        } = e
+        {
+            let who = match by {
+                Confirmer::Player(p) => ladder.name_of(p),
+                Confirmer::Moderator(m) => m,
+            };
+            disputed.retain(|(g, _)| *g != game);
+            disputed.push((game, format!("{who} disputed its report: “{reason}”")));
+        }
+    }
+    for (game, why) in disputed {
+        let Some(g) = ladder.game(game) else { continue };
+        if g.status.is_resolved() || g.report.is_some() {
+            continue;
+        }
+        let label = format!("G{}", game.0);
+        let dg = games.iter().find(|d| d.g.id == label);
+        let title = match dg {
+            Some(d) => format!("{} (USSR) v. {} (US)", d.g.ussr, d.g.us),
+            None => ladder.game_name(g),
+        };
+        let mut item = Item::new(
+            Waits::Dispute,
+            format!("q-dispute-{label}"),
+            format!("{label}: {title}: {why}. The players report again, or a moderator decides."),
+        );
+        item = match dg {
+            Some(d) if d.can_moderate => {
+                item.link(format!("#g-{label}"), format!("To the forms of {label}"))
+            }
+            Some(_) => item.note(plays),
+            None => item,
+        };
+        q.push(item);
+    }
+    for a in ladder
+        .players
+        .iter()
+        .filter(|p| p.status == arbiter_engine::tws::Membership::Applicant)
+    {
+        let name = a.player.name.clone();
+        q.push(
+            Item::new(
+                Waits::Application,
+                format!("q-apply-{}", a.player.id.0),
+                format!("{name} asked to join the ladder; approved, he enters at the bottom (TWS Joining the Ladder)."),
+            )
+            .form(QueueForm::button("approve", format!("Approve {name}")).with("player", &name))
+            .form(
+                QueueForm::button("decline", "Decline")
+                    .with("player", &name)
+                    .asking("reason", "Reason", format!("Decline {name}")),
+            ),
+        );
+    }
+    match ladder.open_round() {
+        Some(r) => {
+            if ladder
+                .decide(arbiter_engine::tws::Command::CloseRound { at: now })
+                .is_ok()
+            {
+                q.push(
+                    Item::new(
+                        Waits::Due,
+                        "q-close",
+                        format!(
+                            "Round {}: every game is decided; close it to re-sort the ladder (TWS Change of Ladder Standings).",
+                            r.number
+                        ),
+                    )
+                    .form(
+                        QueueForm::button("close-round", format!("Preview the close of round {}", r.number))
+                            .with("preview", "true"),
+                    ),
+                );
+            }
+        }
+        None if ladder.order.len() >= 2 => {
+            let n = ladder.next_round_number();
+            q.push(
+                Item::new(
+                    Waits::Due,
+                    "q-announce",
+                    format!("No round is running: round {n} can be announced (TWS Conduct of Games: the next round starts as soon as the current one is completed)."),
+                )
+                .form(
+                    QueueForm::button("announce-round", format!("Preview round {n}"))
+                        .with("preview", "true"),
+                )
+                .link("#announce", format!("Or set round {n}'s deadline, eliminator or pairings")),
+            );
+        }
+        None => {}
+    }
+    q.sorted()
 }
 
 /// The sentence after a form that worked (fixed texts: nothing from the

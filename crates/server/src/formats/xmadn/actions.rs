@@ -345,9 +345,15 @@ fn report_game_id(l: &League, s: &str) -> Result<GameId, ApiError> {
 }
 
 fn unknown(name: &str, field: &str, players: &[String]) -> ApiError {
+    // The suggestion for a misspelled name (issue 17 §2), else the list.
+    let hint = arbiter_engine::model::did_you_mean(players.iter().map(String::as_str), name);
+    let rest = if hint.is_empty() {
+        format!("; the players are {}", players.join(", "))
+    } else {
+        hint
+    };
     ApiError::bad_request(format!(
-        "there is no player named {name:?} in this competition; the players are {}",
-        players.join(", ")
+        "there is no player named {name:?} in this competition{rest}"
     ))
     .with_field(field)
 }

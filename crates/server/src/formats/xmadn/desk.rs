@@ -4,8 +4,10 @@
 //! form posts to `/c/{id}/act` with the session's CSRF token, an
 //! idempotency key and the version it was shown at.
 
-use arbiter_engine::xmadn::challengers::Challengers;
-use arbiter_engine::xmadn::league::{League, Phase};
+use arbiter_engine::model::{GameId, PlayerId};
+use arbiter_engine::report::Confirmer;
+use arbiter_engine::xmadn::challengers::{Challengers, Event as ChallengersEvent};
+use arbiter_engine::xmadn::league::{Event as LeagueEvent, League, Phase};
 use arbiter_service::xmadn::{
     ChallengersView, LeagueGameView, LeagueView, challengers_view, league_view,
 };
@@ -24,6 +26,7 @@ use crate::pages::desk::{
     text,
 };
 use crate::pages::players::PendingReport;
+use crate::pages::queue::{Item, Queue, QueueForm, Waits, events_of};
 use crate::pages::{Chrome, Kind, render};
 
 /// A league game on the desk.
@@ -32,6 +35,9 @@ struct DeskLeagueGame {
     g: LeagueGameView,
     /// A moderator who is not in it.
     can_moderate: bool,
+    /// The first finished game of the list: the fold of the finished
+    /// games starts before it (issue 17 §2).
+    first_finished: bool,
 }
 
 #[derive(Debug, Template)]
@@ -47,17 +53,39 @@ struct LeagueDesk {
     can_start_playoff: bool,
     in_playoff: bool,
     drrs_to_come: Vec<u32>,
-    /// The reports waiting for a confirmation (ARB-R45, ARB-R81).
-    reports: Vec<PendingReport>,
+    /// How many of `games` are finished (played or cancelled).
+    finished: usize,
+    /// What waits for a moderator (issue 17 §2).
+    queue: Queue,
 }
 
 fn desk_games(h: &DeskHead, list: &[LeagueGameView]) -> Vec<DeskLeagueGame> {
     list.iter()
         .map(|g| DeskLeagueGame {
             can_moderate: h.roles.moderates() && !h.plays(&g.players),
+            first_finished: false,
             g: g.clone(),
         })
         .collect()
+}
+
+/// The league's games still to play first, the finished ones after, the
+/// first of them marked: they fold away on the desk. How many finished.
+fn fold_finished(games: &mut [DeskLeagueGame]) -> usize {
+    games.sort_by_key(|g| g.g.status != "scheduled");
+    let finished = games.iter().filter(|g| g.g.status != "scheduled").count();
+    if let Some(first) = games.iter_mut().find(|g| g.g.status != "scheduled") {
+        first.first_finished = true;
+    }
+    finished
+}
+
+/// Who confirmed or disputed, in words.
+fn confirmer(by: Confirmer, name_of: impl Fn(PlayerId) -> String) -> String {
+    match by {
+        Confirmer::Player(p) => name_of(p),
+        Confirmer::Moderator(m) => m,
+    }
 }
 
 /// `GET /c/{id}/manage` for an XMadn league.
@@ -81,7 +109,7 @@ pub(crate) async fn league_desk(
     .linked(&l);
     let mut v = league_view(&l, id, version);
     v.phase = crate::formats::xmadn::pages::phase_for_the_web(&v.phase);
-    let games = desk_games(
+    let mut games = desk_games(
         &h,
         &v.drrs
             .iter()
@@ -95,8 +123,9 @@ pub(crate) async fn league_desk(
             .flat_map(|p| p.games.clone())
             .collect::<Vec<_>>(),
     );
+    let finished = fold_finished(&mut games);
     let phase = l.phase();
-    let reports = l
+    let reports: Vec<PendingReport> = l
         .reports
         .iter()
         .filter_map(|(g, r)| {
@@ -118,8 +147,106 @@ pub(crate) async fn league_desk(
             })
         })
         .collect();
+    let mut queue = Queue::default();
+    for r in &reports {
+        queue.push(Item::report(r));
+    }
+    if h.roles.moderates() {
+        // A disputed report drops; the game takes a report or a result
+        // again (ARB-R81), which a moderator records if the players do not.
+        let mut disputed: Vec<(GameId, String)> = Vec::new();
+        for e in events_of::<League>(state, id, &["league-report-disputed"]).await {
+            if let LeagueEvent::ReportDisputed {
+                game, by, reason, ..
+            } = e
+            {
+                disputed.retain(|(g, _)| *g != game);
+                disputed.push((
+                    game,
+                    format!(
+                        "{} disputed its report: “{reason}”",
+                        confirmer(by, |p| l.name_of(p))
+                    ),
+                ));
+            }
+        }
+        for (game, why) in disputed {
+            let Some(players) = l.reportable_players(game) else {
+                continue;
+            };
+            if l.reports.contains_key(&game) {
+                continue;
+            }
+            let names = players.map(|p| l.name_of(p));
+            let item = Item::new(
+                Waits::Dispute,
+                format!("q-dispute-{}", game.0),
+                format!(
+                    "{} ({} v {}): {why}. The players report it again, or a moderator records it.",
+                    l.report_ref(game),
+                    names[0],
+                    names[1]
+                ),
+            );
+            queue.push(if h.plays(&names) {
+                item.note("You play in this game: another moderator records it (ARB-R45).")
+            } else if l.game(game).is_some() {
+                item.link(format!("#g-{game}"), "To its form")
+            } else {
+                item.link("#playoff", "To the playoff's form")
+            });
+        }
+        // What the league waits for, by its phase (XM-R1: the positions
+        // of a double round-robin and step 6 are rolled; the playoff
+        // round starts with the higher seed's colours).
+        match &phase {
+            Phase::AwaitingPositions { drr } => queue.push(
+                Item::new(
+                    Waits::Due,
+                    "q-roll",
+                    format!(
+                        "Double round-robin {drr} waits for its positions to be rolled (XM-R1)."
+                    ),
+                )
+                .form(QueueForm::button(
+                    "roll",
+                    format!("Roll the positions of DRR {drr}"),
+                ))
+                .link("#roll", "Or enter the faces of real dice"),
+            ),
+            Phase::AwaitingTiebreak { players } => queue.push(
+                Item::new(
+                    Waits::Due,
+                    "q-roll",
+                    format!(
+                        "The table waits for the die of step 6 among {} (XM-R1, XM-R2).",
+                        players
+                            .iter()
+                            .map(|p| l.name_of(*p))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+                .form(QueueForm::button("roll", "Roll step 6 of the tiebreak"))
+                .link("#roll", "Or enter the faces of real dice"),
+            ),
+            Phase::AwaitingPlayoff { stage } => queue.push(
+                Item::new(
+                    Waits::Due,
+                    "q-playoff",
+                    format!(
+                        "The {} can start: the higher seed chooses his colours.",
+                        stage.name()
+                    ),
+                )
+                .link("#playoff", "To the form that starts it"),
+            ),
+            _ => {}
+        }
+    }
     let page = LeagueDesk {
-        reports,
+        queue: queue.sorted(),
+        finished,
         chrome: Chrome::competition(
             format!("Desk · {}", l.name),
             id,
@@ -160,8 +287,8 @@ struct ChallengersDesk {
     v: ChallengersView,
     /// The caller moderates the next game (or Game 0).
     can_record: bool,
-    /// The report of the next game waiting (ARB-R45, ARB-R81).
-    reports: Vec<PendingReport>,
+    /// What waits for a moderator (issue 17 §2).
+    queue: Queue,
 }
 
 /// `GET /c/{id}/manage` for an XMadn Challengers event.
@@ -188,6 +315,7 @@ pub(crate) async fn challengers_desk(
         Some(n) => n.players.to_vec(),
         None => v.players.clone(),
     };
+    let can_record = h.roles.moderates() && !h.plays(&at_board);
     let reports = match (c.pending_report(), c.board()) {
         (Some((n, r)), Some(b)) => {
             let names = b.players.map(|p| c.name_of(p));
@@ -208,8 +336,62 @@ pub(crate) async fn challengers_desk(
         }
         _ => Vec::new(),
     };
+    let mut queue = Queue::default();
+    for r in &reports {
+        queue.push(Item::report(r));
+    }
+    if h.roles.moderates() && c.champion().is_none() {
+        let next = c.games().len() as u32 + 1;
+        let disputed = events_of::<Challengers>(state, id, &["challengers-report-disputed"])
+            .await
+            .into_iter()
+            .filter_map(|e| match e {
+                ChallengersEvent::ReportDisputed {
+                    number, by, reason, ..
+                } if number == next => Some(format!(
+                    "{} disputed its report: “{reason}”",
+                    confirmer(by, |p| c.name_of(p))
+                )),
+                _ => None,
+            })
+            .last();
+        if reports.is_empty() {
+            // The event's next stage: Game 0, or the next counted game,
+            // each played at the board (winner stays, first to x).
+            let (what, anchor) = if c.qualifier().is_none() {
+                (
+                    "Game 0, the three-player qualifier, waits for its result.".to_string(),
+                    "#qualifier",
+                )
+            } else {
+                let names = c.board().map(|b| b.players.map(|p| c.name_of(p)));
+                (
+                    match names {
+                        Some([a, b]) => format!("Game {next} ({a} v {b}) waits for its result."),
+                        None => format!("Game {next} waits for its result."),
+                    },
+                    "#next",
+                )
+            };
+            let item = match disputed {
+                Some(why) => Item::new(
+                    Waits::Dispute,
+                    "q-dispute",
+                    format!(
+                        "Game {next}: {why}. The players report it again, or a moderator records it."
+                    ),
+                ),
+                None => Item::new(Waits::Due, "q-next", what),
+            };
+            queue.push(if can_record {
+                item.link(anchor, "To its form")
+            } else {
+                item.note("You play in this game: another moderator records it (ARB-R45).")
+            });
+        }
+    }
     let page = ChallengersDesk {
-        reports,
+        queue: queue.sorted(),
         chrome: Chrome::competition(
             format!("Desk · {}", c.name),
             id,
@@ -217,7 +399,7 @@ pub(crate) async fn challengers_desk(
             Kind::XmadnChallengers,
             &format!("/c/{id}/manage"),
         ),
-        can_record: h.roles.moderates() && !h.plays(&at_board),
+        can_record,
         v,
         h,
     };
