@@ -274,6 +274,13 @@ pub enum CompetitionCmd {
     List,
     /// Summary of a competition.
     Show,
+    /// Show the competition's time zone, or set it (an IANA name such as
+    /// Europe/Berlin): its times are shown in it, and a deadline given as a
+    /// day ends at 23:59:59 there (ARB-R82).
+    TimeZone {
+        /// The zone to set; without it, the zone is shown.
+        zone: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

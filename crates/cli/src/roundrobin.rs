@@ -333,7 +333,11 @@ pub async fn run(svc: &Svc, g: &Globals, cmd: &RoundRobinCmd) -> Result<()> {
         } => {
             let deadline = match (deadline, clear) {
                 (Some(d), false) => {
-                    Some(parse_deadline(d).map_err(|e| Usage(format!("deadline {d:?}: {e}")))?)
+                    let zone = svc.time_zone(&comp).await?;
+                    Some(
+                        parse_deadline(d, zone)
+                            .map_err(|e| Usage(format!("deadline {d:?}: {e}")))?,
+                    )
                 }
                 (None, true) => None,
                 _ => {

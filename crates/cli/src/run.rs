@@ -233,7 +233,9 @@ pub fn precheck(cli: &Cli) -> Result<()> {
     match &cli.command {
         Noun::Round(RoundCmd::Announce(a)) => {
             if let Some(d) = &a.deadline {
-                parse_deadline(d).map_err(|e| usage("--deadline", e))?;
+                // The form only: the day is read in the zone when it runs.
+                parse_deadline(d, arbiter_engine::zone::TimeZone::UTC)
+                    .map_err(|e| usage("--deadline", e))?;
             }
         }
         Noun::Format(f) => f.precheck()?,
@@ -276,12 +278,11 @@ fn parse_time_any(s: &str) -> Result<Time> {
     bail!("{s:?} is not a time: use YYYY-MM-DD, YYYY-MM-DDTHH:MM or RFC 3339")
 }
 
-/// A deadline given as a date means the end of that day.
-pub fn parse_deadline(s: &str) -> Result<Time> {
-    if let Ok(d) = NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d")
-        && let Some(t) = d.and_hms_opt(23, 59, 59)
-    {
-        return Ok(Utc.from_utc_datetime(&t));
+/// A deadline given as a date means the end of that day in the
+/// competition's time zone `zone` (ARB-R82).
+pub fn parse_deadline(s: &str, zone: arbiter_engine::zone::TimeZone) -> Result<Time> {
+    if let Ok(d) = NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d") {
+        return Ok(zone.end_of_day(d));
     }
     parse_time(s)
 }
@@ -535,6 +536,10 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
             out!("{}", render::competitions(&rows));
             Ok(())
         }
+        Noun::Competition(CompetitionCmd::TimeZone { zone }) => {
+            let comp = competition(svc, g).await?;
+            time_zone(svc, g, &comp, zone.as_deref()).await
+        }
         other => {
             let comp = competition(svc, g).await?;
             let format = svc.format_of(&comp).await?;
@@ -544,6 +549,40 @@ pub async fn execute(svc: &Svc, g: &Globals, noun: &Noun) -> Result<()> {
             execute_in(svc, g, &comp, other).await
         }
     }
+}
+
+/// `competition time-zone [ZONE]`, in every format (ARB-R82): show the
+/// competition's zone, or set it by the format's own event.
+async fn time_zone(svc: &Svc, g: &Globals, comp: &str, zone: Option<&str>) -> Result<()> {
+    let now = g.now();
+    let shown = match zone {
+        None => svc.time_zone(comp).await?,
+        Some(zone) => {
+            let last = svc.set_time_zone(comp, zone, &g.ctx()).await?;
+            let set = svc.time_zone(comp).await?;
+            if !g.json {
+                outln!(
+                    "Event {last}: the time zone of {comp} is now {set}; it is {} there now.",
+                    set.minute(now)
+                );
+            }
+            set
+        }
+    };
+    if g.json {
+        return print_json(&serde_json::json!({
+            "competition": comp,
+            "time_zone": shown.name(),
+            "now": shown.minute(now),
+        }));
+    }
+    if zone.is_none() {
+        outln!(
+            "The time zone of {comp} is {shown}; it is {} there now.",
+            shown.minute(now)
+        );
+    }
+    Ok(())
 }
 
 /// The commands every format shares, on an XMadn competition; the ladder's
@@ -1151,7 +1190,11 @@ async fn round_cmd(
     let ctx = g.ctx();
     match cmd {
         RoundCmd::Announce(a) => {
-            let deadline = a.deadline.as_deref().map(parse_deadline).transpose()?;
+            let deadline = a
+                .deadline
+                .as_deref()
+                .map(|d| parse_deadline(d, ladder.zone))
+                .transpose()?;
             let plan = if a.pairs.is_empty() {
                 if !a.bye.is_empty() {
                     bail!(

@@ -28,6 +28,7 @@ pub mod sunjang;
 pub mod tiebreak;
 pub mod tws;
 pub mod xmadn;
+pub mod zone;
 
 pub use error::RuleError;
 pub use explain::Explanation;

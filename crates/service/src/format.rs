@@ -12,7 +12,14 @@ use arbiter_record::RecordError;
 /// A competition format: its state (a fold of its events), commands and
 /// events, and how its events are stored.
 pub trait Format:
-    Default + Clone + Debug + Send + Sync + arbiter_engine::model::Linked + 'static
+    Default
+    + Clone
+    + Debug
+    + Send
+    + Sync
+    + arbiter_engine::model::Linked
+    + arbiter_engine::zone::Zoned
+    + 'static
 {
     type Event: Clone + Debug + Send + Sync + 'static;
     type Command: Clone + Debug + Send + Sync + 'static;
@@ -84,6 +91,9 @@ pub trait Format:
     fn link(player: PlayerId, account: String) -> Self::Command;
     /// The command that ends `player`'s link (ARB-R50).
     fn unlink(player: PlayerId) -> Self::Command;
+    /// The command that sets the competition's time zone, an IANA name
+    /// (ARB-R82).
+    fn set_time_zone(zone: String) -> Self::Command;
 
     /// The commands a CSV file of players makes, each with its line
     /// (`crate::csv`); refused for a format whose players are not imported.

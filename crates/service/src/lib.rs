@@ -776,6 +776,27 @@ impl<S: EventStore> Service<S> {
         })
     }
 
+    /// The time zone of `competition` (ARB-R82): UTC until one is set.
+    pub async fn time_zone(&self, competition: &str) -> Result<arbiter_engine::zone::TimeZone> {
+        use arbiter_engine::zone::Zoned;
+        Ok(with_format!(self.format_of(competition).await?, |F| {
+            self.load_as::<F>(competition, None).await?.0.zone()
+        }))
+    }
+
+    /// Set the time zone of `competition`, of any format, to the IANA
+    /// zone `zone` by the format's own `SetTimeZone` command (ARB-R82):
+    /// the last sequence stored. A name that is not a zone, or the zone
+    /// already set, is refused naming field `time_zone`.
+    pub async fn set_time_zone(&self, competition: &str, zone: &str, ctx: &Context) -> Result<u64> {
+        let zone = zone.to_string();
+        Ok(with_format!(self.format_of(competition).await?, |F| {
+            self.execute_as::<F>(competition, F::set_time_zone(zone), ctx)
+                .await?
+                .last
+        }))
+    }
+
     /// Load `competition` as `F`, find a player in it with `find`, and
     /// append the command `command` makes for him: the last sequence
     /// stored, or `None` when `find` finds nobody (and nothing is stored).

@@ -12,6 +12,11 @@ use crate::history::Concerns;
 use crate::sunjang::outcome_words;
 
 /// An account linked to a player or unlinked from him (ARB-R50), in words.
+/// A competition's time zone set (ARB-R82), as the history says it.
+pub(crate) fn zone_set(zone: arbiter_engine::zone::TimeZone) -> String {
+    format!("time zone set to {zone}: times are shown, and days given without a time read, in it")
+}
+
 fn link(name: String, player: PlayerId, account: &str, linked: bool) -> String {
     if linked {
         format!("{name} ({player}) linked to the account {account}")
@@ -56,6 +61,7 @@ pub fn summarize(l: &Ladder, e: &Event) -> String {
         Event::PlayerWithdrawn { player, reason } => format!("{} withdrew: {reason}", n(*player)),
         Event::AccountLinked { player, account } => link(n(*player), *player, account, true),
         Event::AccountUnlinked { player, account } => link(n(*player), *player, account, false),
+        Event::TimeZoneSet { zone } => zone_set(*zone),
         Event::EliminatorVolunteered { player } => {
             format!("{} volunteers as eliminator", n(*player))
         }
@@ -68,7 +74,7 @@ pub fn summarize(l: &Ladder, e: &Event) -> String {
             "round {} announced: {} games, deadline {}, bid {}; seed {} revealed, next committed as {}",
             a.round,
             a.games.len(),
-            a.deadline.format("%Y-%m-%d"),
+            l.zone.date(a.deadline),
             a.bid,
             hex::encode(a.seed),
             hex::encode(a.next_seed_hash)
@@ -310,6 +316,7 @@ pub fn league(l: &League, e: &league::Event) -> String {
         ),
         E::AccountLinked { player, account } => link(l.name_of(*player), *player, account, true),
         E::AccountUnlinked { player, account } => link(l.name_of(*player), *player, account, false),
+        E::TimeZoneSet { zone } => zone_set(*zone),
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
     }
 }
@@ -401,6 +408,7 @@ pub fn challengers(c: &Challengers, e: &challengers::Event) -> String {
         ),
         E::AccountLinked { player, account } => link(c.name_of(*player), *player, account, true),
         E::AccountUnlinked { player, account } => link(c.name_of(*player), *player, account, false),
+        E::TimeZoneSet { zone } => zone_set(*zone),
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
     }
 }
@@ -555,6 +563,7 @@ pub fn sunjang(l: &SunjangLeague, e: &season::Event) -> String {
         E::FinalWithdrawn { player, .. } => format!("{} withdrew from the final round", n(player)),
         E::AccountLinked { player, account } => link(l.name_of(*player), *player, account, true),
         E::AccountUnlinked { player, account } => link(l.name_of(*player), *player, account, false),
+        E::TimeZoneSet { zone } => zone_set(*zone),
         E::Reverted { seq, summary } => format!("event {seq} ({summary}) undone"),
     }
 }
@@ -579,6 +588,7 @@ pub fn ladder_concerns(l: &Ladder, e: &Event) -> Concerns {
         Event::Created { .. }
         | Event::ModeratorAdded { .. }
         | Event::ModeratorRemoved { .. }
+        | Event::TimeZoneSet { .. }
         | Event::Reverted { .. } => Concerns::nothing(),
         Event::RulesChanged { from_round, .. } => Concerns::in_round(*from_round, []),
         // Named as the sentence names them, by the name they gave (a
@@ -675,7 +685,7 @@ pub fn league_concerns(l: &League, e: &league::Event) -> Concerns {
         E::AccountLinked { player, .. } | E::AccountUnlinked { player, .. } => {
             Concerns::players([n(player)])
         }
-        E::Reverted { .. } => Concerns::nothing(),
+        E::Reverted { .. } | E::TimeZoneSet { .. } => Concerns::nothing(),
     }
 }
 
@@ -705,7 +715,7 @@ pub fn challengers_concerns(c: &Challengers, e: &challengers::Event) -> Concerns
         E::AccountLinked { player, .. } | E::AccountUnlinked { player, .. } => {
             Concerns::players([n(player)])
         }
-        E::Reverted { .. } => Concerns::nothing(),
+        E::Reverted { .. } | E::TimeZoneSet { .. } => Concerns::nothing(),
     }
 }
 
@@ -714,9 +724,10 @@ pub fn sunjang_concerns(l: &SunjangLeague, e: &season::Event) -> Concerns {
     use season::Event as E;
     let n = |p: &PlayerId| l.name_of(*p);
     match e {
-        E::Created { .. } | E::RestrictionsChanged { .. } | E::Reverted { .. } => {
-            Concerns::nothing()
-        }
+        E::Created { .. }
+        | E::RestrictionsChanged { .. }
+        | E::Reverted { .. }
+        | E::TimeZoneSet { .. } => Concerns::nothing(),
         E::PlayerRegistered { info, .. } => Concerns::players([info.name.clone()]),
         E::PlayerUpdated { player, .. }
         | E::PlayerWithdrawn { player, .. }

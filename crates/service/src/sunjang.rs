@@ -94,6 +94,9 @@ impl Format for League {
     fn unlink(player: PlayerId) -> season::Command {
         season::Command::UnlinkAccount { player }
     }
+    fn set_time_zone(zone: String) -> season::Command {
+        season::Command::SetTimeZone { zone }
+    }
     fn import_players(
         _competition: &str,
         file: &str,

@@ -88,6 +88,9 @@ impl Format for Ladder {
     fn unlink(player: PlayerId) -> tws::Command {
         tws::Command::UnlinkAccount { player }
     }
+    fn set_time_zone(zone: String) -> tws::Command {
+        tws::Command::SetTimeZone { zone }
+    }
     fn import_players(
         _competition: &str,
         file: &str,

@@ -9,9 +9,11 @@ use arbiter_engine::tws::{Game, Ladder, Membership, Move, PairingMethod, Round};
 use serde::Serialize;
 
 pub mod calendar;
+pub mod when;
 
-fn date(t: Time) -> String {
-    t.format("%Y-%m-%d").to_string()
+/// The day of `t` in the ladder's time zone (ARB-R82).
+fn date(ladder: &Ladder, t: Time) -> String {
+    ladder.zone.date(t)
 }
 
 fn stamp(t: Time) -> String {
@@ -247,6 +249,10 @@ pub struct GameView {
     pub moderator: Option<String>,
     pub status: String,
     pub deadline: Option<String>,
+    /// The deadline's instant, for pages that show it in the reader's zone
+    /// and count down to it (issue 17 §3); not in the JSON.
+    #[serde(skip)]
+    pub deadline_at: Option<when::When>,
     pub overdue: bool,
     pub result: Option<ResultView>,
     pub pairing: ExplanationView,
@@ -339,7 +345,11 @@ pub fn game_view(ladder: &Ladder, g: &Game, now: Time) -> GameView {
         bid: g.bid.to_string(),
         moderator: ladder.moderator_name(g.moderator).map(str::to_string),
         status: g.status.name().into(),
-        deadline: g.deadline.map(date),
+        deadline: g.deadline.map(|t| date(ladder, t)),
+        deadline_at: g.deadline.map(|t| {
+            when::When::deadline_day(t, ladder.zone, now)
+                .settled_if(g.status != GameStatus::Scheduled)
+        }),
         overdue: g.status == GameStatus::Scheduled && g.deadline.is_some_and(|d| now > d),
         result: g.result.as_ref().map(|r| ResultView {
             outcome: r.outcome.describe().into(),
@@ -391,6 +401,9 @@ pub struct RoundView {
     pub number: u32,
     pub announced: String,
     pub deadline: String,
+    /// The deadline's instant (see [`GameView::deadline_at`]).
+    #[serde(skip)]
+    pub deadline_at: Option<when::When>,
     pub bid: String,
     pub platform: String,
     pub pairing: String,
@@ -448,8 +461,11 @@ pub fn round_view(ladder: &Ladder, competition: &str, r: &Round, now: Time) -> R
         competition: competition.to_string(),
         ladder: ladder.name.clone(),
         number: r.number,
-        announced: date(r.announced_at),
-        deadline: date(r.deadline),
+        announced: date(ladder, r.announced_at),
+        deadline: date(ladder, r.deadline),
+        deadline_at: Some(
+            when::When::deadline_day(r.deadline, ladder.zone, now).settled_if(r.closed.is_some()),
+        ),
         bid: r.bid.to_string(),
         platform: ladder.rules_for(r.number).platform.clone(),
         rules_version: rules_version_of(ladder, r.number),
@@ -616,7 +632,7 @@ pub struct MoveToInactiveView {
 pub fn close_view(ladder: &Ladder, c: &arbiter_engine::tws::RoundClosed) -> CloseView {
     CloseView {
         round: c.round,
-        closed: date(c.at),
+        closed: date(ladder, c.at),
         champion: c.champion.map(|p| ladder.name_of(p)),
         streak: c.streak,
         moves: c

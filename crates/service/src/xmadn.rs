@@ -107,6 +107,9 @@ impl Format for League {
     fn unlink(player: PlayerId) -> league::Command {
         league::Command::UnlinkAccount { player }
     }
+    fn set_time_zone(zone: String) -> league::Command {
+        league::Command::SetTimeZone { zone }
+    }
     fn import_players(
         competition: &str,
         _file: &str,
@@ -271,6 +274,9 @@ impl Format for Challengers {
     }
     fn unlink(player: PlayerId) -> challengers::Command {
         challengers::Command::UnlinkAccount { player }
+    }
+    fn set_time_zone(zone: String) -> challengers::Command {
+        challengers::Command::SetTimeZone { zone }
     }
     fn import_players(
         competition: &str,
@@ -943,7 +949,7 @@ pub fn roll_verification(l: &League, c: &league::RollCheck) -> String {
     match &c.entered_by {
         Some(by) => format!(
             "entered by {by} at {}: dice rolled at the table, not a committed draw; faces 1 to {}, one per tied player, exactly the tied players: {}",
-            c.at.format("%Y-%m-%d %H:%M UTC"),
+            l.zone.minute(c.at),
             l.rules.die_faces,
             if c.faces_ok { "yes" } else { "NO" }
         ),

@@ -285,6 +285,11 @@ pub enum Event {
         player: PlayerId,
         account: String,
     },
+    /// The competition's times are shown, and days given without a time
+    /// read, in `zone` (ARB-R82).
+    TimeZoneSet {
+        zone: crate::zone::TimeZone,
+    },
     Reverted {
         seq: u64,
         summary: String,
@@ -305,6 +310,7 @@ impl Event {
             Event::LotsDrawn { .. } => "round-robin-lots",
             Event::AccountLinked { .. } => "round-robin-account-linked",
             Event::AccountUnlinked { .. } => "round-robin-account-unlinked",
+            Event::TimeZoneSet { .. } => "round-robin-time-zone-set",
             Event::Reverted { .. } => "reverted",
         }
     }
@@ -371,6 +377,10 @@ pub enum Command {
     UnlinkAccount {
         player: PlayerId,
     },
+    /// A moderator sets the competition's time zone, an IANA name (ARB-R82).
+    SetTimeZone {
+        zone: String,
+    },
 }
 
 impl Command {
@@ -388,7 +398,8 @@ impl Command {
             | Command::AddPlayer { .. }
             | Command::SetDeadline { .. }
             | Command::LinkAccount { .. }
-            | Command::UnlinkAccount { .. } => {}
+            | Command::UnlinkAccount { .. }
+            | Command::SetTimeZone { .. } => {}
         }
         c
     }
@@ -403,12 +414,20 @@ pub struct RoundRobin {
     /// Player `i` is `entrants[i]`.
     pub entrants: Vec<Entrant>,
     pub links: Links,
+    /// The time zone (ARB-R82): UTC until one is set.
+    pub zone: crate::zone::TimeZone,
     pub rounds: Vec<Round>,
     pub games: Vec<Game>,
     pub started: Option<Time>,
     pub given_schedule: bool,
     lot_commitment: Option<[u8; 32]>,
     pub lots: Vec<Lot>,
+}
+
+impl crate::zone::Zoned for RoundRobin {
+    fn zone(&self) -> crate::zone::TimeZone {
+        self.zone
+    }
 }
 
 impl Linked for RoundRobin {
@@ -895,6 +914,10 @@ impl RoundRobin {
                 )?;
                 Ok(vec![Event::AccountLinked { player, account }])
             }
+            Command::SetTimeZone { zone } => {
+                let zone = crate::zone::TimeZone::set(self.zone, &zone)?;
+                Ok(vec![Event::TimeZoneSet { zone }])
+            }
             Command::UnlinkAccount { player } => {
                 self.check_player(player, "player")?;
                 let account = self
@@ -1147,6 +1170,7 @@ impl RoundRobin {
             }),
             Event::AccountLinked { player, account } => self.links.link(account, *player),
             Event::AccountUnlinked { player, .. } => self.links.unlink(*player),
+            Event::TimeZoneSet { zone } => self.zone = *zone,
             Event::Reverted { .. } => {}
         }
     }

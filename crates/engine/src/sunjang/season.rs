@@ -229,6 +229,11 @@ pub enum Event {
         player: PlayerId,
         account: String,
     },
+    /// The competition's times are shown, and days given without a time
+    /// read, in `zone` (ARB-R82).
+    TimeZoneSet {
+        zone: crate::zone::TimeZone,
+    },
     Reverted {
         seq: u64,
         summary: String,
@@ -259,6 +264,7 @@ impl Event {
             Event::FinalWithdrawn { .. } => "sunjang-final-withdrawn",
             Event::AccountLinked { .. } => "sunjang-account-linked",
             Event::AccountUnlinked { .. } => "sunjang-account-unlinked",
+            Event::TimeZoneSet { .. } => "sunjang-time-zone-set",
             Event::Reverted { .. } => "reverted",
         }
     }
@@ -389,6 +395,10 @@ pub enum Command {
     /// A moderator ends the link of `player`'s account (ARB-R50).
     UnlinkAccount {
         player: PlayerId,
+    },
+    /// A moderator sets the competition's time zone, an IANA name (ARB-R82).
+    SetTimeZone {
+        zone: String,
     },
 }
 
@@ -602,6 +612,8 @@ pub struct League {
     pub withdrawn: Vec<bool>,
     /// Which account plays as which player (ARB-R50).
     pub links: Links,
+    /// The time zone (ARB-R82): UTC until one is set.
+    pub zone: crate::zone::TimeZone,
     pub tiebreaks: Tiebreaks,
     pub seasons: Vec<Season>,
     /// The season before the first one played here, carried over from the
@@ -1039,6 +1051,10 @@ impl League {
                     |p| self.name_of(p),
                 )?;
                 Ok(vec![Event::AccountLinked { player, account }])
+            }
+            Command::SetTimeZone { zone } => {
+                let zone = crate::zone::TimeZone::set(self.zone, &zone)?;
+                Ok(vec![Event::TimeZoneSet { zone }])
             }
             Command::UnlinkAccount { player } => {
                 self.known_player(player)?;
@@ -2000,6 +2016,7 @@ impl League {
         match event {
             Event::AccountLinked { player, account } => self.links.link(account, *player),
             Event::AccountUnlinked { player, .. } => self.links.unlink(*player),
+            Event::TimeZoneSet { zone } => self.zone = *zone,
             Event::Created {
                 name,
                 rules,
@@ -2238,6 +2255,12 @@ fn named(plan: &SeasonPlan) -> SeasonPlan {
         m.placed = name(m.placed);
     }
     plan
+}
+
+impl crate::zone::Zoned for League {
+    fn zone(&self) -> crate::zone::TimeZone {
+        self.zone
+    }
 }
 
 impl crate::model::Linked for League {

@@ -802,6 +802,10 @@ impl Ladder {
                 )?;
                 Ok(vec![Event::AccountLinked { player, account }])
             }
+            Command::SetTimeZone { zone } => {
+                let zone = crate::zone::TimeZone::set(self.zone, &zone)?;
+                Ok(vec![Event::TimeZoneSet { zone }])
+            }
             Command::UnlinkAccount { player } => {
                 self.known(player)?;
                 let account = self

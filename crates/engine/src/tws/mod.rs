@@ -541,6 +541,11 @@ pub enum Event {
     /// ARB-R72): its members get the ids 1, 2, ... in the order of the
     /// records, members first, then the inactive list.
     CarriedOver(Box<CarryOver>),
+    /// The ladder's times are shown, and days given without a time read,
+    /// in `zone` (ARB-R82).
+    TimeZoneSet {
+        zone: crate::zone::TimeZone,
+    },
     /// Undo: the event `seq` no longer counts. Folds skip reverted events
     /// (see [`fold`]).
     Reverted {
@@ -565,6 +570,7 @@ impl Event {
             Event::PlayerWithdrawn { .. } => "player-withdrawn",
             Event::AccountLinked { .. } => "account-linked",
             Event::AccountUnlinked { .. } => "account-unlinked",
+            Event::TimeZoneSet { .. } => "time-zone-set",
             Event::EliminatorVolunteered { .. } => "eliminator-volunteered",
             Event::EliminatorStoodDown { .. } => "eliminator-stood-down",
             Event::SkipRequested { .. } => "skip-requested",
@@ -814,6 +820,10 @@ pub enum Command {
     UnlinkAccount {
         player: PlayerId,
     },
+    /// A moderator sets the ladder's time zone, an IANA name (ARB-R82).
+    SetTimeZone {
+        zone: String,
+    },
     /// `command` (an application, a moderator's `Join` or a guest's
     /// registration) for `account`: the new player's events and the link
     /// of the account to him, in one append (ARB-R50). An applicant has no
@@ -888,6 +898,7 @@ impl Command {
             | Command::CancelSkip { .. }
             | Command::LinkAccount { .. }
             | Command::UnlinkAccount { .. }
+            | Command::SetTimeZone { .. }
             | Command::Revert { .. } => {}
             Command::Linked { command: inner, .. } => **inner = inner.without_time(),
         }
@@ -930,6 +941,8 @@ pub struct Ladder {
     pub streak: u32,
     /// Which account plays as which player (ARB-R50).
     pub links: Links,
+    /// The ladder's time zone (ARB-R82): UTC until one is set.
+    pub zone: crate::zone::TimeZone,
     pub rounds: Vec<Round>,
     pub games: Vec<Game>,
     /// Skips requested for rounds not yet announced.
@@ -981,6 +994,12 @@ pub(crate) fn single_spaced(s: &str) -> String {
 /// (ARB-R22, ARB-R62).
 fn name_key(name: &str) -> String {
     crate::model::name_key(name)
+}
+
+impl crate::zone::Zoned for Ladder {
+    fn zone(&self) -> crate::zone::TimeZone {
+        self.zone
+    }
 }
 
 impl crate::model::Linked for Ladder {
@@ -1229,6 +1248,7 @@ impl Ladder {
             }
             Event::AccountLinked { player, account } => self.links.link(account, *player),
             Event::AccountUnlinked { player, .. } => self.links.unlink(*player),
+            Event::TimeZoneSet { zone } => self.zone = *zone,
             Event::EliminatorVolunteered { player } => {
                 if let Some(p) = self.player_mut(*player) {
                     p.eliminator = true;
@@ -1371,6 +1391,7 @@ impl Ladder {
                 player_ok(player) && crate::model::account_name(account).is_ok()
             }
             Event::AccountUnlinked { player, .. } => player_ok(player),
+            Event::TimeZoneSet { .. } => true,
             Event::RoundAnnounced(a) => {
                 a.round == self.next_round_number()
                     && a.games

@@ -251,6 +251,9 @@ pub enum Event {
     AccountLinked { player: PlayerId, account: String },
     /// A moderator ends the link of `account` to `player` (ARB-R50).
     AccountUnlinked { player: PlayerId, account: String },
+    /// The competition's times are shown, and days given without a time
+    /// read, in `zone` (ARB-R82).
+    TimeZoneSet { zone: crate::zone::TimeZone },
     /// Undo: the event `seq` no longer counts. [`Challengers::apply`]
     /// ignores it; a fold of a stored log skips the reverted events.
     Reverted { seq: u64, summary: String },
@@ -268,6 +271,7 @@ impl Event {
             Event::ReportDisputed { .. } => "challengers-report-disputed",
             Event::AccountLinked { .. } => "challengers-account-linked",
             Event::AccountUnlinked { .. } => "challengers-account-unlinked",
+            Event::TimeZoneSet { .. } => "challengers-time-zone-set",
             Event::Reverted { .. } => "reverted",
         }
     }
@@ -332,6 +336,8 @@ pub enum Command {
     LinkAccount { player: PlayerId, account: String },
     /// A moderator ends the link of `player`'s account (ARB-R50).
     UnlinkAccount { player: PlayerId },
+    /// A moderator sets the competition's time zone, an IANA name (ARB-R82).
+    SetTimeZone { zone: String },
 }
 
 impl Command {
@@ -346,7 +352,8 @@ impl Command {
             | Command::DisputeReport { at, .. } => Some(*at),
             Command::Create { .. }
             | Command::LinkAccount { .. }
-            | Command::UnlinkAccount { .. } => None,
+            | Command::UnlinkAccount { .. }
+            | Command::SetTimeZone { .. } => None,
         }
     }
 
@@ -365,7 +372,8 @@ impl Command {
             }
             Command::Create { .. }
             | Command::LinkAccount { .. }
-            | Command::UnlinkAccount { .. } => {}
+            | Command::UnlinkAccount { .. }
+            | Command::SetTimeZone { .. } => {}
         }
         command
     }
@@ -381,6 +389,8 @@ pub struct Challengers {
     pub created: bool,
     /// Which account plays as which player (ARB-R50).
     pub links: Links,
+    /// The time zone (ARB-R82): UTC until one is set.
+    pub zone: crate::zone::TimeZone,
     qualifier: Option<Qualifier>,
     games: Vec<Game>,
     /// The board of the next counted game; `None` before Game 0 and after
@@ -748,6 +758,9 @@ impl Challengers {
                 )?;
                 Event::AccountLinked { player, account }
             }
+            Command::SetTimeZone { zone } => Event::TimeZoneSet {
+                zone: crate::zone::TimeZone::set(self.zone, &zone)?,
+            },
             Command::UnlinkAccount { player } => {
                 self.known_player(player)?;
                 let account = self
@@ -1144,7 +1157,7 @@ impl Challengers {
                     .map(|_| ())
                     .map_err(|why| RuleError::new("Arbiter", why))
             }
-            Event::Reverted { .. } => Ok(()),
+            Event::Reverted { .. } | Event::TimeZoneSet { .. } => Ok(()),
         }
     }
 
@@ -1167,6 +1180,7 @@ impl Challengers {
         match event {
             Event::AccountLinked { player, account } => self.links.link(account, *player),
             Event::AccountUnlinked { player, .. } => self.links.unlink(*player),
+            Event::TimeZoneSet { zone } => self.zone = *zone,
             Event::ResultReported {
                 number,
                 score,
@@ -1279,6 +1293,12 @@ impl Challengers {
             }
             Event::Reverted { .. } => {}
         }
+    }
+}
+
+impl crate::zone::Zoned for Challengers {
+    fn zone(&self) -> crate::zone::TimeZone {
+        self.zone
     }
 }
 

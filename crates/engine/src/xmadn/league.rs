@@ -303,6 +303,11 @@ pub enum Event {
         player: PlayerId,
         account: String,
     },
+    /// The competition's times are shown, and days given without a time
+    /// read, in `zone` (ARB-R82).
+    TimeZoneSet {
+        zone: crate::zone::TimeZone,
+    },
     /// Undo: event `seq` no longer counts (folds skip it).
     Reverted {
         seq: u64,
@@ -330,6 +335,7 @@ impl Event {
             Event::ReportDisputed { .. } => "league-report-disputed",
             Event::AccountLinked { .. } => "league-account-linked",
             Event::AccountUnlinked { .. } => "league-account-unlinked",
+            Event::TimeZoneSet { .. } => "league-time-zone-set",
             Event::Reverted { .. } => "reverted",
         }
     }
@@ -463,6 +469,8 @@ pub enum Command {
     LinkAccount { player: PlayerId, account: String },
     /// A moderator ends the link of `player`'s account (ARB-R50).
     UnlinkAccount { player: PlayerId },
+    /// A moderator sets the competition's time zone, an IANA name (ARB-R82).
+    SetTimeZone { zone: String },
 }
 
 fn epoch() -> Time {
@@ -474,7 +482,8 @@ impl Command {
         match self {
             Command::Create { .. }
             | Command::LinkAccount { .. }
-            | Command::UnlinkAccount { .. } => None,
+            | Command::UnlinkAccount { .. }
+            | Command::SetTimeZone { .. } => None,
             Command::RollPositions { at, .. }
             | Command::EnterRoll { at, .. }
             | Command::ByColour { at, .. }
@@ -524,7 +533,9 @@ impl Command {
             | Command::ReportResult { at, .. }
             | Command::ConfirmResult { at, .. }
             | Command::DisputeReport { at, .. } => *at = epoch(),
-            Command::LinkAccount { .. } | Command::UnlinkAccount { .. } => {}
+            Command::LinkAccount { .. }
+            | Command::UnlinkAccount { .. }
+            | Command::SetTimeZone { .. } => {}
         }
         c
     }
@@ -539,6 +550,8 @@ pub struct League {
     pub players: Vec<String>,
     /// Which account plays as which player (ARB-R50).
     pub links: Links,
+    /// The time zone (ARB-R82): UTC until one is set.
+    pub zone: crate::zone::TimeZone,
     /// The commitment of the next roll's seed.
     pub seed_hash: [u8; 32],
     pub drrs: Vec<Drr>,
@@ -933,6 +946,7 @@ impl League {
         match event {
             Event::AccountLinked { player, account } => self.links.link(account, *player),
             Event::AccountUnlinked { player, .. } => self.links.unlink(*player),
+            Event::TimeZoneSet { zone } => self.zone = *zone,
             Event::Created {
                 name,
                 rules,
@@ -1247,6 +1261,10 @@ impl League {
                     |p| self.name_of(p),
                 )?;
                 Ok(vec![Event::AccountLinked { player, account }])
+            }
+            Command::SetTimeZone { zone } => {
+                let zone = crate::zone::TimeZone::set(self.zone, &zone)?;
+                Ok(vec![Event::TimeZoneSet { zone }])
             }
             Command::UnlinkAccount { player } => {
                 self.known_player(player)?;
@@ -2258,6 +2276,12 @@ pub fn describe_rounds(league: &League, rounds: &[RollRound<PlayerId>]) -> Strin
         })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+impl crate::zone::Zoned for League {
+    fn zone(&self) -> crate::zone::TimeZone {
+        self.zone
+    }
 }
 
 impl crate::model::Linked for League {

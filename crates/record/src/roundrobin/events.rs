@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::RecordError;
 use crate::envelope::event_dto;
-use crate::v1::{Hex32, Pid, PlayerAccountDto, RevertedDto, Stamp};
+use crate::v1::{Hex32, Pid, PlayerAccountDto, RevertedDto, Stamp, ZoneDto};
 
 /// A game number, from 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -283,6 +283,7 @@ event_dto! {
         LotsDrawn(LotsDto) = "round-robin-lots",
         AccountLinked(PlayerAccountDto) = "round-robin-account-linked",
         AccountUnlinked(PlayerAccountDto) = "round-robin-account-unlinked",
+        TimeZoneSet(ZoneDto) = "round-robin-time-zone-set",
         Reverted(RevertedDto) = "reverted",
     }
 }
@@ -376,6 +377,7 @@ impl From<&Event> for EventDto {
             Event::AccountUnlinked { player, account } => {
                 EventDto::AccountUnlinked(PlayerAccountDto::new(*player, account))
             }
+            Event::TimeZoneSet { zone } => EventDto::TimeZoneSet(ZoneDto::new(*zone)),
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
@@ -439,6 +441,7 @@ impl TryFrom<EventDto> for Event {
                 player: a.player(),
                 account: a.into_account(),
             },
+            EventDto::TimeZoneSet(z) => Event::TimeZoneSet { zone: z.zone() },
             EventDto::Reverted(r) => Event::Reverted {
                 seq: r.seq,
                 summary: r.summary,

@@ -12,7 +12,7 @@ use super::dto::{
     RulesDto, SeasonNo, pids, players, restrictions, restrictions_dto,
 };
 use crate::envelope::event_dto;
-use crate::v1::{ConfirmerDto, Pid, PlayerAccountDto, RevertedDto, Stamp};
+use crate::v1::{ConfirmerDto, Pid, PlayerAccountDto, RevertedDto, Stamp, ZoneDto};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -374,6 +374,7 @@ event_dto! {
         FinalWithdrawn(FinalWithdrawnDto) = "sunjang-final-withdrawn",
         AccountLinked(PlayerAccountDto) = "sunjang-account-linked",
         AccountUnlinked(PlayerAccountDto) = "sunjang-account-unlinked",
+        TimeZoneSet(ZoneDto) = "sunjang-time-zone-set",
         Reverted(RevertedDto) = "reverted",
     }
 }
@@ -582,6 +583,7 @@ impl From<&Event> for EventDto {
             Event::AccountUnlinked { player, account } => {
                 EventDto::AccountUnlinked(PlayerAccountDto::new(*player, account))
             }
+            Event::TimeZoneSet { zone } => EventDto::TimeZoneSet(ZoneDto::new(*zone)),
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
@@ -694,6 +696,7 @@ impl From<EventDto> for Event {
                 player: d.player(),
                 account: d.into_account(),
             },
+            EventDto::TimeZoneSet(z) => Event::TimeZoneSet { zone: z.zone() },
             EventDto::Reverted(d) => Event::Reverted {
                 seq: d.seq,
                 summary: d.summary,

@@ -833,6 +833,46 @@ pub(crate) struct PlayerAccountDto {
     account: String,
 }
 
+/// A competition's time zone as its `…time-zone-set` events record it:
+/// `{"zone": "Europe/Berlin"}`, an IANA name (ARB-R82); a name that is
+/// not one is an invalid record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ZoneDto {
+    zone: ZoneName,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+struct ZoneName(arbiter_engine::zone::TimeZone);
+
+impl TryFrom<String> for ZoneName {
+    type Error = String;
+    fn try_from(name: String) -> Result<Self, String> {
+        arbiter_engine::zone::TimeZone::parse(&name)
+            .map(ZoneName)
+            .map_err(|e| e.message)
+    }
+}
+
+impl From<ZoneName> for String {
+    fn from(z: ZoneName) -> String {
+        z.0.name().to_string()
+    }
+}
+
+impl ZoneDto {
+    pub(crate) fn new(zone: arbiter_engine::zone::TimeZone) -> Self {
+        ZoneDto {
+            zone: ZoneName(zone),
+        }
+    }
+
+    pub(crate) fn zone(&self) -> arbiter_engine::zone::TimeZone {
+        self.zone.0
+    }
+}
+
 impl PlayerAccountDto {
     pub(crate) fn new(player: arbiter_engine::model::PlayerId, account: &str) -> Self {
         PlayerAccountDto {
@@ -1065,6 +1105,7 @@ event_dto! {
         RoundClosed(Box<RoundClosedDto>) = "round-closed",
         AccountLinked(PlayerAccountDto) = "account-linked",
         AccountUnlinked(PlayerAccountDto) = "account-unlinked",
+        TimeZoneSet(ZoneDto) = "time-zone-set",
         CarriedOver(Box<CarriedOverDto>) = "carried-over",
         Reverted(RevertedDto) = "reverted",
     }
@@ -1211,6 +1252,7 @@ impl From<&Event> for EventDto {
             Event::AccountUnlinked { player, account } => {
                 EventDto::AccountUnlinked(PlayerAccountDto::new(*player, account))
             }
+            Event::TimeZoneSet { zone } => EventDto::TimeZoneSet(ZoneDto::new(*zone)),
             Event::CarriedOver(c) => EventDto::CarriedOver(Box::new(c.as_ref().into())),
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
@@ -1314,6 +1356,7 @@ impl From<EventDto> for Event {
                 player: d.player(),
                 account: d.into_account(),
             },
+            EventDto::TimeZoneSet(z) => Event::TimeZoneSet { zone: z.zone() },
             EventDto::CarriedOver(d) => Event::CarriedOver(Box::new((*d).into())),
             EventDto::Reverted(d) => Event::Reverted {
                 seq: d.seq,

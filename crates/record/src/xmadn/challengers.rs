@@ -7,7 +7,7 @@ use super::dto::{
     Arr, ChallengersRulesDto, ColoursDto, HomesDto, ScoreDto, homes, homes_dto, pids, players,
 };
 use crate::envelope::event_dto;
-use crate::v1::{ConfirmerDto, Pid, PlayerAccountDto, RevertedDto, Stamp};
+use crate::v1::{ConfirmerDto, Pid, PlayerAccountDto, RevertedDto, Stamp, ZoneDto};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -87,6 +87,7 @@ event_dto! {
         ReportDisputed(ReportDisputedDto) = "challengers-report-disputed",
         AccountLinked(PlayerAccountDto) = "challengers-account-linked",
         AccountUnlinked(PlayerAccountDto) = "challengers-account-unlinked",
+        TimeZoneSet(ZoneDto) = "challengers-time-zone-set",
         Reverted(RevertedDto) = "reverted",
     }
 }
@@ -164,6 +165,7 @@ impl From<&Event> for EventDto {
             Event::AccountUnlinked { player, account } => {
                 EventDto::AccountUnlinked(PlayerAccountDto::new(*player, account))
             }
+            Event::TimeZoneSet { zone } => EventDto::TimeZoneSet(ZoneDto::new(*zone)),
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
@@ -216,6 +218,7 @@ impl From<EventDto> for Event {
                 player: d.player(),
                 account: d.into_account(),
             },
+            EventDto::TimeZoneSet(z) => Event::TimeZoneSet { zone: z.zone() },
             EventDto::Reverted(d) => Event::Reverted {
                 seq: d.seq,
                 summary: d.summary,

@@ -9,7 +9,7 @@ use super::dto::{
     homes_dto, pids, players, rounds, rounds_dto,
 };
 use crate::envelope::event_dto;
-use crate::v1::{ConfirmerDto, Gid, Hex32, Pid, PlayerAccountDto, RevertedDto, Stamp};
+use crate::v1::{ConfirmerDto, Gid, Hex32, Pid, PlayerAccountDto, RevertedDto, Stamp, ZoneDto};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -259,6 +259,7 @@ event_dto! {
         ReportDisputed(ReportDisputedDto) = "league-report-disputed",
         AccountLinked(PlayerAccountDto) = "league-account-linked",
         AccountUnlinked(PlayerAccountDto) = "league-account-unlinked",
+        TimeZoneSet(ZoneDto) = "league-time-zone-set",
         Reverted(RevertedDto) = "reverted",
     }
 }
@@ -427,6 +428,7 @@ impl From<&Event> for EventDto {
             Event::AccountUnlinked { player, account } => {
                 EventDto::AccountUnlinked(PlayerAccountDto::new(*player, account))
             }
+            Event::TimeZoneSet { zone } => EventDto::TimeZoneSet(ZoneDto::new(*zone)),
             Event::Reverted { seq, summary } => EventDto::Reverted(RevertedDto::new(*seq, summary)),
         }
     }
@@ -533,6 +535,7 @@ impl From<EventDto> for Event {
                 player: d.player(),
                 account: d.into_account(),
             },
+            EventDto::TimeZoneSet(z) => Event::TimeZoneSet { zone: z.zone() },
             EventDto::Reverted(d) => Event::Reverted {
                 seq: d.seq,
                 summary: d.summary,

@@ -111,6 +111,9 @@ impl Format for RoundRobin {
     fn unlink(player: PlayerId) -> Command {
         Command::UnlinkAccount { player }
     }
+    fn set_time_zone(zone: String) -> Command {
+        Command::SetTimeZone { zone }
+    }
     fn import_players(
         _competition: &str,
         file: &str,
@@ -330,6 +333,7 @@ pub fn describe(rr: &RoundRobin, e: &Event) -> String {
         Event::AccountUnlinked { player, account } => {
             format!("{} unlinked from account {account}", n(player))
         }
+        Event::TimeZoneSet { zone } => crate::summary::zone_set(*zone),
         Event::Reverted { seq, summary } => format!("undid event {seq} ({summary})"),
     }
 }
@@ -342,7 +346,9 @@ pub fn concerns(rr: &RoundRobin, e: &Event) -> crate::history::Concerns {
     match e {
         Event::Created { players, .. } => Concerns::players(players.iter().cloned()),
         Event::PlayerAdded { name } => Concerns::players([name.clone()]),
-        Event::Started { .. } | Event::Reverted { .. } => Concerns::nothing(),
+        Event::Started { .. } | Event::Reverted { .. } | Event::TimeZoneSet { .. } => {
+            Concerns::nothing()
+        }
         Event::DeadlineSet { round, .. } => Concerns::in_round(*round, []),
         Event::ResultRecorded { game, .. } | Event::ResultCorrected { game, .. } => {
             match rr.game(*game) {
