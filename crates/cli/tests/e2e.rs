@@ -56,7 +56,8 @@ async fn visit(b: &Browser) -> Vec<PathBuf> {
     // The list of competitions.
     b.goto("/").await;
     b.wait_for_h1("Competitions").await;
-    let names = b.texts("main table tbody th[scope=row] a").await;
+    // A card each (issue 17 §3), named by its heading's link.
+    let names = b.texts("main .comp-card h2 a").await;
     assert_eq!(
         names,
         [

@@ -377,6 +377,8 @@ fn assert_has(uri: &str, html: &str, wanted: &[&str]) {
 
 #[tokio::test]
 async fn the_list_shows_every_competition_with_its_format_members_and_version() {
+    // Each competition is a card (issue 17 §3): its format, where it
+    // stands, who leads it, its members and version.
     let app = app().await;
     let d = demo();
     let html = page(&app, "/").await;
@@ -385,7 +387,7 @@ async fn the_list_shows_every_competition_with_its_format_members_and_version() 
         "/",
         &html,
         &[
-            "<caption>Every competition on this server</caption>",
+            r#"<ul class="comp-cards" aria-label="Every competition on this server">"#,
             &format!(
                 r#"<a href="/c/{}">Twilight Struggle Ladder (demo)</a>"#,
                 d.ladder
@@ -405,8 +407,10 @@ async fn the_list_shows_every_competition_with_its_format_members_and_version() 
             "Sunjang league",
             "round 4 running",
             "season 3 running",
-            r#"<th scope="col" class="num">Members</th>"#,
-            r#"<th scope="col" class="num">Version</th>"#,
+            r#"<span class="comp-leader-what">On rung 1</span> <a href="/c/tws-demo/players/Hiro%20Tanaka">Hiro Tanaka</a>"#,
+            r#"<span class="comp-leader-what">Champion</span> <a href="/c/xmadn-league-demo/players/"#,
+            "<dt>Members</dt>",
+            "<dt>Version</dt>",
         ],
     );
 }

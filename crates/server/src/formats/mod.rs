@@ -140,6 +140,12 @@ pub(crate) trait WebFormat: Format {
     ) -> impl Future<Output = Result<arbiter_store::Seq, ApiError>> + Send;
     /// Its members and where it stands, for the list of competitions.
     fn list_line(&self) -> (usize, String);
+    /// Who leads it, for its card in the list of competitions: what he is
+    /// ("Champion", "On rung 1", "Leads") and his name; `None` while no
+    /// one does.
+    fn leader(&self) -> Option<(&'static str, String)> {
+        None
+    }
     /// Its players as the search finds them (`/search`, issue 17 §1):
     /// each name with the address of his page
     /// ([`WebFormat::player_page`]).

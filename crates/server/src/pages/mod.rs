@@ -49,6 +49,7 @@ mod insight;
 mod installation;
 mod list;
 mod new;
+pub(crate) mod picture;
 pub(crate) mod players;
 pub(crate) mod queue;
 mod results_import;

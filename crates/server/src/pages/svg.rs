@@ -279,6 +279,109 @@ pub fn bar_chart(id: &str, title: &str, desc: &str, bars: &[Bar]) -> Svg {
     Svg(out)
 }
 
+/// A game in a crosstable's glance, from the row player's seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Won,
+    Drawn,
+    Lost,
+    /// Not played yet.
+    Open,
+}
+
+impl Outcome {
+    /// The mark's class (its colour comes from the stylesheet, in both
+    /// themes) and its fill where no stylesheet applies.
+    fn class_and_fill(self) -> (&'static str, &'static str) {
+        match self {
+            Outcome::Won => ("g-won", WON),
+            Outcome::Drawn => ("g-drawn", "#9aa3ad"),
+            Outcome::Lost => ("g-lost", LOST),
+            Outcome::Open => ("g-open", "#ffffff"),
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            Outcome::Won => "won",
+            Outcome::Drawn => "drawn",
+            Outcome::Lost => "lost",
+            Outcome::Open => "to play",
+        }
+    }
+}
+
+/// A crosstable at a glance: one row and one column a player, in the
+/// table's order, numbered by place; each cell his games against that
+/// opponent as coloured marks (a double round robin splits the cell in
+/// two). `cells[i][j]` are row `i`'s games against column `j`. The
+/// figures are in the tables beside it; this is their picture.
+pub fn crosstable_glance(
+    id: &str,
+    title: &str,
+    desc: &str,
+    names: &[String],
+    cells: &[Vec<Vec<Outcome>>],
+) -> Svg {
+    const GAP: f64 = 3.0;
+    const HEAD: f64 = 26.0;
+    let n = names.len();
+    // Larger cells for a small group, so that it reads as well as a big
+    // one; at most about 310 units across, a phone's width.
+    let cell = (280.0 / n.max(1) as f64).clamp(26.0, 44.0).floor();
+    let size = HEAD + n as f64 * (cell + GAP);
+    let side = size.ceil() as u32;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="glance" viewBox="0 0 {side} {side}" width="{side}" height="{side}" role="img" aria-labelledby="{id}-t {id}-d" font-family="system-ui, sans-serif" font-size="12"><title id="{id}-t">{}</title><desc id="{id}-d">{}</desc>"#,
+        esc(title),
+        esc(desc)
+    );
+    for (i, name) in names.iter().enumerate() {
+        let at = HEAD + i as f64 * (cell + GAP) + cell / 2.0;
+        let _ = write!(
+            out,
+            r#"<text class="g-label" x="{at:.1}" y="17" text-anchor="middle" fill="{INK}">{}<title>{}</title></text><text class="g-label" x="{:.1}" y="{:.1}" text-anchor="middle" fill="{INK}">{}<title>{}</title></text>"#,
+            i + 1,
+            esc(name),
+            HEAD / 2.0 - 2.0,
+            at + 4.0,
+            i + 1,
+            esc(name)
+        );
+    }
+    for (i, row) in cells.iter().enumerate().take(n) {
+        let y = HEAD + i as f64 * (cell + GAP);
+        for (j, games) in row.iter().enumerate().take(n) {
+            let x = HEAD + j as f64 * (cell + GAP);
+            if i == j {
+                let _ = write!(
+                    out,
+                    r#"<rect class="g-self" x="{x:.1}" y="{y:.1}" width="{cell}" height="{cell}" rx="3" fill="{GRID}"/>"#
+                );
+                continue;
+            }
+            let k = games.len().max(1) as f64;
+            let h = cell / k;
+            for (g, o) in games.iter().enumerate() {
+                let (class, fill) = o.class_and_fill();
+                let _ = write!(
+                    out,
+                    r#"<rect class="{class}" x="{x:.1}" y="{:.1}" width="{cell}" height="{:.1}" rx="3" fill="{fill}" stroke="{GRID}"><title>{} v {}: {}</title></rect>"#,
+                    y + g as f64 * h,
+                    h - if g + 1 < games.len() { 1.0 } else { 0.0 },
+                    esc(&names[i]),
+                    esc(&names[j]),
+                    o.word()
+                );
+            }
+        }
+    }
+    out.push_str("</svg>");
+    Svg(out)
+}
+
 fn shorten(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         text.to_string()
@@ -316,6 +419,20 @@ mod tests {
             }],
         );
         assert!(!bars.as_str().contains("<i>"));
+    }
+
+    #[test]
+    fn a_glance_draws_each_game_and_escapes_names() {
+        let names = vec!["<A>".to_string(), "B".to_string()];
+        let cells = vec![
+            vec![vec![], vec![Outcome::Won, Outcome::Open]],
+            vec![vec![Outcome::Lost, Outcome::Open], vec![]],
+        ];
+        let svg = crosstable_glance("g", "t", "d", &names, &cells);
+        let s = svg.as_str();
+        assert!(!s.contains("<A>") && s.contains("&lt;A&gt; v B: won"));
+        assert_eq!(s.matches("class=\"g-open\"").count(), 2);
+        assert_eq!(s.matches("class=\"g-self\"").count(), 2);
     }
 
     #[test]

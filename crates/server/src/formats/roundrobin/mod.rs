@@ -89,6 +89,17 @@ impl WebFormat for RoundRobin {
         };
         (self.entrants.len(), status)
     }
+    fn leader(&self) -> Option<(&'static str, String)> {
+        self.started?;
+        let table = self.table();
+        let first = table.rows.first()?;
+        let word = if self.is_finished() {
+            "Winner"
+        } else {
+            "Leads"
+        };
+        Some((word, first.line.name.clone()))
+    }
     fn api_view(&self, id: &str, version: u64) -> CompetitionView {
         CompetitionView::RoundRobin(arbiter_service::roundrobin::round_robin_view(
             self, id, version,

@@ -9,9 +9,11 @@ use axum::response::Response;
 
 use crate::AppState;
 use crate::auth::Caller;
+use crate::pages::picture::{Placed, Podium};
 use crate::pages::players::{
     self, GameLine, PlayerHome, PlayerLinks, Standing, ordinal, player_id,
 };
+use crate::pages::svg::{self, Outcome, Svg};
 use crate::pages::{Chrome, Kind, PageError, render};
 
 #[derive(Debug, Template)]
@@ -20,14 +22,91 @@ struct RoundRobinPage {
     chrome: Chrome,
     v: RoundRobinView,
     links: PlayerLinks,
+    /// The leaders, first on the page (issue 17 §3); `None` before a game
+    /// counts.
+    podium: Option<Podium>,
+    /// The crosstable at a glance, beside the podium.
+    glance: Option<Svg>,
+}
+
+/// The top of the table as a podium, once a game counts.
+fn table_top(v: &RoundRobinView, links: &PlayerLinks) -> Option<Podium> {
+    if v.games_played == 0 {
+        return None;
+    }
+    let caption = if v.finished {
+        "The final table's top".to_string()
+    } else {
+        format!(
+            "The top of the table after {} of {} games",
+            v.games_played, v.games
+        )
+    };
+    let placed = v.table.iter().map(|r| Placed {
+        place: r.place,
+        name: r.player.clone(),
+        href: links.href(&r.player).map(str::to_string),
+        figure: format!("{} pts", r.points),
+    });
+    Some(Podium::of("top", "Place", caption, placed, 5).linking("#table", "the whole table"))
+}
+
+/// Every game as a mark in a grid of the players in the table's order.
+fn glance(rr: &RoundRobin) -> Option<Svg> {
+    let table = rr.table();
+    let order: Vec<PlayerId> = table.rows.iter().map(|r| r.line.player).collect();
+    let names: Vec<String> = table.rows.iter().map(|r| r.line.name.clone()).collect();
+    if order.len() < 2 || order.len() > 24 {
+        return None;
+    }
+    let at = |p: PlayerId| order.iter().position(|q| *q == p);
+    let mut cells = vec![vec![Vec::new(); order.len()]; order.len()];
+    let mut games: Vec<_> = rr.games.iter().collect();
+    games.sort_by_key(|g| g.round);
+    for g in games {
+        let (Some(h), Some(a)) = (at(g.home), at(g.away)) else {
+            continue;
+        };
+        let (home, away) = match rr.counted_score(g).or(g.score) {
+            None => (Outcome::Open, Outcome::Open),
+            Some(score) => match his_result(score, Seat::Home).1 {
+                o if o.starts_with("won") => (Outcome::Won, Outcome::Lost),
+                o if o.starts_with("lost") => (Outcome::Lost, Outcome::Won),
+                _ => (Outcome::Drawn, Outcome::Drawn),
+            },
+        };
+        cells[h][a].push(home);
+        cells[a][h].push(away);
+    }
+    let leader = names.first().cloned().unwrap_or_default();
+    let open = cells
+        .iter()
+        .flatten()
+        .flatten()
+        .any(|o| *o == Outcome::Open);
+    let open = if open { ", white to play" } else { "" };
+    Some(svg::crosstable_glance(
+        "glance",
+        "Every game at a glance",
+        &format!(
+            "A grid of the players in the table's order, numbered by place (1 is {leader}); each cell holds the row player's games against the column player: green won, grey drawn, orange lost{open}."
+        ),
+        &names,
+        &cells,
+    ))
 }
 
 /// `GET /c/{id}` for a round-robin league.
 pub(crate) async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
     let v = state
         .service
-        .read_as::<RoundRobin, _>(id, |rr, version| round_robin_view(rr, id, version))
+        .read_as::<RoundRobin, _>(id, |rr, version| {
+            (round_robin_view(rr, id, version), glance(rr))
+        })
         .await?;
+    let (v, glance) = v;
+    let links = PlayerLinks::in_order(id, &v.players);
+    let podium = table_top(&v, &links);
     render(&RoundRobinPage {
         chrome: Chrome::competition(
             v.name.clone(),
@@ -36,7 +115,9 @@ pub(crate) async fn page(state: &AppState, id: &str) -> Result<Response, PageErr
             Kind::RoundRobin,
             &format!("/c/{id}"),
         ),
-        links: PlayerLinks::in_order(id, &v.players),
+        glance: glance.filter(|_| podium.is_some()),
+        podium,
+        links,
         v,
     })
 }

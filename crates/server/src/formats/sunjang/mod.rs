@@ -114,6 +114,10 @@ impl WebFormat for League {
         };
         (members, status)
     }
+    fn leader(&self) -> Option<(&'static str, String)> {
+        self.defending_champion()
+            .map(|p| ("Defending champion", self.name_of(p)))
+    }
     fn api_view(&self, id: &str, version: u64) -> CompetitionView {
         CompetitionView::SunjangLeague(arbiter_service::sunjang::sunjang_view(self, id, version))
     }

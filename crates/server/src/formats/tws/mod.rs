@@ -113,6 +113,9 @@ impl WebFormat for Ladder {
         };
         (self.order.len(), status)
     }
+    fn leader(&self) -> Option<(&'static str, String)> {
+        self.order.first().map(|p| ("On rung 1", self.name_of(*p)))
+    }
     fn api_view(&self, id: &str, version: u64) -> CompetitionView {
         CompetitionView::TwsLadder(arbiter_service::views::ladder_view(self, id, version))
     }

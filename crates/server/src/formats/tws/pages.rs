@@ -11,6 +11,7 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 
 use crate::AppState;
+use crate::pages::picture::{Placed, Podium};
 use crate::pages::svg::{self, Bar, Point, Svg};
 use crate::pages::{Chrome, Kind, PageError, not_found_page, number, render};
 
@@ -50,6 +51,26 @@ struct LadderPage {
     round: Option<RoundView>,
     rounds: Vec<RoundLink>,
     rules_versions: Vec<String>,
+    /// The ladder's top, first on the page (issue 17 §3).
+    podium: Podium,
+}
+
+/// The ladder's top rungs as a podium, the next rungs below.
+fn ladder_top(v: &LadderView, id: &str) -> Podium {
+    let caption = match v.current_round {
+        Some(n) => format!("The top of the ladder during round {n}"),
+        None => "The top of the ladder".to_string(),
+    };
+    let placed = v.rungs.iter().map(|r| Placed {
+        place: r.rung as usize,
+        name: r.name.clone(),
+        href: Some(format!(
+            "/c/{id}/players/{}",
+            crate::pages::path_segment(&r.name)
+        )),
+        figure: format!("{}-{}-{}", r.ladder.wins, r.ladder.losses, r.ladder.ties),
+    });
+    Podium::of("top", "Rung", caption, placed, 5).linking("#ladder", "the whole ladder")
 }
 
 fn round_links(l: &Ladder) -> Vec<RoundLink> {
@@ -122,6 +143,7 @@ pub(crate) async fn page(state: &AppState, id: &str) -> Result<Response, PageErr
                 round,
                 rounds: round_links(l),
                 rules_versions,
+                podium: ladder_top(&v, id),
                 v,
             }
         })

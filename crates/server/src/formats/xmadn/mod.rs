@@ -117,6 +117,17 @@ impl WebFormat for League {
             pages::phase_for_the_web(&arbiter_service::xmadn::phase_words(self)),
         )
     }
+    fn leader(&self) -> Option<(&'static str, String)> {
+        if let Some(p) = self.champion() {
+            return Some(("Champion", self.name_of(p)));
+        }
+        if self.games.iter().all(|g| !g.is_resolved()) {
+            return None;
+        }
+        let table = arbiter_engine::xmadn::table::Table::of(self);
+        let first = *table.ranking.order.first()?;
+        Some(("Leads the table", self.name_of(first)))
+    }
     fn api_view(&self, id: &str, version: u64) -> CompetitionView {
         CompetitionView::XmadnLeague(arbiter_service::xmadn::league_view(self, id, version))
     }
@@ -245,6 +256,16 @@ impl WebFormat for Challengers {
             ),
         };
         (self.players.len(), status)
+    }
+    fn leader(&self) -> Option<(&'static str, String)> {
+        if let Some(p) = self.champion() {
+            return Some(("Champion", self.name_of(p)));
+        }
+        if self.games().is_empty() {
+            return None;
+        }
+        let first = self.standings().into_iter().next()?;
+        Some(("Leads", self.name_of(first.player)))
     }
     fn api_view(&self, id: &str, version: u64) -> CompetitionView {
         CompetitionView::XmadnChallengers(arbiter_service::xmadn::challengers_view(

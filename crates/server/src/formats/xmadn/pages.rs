@@ -11,6 +11,7 @@ use axum::response::Response;
 
 use crate::AppState;
 use crate::auth::Caller;
+use crate::pages::picture::{Placed, Podium};
 use crate::pages::players::{
     self, GameLine, PendingReport, PlayerHome, PlayerLinks, ReportForm, Reports, Standing, ordinal,
     player_id,
@@ -30,6 +31,31 @@ struct LeaguePage {
     chrome: Chrome,
     v: LeagueView,
     links: PlayerLinks,
+    /// The table's top, first on the page until the playoff's bracket
+    /// takes its place (issue 17 §3); `None` before a game is played.
+    podium: Option<Podium>,
+}
+
+/// The top of a league's table as a podium, once a game is played.
+fn table_top(v: &LeagueView, links: &PlayerLinks) -> Option<Podium> {
+    if v.table.iter().all(|r| r.played == 0) {
+        return None;
+    }
+    let caption = if v.provisional {
+        "The top of the table, provisional while games remain (XM-R5)".to_string()
+    } else {
+        "The top of the table".to_string()
+    };
+    let placed = v.table.iter().map(|r| Placed {
+        place: r.place,
+        name: r.player.clone(),
+        href: links.href(&r.player).map(str::to_string),
+        figure: format!(
+            "{}-{} · {}:{}",
+            r.wins, r.losses, r.pawns_for, r.pawns_against
+        ),
+    });
+    Some(Podium::of("top", "Place", caption, placed, 5).linking("#table", "the whole table"))
 }
 
 /// `GET /c/{id}` for an XMadn league.
@@ -39,8 +65,10 @@ pub(crate) async fn league(state: &AppState, id: &str) -> Result<Response, PageE
         .read_as::<League, _>(id, |l, version| league_view(l, id, version))
         .await?;
     v.phase = phase_for_the_web(&v.phase);
+    let links = PlayerLinks::in_order(id, &v.players);
     render(&LeaguePage {
-        links: PlayerLinks::in_order(id, &v.players),
+        podium: table_top(&v, &links),
+        links,
         chrome: Chrome::competition(
             v.name.clone(),
             id,
