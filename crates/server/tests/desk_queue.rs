@@ -66,7 +66,7 @@ impl Demo {
             &self.app,
             &format!("/c/{id}/act"),
             cookie,
-            body(&form(page, name), filled),
+            body(form(page, name), filled),
         )
         .await
     }

@@ -454,7 +454,7 @@ fn queue(
             .filter_map(|id| rr.game(*id))
             .all(|g| rr.counted_score(g).is_some() || !(rr.counts(g.home) && rr.counts(g.away)))
     };
-    if let Some(i) = rr.rounds.iter().rposition(|r| complete(r))
+    if let Some(i) = rr.rounds.iter().rposition(&complete)
         && let Some(next) = rr.rounds.get(i + 1)
         && next.deadline.is_none()
         && !complete(next)

@@ -269,8 +269,8 @@ async fn queue(
             q.push(Item::report(&PendingReport {
                 id: g.id.clone(),
                 text: format!(
-                    "{} reported {title}: {outcome} ({}), on {}; awaiting {}.",
-                    rep.by, rep.ended_by, rep.reported, rep.awaiting
+                    "{} reported {title}: {outcome} ({}); awaiting {}.",
+                    rep.by, rep.ended_by, rep.awaiting
                 ),
                 mine: !dg.can_moderate,
                 confirm: "confirm-result",
@@ -342,12 +342,12 @@ async fn queue(
         );
     }
     match ladder.open_round() {
-        Some(r) => {
+        Some(r)
             if ladder
                 .decide(arbiter_engine::tws::Command::CloseRound { at: now })
-                .is_ok()
-            {
-                q.push(
+                .is_ok() =>
+        {
+            q.push(
                     Item::new(
                         Waits::Due,
                         "q-close",
@@ -361,8 +361,8 @@ async fn queue(
                             .with("preview", "true"),
                     ),
                 );
-            }
         }
+        Some(_) => {}
         None if ladder.order.len() >= 2 => {
             let n = ladder.next_round_number();
             q.push(

@@ -354,7 +354,7 @@ pub(crate) async fn challengers_desk(
                 )),
                 _ => None,
             })
-            .last();
+            .next_back();
         if reports.is_empty() {
             // The event's next stage: Game 0, or the next counted game,
             // each played at the board (winner stays, first to x).
