@@ -523,7 +523,7 @@ async fn rolls_next_games_and_plans_are_queued_and_xmadn_forms_keep_their_input(
     let desk = d.desk("xl", &jordan).await;
     let queue = queue_of(&desk);
     assert!(
-        queue.contains("<strong>Due:</strong> Double round-robin 1 waits for its positions to be rolled (XM-R1).")
+        queue.contains("<strong>Due:</strong> Double round-robin 1 waits for its positions to be rolled (XMadn League: Double-round robins; ties roll again, XM-R1).")
             && queue.contains("<button type=\"submit\">Roll the positions of DRR 1</button>"),
         "{queue}"
     );

@@ -223,8 +223,8 @@ fn desk_game(
 }
 
 /// What waits for the ladder's moderators (issue 17 §2), from the
-/// ladder's state: its open round's overdue games (TWS Deadlines and
-/// Adjudication) and reports (ARB-R45), the reports disputed since
+/// ladder's state: its open round's overdue games (TWS Conduct of Games)
+/// and reports (ARB-R45), the reports disputed since
 /// (`report-rejected`) whose game is still open, the applications to
 /// approve (TWS Joining the Ladder), and the round to close (when the
 /// decider takes `CloseRound` now: every game decided) or to announce (no
@@ -247,7 +247,7 @@ async fn queue(
                 Waits::Overdue,
                 format!("q-late-{}", g.id),
                 format!(
-                    "{title}, past its deadline{} without a result: record the outcome both players agree, a forfeit, or adjudicate it (TWS Deadlines and Adjudication).",
+                    "{title}, past its deadline{} without a result: record the outcome both players agree, a forfeit, or adjudicate it (TWS Conduct of Games).",
                     g.deadline
                         .as_deref()
                         .map(|d| format!(" of {d}"))

@@ -196,16 +196,16 @@ pub(crate) async fn league_desk(
                 item.link("#playoff", "To the playoff's form")
             });
         }
-        // What the league waits for, by its phase (XM-R1: the positions
-        // of a double round-robin and step 6 are rolled; the playoff
-        // round starts with the higher seed's colours).
+        // What the league waits for, by its phase: the positions of a
+        // double round-robin and step 6 are rolled (XM-R1, XM-R3); the
+        // playoff round starts with the higher seed's colours.
         match &phase {
             Phase::AwaitingPositions { drr } => queue.push(
                 Item::new(
                     Waits::Due,
                     "q-roll",
                     format!(
-                        "Double round-robin {drr} waits for its positions to be rolled (XM-R1)."
+                        "Double round-robin {drr} waits for its positions to be rolled (XMadn League: Double-round robins; ties roll again, XM-R1)."
                     ),
                 )
                 .form(QueueForm::button(
@@ -219,7 +219,7 @@ pub(crate) async fn league_desk(
                     Waits::Due,
                     "q-roll",
                     format!(
-                        "The table waits for the die of step 6 among {} (XM-R1, XM-R2).",
+                        "The table waits for the die of step 6 among {} (XM-R3; ties roll again, XM-R1).",
                         players
                             .iter()
                             .map(|p| l.name_of(*p))
@@ -235,7 +235,7 @@ pub(crate) async fn league_desk(
                     Waits::Due,
                     "q-playoff",
                     format!(
-                        "The {} can start: the higher seed chooses his colours.",
+                        "The {} playoff round can start: the higher seed chooses his colours (XMadn League: Playoff).",
                         stage.name()
                     ),
                 )
