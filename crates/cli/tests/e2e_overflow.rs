@@ -190,6 +190,7 @@ async fn no_page_scrolls_sideways_or_fails_the_accessibility_audit() {
     }
     private.push(format!("{LADDER}/calendars"));
     private.push(format!("{LADDER}/webhooks"));
+    private.push(format!("{LADDER}/time-zone"));
     // The ladder's rules as named settings (issue 17 §2), its owner's.
     private.push(format!("{LADDER}/rules"));
     private.push(PREVIEW_CLOSE.to_string());

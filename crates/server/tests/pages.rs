@@ -746,9 +746,10 @@ async fn the_history_lists_every_event_in_words_newest_first_with_its_record() {
         &[
             r#"<span class="sentence">round 4 announced: "#,
             r#"<span class="sentence">round 1 closed: champion "#,
-            // The time, for the reader and for a machine.
+            // The time, for the reader (in the competition's zone, UTC
+            // here, ARB-R82) and for a machine.
             r#"<td><time datetime="20"#,
-            r#"Z">20"#,
+            r#"Z" data-zone="UTC">20"#,
             " UTC</time></td>",
         ],
     );

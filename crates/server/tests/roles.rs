@@ -204,6 +204,7 @@ impl World {
             Act::WebhooksPage | Act::RulesPage | Act::RegisterWebhook | Act::DisableWebhook => {
                 self.webhooks(act, who).await
             }
+            Act::TimeZonePage | Act::SetTimeZone => self.time_zone(act, who).await,
             Act::ImportResults => {
                 // Game Y (Carol Clark v. Dan Dunn) from a results file
                 // (issue 18 §2), at the ladder's version.
@@ -346,6 +347,55 @@ impl World {
         a
     }
 
+    /// The time zone page and its form (issue 17 §3, ARB-R82): a visitor
+    /// without an account is sent to log in (303 to `/login`), read as
+    /// 401. A refused form must leave the zone as it was.
+    async fn time_zone(&self, act: Act, who: As<'_>) -> Answer {
+        let path = format!("/c/{LADDER}/time-zone");
+        let as_401 = |a: Answer| {
+            if a.status == StatusCode::SEE_OTHER
+                && a.headers[header::LOCATION]
+                    .to_str()
+                    .unwrap()
+                    .starts_with("/login")
+            {
+                Answer {
+                    status: StatusCode::UNAUTHORIZED,
+                    ..a
+                }
+            } else {
+                a
+            }
+        };
+        if act == Act::TimeZonePage {
+            return as_401(send(&self.app, Method::GET, &path, who, &[], None).await);
+        }
+        let csrf = match who {
+            As::Cookie(_, csrf) => csrf.to_string(),
+            _ => String::new(),
+        };
+        let zone = || async { self.state.service.time_zone(LADDER).await.unwrap() };
+        let before = zone().await;
+        let a = common::send_raw(
+            &self.app,
+            Method::POST,
+            &path,
+            who,
+            &[("content-type", "application/x-www-form-urlencoded".into())],
+            common::form_body(&[("time_zone", "Europe/Berlin"), ("_csrf", &csrf)]).into_bytes(),
+        )
+        .await;
+        let refused = a.status == StatusCode::UNAUTHORIZED || a.status == StatusCode::FORBIDDEN;
+        if refused && zone().await != before {
+            return Answer {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                body: b"refused, but the time zone changed".to_vec(),
+                ..a
+            };
+        }
+        a
+    }
+
     /// A calendar feed of the ladder, made by its owner: `{url, id, label}`.
     async fn ladder_feed(&self) -> Value {
         let made = send(
@@ -400,6 +450,10 @@ enum Act {
     WebhooksPage,
     RegisterWebhook,
     DisableWebhook,
+    /// `GET /c/{id}/time-zone` and `POST /c/{id}/time-zone` (issue 17 §3,
+    /// ARB-R82): the owner and moderators.
+    TimeZonePage,
+    SetTimeZone,
     /// `GET /c/{id}/standings.csv`, `results.csv` and `forum.txt` (issue
     /// 17 §2): public reads.
     Exports,
@@ -469,6 +523,8 @@ impl Act {
             | Act::FetchLadderFeed
             | Act::ImportResults
             | Act::WebhooksPage
+            | Act::TimeZonePage
+            | Act::SetTimeZone
             | Act::RegisterWebhook
             | Act::DisableWebhook
             | Act::Exports
@@ -572,6 +628,8 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::WebhooksPage,       [N, N,   N, N, N, Y, Y,  Y]), // the owner and moderators
     (Act::RegisterWebhook,    [N, N,   N, N, N, Y, Y,  Y]),
     (Act::DisableWebhook,     [N, N,   N, N, N, Y, Y,  Y]),
+    (Act::TimeZonePage,       [N, N,   N, N, N, Y, Y,  Y]), // the owner and moderators (ARB-R82)
+    (Act::SetTimeZone,        [N, N,   N, N, N, Y, Y,  Y]),
     (Act::Join,               [N, Y,   Y, Y, Y, Y, Y,  Y]),
     (Act::AddPlayer,          [N, N,   N, N, N, Y, Y,  Y]),
     (Act::Approve,            [N, N,   N, N, N, Y, Y,  Y]),
@@ -699,7 +757,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 54);
+    assert_eq!(MATRIX.len(), 56);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -763,6 +821,8 @@ async fn the_matrix_covers_every_ladder_action() {
                     | Act::RulesPage
                     | Act::ImportResults
                     | Act::WebhooksPage
+                    | Act::TimeZonePage
+                    | Act::SetTimeZone
                     | Act::RegisterWebhook
                     | Act::DisableWebhook
                     | Act::Exports
@@ -820,6 +880,8 @@ async fn the_matrix_holds_with_a_session_cookie_too() {
         (Act::RegisterWebhook, Role::PlayerA, N),
         (Act::RegisterWebhook, Role::Moderator, Y),
         (Act::DisableWebhook, Role::Owner, Y),
+        (Act::SetTimeZone, Role::PlayerA, N),
+        (Act::SetTimeZone, Role::Moderator, Y),
     ];
     let mut failures = Vec::new();
     for (act, role, expect) in cells {

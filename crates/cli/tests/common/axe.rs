@@ -230,6 +230,28 @@ pub async fn set_scheme(b: &Browser, scheme: Scheme) {
     );
 }
 
+/// Run the browser in time zone `zone` from now on (an IANA name: what
+/// `Intl.DateTimeFormat().resolvedOptions().timeZone` answers), through
+/// Chromium's DevTools protocol as chromedriver relays it.
+pub async fn set_time_zone(b: &Browser, zone: &str) {
+    within(
+        &format!("emulate the time zone {zone}"),
+        b.client.issue_cmd(Cdp {
+            cmd: "Emulation.setTimezoneOverride",
+            params: json!({ "timezoneId": zone }),
+        }),
+    )
+    .await;
+    let shown = b
+        .js("return Intl.DateTimeFormat().resolvedOptions().timeZone;")
+        .await;
+    assert_eq!(
+        shown.as_str(),
+        Some(zone),
+        "Chromium did not take the zone {zone}"
+    );
+}
+
 /// A command of Chromium's DevTools protocol, sent through chromedriver's
 /// `goog/cdp/execute`.
 #[derive(Debug)]

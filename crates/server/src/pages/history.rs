@@ -10,6 +10,7 @@
 //! event names, a round the history does not have) is answered 400 with
 //! the form, its input kept, and a sentence naming the field.
 
+use arbiter_engine::zone::TimeZone;
 use std::collections::HashMap;
 
 use arbiter_service::Format;
@@ -39,8 +40,11 @@ struct EventRow {
     seq: u64,
     /// When it was stored, for the `datetime` attribute (RFC 3339).
     recorded_at: String,
-    /// The same, for the reader ("2025-01-02 09:00 UTC").
+    /// The same, for the reader, in the competition's zone ("2025-01-02
+    /// 10:00 CET", ARB-R82).
     when: String,
+    /// The competition's zone (`data-zone`, for the reader's-zone script).
+    zone: &'static str,
     actor: String,
     /// The actor is an account of this server (issue 14 item 7: the
     /// history tells an account from a CLI actor). Events keep only the
@@ -59,14 +63,15 @@ struct EventRow {
 }
 
 impl EventRow {
-    fn new(line: HistoryLine) -> Self {
+    fn new(line: HistoryLine, zone: TimeZone) -> Self {
         let payload = serde_json::from_str::<Value>(&line.record)
             .ok()
             .and_then(|v| serde_json::to_string_pretty(&v).ok())
             .unwrap_or(line.record);
         Self {
             seq: line.seq,
-            when: readable_time(&line.recorded_at),
+            when: readable_time(&line.recorded_at, zone),
+            zone: zone.name(),
             recorded_at: line.recorded_at,
             actor: line.actor,
             by_account: false,
@@ -79,16 +84,12 @@ impl EventRow {
     }
 }
 
-/// "2025-01-02T09:00:00Z" as "2025-01-02 09:00 UTC"; a time it cannot read
-/// as it is.
-fn readable_time(rfc3339: &str) -> String {
+/// "2025-01-02T09:00:00Z" as "2025-01-02 09:00 UTC" (in `zone`: "2025-01-02
+/// 10:00 CET"); a time it cannot read as it is.
+fn readable_time(rfc3339: &str, zone: TimeZone) -> String {
     chrono::DateTime::parse_from_rfc3339(rfc3339).map_or_else(
         |_| rfc3339.to_string(),
-        |t| {
-            t.with_timezone(&chrono::Utc)
-                .format("%Y-%m-%d %H:%M UTC")
-                .to_string()
-        },
+        |t| zone.minute(t.with_timezone(&chrono::Utc)),
     )
 }
 
@@ -305,6 +306,7 @@ pub(super) async fn page(
 ) -> Result<Response, PageError> {
     let kind = crate::pages::kind_of(&state, &id).await?;
     let (name, all, round_word) = lines_of(&state, &id, kind).await?;
+    let zone = state.service.time_zone(&id).await?;
     let total = all.len();
     let players = players_named(&all);
     let rounds = rounds_named(&all);
@@ -383,7 +385,7 @@ pub(super) async fn page(
         .into_iter()
         .skip((page.page - 1) * PER_PAGE)
         .take(PER_PAGE)
-        .map(EventRow::new)
+        .map(|line| EventRow::new(line, zone))
         .collect();
     mark_accounts(&state, &mut page.rows).await?;
     render(&page)
@@ -426,10 +428,15 @@ mod tests {
     #[test]
     fn a_time_reads_in_minutes_and_a_strange_one_as_it_is() {
         assert_eq!(
-            readable_time("2025-01-02T09:00:00Z"),
+            readable_time("2025-01-02T09:00:00Z", TimeZone::UTC),
             "2025-01-02 09:00 UTC"
         );
-        assert_eq!(readable_time("yesterday"), "yesterday");
+        let berlin = TimeZone::parse("Europe/Berlin").unwrap();
+        assert_eq!(
+            readable_time("2025-01-02T09:00:00Z", berlin),
+            "2025-01-02 10:00 CET"
+        );
+        assert_eq!(readable_time("yesterday", berlin), "yesterday");
     }
 
     #[test]

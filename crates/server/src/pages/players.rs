@@ -130,7 +130,8 @@ pub(crate) struct GameLine {
     pub opponent: String,
     /// His side or colour in it: "Black", "home", "#1 of the pairing".
     pub side: String,
-    pub deadline: Option<String>,
+    /// In the competition's zone, with its countdown (ARB-R82).
+    pub deadline: Option<crate::pages::time::When>,
     pub moderator: Option<String>,
     /// "may be played now", "to play"; for a result, the score in his
     /// order ("4-2").

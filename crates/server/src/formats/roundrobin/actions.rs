@@ -58,7 +58,8 @@ pub enum RoundRobinAction {
         round: Option<u32>,
         reason: String,
     },
-    /// Set a round's deadline: `YYYY-MM-DD` (the end of that day, UTC)
+    /// Set a round's deadline: `YYYY-MM-DD` (the end of that day in the
+    /// league's time zone, ARB-R82)
     /// or an RFC 3339 time; absent or empty clears it.
     SetDeadline {
         round: u32,
@@ -299,7 +300,7 @@ pub async fn run(
                 .as_deref()
                 .map(str::trim)
                 .filter(|d| !d.is_empty())
-                .map(crate::formats::tws::actions::parse_deadline)
+                .map(|d| crate::formats::tws::actions::parse_deadline(d, rr.zone))
                 .transpose()?;
             execute(Command::SetDeadline {
                 round: *round,

@@ -16,6 +16,8 @@ use crate::pages::players::{
 use crate::pages::svg::{self, Outcome, Svg};
 use crate::pages::{Chrome, Kind, PageError, render};
 
+use crate::pages::time::When;
+
 #[derive(Debug, Template)]
 #[template(path = "roundrobin.html")]
 struct RoundRobinPage {
@@ -27,6 +29,36 @@ struct RoundRobinPage {
     podium: Option<Podium>,
     /// The crosstable at a glance, beside the podium.
     glance: Option<Svg>,
+    /// Each round's deadline in the league's zone with its countdown
+    /// (ARB-R82), by round number; no countdown once its games are played.
+    due: Vec<(u32, When)>,
+}
+
+impl RoundRobinPage {
+    /// The deadline of round `number`, if it has one.
+    fn due(&self, number: &u32) -> Option<&When> {
+        self.due.iter().find(|(n, _)| n == number).map(|(_, w)| w)
+    }
+}
+
+/// Each round's deadline as the pages show it (ARB-R82).
+fn round_deadlines(rr: &RoundRobin, now: Time) -> Vec<(u32, When)> {
+    rr.rounds
+        .iter()
+        .filter_map(|round| {
+            let played = round
+                .games
+                .iter()
+                .filter_map(|g| rr.game(*g))
+                .all(|g| rr.counted_score(g).is_some());
+            round.deadline.map(|t| {
+                (
+                    round.number,
+                    When::deadline(t, rr.zone, now).settled_if(played),
+                )
+            })
+        })
+        .collect()
 }
 
 /// The top of the table as a podium, once a game counts.
@@ -98,13 +130,18 @@ fn glance(rr: &RoundRobin) -> Option<Svg> {
 
 /// `GET /c/{id}` for a round-robin league.
 pub(crate) async fn page(state: &AppState, id: &str) -> Result<Response, PageError> {
+    let now = state.now();
     let v = state
         .service
         .read_as::<RoundRobin, _>(id, |rr, version| {
-            (round_robin_view(rr, id, version), glance(rr))
+            (
+                round_robin_view(rr, id, version),
+                glance(rr),
+                round_deadlines(rr, now),
+            )
         })
         .await?;
-    let (v, glance) = v;
+    let (v, glance, due) = v;
     let links = PlayerLinks::in_order(id, &v.players);
     let podium = table_top(&v, &links);
     render(&RoundRobinPage {
@@ -119,12 +156,8 @@ pub(crate) async fn page(state: &AppState, id: &str) -> Result<Response, PageErr
         podium,
         links,
         v,
+        due,
     })
-}
-
-/// A deadline as the pages write it: "2026-03-01 18:00 UTC".
-fn when(t: Time) -> String {
-    t.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
 /// A result seen from his seat: the score in his order and the outcome.
@@ -197,7 +230,7 @@ fn home(rr: &RoundRobin, id: &str, v: RoundRobinView, me: PlayerId, now: Time) -
                     Seat::Home => home_word.to_string(),
                     Seat::Away => away_word.to_string(),
                 },
-                deadline: round.deadline.map(when),
+                deadline: round.deadline.map(|t| When::deadline(t, rr.zone, now)),
                 ..GameLine::default()
             };
             match rr.counted_score(g) {

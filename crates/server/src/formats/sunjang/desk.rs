@@ -205,7 +205,7 @@ pub(crate) async fn desk(
                     l.name_of(r.by),
                     l.report_ref(*b, *w),
                     r.result.describe(),
-                    r.at.format("%Y-%m-%d %H:%M UTC")
+                    l.zone.minute(r.at)
                 ),
                 mine: h.plays(&names),
                 confirm: "confirm-result",

@@ -225,7 +225,7 @@ fn reports(l: &League, caller: &Caller, me: PlayerId, id: &str, version: u64) ->
                     "{} reported {what}: {} ({}).{}",
                     l.name_of(rep.by),
                     rep.result.describe(),
-                    rep.at.format("%Y-%m-%d %H:%M UTC"),
+                    l.zone.minute(rep.at),
                     if mine {
                         " It waits for your opponent or a moderator."
                     } else {

@@ -435,16 +435,16 @@ fn result_input(ladder: &Ladder, g: GameId, r: &ResultForm) -> Result<ResultInpu
     })
 }
 
-/// `YYYY-MM-DD` (the end of that day, UTC) or an RFC 3339 time.
-pub fn parse_deadline(s: &str) -> Result<Time, ApiError> {
+/// `YYYY-MM-DD` (the end of that day in the competition's time zone
+/// `zone`, ARB-R82) or an RFC 3339 time.
+pub fn parse_deadline(s: &str, zone: arbiter_engine::zone::TimeZone) -> Result<Time, ApiError> {
     let s = s.trim();
     if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
         return Ok(t.with_timezone(&chrono::Utc));
     }
     chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
         .ok()
-        .and_then(|d| d.and_hms_opt(23, 59, 59))
-        .map(|t| t.and_utc())
+        .map(|d| zone.end_of_day(d))
         .ok_or_else(|| {
             ApiError::bad_request(format!("{s:?} is not a date (YYYY-MM-DD)"))
                 .with_field("deadline")
@@ -490,7 +490,7 @@ pub async fn run_ladder(
             let deadline = deadline
                 .as_deref()
                 .filter(|d| !d.trim().is_empty())
-                .map(parse_deadline)
+                .map(|d| parse_deadline(d, ladder.zone))
                 .transpose()?;
             let plan = if pairs.is_empty() {
                 PairingPlan::Default {

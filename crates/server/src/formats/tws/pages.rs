@@ -80,15 +80,11 @@ fn round_links(l: &Ladder) -> Vec<RoundLink> {
         .map(|r| RoundLink {
             number: r.number,
             dates: match &r.closed {
-                Some(c) => format!(
-                    "{} to {}",
-                    r.announced_at.format("%Y-%m-%d"),
-                    c.at.format("%Y-%m-%d")
-                ),
+                Some(c) => format!("{} to {}", l.zone.date(r.announced_at), l.zone.date(c.at)),
                 None => format!(
                     "announced {}, deadline {}",
-                    r.announced_at.format("%Y-%m-%d"),
-                    r.deadline.format("%Y-%m-%d")
+                    l.zone.date(r.announced_at),
+                    l.zone.date(r.deadline)
                 ),
             },
             closed: r.closed.is_some(),

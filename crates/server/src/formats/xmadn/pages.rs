@@ -159,22 +159,22 @@ pub(crate) async fn league_player(
     players::home_with_reports(state, caller, id, Kind::XmadnLeague, h, reports).await
 }
 
-/// "Baker reported …: Ames 4-2 Baker in 12:30 (2026-03-01 19:00 UTC)".
+/// "Baker reported …: Ames 4-2 Baker in 12:30 (2026-03-01 19:00 UTC)", `at`
+/// written in the competition's zone (ARB-R82).
 pub(crate) fn reported_words(
     by: &str,
     what: &str,
     names: [String; 2],
     score: &arbiter_engine::xmadn::Score,
-    at: arbiter_engine::model::Time,
+    at: String,
 ) -> String {
     format!(
-        "{by} reported {what}: {} {}-{} {} in {} ({}).",
+        "{by} reported {what}: {} {}-{} {} in {} ({at}).",
         names[0],
         score.pawns[0],
         score.pawns[1],
         names[1],
         format_time(score.seconds),
-        at.format("%Y-%m-%d %H:%M UTC")
     )
 }
 
@@ -204,7 +204,7 @@ fn league_reports(
             &l.report_ref(*g),
             players.map(|p| l.name_of(p)),
             &rep.result,
-            rep.at,
+            l.zone.minute(rep.at),
         );
         text.push_str(if mine {
             " It waits for your opponent or a moderator."
@@ -459,7 +459,7 @@ fn challengers_reports(
             &what,
             next.players.map(|p| c.name_of(p)),
             &rep.result,
-            rep.at,
+            c.zone.minute(rep.at),
         );
         text.push_str(if mine {
             " It waits for your opponent or a moderator."
