@@ -55,6 +55,8 @@ pub(crate) mod queue;
 mod results_import;
 mod search;
 pub mod svg;
+pub(crate) mod time;
+mod time_zone;
 pub(crate) mod viewer;
 mod webhooks;
 pub(crate) mod what_if;
@@ -115,6 +117,10 @@ pub fn routes() -> Router<AppState> {
             get(webhooks::page).post(webhooks::create),
         )
         .route("/c/{id}/webhooks/{hook}/{what}", post(webhooks::change))
+        .route(
+            "/c/{id}/time-zone",
+            get(time_zone::page).post(time_zone::set),
+        )
         .route("/c/{id}/standings.csv", get(exports::standings))
         .route("/c/{id}/results.csv", get(exports::results))
         .route("/c/{id}/forum.txt", get(exports::forum))
@@ -271,6 +277,8 @@ pub(crate) struct Chrome {
     pub comp: Option<CompNav>,
     pub style: String,
     pub htmx: String,
+    /// The script that adds the reader's own zone to times ([`time`]).
+    pub time_js: String,
     /// The logged-in reader and what waits for him ([`viewer`]), read from
     /// the request's scope: the header names him and counts it.
     pub viewer: Option<viewer::Viewer>,
@@ -283,6 +291,7 @@ impl Chrome {
             comp: None,
             style: assets::style_url(),
             htmx: assets::htmx_url(),
+            time_js: assets::time_url(),
             viewer: viewer::current(),
         }
     }
