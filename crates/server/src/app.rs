@@ -2,17 +2,21 @@
 //! goes through.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::Router;
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tower::ServiceBuilder;
+use tower::util::future::EitherResponseFuture;
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::request_id::{
+    MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer,
+};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
@@ -27,17 +31,23 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
 ///
 /// Layers, outermost first: a request id (`x-request-id`, kept when the
 /// client sends one, echoed on the response), tracing with that id, the
-/// security headers, gzip compression, the API's error shape, the refusal
-/// of cross-site writes, the timeout, the body limit.
+/// security headers, gzip compression, the API's error shape (requests
+/// under `/api`), the refusal of cross-site writes (requests that may
+/// change something), the timeout, the body limit, the page cache (the
+/// anonymous GETs of kept pages, [`pages::cache`]); then the routes.
 pub fn app(state: AppState) -> Router {
     let config = state.config;
-    let same_site = axum::middleware::from_fn_with_state(state.clone(), refuse_cross_site);
+    // What the middlewares share: axum clones a middleware's state for
+    // every request, and an `Arc` costs one count.
+    let shared = Arc::new(state.clone());
+    // (The extractors are named: `Only` leaves them to infer.)
+    let same_site = axum::middleware::from_fn_with_state::<_, _, (State<Arc<AppState>>, Request)>(
+        Arc::clone(&shared),
+        refuse_cross_site,
+    );
     let x_request_id = HeaderName::from_static("x-request-id");
     let layers = ServiceBuilder::new()
-        .layer(SetRequestIdLayer::new(
-            x_request_id.clone(),
-            MakeRequestUuid,
-        ))
+        .layer(SetRequestIdLayer::new(x_request_id.clone(), RequestIds))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|request: &Request| {
@@ -57,39 +67,222 @@ pub fn app(state: AppState) -> Router {
                 .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
         )
         .layer(PropagateRequestIdLayer::new(x_request_id))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
+        .map_response(security_headers)
+        .layer(compression())
+        .layer(Only::new(
+            axum::middleware::from_fn::<_, (Request,)>(error::shape_api_errors),
+            |_, uri, _| error::is_api_path(uri.path()),
         ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("no-referrer"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::X_FRAME_OPTIONS,
-            HeaderValue::from_static("DENY"),
-        ))
-        .layer(CompressionLayer::new())
-        .layer(axum::middleware::from_fn(error::shape_api_errors))
-        .layer(same_site)
+        .layer(Only::new(same_site, |method, _, _| !is_read(method)))
+        // Each middleware above and below takes a `Body` and answers one.
+        .map_response(IntoResponse::into_response)
         .layer(TimeoutLayer::with_status_code(
             StatusCode::SERVICE_UNAVAILABLE,
             config.timeout,
         ))
-        .layer(RequestBodyLimitLayer::new(config.body_limit));
-    let page_cache = axum::middleware::from_fn_with_state(state.clone(), pages::cache::serve);
+        .layer(RequestBodyLimitLayer::new(config.body_limit))
+        .map_request(|request: axum::http::Request<_>| request.map(axum::body::Body::new))
+        .layer(Only::new(
+            axum::middleware::from_fn_with_state::<_, _, (State<Arc<AppState>>, Request)>(
+                Arc::clone(&shared),
+                pages::cache::serve,
+            ),
+            pages::cache::consulted,
+        ));
     // Inside the cache: a page answered from it (anonymous readers only)
     // needs no reader; a request with a session gets his header.
-    let viewer = axum::middleware::from_fn_with_state(state.clone(), pages::viewer::layer);
-    Router::new()
+    let viewer = axum::middleware::from_fn_with_state(shared, pages::viewer::layer);
+    let routes = Router::new()
         .merge(api::routes())
-        .merge(pages::routes().layer(viewer).layer(page_cache))
-        .with_state(state)
-        .layer(layers)
+        .merge(pages::routes().layer(viewer))
+        .with_state(state);
+    // The layers wrap the routes once, as one service, rather than each
+    // route (`Router::layer` on the routes would stack them on every route,
+    // and axum clones a route's whole stack, every state in it, for each
+    // request it serves). A page the cache answers goes through every layer
+    // above it like any other answer.
+    Router::new().fallback_service(layers.service(routes))
+}
+
+/// The compression of every answer by the request's `Accept-Encoding`
+/// (gzip); the page cache keeps what it makes of a kept page
+/// ([`pages::cache`]).
+pub(crate) fn compression() -> CompressionLayer {
+    CompressionLayer::new()
+}
+
+/// The headers every answer carries unless its handler set its own: no
+/// sniffing, the Content-Security-Policy, no referrer, no framing.
+fn security_headers<B>(mut response: Response<B>) -> Response<B> {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+    ] {
+        if let header::Entry::Vacant(slot) = headers.entry(name) {
+            slot.insert(HeaderValue::from_static(value));
+        }
+    }
+    response
+}
+
+/// Whether a request only reads (GET, HEAD, OPTIONS): a cross-site one is
+/// harmless and passes.
+fn is_read(method: &Method) -> bool {
+    matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// Which requests a middleware in [`Only`] handles, from the request's
+/// method, address and headers.
+type Applies = fn(&Method, &Uri, &HeaderMap) -> bool;
+
+/// A middleware that only the requests `applies` picks go through; the
+/// others go straight to the service inside, without the middleware's
+/// costs (a boxed future, a clone of the stack below it). For middlewares
+/// that pass the other requests on unchanged anyway: the API's error shape
+/// (only `/api`), the cross-site refusal (only writes), the page cache
+/// (only the pages it keeps). `L` makes an axum `from_fn` middleware, which
+/// is always ready.
+#[derive(Clone)]
+struct Only<L> {
+    layer: L,
+    applies: Applies,
+}
+
+impl<L> Only<L> {
+    fn new(layer: L, applies: Applies) -> Self {
+        Self { layer, applies }
+    }
+}
+
+impl<L: Clone, S> tower::Layer<S> for Only<L> {
+    type Service = OnlyService<L, S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        OnlyService {
+            layer: self.layer.clone(),
+            applies: self.applies,
+            inner,
+        }
+    }
+}
+
+#[derive(Clone)]
+struct OnlyService<L, S> {
+    layer: L,
+    applies: Applies,
+    inner: S,
+}
+
+impl<L, S, B> tower::Service<axum::http::Request<B>> for OnlyService<L, S>
+where
+    L: tower::Layer<S>,
+    L::Service: tower::Service<axum::http::Request<B>, Response = S::Response, Error = S::Error>,
+    S: tower::Service<axum::http::Request<B>> + Clone,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = EitherResponseFuture<
+        <L::Service as tower::Service<axum::http::Request<B>>>::Future,
+        S::Future,
+    >;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: axum::http::Request<B>) -> Self::Future {
+        if (self.applies)(request.method(), request.uri(), request.headers()) {
+            // The service made ready goes to the middleware (as axum's
+            // `from_fn` does it), a clone of it stays here.
+            let clone = self.inner.clone();
+            let ready = std::mem::replace(&mut self.inner, clone);
+            tower::util::Either::<L::Service, &mut S>::Left(self.layer.layer(ready)).call(request)
+        } else {
+            tower::util::Either::<L::Service, &mut S>::Right(&mut self.inner).call(request)
+        }
+    }
+}
+
+/// The request ids of the requests that bring none: a UUID (version 4 in
+/// form) from a counter mixed with two keys drawn once per process, so
+/// that no request asks the kernel for randomness (`MakeRequestUuid` did,
+/// one `getrandom` call per request). Ids are unique within a process (see
+/// [`request_id`]) and, with 128 random key bits, unlikely to repeat
+/// across processes; they correlate log lines and are no secret.
+#[derive(Debug, Clone, Copy)]
+struct RequestIds;
+
+/// The keys of this process's request ids.
+fn request_id_keys() -> (u64, u64) {
+    static KEYS: std::sync::OnceLock<(u64, u64)> = std::sync::OnceLock::new();
+    *KEYS.get_or_init(|| {
+        let mut bytes = [0u8; 16];
+        // Without the kernel's randomness (it does not fail on Linux), the
+        // clock: ids stay unique within the process either way.
+        if getrandom::fill(&mut bytes).is_err() {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            bytes = (nanos ^ u128::from(std::process::id()) << 64).to_le_bytes();
+        }
+        let (a, b) = bytes.split_at(8);
+        let word = |s: &[u8]| u64::from_le_bytes(s.try_into().unwrap_or_default());
+        (word(a), word(b))
+    })
+}
+
+/// The low 62 bits of `z`, mixed as SplitMix64's finalizer mixes (shifts
+/// and odd multipliers within 62 bits): a bijection of those 62 bits.
+fn mix62(z: u64) -> u64 {
+    const LOW: u64 = (1 << 62) - 1;
+    let mut z = z & LOW;
+    z = ((z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9)) & LOW;
+    z = ((z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb)) & LOW;
+    z ^ (z >> 31)
+}
+
+/// The `n`th request id of a process with `keys`, as a hyphenated UUID:
+/// its last 62 bits a bijection of `n` (so unique for the first 2^62
+/// requests), its first 60 keyed noise.
+fn request_id(keys: (u64, u64), n: u64) -> [u8; 36] {
+    let hi = mix62(n ^ keys.0) ^ keys.1.rotate_left(17);
+    let lo = mix62(n.wrapping_add(keys.1));
+    // Version 4, variant RFC 4122, as a random UUID reads.
+    let hi = (hi & !0xf000) | 0x4000;
+    let lo = lo | (0b10 << 62);
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut text = [b'-'; 36];
+    let mut at = 0;
+    for (i, byte) in hi
+        .to_be_bytes()
+        .into_iter()
+        .chain(lo.to_be_bytes())
+        .enumerate()
+    {
+        if matches!(i, 4 | 6 | 8 | 10) {
+            at += 1;
+        }
+        text[at] = HEX[usize::from(byte >> 4)];
+        text[at + 1] = HEX[usize::from(byte & 0xf)];
+        at += 2;
+    }
+    text
+}
+
+impl MakeRequestId for RequestIds {
+    fn make_request_id<B>(&mut self, _: &Request<B>) -> Option<RequestId> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        HeaderValue::from_bytes(&request_id(request_id_keys(), n))
+            .ok()
+            .map(RequestId::new)
+    }
 }
 
 /// Middleware, a second line behind the CSRF token (issue 14 item 7): a
@@ -99,7 +292,7 @@ pub fn app(state: AppState) -> Router {
 /// with an `Origin` that is not this server's. Programs (curl, scripts
 /// with an API token) send neither and pass.
 async fn refuse_cross_site(
-    State(state): State<AppState>,
+    State(state): State<Arc<AppState>>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -190,6 +383,31 @@ mod tests {
             h.insert(*k, HeaderValue::from_static(v));
         }
         h
+    }
+
+    #[test]
+    fn request_ids_read_as_uuids_and_do_not_repeat() {
+        let keys = (0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210);
+        let mut seen = std::collections::HashSet::new();
+        for n in (0..20_000).chain([(1 << 62) - 2, (1 << 62) - 1]) {
+            let id = String::from_utf8(request_id(keys, n).to_vec()).unwrap();
+            let groups: Vec<&str> = id.split('-').collect();
+            assert_eq!(
+                groups.iter().map(|g| g.len()).collect::<Vec<_>>(),
+                [8, 4, 4, 4, 12],
+                "{id}"
+            );
+            assert!(
+                id.bytes()
+                    .all(|b| b == b'-' || b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+            );
+            assert!(groups[2].starts_with('4'), "version 4: {id}");
+            assert!(
+                matches!(&groups[3][..1], "8" | "9" | "a" | "b"),
+                "variant: {id}"
+            );
+            assert!(seen.insert(id), "repeated at {n}");
+        }
     }
 
     #[test]

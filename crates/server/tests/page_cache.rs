@@ -80,6 +80,86 @@ async fn a_write_renders_the_page_again_with_what_it_changed() {
 }
 
 #[tokio::test]
+async fn a_write_through_another_server_on_the_same_database_renders_the_page_again() {
+    // Another process on the same database (the CLI, a second server)
+    // appends: nothing of this server sees it but the store's version,
+    // which every request still asks (through the gate).
+    let world = World::new().await;
+    let uri = format!("/c/{LADDER}/rounds/1");
+    let before = get(&world, &uri).await;
+    assert_eq!(cache(&get(&world, &uri).await), "hit");
+    let other = arbiter_server::app(
+        AppState::new(arbiter_service::Service::new(
+            world.state.service.store().clone(),
+        ))
+        .with_clock(Clock::Fixed(common::now())),
+    );
+    let bob = world.token("bob").to_string();
+    let confirmed = send(
+        &other,
+        Method::POST,
+        &format!("/api/competitions/{LADDER}/actions"),
+        As::Token(&bob),
+        &[("if-match", world.version().await)],
+        Some(&json!({"action": "confirm-result", "game": world.x})),
+    )
+    .await;
+    assert_eq!(confirmed.status, StatusCode::OK, "{}", confirmed.text());
+    let after = get(&world, &uri).await;
+    assert_eq!(cache(&after), "miss");
+    assert_ne!(after.body, before.body, "the confirmation shows");
+}
+
+#[tokio::test]
+async fn a_kept_page_keeps_its_gzip_bytes_and_sends_what_the_layer_would() {
+    let world = World::new().await;
+    let uri = format!("/c/{LADDER}");
+    let gzip = |encoding: &'static str| {
+        let uri = uri.clone();
+        let app = world.app.clone();
+        async move {
+            send(
+                &app,
+                Method::GET,
+                &uri,
+                As::Nobody,
+                &[("accept-encoding", encoding.to_string())],
+                None,
+            )
+            .await
+        }
+    };
+    let browser = "gzip, deflate, br, zstd";
+    // The first request renders the page; the layer compresses it.
+    let first = gzip(browser).await;
+    assert_eq!(cache(&first), "miss");
+    assert_eq!(first.header("content-encoding"), "gzip");
+    // Then the page's gzip bytes are made once and kept: the same bytes
+    // and headers as the layer's.
+    for _ in 0..2 {
+        let hit = gzip(browser).await;
+        assert_eq!(cache(&hit), "hit");
+        assert_eq!(hit.status, StatusCode::OK);
+        assert_eq!(hit.header("content-encoding"), "gzip");
+        assert_eq!(hit.header("vary"), "accept-encoding");
+        assert_eq!(hit.header("content-type"), first.header("content-type"));
+        assert_eq!(hit.body, first.body);
+        assert_eq!(hit.header("x-content-type-options"), "nosniff");
+        assert!(!hit.header("x-request-id").is_empty());
+    }
+    // Refused or absent, gzip is not sent.
+    for refused in ["identity", "gzip;q=0", "br"] {
+        let plain = gzip(refused).await;
+        assert_eq!(cache(&plain), "hit", "{refused}");
+        assert!(plain.headers.get("content-encoding").is_none(), "{refused}");
+        assert!(plain.text().contains("</html>"), "{refused}");
+    }
+    let plain = get(&world, &uri).await;
+    assert!(plain.headers.get("content-encoding").is_none());
+    assert_eq!(plain.header("vary"), "accept-encoding");
+}
+
+#[tokio::test]
 async fn readers_with_a_session_or_a_token_are_never_answered_from_it() {
     let world = World::new().await;
     let uri = format!("/c/{LADDER}");

@@ -163,11 +163,21 @@ struct Gate {
 
 /// The store's version of `id`, through its gate when it has one.
 async fn store_version(state: &AppState, id: &str) -> Result<u64, ApiError> {
-    let svc = &state.service;
     let gate = views_cache(state).get(id).map(|k| Arc::clone(&k.gate));
-    let Some(gate) = gate else {
-        return Ok(svc.store().version(id).await.map_err(ServiceError::from)?);
-    };
+    match gate {
+        Some(gate) => through_gate(state, id, &gate).await,
+        None => Ok(state
+            .service
+            .store()
+            .version(id)
+            .await
+            .map_err(ServiceError::from)?),
+    }
+}
+
+/// The store's version of `id`, asked through its gate.
+async fn through_gate(state: &AppState, id: &str, gate: &Gate) -> Result<u64, ApiError> {
+    let svc = &state.service;
     let arrived = gate.started.load(Ordering::SeqCst);
     let mut last = gate.last.lock().await;
     if last.0 > arrived {
@@ -184,11 +194,15 @@ async fn store_version(state: &AppState, id: &str) -> Result<u64, ApiError> {
 /// competition's gate, which an existing competition gets here if it had
 /// none (a competition that does not exist gets nothing).
 pub(crate) async fn version_of(state: &AppState, id: &str) -> Result<u64, ApiError> {
+    // One lookup once the competition has its gate (every request but the
+    // first).
+    let gate = views_cache(state).get(id).map(|k| Arc::clone(&k.gate));
+    if let Some(gate) = gate {
+        return through_gate(state, id, &gate).await;
+    }
     let version = store_version(state, id).await?;
     if version > 0 {
         let mut kept = views_cache(state);
-        // Looked up first: a page answered from the cache allocates nothing
-        // here once its competition has a gate.
         if !kept.contains_key(id) {
             kept.insert(
                 id.to_string(),

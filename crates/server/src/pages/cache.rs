@@ -13,9 +13,24 @@
 //! A hit costs the version query (shared by concurrent requests through the
 //! API's gate, [`crate::api::competitions::version_of`]) and a map lookup,
 //! instead of loading the competition, building its view and rendering the
-//! template. A page rendered while a write lands may show a newer state
-//! than the version it is kept under, never an older one; the next request
-//! reads the new version and renders again.
+//! template. The version is asked of the store on every request, never
+//! kept in memory: another process (the CLI, a second server on the same
+//! PostgreSQL database) may append, and a request answered from a version
+//! read before it arrived could show a page from before a change it came
+//! after (`tests/page_cache.rs` writes through a second server). A page
+//! rendered while a write lands may show a newer state than the version it
+//! is kept under, never an older one; the next request reads the new
+//! version and renders again.
+//!
+//! The middleware sits in front of the router, inside every layer of
+//! `app` (request id, tracing, security headers, compression, the
+//! cross-site refusal, the timeout, the body limit), so that a page it
+//! answers is sent as any other; only the requests it may answer go
+//! through it (anonymous GETs of kept pages, [`consulted`]), the others
+//! pass it by. A kept page also keeps its body as the compression layer
+//! encodes it for each `Accept-Encoding` a request brought (at most
+//! [`ENCODINGS`] of them, made once by the layer itself), so that a browser
+//! asking for gzip is not compressed for on every hit.
 //!
 //! Only a 200 HTML answer without `Set-Cookie` is kept, at most
 //! [`MOST_PAGES`] per competition (query strings make many) and none over
@@ -24,11 +39,11 @@
 //! cache was not consulted).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -63,13 +78,99 @@ struct Kept {
     version: u64,
     minute: i64,
     /// By path and query.
-    pages: HashMap<String, Page>,
+    pages: HashMap<String, Arc<Page>>,
 }
 
-#[derive(Clone)]
 struct Page {
     content_type: HeaderValue,
     body: Bytes,
+    /// The page as the compression layer encodes it, by the exact
+    /// `Accept-Encoding` of the requests that asked (a browser sends the
+    /// same every time), at most [`ENCODINGS`] of them: `None` when the
+    /// layer would not encode it. Made at the first request that asks.
+    encoded: Mutex<Vec<(HeaderValue, Option<Encoded>)>>,
+}
+
+/// A page's body encoded, and its encoding.
+#[derive(Clone)]
+struct Encoded {
+    content_encoding: HeaderValue,
+    body: Bytes,
+}
+
+/// The `Accept-Encoding` values a kept page keeps its encoded body for; a
+/// request with another is compressed by the layer, as any answer is.
+const ENCODINGS: usize = 4;
+
+impl Page {
+    fn new(content_type: HeaderValue, body: Bytes) -> Self {
+        Self {
+            content_type,
+            body,
+            encoded: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn encodings(&self) -> std::sync::MutexGuard<'_, Vec<(HeaderValue, Option<Encoded>)>> {
+        // Consistent after any panic (plain pushes).
+        self.encoded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The body for a request that accepts `accept`: the kept encoding when
+    /// there is one, else made by the very compression layer every answer
+    /// goes through (`crate::app::compression`), so that the bytes and
+    /// headers are what the layer would have sent; `None`: the body as it
+    /// is (the layer then does what it always does).
+    async fn encoded_for(&self, accept: &HeaderValue) -> Option<Encoded> {
+        if let Some((_, kept)) = self.encodings().iter().find(|(a, _)| a == accept) {
+            return kept.clone();
+        }
+        if self.encodings().len() >= ENCODINGS {
+            return None;
+        }
+        let encoded = encode(&self.content_type, &self.body, accept).await;
+        let mut encodings = self.encodings();
+        if encodings.len() < ENCODINGS && !encodings.iter().any(|(a, _)| a == accept) {
+            encodings.push((accept.clone(), encoded.clone()));
+        }
+        encoded
+    }
+}
+
+/// `body` as the compression layer answers a request with `accept`, if it
+/// encodes it.
+async fn encode(content_type: &HeaderValue, body: &Bytes, accept: &HeaderValue) -> Option<Encoded> {
+    use tower::{Layer as _, ServiceExt as _};
+    let page = {
+        let (content_type, body) = (content_type.clone(), body.clone());
+        tower::service_fn(move |_: Request| {
+            let response =
+                ([(header::CONTENT_TYPE, content_type.clone())], body.clone()).into_response();
+            std::future::ready(Ok::<_, std::convert::Infallible>(response))
+        })
+    };
+    let mut request = Request::new(Body::empty());
+    request
+        .headers_mut()
+        .insert(header::ACCEPT_ENCODING, accept.clone());
+    let response = crate::app::compression()
+        .layer(page)
+        .oneshot(request)
+        .await
+        .ok()?;
+    if response.status() != StatusCode::OK {
+        return None;
+    }
+    let content_encoding = response.headers().get(header::CONTENT_ENCODING)?.clone();
+    let body = axum::body::to_bytes(Body::new(response.into_body()), LARGEST_PAGE)
+        .await
+        .ok()?;
+    Some(Encoded {
+        content_encoding,
+        body,
+    })
 }
 
 impl PageCache {
@@ -90,7 +191,7 @@ impl PageCache {
         self.len() == 0
     }
 
-    fn get(&self, id: &str, version: u64, minute: i64, key: &str) -> Option<Page> {
+    fn get(&self, id: &str, version: u64, minute: i64, key: &str) -> Option<Arc<Page>> {
         let kept = self.lock();
         let k = kept.get(id)?;
         if k.version != version || k.minute != minute {
@@ -99,7 +200,7 @@ impl PageCache {
         k.pages.get(key).cloned()
     }
 
-    fn put(&self, id: &str, version: u64, minute: i64, key: String, page: Page) {
+    fn put(&self, id: &str, version: u64, minute: i64, key: String, page: Arc<Page>) {
         let mut kept = self.lock();
         let k = kept.entry(id.to_string()).or_insert_with(|| Kept {
             version,
@@ -139,10 +240,15 @@ fn kept_competition(path: &str) -> Option<&str> {
     }
 }
 
+/// Whether the cache answers or keeps a request: an anonymous GET of a
+/// kept page (the others pass by it, `app`'s `Only`).
+pub(crate) fn consulted(method: &Method, uri: &Uri, headers: &HeaderMap) -> bool {
+    *method == Method::GET && !identified(headers) && kept_competition(uri.path()).is_some()
+}
+
 /// Whether the request says who reads (a session or a token): such a
 /// reader may see his own page.
-fn identified(request: &Request) -> bool {
-    let headers = request.headers();
+fn identified(headers: &HeaderMap) -> bool {
     if headers.contains_key(header::AUTHORIZATION) {
         return true;
     }
@@ -167,32 +273,53 @@ fn marked(mut response: Response, how: &'static str) -> Response {
 
 /// Middleware over the pages: answer a kept page, or render it and keep
 /// it (see the module's text).
-pub(crate) async fn serve(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    if request.method() != Method::GET || identified(&request) {
+pub(crate) async fn serve(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if !consulted(request.method(), request.uri(), request.headers()) {
         return next.run(request).await;
     }
-    let Some(id) = kept_competition(request.uri().path()).map(str::to_string) else {
+    let Some(id) = kept_competition(request.uri().path()) else {
         return next.run(request).await;
     };
-    let version = match crate::api::competitions::version_of(&state, &id).await {
+    let version = match crate::api::competitions::version_of(&state, id).await {
         Ok(v) if v > 0 => v,
         // No such competition, or the store failed: the page says so.
         _ => return next.run(request).await,
     };
     let minute = state.now().timestamp().div_euclid(60);
-    let key = request.uri().path_and_query().map_or_else(
-        || request.uri().path().to_string(),
-        |p| p.as_str().to_string(),
-    );
-    if let Some(page) = state.pages.get(&id, version, minute, &key) {
-        let response = (
-            StatusCode::OK,
-            [(header::CONTENT_TYPE, page.content_type)],
-            page.body,
-        )
-            .into_response();
+    let key = request
+        .uri()
+        .path_and_query()
+        .map_or_else(|| request.uri().path(), |p| p.as_str());
+    if let Some(page) = state.pages.get(id, version, minute, key) {
+        let encoded = match request.headers().get(header::ACCEPT_ENCODING) {
+            Some(accept) => page.encoded_for(accept).await,
+            None => None,
+        };
+        let response = match encoded {
+            Some(encoded) => (
+                StatusCode::OK,
+                [
+                    (header::CONTENT_TYPE, page.content_type.clone()),
+                    (header::CONTENT_ENCODING, encoded.content_encoding),
+                    (header::VARY, HeaderValue::from_static("accept-encoding")),
+                ],
+                encoded.body,
+            )
+                .into_response(),
+            None => (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, page.content_type.clone())],
+                page.body.clone(),
+            )
+                .into_response(),
+        };
         return marked(response, "hit");
     }
+    let (id, key) = (id.to_string(), key.to_string());
     let response = next.run(request).await;
     let keepable = response.status() == StatusCode::OK
         && !response.headers().contains_key(header::SET_COOKIE)
@@ -219,10 +346,7 @@ pub(crate) async fn serve(State(state): State<AppState>, request: Request, next:
             version,
             minute,
             key,
-            Page {
-                content_type,
-                body: body.clone(),
-            },
+            Arc::new(Page::new(content_type, body.clone())),
         );
     }
     marked(Response::from_parts(parts, Body::from(body)), "miss")
@@ -248,9 +372,11 @@ mod tests {
     #[test]
     fn a_newer_version_replaces_the_pages_and_the_count_is_bounded() {
         let cache = PageCache::default();
-        let page = |s: &str| Page {
-            content_type: HeaderValue::from_static("text/html"),
-            body: Bytes::from(s.to_string()),
+        let page = |s: &str| {
+            Arc::new(Page::new(
+                HeaderValue::from_static("text/html"),
+                Bytes::from(s.to_string()),
+            ))
         };
         cache.put("a", 3, 10, "/c/a".into(), page("v3"));
         assert!(cache.get("a", 3, 10, "/c/a").is_some());
@@ -261,7 +387,7 @@ mod tests {
         cache.put("a", 3, 10, "/c/a/history".into(), page("old"));
         assert_eq!(cache.len(), 1);
         assert_eq!(
-            cache.get("a", 4, 10, "/c/a").map(|p| p.body),
+            cache.get("a", 4, 10, "/c/a").map(|p| p.body.clone()),
             Some(Bytes::from("v4"))
         );
         for i in 0..2 * MOST_PAGES {

@@ -23,6 +23,8 @@
 //! header is never served to anyone else. API routes and assets are not
 //! under this layer.
 
+use std::sync::Arc;
+
 use arbiter_engine::model::{Linked as _, Time};
 use arbiter_service::views::calendar::{CalendarSource, Status, When};
 use axum::extract::{FromRequestParts, Request, State};
@@ -129,12 +131,16 @@ pub(crate) fn current() -> Option<Viewer> {
 /// Middleware over the page routes: a request with a session cookie gets
 /// its [`Viewer`] for the page's header; any other request passes as it
 /// is.
-pub(crate) async fn layer(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub(crate) async fn layer(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
     if auth::cookie(request.headers(), auth::SESSION_COOKIE).is_none() {
         return next.run(request).await;
     }
     let (mut parts, body) = request.into_parts();
-    let caller = Caller::from_request_parts(&mut parts, &state).await.ok();
+    let caller = Caller::from_request_parts(&mut parts, &*state).await.ok();
     let request = Request::from_parts(parts, body);
     let viewer = match caller.as_ref().and_then(|c| c.account.as_ref()) {
         Some(account) if caller.as_ref().is_some_and(|c| c.session.is_some()) => Some(Viewer {
@@ -173,6 +179,7 @@ pub(crate) async fn waiting(state: &AppState, account: &str) -> Vec<Waiting> {
                     c.title(),
                     &id,
                     CalendarSource::entries(c, &id, Some(me)),
+                    arbiter_engine::zone::Zoned::zone(c),
                     now,
                 ));
                 found
@@ -191,11 +198,13 @@ pub(crate) async fn waiting(state: &AppState, account: &str) -> Vec<Waiting> {
 }
 
 /// His games still to play with a deadline within [`SOON_DAYS`] days or
-/// past, from his calendar entries.
+/// past, from his calendar entries; the deadline in the competition's
+/// zone (ARB-R82).
 fn due(
     title: &str,
     id: &str,
     entries: Vec<arbiter_service::views::calendar::Entry>,
+    zone: arbiter_engine::zone::TimeZone,
     now: Time,
 ) -> Vec<Waiting> {
     entries
@@ -232,7 +241,7 @@ fn due(
                 kind,
                 text: format!(
                     "{game} ({title}) is {when}: deadline {}",
-                    deadline.format("%Y-%m-%d %H:%M UTC")
+                    zone.minute(deadline)
                 ),
                 short: format!("your game {label} is {when}"),
                 href: format!("/c/{id}/manage"),
