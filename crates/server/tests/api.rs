@@ -267,6 +267,7 @@ async fn the_openapi_document_is_served_and_describes_every_route() {
             "/api/competitions/{id}/results/import",
             "/api/competitions/{id}/rounds/{n}",
             "/api/competitions/{id}/seasons/{n}",
+            "/api/competitions/{id}/time-zone",
             "/api/competitions/{id}/what-if",
             "/api/health",
             "/api/me",

@@ -205,6 +205,37 @@ impl World {
                 self.webhooks(act, who).await
             }
             Act::TimeZonePage | Act::SetTimeZone => self.time_zone(act, who).await,
+            Act::ApiTimeZone => {
+                // `GET /api/competitions/{id}/time-zone`: a public read.
+                let path = format!("/api/competitions/{LADDER}/time-zone");
+                let a = send(&self.app, Method::GET, &path, who, &[], None).await;
+                assert_eq!(a.status, StatusCode::OK, "{path}: {}", a.text());
+                a
+            }
+            Act::ApiSetTimeZone => {
+                // `PUT /api/competitions/{id}/time-zone`: a refused one
+                // leaves the zone as it was.
+                let before = self.state.service.time_zone(LADDER).await.unwrap();
+                let a = send(
+                    &self.app,
+                    Method::PUT,
+                    &format!("/api/competitions/{LADDER}/time-zone"),
+                    who,
+                    &[],
+                    Some(&json!({"time_zone": "Asia/Tokyo"})),
+                )
+                .await;
+                let refused =
+                    a.status == StatusCode::UNAUTHORIZED || a.status == StatusCode::FORBIDDEN;
+                if refused && self.state.service.time_zone(LADDER).await.unwrap() != before {
+                    return Answer {
+                        status: StatusCode::INTERNAL_SERVER_ERROR,
+                        body: b"refused, but the time zone changed".to_vec(),
+                        ..a
+                    };
+                }
+                a
+            }
             Act::ImportResults => {
                 // Game Y (Carol Clark v. Dan Dunn) from a results file
                 // (issue 18 §2), at the ladder's version.
@@ -454,6 +485,10 @@ enum Act {
     /// ARB-R82): the owner and moderators.
     TimeZonePage,
     SetTimeZone,
+    /// `GET /api/competitions/{id}/time-zone` (public) and `PUT` (the
+    /// owner and moderators), ARB-R82.
+    ApiTimeZone,
+    ApiSetTimeZone,
     /// `GET /c/{id}/standings.csv`, `results.csv` and `forum.txt` (issue
     /// 17 §2): public reads.
     Exports,
@@ -525,6 +560,8 @@ impl Act {
             | Act::WebhooksPage
             | Act::TimeZonePage
             | Act::SetTimeZone
+            | Act::ApiTimeZone
+            | Act::ApiSetTimeZone
             | Act::RegisterWebhook
             | Act::DisableWebhook
             | Act::Exports
@@ -630,6 +667,8 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::DisableWebhook,     [N, N,   N, N, N, Y, Y,  Y]),
     (Act::TimeZonePage,       [N, N,   N, N, N, Y, Y,  Y]), // the owner and moderators (ARB-R82)
     (Act::SetTimeZone,        [N, N,   N, N, N, Y, Y,  Y]),
+    (Act::ApiTimeZone,        [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
+    (Act::ApiSetTimeZone,     [N, N,   N, N, N, Y, Y,  Y]),
     (Act::Join,               [N, Y,   Y, Y, Y, Y, Y,  Y]),
     (Act::AddPlayer,          [N, N,   N, N, N, Y, Y,  Y]),
     (Act::Approve,            [N, N,   N, N, N, Y, Y,  Y]),
@@ -757,7 +796,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 56);
+    assert_eq!(MATRIX.len(), 58);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -823,6 +862,8 @@ async fn the_matrix_covers_every_ladder_action() {
                     | Act::WebhooksPage
                     | Act::TimeZonePage
                     | Act::SetTimeZone
+                    | Act::ApiTimeZone
+                    | Act::ApiSetTimeZone
                     | Act::RegisterWebhook
                     | Act::DisableWebhook
                     | Act::Exports
@@ -882,6 +923,8 @@ async fn the_matrix_holds_with_a_session_cookie_too() {
         (Act::DisableWebhook, Role::Owner, Y),
         (Act::SetTimeZone, Role::PlayerA, N),
         (Act::SetTimeZone, Role::Moderator, Y),
+        (Act::ApiSetTimeZone, Role::PlayerA, N),
+        (Act::ApiSetTimeZone, Role::Owner, Y),
     ];
     let mut failures = Vec::new();
     for (act, role, expect) in cells {

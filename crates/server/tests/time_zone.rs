@@ -150,3 +150,72 @@ async fn a_player_may_not_set_the_zone() {
     let page = get_with_cookie(&w.app, &format!("/c/{LADDER}/time-zone"), &alice).await;
     assert_eq!(page.status, StatusCode::FORBIDDEN, "{}", page.text());
 }
+
+#[tokio::test]
+async fn the_api_reads_and_sets_the_zone() {
+    use common::{As, send};
+    use serde_json::json;
+    let w = World::new().await;
+    let path = format!("/api/competitions/{LADDER}/time-zone");
+    let a = send(
+        &w.app,
+        axum::http::Method::GET,
+        &path,
+        As::Nobody,
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    assert_eq!(a.json()["time_zone"], "UTC");
+
+    let olga = As::Token(w.tokens["olga"].as_str());
+    let put = |zone: &'static str| {
+        let path = path.clone();
+        let app = w.app.clone();
+        async move {
+            send(
+                &app,
+                axum::http::Method::PUT,
+                &path,
+                olga,
+                &[],
+                Some(&json!({ "time_zone": zone })),
+            )
+            .await
+        }
+    };
+    let a = put("America/Sao_Paulo").await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    assert_eq!(a.json()["time_zone"], "America/Sao_Paulo");
+    assert_eq!(a.json()["stored"], true);
+    let a = put("america/sao_paulo").await;
+    assert_eq!(
+        a.json()["stored"],
+        false,
+        "the zone already set stores nothing"
+    );
+    let a = put("Sao Paulo").await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text());
+    assert_eq!(a.json()["error"]["field"], "time_zone", "{}", a.text());
+    assert!(
+        a.text().contains("did you mean America/Sao_Paulo?"),
+        "{}",
+        a.text()
+    );
+    // The list of competitions says each one's zone.
+    let list = send(
+        &w.app,
+        axum::http::Method::GET,
+        "/api/competitions",
+        As::Nobody,
+        &[],
+        None,
+    )
+    .await;
+    assert!(
+        list.text().contains(r#""time_zone":"America/Sao_Paulo""#),
+        "{}",
+        list.text()
+    );
+}

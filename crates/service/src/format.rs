@@ -440,4 +440,7 @@ pub struct CompetitionSummary {
     pub rounds: usize,
     /// The number of events: what `If-Match` names on writes.
     pub version: u64,
+    /// The competition's time zone, an IANA name (ARB-R82): its times are
+    /// shown in it, and a deadline given as a day ends there.
+    pub time_zone: String,
 }

@@ -386,6 +386,7 @@ impl<S: EventStore> Service<S> {
                 members: c.members(),
                 rounds: c.rounds(),
                 version,
+                time_zone: arbiter_engine::zone::Zoned::zone(c).name().to_string(),
             })
             .await
         })
@@ -779,9 +780,9 @@ impl<S: EventStore> Service<S> {
     /// The time zone of `competition` (ARB-R82): UTC until one is set.
     pub async fn time_zone(&self, competition: &str) -> Result<arbiter_engine::zone::TimeZone> {
         use arbiter_engine::zone::Zoned;
-        Ok(with_format!(self.format_of(competition).await?, |F| {
-            self.load_as::<F>(competition, None).await?.0.zone()
-        }))
+        with_format!(self.format_of(competition).await?, |F| {
+            self.read_as::<F, _>(competition, |c, _| c.zone()).await
+        })
     }
 
     /// Set the time zone of `competition`, of any format, to the IANA

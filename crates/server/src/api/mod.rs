@@ -7,6 +7,7 @@ pub mod competitions;
 pub mod insight;
 pub mod installation;
 pub mod results_import;
+pub mod time_zone;
 pub mod write;
 
 use axum::extract::{FromRequestParts, Path, Query, State};
@@ -54,6 +55,10 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/api/competitions/{id}/calendars",
             get(calendars::list_of_competition).post(calendars::create_for_competition),
+        )
+        .route(
+            "/api/competitions/{id}/time-zone",
+            get(time_zone::get_zone).put(time_zone::put_zone),
         )
         .route(
             "/api/competitions/{id}/calendars/{feed}",
@@ -153,6 +158,8 @@ A competition's responses carry its version as `ETag` (`\"v42\"`), to send back 
         calendars::list_of_competition,
         calendars::create_for_competition,
         calendars::revoke_of_competition,
+        time_zone::get_zone,
+        time_zone::put_zone,
     ),
     tags(
         (name = "competitions", description = "Competitions of every format, read side"),

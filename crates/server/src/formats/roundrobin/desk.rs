@@ -159,13 +159,17 @@ struct RoundRobinDesk {
     deadlines: Vec<(u32, Option<String>)>,
     /// How many rounds have a deadline.
     deadlines_set: usize,
+    /// The league's time zone, in which a day given as a deadline ends
+    /// (ARB-R82).
+    zone: &'static str,
     /// What waits for a moderator (issue 17 §2).
     queue: Queue,
 }
 
-/// A deadline as the desk shows it: "2026-04-01 23:59 UTC".
-fn when(t: arbiter_engine::model::Time) -> String {
-    t.format("%Y-%m-%d %H:%M UTC").to_string()
+/// A deadline as the desk shows it, in the league's zone (ARB-R82):
+/// "2026-04-01 23:59 UTC", "2026-04-01 23:59 CEST".
+fn when(rr: &RoundRobin, t: arbiter_engine::model::Time) -> String {
+    rr.zone.minute(t)
 }
 
 /// `GET /c/{id}/manage` for a round-robin league.
@@ -281,7 +285,7 @@ pub(crate) async fn desk(
     let deadlines: Vec<(u32, Option<String>)> = rr
         .rounds
         .iter()
-        .map(|r| (r.number, r.deadline.map(when)))
+        .map(|r| (r.number, r.deadline.map(|t| when(&rr, t))))
         .collect();
     let record_due = covered
         .iter()
@@ -311,6 +315,7 @@ pub(crate) async fn desk(
         record_due,
         deadlines_set: deadlines.iter().filter(|(_, d)| d.is_some()).count(),
         deadlines,
+        zone: rr.zone.name(),
         to_record,
         later,
         played_rounds,
@@ -413,7 +418,7 @@ fn queue(
                     r.number,
                     rr.name_of(g.home),
                     rr.name_of(g.away),
-                    when(deadline)
+                    when(rr, deadline)
                 ),
             );
             q.push(match to_record.iter().find(|d| d.label == label) {
