@@ -33,8 +33,10 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
 /// client sends one, echoed on the response), tracing with that id, the
 /// security headers, gzip compression, the API's error shape (requests
 /// under `/api`), the refusal of cross-site writes (requests that may
-/// change something), the timeout, the body limit, the page cache (the
-/// anonymous GETs of kept pages, [`pages::cache`]); then the routes.
+/// change something), the timeout, the body limit, the competitions' JSON
+/// views kept at their version (`GET /api/competitions/{id}`), the page
+/// cache (the anonymous GETs of kept pages, [`pages::cache`]); then the
+/// routes.
 pub fn app(state: AppState) -> Router {
     let config = state.config;
     // What the middlewares share: axum clones a middleware's state for
@@ -82,6 +84,13 @@ pub fn app(state: AppState) -> Router {
         ))
         .layer(RequestBodyLimitLayer::new(config.body_limit))
         .map_request(|request: axum::http::Request<_>| request.map(axum::body::Body::new))
+        .layer(Only::new(
+            axum::middleware::from_fn_with_state::<_, _, (State<Arc<AppState>>, Request)>(
+                Arc::clone(&shared),
+                api::competitions::serve_kept,
+            ),
+            api::competitions::kept_view_asked,
+        ))
         .layer(Only::new(
             axum::middleware::from_fn_with_state::<_, _, (State<Arc<AppState>>, Request)>(
                 Arc::clone(&shared),

@@ -3,7 +3,8 @@
 //! the cache with the same bytes; a write, the next minute or a new page
 //! renders again; a reader with a session or a token is never answered
 //! from it; missing competitions and the pages that are not kept keep
-//! nothing.
+//! nothing. The JSON view kept per version is answered in front of the
+//! router the same way.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -108,6 +109,68 @@ async fn a_write_through_another_server_on_the_same_database_renders_the_page_ag
     let after = get(&world, &uri).await;
     assert_eq!(cache(&after), "miss");
     assert_ne!(after.body, before.body, "the confirmation shows");
+}
+
+#[tokio::test]
+async fn the_json_view_kept_in_front_of_the_router_answers_as_the_handler_and_follows_writes() {
+    // `GET /api/competitions/{id}` with a view kept at the store's version
+    // is answered before routing (`api::competitions::serve_kept`): the
+    // same answer as the handler's, never an older version.
+    let world = World::new().await;
+    let uri = format!("/api/competitions/{LADDER}");
+    let first = get(&world, &uri).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.text());
+    for _ in 0..2 {
+        let again = get(&world, &uri).await;
+        assert_eq!(again.status, StatusCode::OK);
+        assert_eq!(again.body, first.body);
+        assert_eq!(again.header("etag"), first.header("etag"));
+        assert_eq!(again.header("content-type"), "application/json");
+        assert_eq!(again.header("x-content-type-options"), "nosniff");
+        assert!(!again.header("x-request-id").is_empty());
+    }
+    // A write through another server on the same database.
+    let other = arbiter_server::app(
+        AppState::new(arbiter_service::Service::new(
+            world.state.service.store().clone(),
+        ))
+        .with_clock(Clock::Fixed(common::now())),
+    );
+    let bob = world.token("bob").to_string();
+    let confirmed = send(
+        &other,
+        Method::POST,
+        &format!("/api/competitions/{LADDER}/actions"),
+        As::Token(&bob),
+        &[("if-match", world.version().await)],
+        Some(&json!({"action": "confirm-result", "game": world.x})),
+    )
+    .await;
+    assert_eq!(confirmed.status, StatusCode::OK, "{}", confirmed.text());
+    let after = get(&world, &uri).await;
+    assert_eq!(after.status, StatusCode::OK);
+    assert_ne!(after.header("etag"), first.header("etag"));
+    assert_ne!(after.body, first.body);
+    assert_eq!(get(&world, &uri).await.body, after.body);
+    // Paths beside it are the router's, as before.
+    for (path, status) in [
+        (format!("{uri}/"), StatusCode::NOT_FOUND),
+        (
+            "/api/competitions/no-such-competition".to_string(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "/api/competitions/Bad%20Id".to_string(),
+            StatusCode::NOT_FOUND,
+        ),
+    ] {
+        let a = get(&world, &path).await;
+        assert_eq!(a.status, status, "{path}: {}", a.text());
+        assert!(
+            a.header("content-type").starts_with("application/json"),
+            "{path}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -10,8 +10,9 @@ use arbiter_service::{Format, ServiceError};
 use arbiter_store::{EventStore, StoredEvent};
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{HeaderValue, header};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, Uri, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -119,6 +120,56 @@ pub async fn show(
     }
 }
 
+/// The competition whose view a path asks for: `/api/competitions/{id}`
+/// (an id is written without escapes, so the path's text is the id).
+fn view_path(path: &str) -> Option<&str> {
+    let id = path.strip_prefix("/api/competitions/")?;
+    arbiter_service::check_competition_id(id)
+        .is_ok()
+        .then_some(id)
+}
+
+/// Whether [`serve_kept`] may answer a request: a GET of a competition's
+/// view (the others pass it by, `app`'s `Only`).
+pub(crate) fn kept_view_asked(method: &Method, uri: &Uri, _: &HeaderMap) -> bool {
+    *method == Method::GET && view_path(uri.path()).is_some()
+}
+
+/// Middleware in front of the router: a competition's view kept at the
+/// store's version is answered as [`show`] answers it, without routing to
+/// the handler; anything else (no view kept yet, a newer version, a
+/// failing store) goes to [`show`].
+pub(crate) async fn serve_kept(
+    State(state): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let kept = match (request.method(), view_path(request.uri().path())) {
+        (&Method::GET, Some(id)) => {
+            // Only a competition with a view kept: the others' requests go
+            // to the handler, which asks the version once.
+            let gate = views_cache(&state)
+                .get(id)
+                .filter(|k| k.version > 0)
+                .map(|k| Arc::clone(&k.gate));
+            match gate {
+                Some(gate) => match through_gate(&state, id, &gate).await {
+                    Ok(current) if current > 0 => {
+                        cached_view(&state, id, current).map(|body| (current, body))
+                    }
+                    _ => None,
+                },
+                None => None,
+            }
+        }
+        _ => None,
+    };
+    match kept {
+        Some((version, body)) => view_response(version, body),
+        None => next.run(request).await,
+    }
+}
+
 /// The serialized views of competitions, per service and competition, each
 /// at the version it was built at. A competition's view is a function of
 /// its events alone (no clock), and events are only ever appended, so a
@@ -126,7 +177,9 @@ pub async fn show(
 /// at; a request answered from here costs one version query (shared with
 /// the requests waiting meanwhile, see [`Gate`]) instead of the format
 /// query, the version query under the competition's lock, the view and its
-/// serialization.
+/// serialization. Such a request is answered in front of the router
+/// ([`serve_kept`]); the version is asked of the store every time, since
+/// another process may append.
 /// Compression (by `Accept-Encoding`) is the compression layer's, as for
 /// every response.
 ///
