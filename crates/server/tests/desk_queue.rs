@@ -493,6 +493,38 @@ async fn a_result_form_refused_keeps_what_was_typed_next_to_its_field() {
         f.contains(&format!(r#"id="rec-{label}-score-error""#)),
         "{f}"
     );
+    // Any game by its two names, one misspelled: the suggestion next to
+    // the game, what was typed kept, the form's fold open.
+    let heading = desk
+        .split(r#"<h3 id="rec-G"#)
+        .nth(1)
+        .map(|s| s[s.find('>').unwrap() + 1..s.find("</h3>").unwrap()].to_string())
+        .unwrap();
+    let (home, away) = heading
+        .split_once(": ")
+        .unwrap()
+        .1
+        .split_once(" v ")
+        .unwrap();
+    let typed = format!("{home}-{}", &away[..away.len() - 1]);
+    let a = d
+        .send(
+            &d.chess,
+            &jordan,
+            &desk,
+            "any",
+            &[("game", &typed), ("score", "1-0")],
+        )
+        .await;
+    assert!(a.status.is_client_error(), "{}", a.text());
+    let page = a.text();
+    let f = form(&page, "any");
+    assert!(f.contains(&format!(r#"value="{typed}""#)), "{f}");
+    assert!(
+        f.contains(r#"id="any-game-error""#) && f.contains(&format!("did you mean {home}-{away}?")),
+        "{f}"
+    );
+    assert!(page.contains(r#"<details class="form" open><summary>Record a game of a later round"#));
 }
 
 #[tokio::test]

@@ -482,8 +482,9 @@ fn split_pair(rr: &RoundRobin, text: &str) -> Result<(PlayerId, PlayerId)> {
         [] => Err(refuse(
             "game",
             format!(
-                "{text:?} names no game: give its number (G3) or the two players as HOME-AWAY, e.g. {:?}",
-                example_pair(rr)
+                "{text:?} names no game: give its number (G3) or the two players as HOME-AWAY, e.g. {:?}{}",
+                example_pair(rr),
+                pair_hint(rr, text)
             ),
         )),
         _ => Err(refuse(
@@ -493,6 +494,29 @@ fn split_pair(rr: &RoundRobin, text: &str) -> Result<(PlayerId, PlayerId)> {
             ),
         )),
     }
+}
+
+/// The suggestion for a pair whose one name is misspelled (issue 17 §2):
+/// the first split of `text` at a `-` where one side names a player and
+/// the other is close to one, as "; did you mean Spain-Croatia?".
+fn pair_hint(rr: &RoundRobin, text: &str) -> String {
+    let names = || rr.entrants.iter().map(|e| e.name.as_str());
+    for (i, _) in text.match_indices('-') {
+        let (a, b) = (text[..i].trim(), text[i + 1..].trim());
+        let guess = match (rr.find(a), rr.find(b)) {
+            (Some(a), None) => arbiter_engine::model::similar_names(names(), b)
+                .first()
+                .map(|b| format!("{}-{b}", rr.name_of(a))),
+            (None, Some(b)) => arbiter_engine::model::similar_names(names(), a)
+                .first()
+                .map(|a| format!("{a}-{}", rr.name_of(b))),
+            _ => None,
+        };
+        if let Some(g) = guess {
+            return format!("; did you mean {g}?");
+        }
+    }
+    String::new()
 }
 
 fn example_pair(rr: &RoundRobin) -> String {
