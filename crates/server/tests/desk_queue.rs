@@ -672,3 +672,96 @@ async fn rolls_next_games_and_plans_are_queued_and_xmadn_forms_keep_their_input(
         preview.text()
     );
 }
+
+/// Record every game still open on desk `id` through its forms named
+/// `rec-…`, each with `filled`, reading the desk again after each.
+async fn record_all(
+    d: &Demo,
+    id: &str,
+    cookie: &str,
+    filled: &dyn Fn(&str) -> Vec<(String, String)>,
+) {
+    for _ in 0..500 {
+        let desk = d.desk(id, cookie).await;
+        let Some(name) = desk
+            .split(r#"id="form-rec-"#)
+            .nth(1)
+            .map(|s| format!("rec-{}", &s[..s.find('"').unwrap()]))
+        else {
+            return;
+        };
+        let fields = filled(form(&desk, &name));
+        let fields: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let sent = d.send(id, cookie, &desk, &name, &fields).await;
+        assert_eq!(
+            sent.status,
+            StatusCode::SEE_OTHER,
+            "{name}: {}",
+            sent.text()
+        );
+    }
+    panic!("more than 500 games to record on {id}");
+}
+
+#[tokio::test]
+async fn a_round_or_season_whose_games_are_decided_is_queued_to_close() {
+    let d = served(0).await;
+    let jordan = login_session(&d.app, "jordan", DEMO_PASSWORD).await;
+    // The ladder: once every game of round 4 is decided, its close is due,
+    // previewed from the queue (TWS Change of Ladder Standings).
+    let desk = d.desk(&d.ladder, &jordan).await;
+    assert!(!queue_of(&desk).contains("Preview the close"));
+    record_all(&d, &d.ladder, &jordan, &|f| {
+        // The first option of the winner's select: the USSR player.
+        let at = f.find(r#"name="winner""#).unwrap();
+        let v = &f[at..];
+        let v = &v[v.find(r#"<option value=""#).unwrap() + 15..];
+        vec![
+            ("winner".into(), v[..v.find('"').unwrap()].to_string()),
+            ("ended_by".into(), "final-scoring".into()),
+        ]
+    })
+    .await;
+    let desk = d.desk(&d.ladder, &jordan).await;
+    let queue = queue_of(&desk);
+    assert!(
+        queue.contains(
+            "<strong>Due:</strong> Round 4: every game is decided; close it to re-sort the ladder"
+        ),
+        "{queue}"
+    );
+    let preview = d.send(&d.ladder, &jordan, queue, "q-close-1", &[]).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.text());
+    assert!(
+        preview.text().contains("Preview of the close of round 4"),
+        "{}",
+        preview.text()
+    );
+
+    // The Sunjang league: once every group game of season 3 is recorded,
+    // its close is due (SJ-R5), done from the queue; then the final round.
+    let desk = d.desk(&d.sunjang, &jordan).await;
+    assert!(!queue_of(&desk).contains("Close season"));
+    record_all(&d, &d.sunjang, &jordan, &|_| {
+        vec![("outcome".into(), "black".into())]
+    })
+    .await;
+    let desk = d.desk(&d.sunjang, &jordan).await;
+    let queue = queue_of(&desk);
+    assert!(
+        queue.contains("every group game is decided; close it to record each division&#39;s merged ranking (SJ-R5)."),
+        "{queue}"
+    );
+    let sent = d.send(&d.sunjang, &jordan, queue, "q-close-1", &[]).await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.text());
+    let desk = d.desk(&d.sunjang, &jordan).await;
+    let queue = queue_of(&desk);
+    assert!(
+        queue.contains("its final round can be qualified (SJ-R7)")
+            || queue.contains("The final round waits for a tiebreak record"),
+        "{queue}"
+    );
+}
