@@ -265,6 +265,23 @@ async fn report_and_confirm(
     send_form(w, id, &cookie, body(&confirm, &[]), &theirs).await;
     let home = page(&w.app, "/account", &cookie).await;
     assert!(!home.contains("1 report to confirm"), "{home}");
+    // The same confirmation sent again (Back, then send): what the first
+    // sending did, never an error (issue 17 §2), from either page.
+    let again = post_form(
+        &w.app,
+        &format!("/c/{id}/act"),
+        &cookie,
+        body(&confirm, &[]),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::SEE_OTHER, "{}", again.text());
+    assert!(
+        again.location().contains("already="),
+        "{}",
+        again.location()
+    );
+    let notice = page(&w.app, again.location(), &cookie).await;
+    assert!(notice.contains("already"), "{notice}");
 }
 
 #[tokio::test]

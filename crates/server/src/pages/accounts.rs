@@ -192,6 +192,11 @@ struct AccountPage {
     /// What waits for him, most urgent first (issue 17 §1).
     waiting: Vec<super::viewer::Waiting>,
     soon_days: i64,
+    /// The idempotency key of this page's confirm and dispute forms, each
+    /// made its own by its place (`{key}-confirm-3`): one sent again
+    /// (Back, then send) answers what its first sending did, never an
+    /// error (issue 17 §2).
+    key: String,
 }
 
 /// One API token in the account's list (issue 14 item 2).
@@ -257,10 +262,10 @@ pub(crate) async fn account_page_with(
             revoked_feed,
         )
         .await?;
-        Ok::<_, ApiError>((grants, tokens, calendars))
+        Ok::<_, ApiError>((grants, tokens, calendars, auth::random_token()?))
     }
     .await;
-    let (grants, tokens, calendars) = match result {
+    let (grants, tokens, calendars, key) = match result {
         Ok(x) => x,
         Err(e) => return problem(e, "/"),
     };
@@ -273,6 +278,7 @@ pub(crate) async fn account_page_with(
     let page = AccountPage {
         chrome: Chrome::new("Your account"),
         csrf: caller.csrf_token().unwrap_or_default().to_string(),
+        key,
         username: account.username.clone(),
         name: account.display_name.clone(),
         email: account.email.clone().unwrap_or_default(),

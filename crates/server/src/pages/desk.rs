@@ -711,6 +711,21 @@ pub(crate) async fn act(
         Ok(kind) => kind,
         Err(e) => return e.into_response(),
     };
+    // A player's form (from his page or his account page, `_back`) sent
+    // again: what its first sending did (issue 17 §2), before the role
+    // check, which reads the game as it is now: a confirmed report is no
+    // longer there to confirm, and its players would be told "only the
+    // game's other player may confirm". Desk forms answer the same through
+    // their format (`done_location`, `refused`), which also tells a form
+    // sent again with other values.
+    if caller.account.is_some()
+        && form_of::<BackOnly>(&body)
+            .await
+            .is_ok_and(|b| b.back.is_some())
+        && let Some(to) = replayed_location(&state, &id, &body).await
+    {
+        return axum::response::Redirect::to(&to).into_response();
+    }
     arbiter_service::with_format!(kind, |F| {
         <F as crate::formats::WebFormat>::desk_act(&state, &caller, &id, &body).await
     })
