@@ -549,8 +549,9 @@ fn end_of_day(date: &str) -> Option<Time> {
 /// Reminders of round `view` at `now`: one message to each player (with an
 /// address) with an undecided game that is overdue ("your game is
 /// overdue") or whose deadline ends within `within` of `now`. A closed
-/// round has none. A deadline is a day; it ends at 23:59:59 UTC; whether a
-/// game is overdue is the view's own `overdue`.
+/// round has none. A deadline is the instant the view gives (a day given as
+/// a deadline ends at 23:59:59 in the competition's zone, ARB-R82); whether
+/// a game is overdue is the view's own `overdue`.
 pub fn deadline_reminders(
     competition_name: &str,
     view: &RoundView,
@@ -570,7 +571,16 @@ pub fn deadline_reminders(
         if g.overdue {
             return true;
         }
-        end_of_day(game_deadline(view, g)).is_some_and(|end| end >= now && end - now <= within)
+        // The deadline's instant (its day read in the competition's zone,
+        // ARB-R82); a view without one, the end of its day in UTC.
+        let end = g
+            .deadline_at
+            .as_ref()
+            .or(view.deadline_at.as_ref())
+            .and_then(|w| chrono::DateTime::parse_from_rfc3339(&w.iso).ok())
+            .map(|t| t.with_timezone(&chrono::Utc))
+            .or_else(|| end_of_day(game_deadline(view, g)));
+        end.is_some_and(|end| end >= now && end - now <= within)
     };
     let mut out = Vec::new();
     for player in round_players(view) {

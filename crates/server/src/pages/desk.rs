@@ -407,12 +407,10 @@ pub(crate) async fn already_done(
         .await
         .ok()?;
     let first_line = lines.first()?;
+    // In the competition's zone (ARB-R82): "at 2026-03-01 19:17 CET".
+    let zone = state.service.time_zone(id).await.unwrap_or_default();
     let when = chrono::DateTime::parse_from_rfc3339(&first_line.recorded_at)
-        .map(|t| {
-            t.with_timezone(&chrono::Utc)
-                .format("%H:%M UTC on %Y-%m-%d")
-                .to_string()
-        })
+        .map(|t| zone.minute(t.with_timezone(&chrono::Utc)))
         .unwrap_or_else(|_| first_line.recorded_at.clone());
     let by = if caller.username() == Some(first_line.actor.as_str()) {
         "you".to_string()
