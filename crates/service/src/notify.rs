@@ -28,7 +28,7 @@ use arbiter_engine::model::Time;
 use arbiter_store::{EventStore, MAX_TOPIC, Seq};
 use serde::Serialize;
 
-use crate::views::calendar::{CalendarSource as _, words};
+use crate::views::calendar::CalendarSource as _;
 use crate::{Result, Service};
 
 /// The topic of a "standings changed at the top" row.
@@ -538,10 +538,11 @@ impl<S: EventStore> Service<S> {
         url: String,
     ) -> Result<Option<Notification>> {
         let format = self.format_of(competition).await?;
-        let (name, due) = crate::with_format!(format, |F| {
+        let (name, zone, due) = crate::with_format!(format, |F| {
             self.read_as::<F, _>(competition, |state, _| {
                 (
                     state.title().to_string(),
+                    arbiter_engine::zone::Zoned::zone(state),
                     state
                         .due(competition)
                         .into_iter()
@@ -563,13 +564,13 @@ impl<S: EventStore> Service<S> {
             "{}, {players}, is due by {}{moderator}: the deadline is near and the game is \
              still to be played.",
             due.game,
-            words(due.deadline)
+            zone.minute(due.deadline)
         );
         let line = format!(
             "{}: {players}; moderator {}; deadline {}",
             due.game,
             due.moderator.as_deref().unwrap_or("-"),
-            words(due.deadline)
+            zone.minute(due.deadline)
         );
         Ok(Some(Notification {
             id: id.to_owned(),
