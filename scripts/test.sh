@@ -38,6 +38,18 @@ else
     echo "warning: the browser tests need Debian's chromium and chromium-driver, and apt-get is missing (the e2e test fails without them)" >&2
 fi
 
+# The time zone's peer comparison (crates/engine/tests/zone_peer.rs, ARB-R82)
+# runs Python's zoneinfo on the system's IANA database: Debian's python3 and
+# tzdata, installed when missing.
+if ! python3 -c "import zoneinfo; zoneinfo.ZoneInfo('Europe/Berlin')" >/dev/null 2>&1 \
+    && command -v apt-get >/dev/null; then
+    tz_root=""
+    [ "$(id -u)" -ne 0 ] && tz_root="sudo"
+    echo "== installing python3 and tzdata (apt-get) for the time zone comparison"
+    $tz_root apt-get update || true
+    $tz_root env DEBIAN_FRONTEND=noninteractive apt-get install -y python3 tzdata || true
+fi
+
 # The accessibility audit of the browser tests (crates/cli/tests/e2e_overflow.rs,
 # issue 17 §3) runs axe-core, pinned here and in crates/cli/tests/common/axe.rs:
 # installed from the npm registry into target/axe/ (thrown away with target/,
