@@ -89,7 +89,7 @@ pub enum RoundRobinCmd {
         #[arg(long)]
         reason: String,
     },
-    /// Set a round's deadline (RFC 3339 or YYYY-MM-DD), or clear it with --clear.
+    /// Set a round's deadline (RFC 3339, or YYYY-MM-DD: the end of that day in the league's time zone, ARB-R82), or clear it with --clear.
     Deadline {
         round: u32,
         deadline: Option<String>,
