@@ -311,19 +311,7 @@ impl World {
                     None,
                 )
                 .await;
-                return if a.status == StatusCode::SEE_OTHER
-                    && a.headers[header::LOCATION]
-                        .to_str()
-                        .unwrap()
-                        .starts_with("/login")
-                {
-                    Answer {
-                        status: StatusCode::UNAUTHORIZED,
-                        ..a
-                    }
-                } else {
-                    a
-                };
+                return login_as_401(a);
             }
             Act::RegisterWebhook => (
                 format!("/c/{LADDER}/webhooks"),
@@ -383,23 +371,8 @@ impl World {
     /// 401. A refused form must leave the zone as it was.
     async fn time_zone(&self, act: Act, who: As<'_>) -> Answer {
         let path = format!("/c/{LADDER}/time-zone");
-        let as_401 = |a: Answer| {
-            if a.status == StatusCode::SEE_OTHER
-                && a.headers[header::LOCATION]
-                    .to_str()
-                    .unwrap()
-                    .starts_with("/login")
-            {
-                Answer {
-                    status: StatusCode::UNAUTHORIZED,
-                    ..a
-                }
-            } else {
-                a
-            }
-        };
         if act == Act::TimeZonePage {
-            return as_401(send(&self.app, Method::GET, &path, who, &[], None).await);
+            return login_as_401(send(&self.app, Method::GET, &path, who, &[], None).await);
         }
         let csrf = match who {
             As::Cookie(_, csrf) => csrf.to_string(),
@@ -878,6 +851,24 @@ async fn the_matrix_covers_every_ladder_action() {
         covered, documented,
         "a LadderAction has no row in the matrix"
     );
+}
+
+/// A page's redirect to `/login` read as the 401 the matrix expects of a
+/// visitor without an account; any other answer as it is.
+fn login_as_401(a: Answer) -> Answer {
+    if a.status == StatusCode::SEE_OTHER
+        && a.headers[header::LOCATION]
+            .to_str()
+            .unwrap()
+            .starts_with("/login")
+    {
+        Answer {
+            status: StatusCode::UNAUTHORIZED,
+            ..a
+        }
+    } else {
+        a
+    }
 }
 
 /// Log in with the password: the session id from the cookie set and the
