@@ -201,6 +201,7 @@ pub trait Zoned {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn at(s: &str) -> Time {

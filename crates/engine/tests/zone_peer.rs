@@ -12,6 +12,8 @@
 //! It needs `python3` (3.9 or later) and the system's time zone database
 //! (Debian's `tzdata`); without them it fails saying so.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 

@@ -3,6 +3,8 @@
 //! by its IANA name; a record naming no zone is refused, never read as
 //! UTC.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use arbiter_engine::zone::TimeZone;
 use arbiter_record::roundrobin::{decode_round_robin, encode_round_robin};
 use arbiter_record::{

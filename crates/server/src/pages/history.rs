@@ -416,6 +416,7 @@ async fn mark_accounts(state: &AppState, rows: &mut [EventRow]) -> Result<(), Pa
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn query(pairs: &[(&str, &str)]) -> HashMap<String, String> {

@@ -96,6 +96,7 @@ pub fn countdown(t: Time, now: Time) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn at(s: &str) -> Time {
