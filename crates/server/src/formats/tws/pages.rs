@@ -55,6 +55,20 @@ struct LadderPage {
     podium: Podium,
 }
 
+/// His move at the last close in words, after his record: " · up 2",
+/// " · down 1", " · held"; nothing before the first close.
+fn moved(last_move: &str) -> String {
+    match last_move {
+        "" => String::new(),
+        "=" => " · held".to_string(),
+        m => match (m.strip_prefix('+'), m.strip_prefix('-')) {
+            (Some(n), _) => format!(" · up {n}"),
+            (_, Some(n)) => format!(" · down {n}"),
+            _ => format!(" · {m}"),
+        },
+    }
+}
+
 /// The ladder's top rungs as a podium, the next rungs below.
 fn ladder_top(v: &LadderView, id: &str) -> Podium {
     let caption = match v.current_round {
@@ -68,7 +82,13 @@ fn ladder_top(v: &LadderView, id: &str) -> Podium {
             "/c/{id}/players/{}",
             crate::pages::path_segment(&r.name)
         )),
-        figure: format!("{}-{}-{}", r.ladder.wins, r.ladder.losses, r.ladder.ties),
+        figure: format!(
+            "{}-{}-{}{}",
+            r.ladder.wins,
+            r.ladder.losses,
+            r.ladder.ties,
+            moved(&r.last_move)
+        ),
     });
     Podium::of("top", "Rung", caption, placed, 5).linking("#ladder", "the whole ladder")
 }
@@ -471,4 +491,18 @@ pub(crate) async fn stats(
         end_chart,
         turn_chart,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::moved;
+
+    #[test]
+    fn a_move_reads_in_words_on_the_podium() {
+        assert_eq!(moved("+2"), " · up 2");
+        assert_eq!(moved("-1"), " · down 1");
+        assert_eq!(moved("="), " · held");
+        assert_eq!(moved("new"), " · new");
+        assert_eq!(moved(""), "");
+    }
 }
