@@ -41,13 +41,12 @@ pub struct ZoneView {
 }
 
 async fn view(state: &AppState, id: &str, stored: bool) -> Result<ZoneView, ApiError> {
-    let summary = state.service.summary(id).await?;
-    let zone = TimeZone::parse(&summary.time_zone).map_err(|e| ApiError::internal(e.message))?;
+    let zone = state.service.time_zone(id).await?;
     Ok(ZoneView {
         competition: id.to_string(),
-        time_zone: summary.time_zone,
+        time_zone: zone.name().to_string(),
         now: zone.minute(state.now()),
-        version: summary.version,
+        version: state.service.summary(id).await?.version,
         stored,
     })
 }
