@@ -9,8 +9,10 @@
 //! the search's results and a refused search, the error page, the login
 //! and registration forms and a refused login's page, a what-if with an
 //! outcome; logged in as the organizer `jordan` the account page, `/new`,
-//! every competition's desk and its results import, the ladder's calendar
-//! feeds, webhooks and rules form and the preview of its round's close; and
+//! every competition's desk and its results import, the Sunjang desk's
+//! corrections filtered (a match, none, a refused filter), the ladder's
+//! calendar feeds, webhooks and rules form and the preview of its round's
+//! close; and
 //! logged in as the ladder player `oscar` his account, his ladder and his
 //! desk — at a phone's width (390 px) and a desktop's (1280 px), and checks
 //! that `document.documentElement.scrollWidth <= window.innerWidth`, less
@@ -193,6 +195,12 @@ async fn no_page_scrolls_sideways_or_fails_the_accessibility_audit() {
     private.push(format!("{LADDER}/time-zone"));
     // The ladder's rules as named settings (issue 17 §2), its owner's.
     private.push(format!("{LADDER}/rules"));
+    // The Sunjang desk's corrections found by player (open), a name that
+    // matches nothing (its suggestion) and a group it cannot read (issue 17
+    // §2).
+    for query in ["cor_player=kim", "cor_player=Kim+Min-jn", "cor_group=Z9"] {
+        private.push(format!("/c/sunjang-demo/manage?{query}"));
+    }
     private.push(PREVIEW_CLOSE.to_string());
     for path in &private {
         problems.extend(check(&b, path, "", &dir, audit.as_mut()).await);

@@ -212,6 +212,21 @@ pub(crate) trait WebFormat: Format {
         );
         async move { Err(ApiError::not_found(message)) }
     }
+    /// The desk ([`WebFormat::desk`]) showing what the filter of its
+    /// address or of the form it answers asks for (issue 17 §2: a Sunjang
+    /// season's correction forms by player or group). A format whose desk
+    /// has no filter shows its desk as it is.
+    fn desk_filtered(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        done: Option<&str>,
+        notice: Option<crate::pages::desk::Notice>,
+        filter: &crate::pages::desk::DeskFilter,
+    ) -> impl Future<Output = Result<Response, ApiError>> + Send {
+        let _ = filter;
+        Self::desk(state, caller, id, done, notice)
+    }
     /// `POST /c/{id}/act`: one desk form.
     fn desk_act(
         state: &AppState,

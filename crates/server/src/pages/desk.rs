@@ -547,6 +547,53 @@ pub(crate) struct DeskQuery {
     done: Option<String>,
     /// `FIRST-LAST`: the events a form sent again stored the first time.
     already: Option<String>,
+    /// The filter of a Sunjang season's correction forms ([`DeskFilter`]).
+    cor_player: Option<String>,
+    cor_group: Option<String>,
+}
+
+/// Which of a season's correction forms a desk shows (issue 17 §2: "a
+/// season's 200 correction forms are behind a filter by group or
+/// player"): as the desk's address gives it (`?cor_player=&cor_group=`,
+/// a GET form, no script), or as a correction form sent from the
+/// filtered desk carries it back (`_cor_player`, `_cor_group`), so that
+/// the desk that answers it, refused or done, keeps it. Raw as sent: the
+/// format's desk reads it and says what it cannot read
+/// ([`crate::formats::WebFormat::desk_filtered`]). It changes what is
+/// shown, never who may act.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub(crate) struct DeskFilter {
+    #[serde(rename = "_cor_player")]
+    pub player: Option<String>,
+    #[serde(rename = "_cor_group")]
+    pub group: Option<String>,
+}
+
+impl DeskFilter {
+    /// The longest filter value a desk reads, in characters.
+    pub(crate) const LONGEST: usize = 200;
+
+    /// The filter a desk form `body` carries back (none when it does not
+    /// parse).
+    pub(crate) async fn sent(body: &Bytes) -> Self {
+        form_of::<Self>(body).await.unwrap_or_default()
+    }
+
+    /// The desk's query for this filter (`cor_player=…&cor_group=…`),
+    /// empty without one; a value longer than any filter the desk reads
+    /// ([`DeskFilter::LONGEST`]) is left out.
+    pub(crate) fn query(&self) -> String {
+        [("cor_player", &self.player), ("cor_group", &self.group)]
+            .into_iter()
+            .filter_map(|(k, v)| {
+                v.as_deref()
+                    .map(str::trim)
+                    .filter(|v| !v.is_empty() && v.chars().count() <= Self::LONGEST)
+                    .map(|v| format!("{k}={}", super::forms::urlencode(v)))
+            })
+            .collect::<Vec<_>>()
+            .join("&")
+    }
 }
 
 /// `GET /c/{id}/manage`: the competition's desk for its format. Moderators
@@ -572,12 +619,25 @@ pub(crate) async fn page(
             .map(Notice::Already),
         None => None,
     };
-    show_desk(&state, &caller, &id, kind, q.done.as_deref(), notice).await
+    let filter = DeskFilter {
+        player: q.cor_player,
+        group: q.cor_group,
+    };
+    show_desk(
+        &state,
+        &caller,
+        &id,
+        kind,
+        q.done.as_deref(),
+        notice,
+        &filter,
+    )
+    .await
 }
 
 /// The desk of competition `id` (of format `kind`) in its current state,
 /// with the sentence of what the last form did, or the notice of a form
-/// sent from an older version.
+/// sent from an older version, showing what `filter` asks for.
 async fn show_desk(
     state: &AppState,
     caller: &Caller,
@@ -585,9 +645,11 @@ async fn show_desk(
     kind: Kind,
     done: Option<&str>,
     notice: Option<Notice>,
+    filter: &DeskFilter,
 ) -> Response {
     let shown = arbiter_service::with_format!(kind, |F| {
-        <F as crate::formats::WebFormat>::desk(state, caller, id, done, notice).await
+        <F as crate::formats::WebFormat>::desk_filtered(state, caller, id, done, notice, filter)
+            .await
     });
     shown.unwrap_or_else(|e| problem(e, &format!("/c/{id}")))
 }
@@ -609,6 +671,8 @@ pub(crate) async fn refused(
     e: ApiError,
 ) -> Response {
     let back = format!("/c/{id}/manage");
+    // The desk that answers keeps the filter the form was sent under.
+    let filter = DeskFilter::sent(body).await;
     if e.detail.field.as_deref() == Some(crate::error::KEY_FIELD)
         && e.status == StatusCode::UNPROCESSABLE_ENTITY
         && let Some(range) = first_sending(state, id, body).await
@@ -623,6 +687,7 @@ pub(crate) async fn refused(
             kind,
             None,
             Some(Notice::Already(already)),
+            &filter,
         )
         .await;
         if response.status() == StatusCode::OK {
@@ -642,12 +707,13 @@ pub(crate) async fn refused(
     {
         let refusal = Refusal::of(&e, body).await;
         let shown = arbiter_service::with_format!(kind, |F| {
-            <F as crate::formats::WebFormat>::desk(
+            <F as crate::formats::WebFormat>::desk_filtered(
                 state,
                 caller,
                 id,
                 None,
                 Some(Notice::Refused(refusal)),
+                &filter,
             )
             .await
         });
@@ -677,7 +743,16 @@ pub(crate) async fn refused(
         Err(_) => return problem(e, &back),
     };
     let stale = Stale::new(since, now, changes, body).await;
-    let mut response = show_desk(state, caller, id, kind, None, Some(Notice::Stale(stale))).await;
+    let mut response = show_desk(
+        state,
+        caller,
+        id,
+        kind,
+        None,
+        Some(Notice::Stale(stale)),
+        &filter,
+    )
+    .await;
     if response.status() == StatusCode::OK {
         // Refused, not done: the status says so to programs; the page
         // says it in words.

@@ -1,7 +1,9 @@
 //! The desk of a Sunjang league: the moderators register and update
 //! players, preview and plan the next season (the preview shows the
 //! pyramid, the groups and every placement with its reason, and stores
-//! nothing until confirmed), record and correct group results, record
+//! nothing until confirmed), record and correct group results (the
+//! corrections by group, or found by player or group with the filter of
+//! the desk's address, [`Corrections`]), record
 //! tiebreak decisions, close the season and run the final round, with the
 //! same [`crate::formats::sunjang::actions`] as the API.
 
@@ -13,6 +15,7 @@ use arbiter_service::sunjang::{SeasonView, SunjangPlayerView, sunjang_view};
 use arbiter_service::views::ExplanationView;
 use askama::Template;
 use axum::body::Bytes;
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
@@ -22,8 +25,8 @@ use crate::auth::{self, Caller};
 use crate::error::ApiError;
 use crate::formats::sunjang::actions::{self as actions_sunjang, SunjangAction};
 use crate::pages::desk::{
-    DeskHead, Notice, done_location, done_message, form_of, form_version, no_action, number, opt,
-    text,
+    DeskFilter, DeskHead, Notice, done_location, done_message, form_of, form_version, no_action,
+    number, opt, text,
 };
 use crate::pages::queue::{Item, Queue, QueueForm, Waits, events_of};
 use crate::pages::{Chrome, Kind, render};
@@ -62,6 +65,270 @@ fn by_group(games: &[DeskPairing]) -> Vec<(String, Vec<DeskPairing>)> {
     out
 }
 
+/// The longest player filter read, in characters (a name is far shorter).
+const MAX_FILTER_PLAYER: usize = DeskFilter::LONGEST;
+/// The longest group filter read, in characters (a group is "B12").
+const MAX_FILTER_GROUP: usize = 20;
+/// The characters of a filter the desk cannot read that it says again.
+const ECHOED: usize = 40;
+
+/// The correction forms the desk lists, and the filter that chose them
+/// (issue 17 §2: "a season's 200 correction forms are behind a filter by
+/// group or player"). Without a filter, every recorded result is listed
+/// in a closed section of its group; with one, only the games it matches,
+/// open, each with its group. The filter changes what is listed, never who
+/// may act: each form is still only for a moderator who is not in its
+/// game (ARB-R45).
+#[derive(Debug, Default)]
+struct Corrections {
+    /// The filter's fields as the reader filled them in (cut to their
+    /// limits), for its form.
+    player: String,
+    group: String,
+    /// The groups with a recorded result: the choices of the group filter.
+    groups: Vec<String>,
+    /// A filter is on and was read: one open list of what it matches.
+    on: bool,
+    /// The sections listed: each group's games without a filter; one of
+    /// the games matched with one (and the game of a refused correction
+    /// form, which is always shown).
+    sections: Vec<(String, Vec<DeskPairing>)>,
+    /// What the filter matched in words: "3 of 200 recorded results match
+    /// “Ana”", "No recorded result matches “Anna”".
+    sentence: String,
+    /// A player filter that matched nothing: the close names among the
+    /// players of the results it looked through, each with the desk's
+    /// address filtered by it ("did you mean Ana Morales?").
+    suggestions: Vec<(String, String)>,
+    /// A player filter that matched nothing in its group: the other groups
+    /// where it matches, each with the desk's address filtered by it.
+    elsewhere: Vec<(String, String)>,
+    /// A filter the desk cannot read: why, naming its field; the list is
+    /// then every recorded result, as without a filter.
+    problem: Option<String>,
+    /// The field of `problem` (`cor_player` or `cor_group`).
+    problem_field: &'static str,
+    /// The filter as read, which the listed correction forms carry back
+    /// (`_cor_player`, `_cor_group`) so that the desk answering them keeps
+    /// it.
+    kept: DeskFilter,
+}
+
+impl Corrections {
+    /// Every recorded result `played`, by group, without a filter.
+    fn all(played: &[DeskPairing]) -> Self {
+        let sections = by_group(played);
+        Self {
+            groups: sections.iter().map(|(g, _)| g.clone()).collect(),
+            sections,
+            ..Self::default()
+        }
+    }
+
+    /// The recorded results `played` that `filter` asks for, on the desk
+    /// of competition `id`; `refused(n)`: the correction form of game `n`
+    /// was refused, and is shown whatever the filter.
+    fn read(
+        id: &str,
+        filter: &DeskFilter,
+        played: &[DeskPairing],
+        refused: impl Fn(usize) -> bool,
+    ) -> Self {
+        let mut c = Self::all(played);
+        let player = filter
+            .player
+            .as_deref()
+            .map(str::trim)
+            .filter(|p| !p.is_empty());
+        let group = filter
+            .group
+            .as_deref()
+            .map(str::trim)
+            .filter(|g| !g.is_empty());
+        c.player = player
+            .map(|p| shown(p, MAX_FILTER_PLAYER))
+            .unwrap_or_default();
+        c.group = group
+            .map(|g| shown(g, MAX_FILTER_GROUP))
+            .unwrap_or_default();
+        if player.is_none() && group.is_none() {
+            return c;
+        }
+        let key = match player {
+            None => None,
+            Some(p) => {
+                let length = p.chars().count();
+                if length > MAX_FILTER_PLAYER {
+                    return c.refuse(
+                        "cor_player",
+                        format!(
+                            "Field “cor_player” (Player): a name has at most {MAX_FILTER_PLAYER} characters; this one has {length}."
+                        ),
+                    );
+                }
+                let key = arbiter_engine::model::name_key(p);
+                if key.is_empty() {
+                    return c.refuse(
+                        "cor_player",
+                        format!(
+                            "Field “cor_player” (Player): “{}” is no part of a name.",
+                            echoed(p)
+                        ),
+                    );
+                }
+                Some(key)
+            }
+        };
+        let group = match group {
+            None => None,
+            Some(g) => match c.groups.iter().find(|k| k.eq_ignore_ascii_case(g)) {
+                Some(k) => Some(k.clone()),
+                None => {
+                    let known = listed(&c.groups);
+                    return c.refuse(
+                        "cor_group",
+                        format!(
+                            "Field “cor_group” (Group): no group “{}” has a recorded result this season; the groups that have are {known}.",
+                            echoed(g)
+                        ),
+                    );
+                }
+            },
+        };
+        if let Some(g) = &group {
+            c.group = g.clone();
+        }
+        let in_group = |p: &DeskPairing| group.as_ref().is_none_or(|g| p.group == *g);
+        let named = |p: &DeskPairing| {
+            key.as_ref().is_none_or(|k| {
+                [&p.black, &p.white]
+                    .iter()
+                    .any(|n| arbiter_engine::model::name_key(n).contains(k.as_str()))
+            })
+        };
+        let matched = played.iter().filter(|p| in_group(p) && named(p)).count();
+        let total = played.len();
+        let what = match (player, &group) {
+            (Some(_), Some(g)) => format!("“{}” in group {g}", c.player),
+            (Some(_), None) => format!("“{}”", c.player),
+            (None, Some(g)) => format!("group {g}"),
+            (None, None) => String::new(),
+        };
+        c.sentence = match (matched, player.is_some()) {
+            (0, _) => format!("No recorded result matches {what}"),
+            (_, true) => format!(
+                "{matched} of {total} recorded result{} match{} {what}",
+                plural(total),
+                if matched == 1 { "es" } else { "" }
+            ),
+            (_, false) => format!(
+                "{matched} of {total} recorded result{} {} in {what}",
+                plural(total),
+                if matched == 1 { "is" } else { "are" }
+            ),
+        };
+        if matched == 0
+            && let Some(p) = player
+        {
+            // The names of the results looked through, once each.
+            let mut names: Vec<&str> = Vec::new();
+            for g in played.iter().filter(|g| in_group(g)) {
+                for n in [g.black.as_str(), g.white.as_str()] {
+                    if !names.contains(&n) {
+                        names.push(n);
+                    }
+                }
+            }
+            c.suggestions = arbiter_engine::model::similar_names(names, p)
+                .into_iter()
+                .map(|n| {
+                    let to = DeskFilter {
+                        player: Some(n.to_string()),
+                        group: group.clone(),
+                    };
+                    (n.to_string(), desk_address(id, &to))
+                })
+                .collect();
+            if group.is_some() {
+                c.elsewhere = by_group(played)
+                    .into_iter()
+                    .filter(|(_, games)| games.iter().any(named))
+                    .map(|(g, _)| {
+                        let to = DeskFilter {
+                            player: Some(p.to_string()),
+                            group: Some(g.clone()),
+                        };
+                        let href = desk_address(id, &to);
+                        (g, href)
+                    })
+                    .collect();
+            }
+        }
+        let shown: Vec<DeskPairing> = played
+            .iter()
+            .filter(|p| (in_group(p) && named(p)) || refused(p.n))
+            .cloned()
+            .collect();
+        c.on = true;
+        c.sections = vec![(String::new(), shown)];
+        c.kept = DeskFilter {
+            player: player.map(|_| c.player.clone()),
+            group,
+        };
+        c
+    }
+
+    /// The filter cannot be read: every result is listed, and `message`
+    /// says why next to `field`.
+    fn refuse(mut self, field: &'static str, message: String) -> Self {
+        self.problem = Some(message);
+        self.problem_field = field;
+        self
+    }
+}
+
+/// The desk of `id` with `filter`, at its corrections.
+fn desk_address(id: &str, filter: &DeskFilter) -> String {
+    let query = filter.query();
+    if query.is_empty() {
+        format!("/c/{id}/manage#corrections")
+    } else {
+        format!("/c/{id}/manage?{query}#corrections")
+    }
+}
+
+/// What the reader typed, as a field shows it again: at most `most`
+/// characters, a control character as U+FFFD (never sent back as it is).
+fn shown(s: &str, most: usize) -> String {
+    s.chars()
+        .take(most)
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect()
+}
+
+/// What the reader typed, said again in a sentence: at most [`ECHOED`]
+/// characters, as [`shown`].
+fn echoed(s: &str) -> String {
+    let mut out = shown(s, ECHOED);
+    if s.chars().count() > ECHOED {
+        out.push('…');
+    }
+    out
+}
+
+/// "A1, B1 and B2".
+fn listed(items: &[String]) -> String {
+    match items {
+        [] => "none".to_string(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 /// A final-round game the engine takes now: a round-robin game, or the
 /// deciding game of two players left tied (SJ-R8, ARB-R41).
 #[derive(Debug, Clone)]
@@ -84,8 +351,9 @@ struct SunjangDesk {
     to_play: Vec<DeskPairing>,
     played: Vec<DeskPairing>,
     /// The recorded results by group, so that a season's hundreds of
-    /// correction forms are behind their group (issue 17 §2).
-    played_groups: Vec<(String, Vec<DeskPairing>)>,
+    /// correction forms are behind their group, or those the filter of
+    /// the desk's address matches (issue 17 §2).
+    cor: Corrections,
     can_plan: bool,
     next_season: usize,
     can_close: bool,
@@ -113,6 +381,7 @@ pub(crate) async fn desk(
     id: &str,
     done: Option<&str>,
     stale: Option<Notice>,
+    filter: &DeskFilter,
 ) -> Result<Response, ApiError> {
     let (l, version) = state.service.load_as::<League>(id, None).await?;
     let h = DeskHead::of(
@@ -345,6 +614,14 @@ pub(crate) async fn desk(
             );
         }
     }
+    // The filter is read where the corrections are shown: on a
+    // moderator's desk with a recorded result; elsewhere it asks nothing.
+    let cor = if h.roles.moderates() && !played.is_empty() {
+        Corrections::read(id, filter, &played, |n| h.refused(format!("cor-{n}")))
+    } else {
+        Corrections::all(&played)
+    };
+    let unreadable = cor.problem.is_some();
     let page = SunjangDesk {
         queue: queue.sorted(),
         chrome: Chrome::competition(
@@ -370,7 +647,7 @@ pub(crate) async fn desk(
         players: v.players,
         season,
         to_play,
-        played_groups: by_group(&played),
+        cor,
         played,
         outcomes: OUTCOMES.to_vec(),
         restriction_rows: l
@@ -393,7 +670,13 @@ pub(crate) async fn desk(
             .to_string(),
         h,
     };
-    Ok(render(&page).into_response())
+    let mut response = render(&page).into_response();
+    if unreadable && response.status() == StatusCode::OK {
+        // The desk, with the filter's problem next to its field: the
+        // status says so to programs, as the history's filter does.
+        *response.status_mut() = StatusCode::BAD_REQUEST;
+    }
+    Ok(response)
 }
 
 #[derive(Debug, Template)]
@@ -582,6 +865,26 @@ impl SjForm {
     }
 }
 
+/// The desk's address `to` (where a form that worked goes) with the filter
+/// of the corrections the form was sent under (issue 17 §2), so that a
+/// moderator correcting one player's games comes back to them; any other
+/// address as it is.
+fn filtered(id: &str, to: &str, filter: &DeskFilter) -> String {
+    let query = filter.query();
+    match to.strip_prefix(&format!("/c/{id}/manage?")) {
+        Some(rest) if !query.is_empty() => {
+            let (q, anchor) = rest.split_once('#').unwrap_or((rest, ""));
+            let anchor = if anchor.is_empty() {
+                String::new()
+            } else {
+                format!("#{anchor}")
+            };
+            format!("/c/{id}/manage?{q}&{query}{anchor}")
+        }
+        _ => to.to_string(),
+    }
+}
+
 /// `POST /c/{id}/act` for a Sunjang league: the action, or for a season
 /// plan with `preview`, the plan on a page with a button that stores it.
 pub(crate) async fn act(
@@ -604,7 +907,8 @@ pub(crate) async fn act(
     let key = if preview { None } else { opt(&form.key) };
     let done = actions_sunjang::run_sunjang(state, caller, id, action, expected, key).await?;
     if !preview {
-        return Ok(Redirect::to(&done_location(state, id, &done, body).await).into_response());
+        let to = done_location(state, id, &done, body).await;
+        return Ok(Redirect::to(&filtered(id, &to, &DeskFilter::sent(body).await)).into_response());
     }
     let (l, _) = state.service.load_as::<League>(id, None).await?;
     let page = PreviewPage {

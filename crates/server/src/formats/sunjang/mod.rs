@@ -15,7 +15,7 @@ use crate::api::write::{ActionAnswer, need_version, parse_action};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::formats::{Creation, NewPage, WebFormat};
-use crate::pages::desk::{Notice, refused};
+use crate::pages::desk::{DeskFilter, Notice, refused};
 use crate::pages::{Kind, PageError};
 use axum::body::Bytes;
 
@@ -131,7 +131,17 @@ impl WebFormat for League {
         done: Option<&str>,
         stale: Option<Notice>,
     ) -> Result<Response, ApiError> {
-        desk::desk(state, caller, id, done, stale).await
+        desk::desk(state, caller, id, done, stale, &DeskFilter::default()).await
+    }
+    async fn desk_filtered(
+        state: &AppState,
+        caller: &Caller,
+        id: &str,
+        done: Option<&str>,
+        notice: Option<Notice>,
+        filter: &DeskFilter,
+    ) -> Result<Response, ApiError> {
+        desk::desk(state, caller, id, done, notice, filter).await
     }
     async fn desk_act(state: &AppState, caller: &Caller, id: &str, body: &Bytes) -> Response {
         match desk::act(state, caller, id, body).await {
