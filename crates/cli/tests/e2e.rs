@@ -83,11 +83,20 @@ async fn visit(b: &Browser) -> Vec<PathBuf> {
     )
     .await;
     assert_eq!(b.path().await, "/c/tws-demo");
-    let champion = b.text(&b.find("#champion + p").await).await;
+    // Why he is champion, with its rule, then who: the podium's top step
+    // names him, once (issue 17 §3).
+    let why = b.text(&b.find("#champion + p").await).await;
     assert_eq!(
-        champion,
-        "Hiro Tanaka is on rung 1, at the top for 1 consecutive round."
+        why,
+        "The Ladder Champion is the player on rung 1 (TWS Significance of Ladder Standings); the present champion has held it for 1 consecutive round."
     );
+    let champion = b
+        .text(
+            &b.find("#champion ~ .podium-picture .step-1 .step-name")
+                .await,
+        )
+        .await;
+    assert_eq!(champion, "Hiro Tanaka");
     let ladder = b.find("#ladder + .scroll table").await;
     let caption = b
         .text(
@@ -185,8 +194,10 @@ async fn visit(b: &Browser) -> Vec<PathBuf> {
     shots.push(b.screenshot("ladder-phone").await);
     b.set_window_size(desktop.0, desktop.1).await;
 
-    // A player: the link from the champion's line, and the charts.
-    let link = b.find("#champion + p a").await;
+    // A player: the link from the champion's step, and the charts.
+    let link = b
+        .find("#champion ~ .podium-picture .step-1 .step-name a")
+        .await;
     within("click the champion's link", link.click()).await;
     b.wait_for_h1("Hiro Tanaka").await;
     assert_eq!(b.path().await, "/c/tws-demo/players/Hiro%20Tanaka");

@@ -459,6 +459,28 @@ async fn the_ladder_shows_rungs_champion_the_round_and_why() {
     );
     // A move at the last close is explained one click away.
     assert!(html.contains("Rule: TWS Change of Ladder Standings") || html.contains("Rule: TWS"));
+    // The champion's section says why he is champion, with its rule, and
+    // names him once: on the podium's top step, a link to his page
+    // (issue 17 §3).
+    let from = html.find(r#"<h2 id="champion">"#).unwrap();
+    let section = &html[from..from + html[from..].find(r#"<h2 id="ladder">"#).unwrap()];
+    assert_eq!(
+        section.matches("Hiro Tanaka").count(),
+        1,
+        "the champion named once in his section: {section}"
+    );
+    assert!(
+        section.contains(
+            "<p>The Ladder Champion is the player on rung 1 (TWS Significance of Ladder Standings); the present champion has held it for 1 consecutive round.</p>"
+        ),
+        "why he is champion: {section}"
+    );
+    assert!(
+        section.contains(
+            r#"<li class="step step-1"><span class="step-name"><a href="/c/tws-demo/players/Hiro%20Tanaka">Hiro Tanaka</a></span>"#
+        ),
+        "the champion on the podium's top step: {section}"
+    );
 }
 
 #[tokio::test]
@@ -569,6 +591,48 @@ async fn the_league_shows_its_table_schedule_playoff_and_rolls() {
             "Anke Vogel",
         ],
     );
+    // Games are played: the picture is the table's top or the bracket,
+    // not the road before the first game.
+    assert!(!html.contains("road-picture"), "{uri}");
+}
+
+#[tokio::test]
+async fn a_league_before_its_first_game_draws_the_road_to_the_title() {
+    // The league whose names are HTML: its positions rolled, no game
+    // played; the default rules (QG, then FS3 with a head start).
+    let app = app().await;
+    let uri = "/c/xss-league";
+    let html = page(&app, uri).await;
+    let from = html.find(r#"<figure class="picture bracket-picture road-picture""#);
+    let to = html.find(r#"<h2 id="table">"#).unwrap();
+    let picture = &html[from.expect("the road's picture before the table")..to];
+    assert_has(
+        uri,
+        picture,
+        &[
+            // The field: the three entrants, escaped, 0-0.
+            r#"<p class="stage-title">Table <span class="muted">2 double round-robins, 12 games</span></p>"#,
+            "&#60;script&#62;alert(1)&#60;/script&#62;</a>",
+            "B &#38; B</a>",
+            r#"<span class="vh">won and lost: </span>0-0"#,
+            // The playoff's empty bracket as the rules fix it.
+            r#"<p class="stage-title">Qualifying <span class="muted">QG · first to 1</span></p>"#,
+            r#"<span class="side-name">2nd of the table</span>"#,
+            r#"<span class="side-name">3rd of the table</span>"#,
+            r#"<p class="stage-title">Final <span class="muted">FS3 · first to 3 · head start possible</span></p>"#,
+            r#"<span class="side-name">1st of the table</span>"#,
+            r#"<span class="side-name">the winner of QG</span>"#,
+            r#"<p class="champion-name muted">the winner of FS3</p>"#,
+            "(XMadn League: Playoff)",
+            r##"<a href="#table">the table</a>"##,
+        ],
+    );
+    assert_eq!(
+        picture.matches(r#"<li class="side">"#).count(),
+        3,
+        "{picture}"
+    );
+    assert!(!html.contains("podium-picture"), "no podium before a game");
 }
 
 #[tokio::test]

@@ -4,7 +4,9 @@
 //! figure stays text a screen reader reads in order, and a phone lays it
 //! out without scrolling sideways. The Sunjang pyramid, the XMadn playoff
 //! bracket and the Challengers' race are drawn by their own templates from
-//! the views; this module holds what the podium shows.
+//! the views; this module holds what the podium shows, and the road to an
+//! XMadn league's title before its first game (its field, the playoff's
+//! empty bracket as its rules fix it, the title still open).
 
 /// One player on the podium or just below it.
 #[derive(Debug, Clone)]
@@ -66,6 +68,50 @@ impl Podium {
         self.whole_words = words;
         self
     }
+}
+
+/// An entrant of a competition that has not started: his name and page.
+#[derive(Debug, Clone)]
+pub(crate) struct Entrant {
+    pub name: String,
+    pub href: Option<String>,
+}
+
+/// A seat of a series whose players are not known yet: the place that
+/// will fill it ("2nd of the table", "the winner of QG").
+#[derive(Debug, Clone)]
+pub(crate) struct Seat {
+    /// The table's place that takes the seat, when one does.
+    pub place: Option<usize>,
+    pub words: String,
+}
+
+/// A round of a bracket still empty, as the rules fix it.
+#[derive(Debug, Clone)]
+pub(crate) struct EmptyRound {
+    /// "Qualifying", "Final".
+    pub title: &'static str,
+    /// "QG", "FS3".
+    pub code: String,
+    pub wins_needed: u32,
+    /// The rules allow the higher seed a one-win head start.
+    pub head_start: bool,
+    /// The higher seed's seat first.
+    pub seats: [Seat; 2],
+}
+
+/// The road to the title before the first game: the field that starts,
+/// how many games it plays, the rounds that follow, and who takes the
+/// title.
+#[derive(Debug, Clone)]
+pub(crate) struct Road {
+    pub field: Vec<Entrant>,
+    /// What the field plays ("2 double round-robins, 12 games").
+    pub field_words: String,
+    pub rounds: Vec<EmptyRound>,
+    /// Who will be champion ("the winner of FS3").
+    pub champion_words: String,
+    pub caption: String,
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! Charts drawn on the server as SVG text: no script, no library, readable
 //! by a screen reader through their title and description (each chart also
 //! has its figures in a table beside it). Every piece of text that goes into
-//! a chart is escaped here.
+//! a chart is escaped here. No chart writes a colour: its text and axes are
+//! `currentColor`, its marks carry classes (`c-*`, `g-*`) that the
+//! stylesheet fills from the palette, so a chart follows the theme.
 
 use std::fmt::{self, Write};
 
@@ -39,16 +41,40 @@ pub fn esc(text: &str) -> String {
     out
 }
 
-/// Colours of the charts (contrast at least 3:1 against white, WCAG 1.4.11).
-pub const USSR: &str = "#b3261e";
-pub const US: &str = "#1f4fa8";
-pub const TIE: &str = "#5f6670";
+/// A series' colour, named, never written: each mark carries the class of
+/// its tone and the stylesheet (`style.css`, "Charts") fills it from the
+/// design system's variables (`--ussr`, `--won`, …), so a chart follows
+/// the reader's theme, light or dark, with the contrast the palette keeps
+/// (marks at least 3:1 against the paper, text at least 4.5:1; issue 17
+/// §3). Text and axes are `currentColor`, the page's ink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Ussr,
+    Us,
+    Tie,
+    Won,
+    Lost,
+}
+
+impl Tone {
+    /// The mark's class in the stylesheet.
+    pub fn class(self) -> &'static str {
+        match self {
+            Tone::Ussr => "c-ussr",
+            Tone::Us => "c-us",
+            Tone::Tie => "c-tie",
+            Tone::Won => "c-won",
+            Tone::Lost => "c-lost",
+        }
+    }
+}
+
+pub const USSR: Tone = Tone::Ussr;
+pub const US: Tone = Tone::Us;
+pub const TIE: Tone = Tone::Tie;
 /// A player's won and lost games (apart from the sides' colours).
-pub const WON: &str = "#1d6b2f";
-pub const LOST: &str = "#c2410c";
-const INK: &str = "#1b1f24";
-const GRID: &str = "#c9d0d9";
-const LINE: &str = "#0b4f8a";
+pub const WON: Tone = Tone::Won;
+pub const LOST: Tone = Tone::Lost;
 
 /// One point of a line chart.
 #[derive(Debug, Clone)]
@@ -56,7 +82,7 @@ pub struct Point {
     /// Under the x axis (shown when there is room).
     pub label: String,
     pub y: i64,
-    pub colour: &'static str,
+    pub colour: Tone,
     /// The point's tooltip.
     pub tip: String,
 }
@@ -64,7 +90,7 @@ pub struct Point {
 fn open(out: &mut String, id: &str, width: u32, height: u32, title: &str, desc: &str) {
     let _ = write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" aria-labelledby="{id}-t {id}-d" font-family="system-ui, sans-serif" font-size="12"><title id="{id}-t">{}</title><desc id="{id}-d">{}</desc>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg" viewBox="0 0 {width} {height}" role="img" aria-labelledby="{id}-t {id}-d" font-family="system-ui, sans-serif" font-size="12" fill="currentColor"><title id="{id}-t">{}</title><desc id="{id}-d">{}</desc>"#,
         esc(title),
         esc(desc)
     );
@@ -155,7 +181,7 @@ pub fn line_chart(
         let y = y_of(t);
         let _ = write!(
             out,
-            r#"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{GRID}" stroke-width="1"/><text x="{:.1}" y="{:.1}" text-anchor="end" fill="{INK}">{t}</text>"#,
+            r#"<line class="c-grid" x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="currentColor" stroke-opacity="0.25" stroke-width="1"/><text x="{:.1}" y="{:.1}" text-anchor="end">{t}</text>"#,
             LEFT + plot_w,
             LEFT - 6.0,
             y + 4.0
@@ -163,7 +189,7 @@ pub fn line_chart(
     }
     let _ = write!(
         out,
-        r#"<text x="12" y="{:.1}" transform="rotate(-90 12 {:.1})" text-anchor="middle" fill="{INK}">{}</text>"#,
+        r#"<text x="12" y="{:.1}" transform="rotate(-90 12 {:.1})" text-anchor="middle">{}</text>"#,
         TOP + plot_h / 2.0,
         TOP + plot_h / 2.0,
         esc(y_label)
@@ -171,7 +197,7 @@ pub fn line_chart(
     // The axis.
     let _ = write!(
         out,
-        r#"<line x1="{LEFT}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{INK}" stroke-width="1"/>"#,
+        r#"<line class="c-axis" x1="{LEFT}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="currentColor" stroke-width="1"/>"#,
         TOP + plot_h,
         LEFT + plot_w,
         TOP + plot_h
@@ -184,7 +210,7 @@ pub fn line_chart(
             .collect();
         let _ = write!(
             out,
-            r#"<polyline points="{}" fill="none" stroke="{LINE}" stroke-width="2"/>"#,
+            r#"<polyline class="c-line" points="{}" fill="none" stroke="currentColor" stroke-width="2"/>"#,
             path.join(" ")
         );
     }
@@ -194,14 +220,14 @@ pub fn line_chart(
         let (x, y) = (x_of(i), y_of(p.y));
         let _ = write!(
             out,
-            r##"<circle cx="{x:.1}" cy="{y:.1}" r="5" fill="{}" stroke="#ffffff" stroke-width="1.5"><title>{}</title></circle>"##,
-            p.colour,
+            r#"<circle class="c-mark {}" cx="{x:.1}" cy="{y:.1}" r="5" stroke-width="1.5"><title>{}</title></circle>"#,
+            p.colour.class(),
             esc(&p.tip)
         );
         if i % every == 0 || i + 1 == n {
             let _ = write!(
                 out,
-                r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="{INK}">{}</text>"#,
+                r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
                 TOP + plot_h + 18.0,
                 esc(&p.label)
             );
@@ -212,11 +238,11 @@ pub fn line_chart(
 }
 
 /// One bar of a stacked bar chart: its label and its segments (value,
-/// colour, name).
+/// tone, name).
 #[derive(Debug, Clone)]
 pub struct Bar {
     pub label: String,
-    pub segments: Vec<(u32, &'static str, &'static str)>,
+    pub segments: Vec<(u32, Tone, &'static str)>,
 }
 
 /// Horizontal stacked bars, each scaled to the largest total, with the
@@ -240,28 +266,29 @@ pub fn bar_chart(id: &str, title: &str, desc: &str, bars: &[Bar]) -> Svg {
         let y = 6.0 + i as f64 * ROW;
         let _ = write!(
             out,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="{INK}">{}</text>"#,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
             LABEL - 8.0,
             y + 17.0,
             esc(&shorten(&b.label, 30))
         );
         let mut x = LABEL;
         let total: u32 = b.segments.iter().map(|s| s.0).sum();
-        for (value, colour, name) in &b.segments {
+        for (value, tone, name) in &b.segments {
             if *value == 0 {
                 continue;
             }
             let w = plot_w * f64::from(*value) / f64::from(max);
             let _ = write!(
                 out,
-                r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="22" fill="{colour}"><title>{}: {} {value}</title></rect>"#,
+                r#"<rect class="{}" x="{x:.1}" y="{y:.1}" width="{w:.1}" height="22"><title>{}: {} {value}</title></rect>"#,
+                tone.class(),
                 esc(&b.label),
                 esc(name)
             );
             if w >= 22.0 {
                 let _ = write!(
                     out,
-                    r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#ffffff">{value}</text>"##,
+                    r#"<text class="c-on" x="{:.1}" y="{:.1}" text-anchor="middle">{value}</text>"#,
                     x + w / 2.0,
                     y + 15.5
                 );
@@ -270,7 +297,7 @@ pub fn bar_chart(id: &str, title: &str, desc: &str, bars: &[Bar]) -> Svg {
         }
         let _ = write!(
             out,
-            r#"<text x="{:.1}" y="{:.1}" fill="{INK}">{total}</text>"#,
+            r#"<text x="{:.1}" y="{:.1}">{total}</text>"#,
             x + 6.0,
             y + 15.5
         );
@@ -290,14 +317,14 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The mark's class (its colour comes from the stylesheet, in both
-    /// themes) and its fill where no stylesheet applies.
-    fn class_and_fill(self) -> (&'static str, &'static str) {
+    /// The mark's class: its colour comes from the stylesheet, in both
+    /// themes.
+    fn class(self) -> &'static str {
         match self {
-            Outcome::Won => ("g-won", WON),
-            Outcome::Drawn => ("g-drawn", "#9aa3ad"),
-            Outcome::Lost => ("g-lost", LOST),
-            Outcome::Open => ("g-open", "#ffffff"),
+            Outcome::Won => "g-won",
+            Outcome::Drawn => "g-drawn",
+            Outcome::Lost => "g-lost",
+            Outcome::Open => "g-open",
         }
     }
 
@@ -334,7 +361,7 @@ pub fn crosstable_glance(
     let mut out = String::new();
     let _ = write!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="glance" viewBox="0 0 {side} {side}" width="{side}" height="{side}" role="img" aria-labelledby="{id}-t {id}-d" font-family="system-ui, sans-serif" font-size="12"><title id="{id}-t">{}</title><desc id="{id}-d">{}</desc>"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="glance" viewBox="0 0 {side} {side}" width="{side}" height="{side}" role="img" aria-labelledby="{id}-t {id}-d" font-family="system-ui, sans-serif" font-size="12" fill="currentColor"><title id="{id}-t">{}</title><desc id="{id}-d">{}</desc>"#,
         esc(title),
         esc(desc)
     );
@@ -342,7 +369,7 @@ pub fn crosstable_glance(
         let at = HEAD + i as f64 * (cell + GAP) + cell / 2.0;
         let _ = write!(
             out,
-            r#"<text class="g-label" x="{at:.1}" y="17" text-anchor="middle" fill="{INK}">{}<title>{}</title></text><text class="g-label" x="{:.1}" y="{:.1}" text-anchor="middle" fill="{INK}">{}<title>{}</title></text>"#,
+            r#"<text class="g-label" x="{at:.1}" y="17" text-anchor="middle">{}<title>{}</title></text><text class="g-label" x="{:.1}" y="{:.1}" text-anchor="middle">{}<title>{}</title></text>"#,
             i + 1,
             esc(name),
             HEAD / 2.0 - 2.0,
@@ -358,17 +385,17 @@ pub fn crosstable_glance(
             if i == j {
                 let _ = write!(
                     out,
-                    r#"<rect class="g-self" x="{x:.1}" y="{y:.1}" width="{cell}" height="{cell}" rx="3" fill="{GRID}"/>"#
+                    r#"<rect class="g-self" x="{x:.1}" y="{y:.1}" width="{cell}" height="{cell}" rx="3" fill-opacity="0.25"/>"#
                 );
                 continue;
             }
             let k = games.len().max(1) as f64;
             let h = cell / k;
             for (g, o) in games.iter().enumerate() {
-                let (class, fill) = o.class_and_fill();
                 let _ = write!(
                     out,
-                    r#"<rect class="{class}" x="{x:.1}" y="{:.1}" width="{cell}" height="{:.1}" rx="3" fill="{fill}" stroke="{GRID}"><title>{} v {}: {}</title></rect>"#,
+                    r#"<rect class="{}" x="{x:.1}" y="{:.1}" width="{cell}" height="{:.1}" rx="3"><title>{} v {}: {}</title></rect>"#,
+                    o.class(),
                     y + g as f64 * h,
                     h - if g + 1 < games.len() { 1.0 } else { 0.0 },
                     esc(&names[i]),
@@ -433,6 +460,52 @@ mod tests {
         assert!(!s.contains("<A>") && s.contains("&lt;A&gt; v B: won"));
         assert_eq!(s.matches("class=\"g-open\"").count(), 2);
         assert_eq!(s.matches("class=\"g-self\"").count(), 2);
+    }
+
+    #[test]
+    fn a_chart_writes_classes_never_a_colour() {
+        let points: Vec<Point> = [WON, LOST, TIE]
+            .into_iter()
+            .enumerate()
+            .map(|(i, colour)| Point {
+                label: format!("R{i}"),
+                y: i as i64,
+                colour,
+                tip: String::new(),
+            })
+            .collect();
+        let line = line_chart("l", "t", "d", "rung", &points, true);
+        let bars = bar_chart(
+            "b",
+            "t",
+            "d",
+            &[Bar {
+                label: "x".into(),
+                segments: vec![(5, USSR, "a"), (4, US, "b"), (3, TIE, "c")],
+            }],
+        );
+        let glance = crosstable_glance(
+            "g",
+            "t",
+            "d",
+            &["A".to_string(), "B".to_string()],
+            &[
+                vec![vec![], vec![Outcome::Drawn]],
+                vec![vec![Outcome::Drawn], vec![]],
+            ],
+        );
+        for svg in [&line, &bars, &glance] {
+            let s = svg.as_str();
+            assert!(!s.contains('#') && !s.contains("white"), "{s}");
+        }
+        let (l, b) = (line.as_str(), bars.as_str());
+        for class in ["c-won", "c-lost", "c-tie", "c-line", "c-axis", "c-grid"] {
+            assert!(l.contains(class), "{class}: {l}");
+        }
+        for class in ["c-ussr", "c-us", "c-tie", "c-on"] {
+            assert!(b.contains(class), "{class}: {b}");
+        }
+        assert!(glance.as_str().contains(r#"class="g-drawn""#));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use axum::response::Response;
 
 use crate::AppState;
 use crate::auth::Caller;
-use crate::pages::picture::{Placed, Podium};
+use crate::pages::picture::{EmptyRound, Entrant, Placed, Podium, Road, Seat};
 use crate::pages::players::{
     self, GameLine, PendingReport, PlayerHome, PlayerLinks, ReportForm, Reports, Standing, ordinal,
     player_id,
@@ -19,6 +19,7 @@ use crate::pages::players::{
 use crate::pages::{Chrome, Kind, PageError, render};
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::xmadn::format_time;
+use arbiter_engine::xmadn::{Playoff, Series};
 
 /// The league's phase in words, without the CLI command it suggests.
 pub(crate) fn phase_for_the_web(phase: &str) -> String {
@@ -34,6 +35,101 @@ struct LeaguePage {
     /// The table's top, first on the page until the playoff's bracket
     /// takes its place (issue 17 §3); `None` before a game is played.
     podium: Option<Podium>,
+    /// Before the first game, in the podium's place: the field, the
+    /// playoff's empty bracket as the rules fix it, the title still open.
+    road: Option<Road>,
+}
+
+/// A table's place in words: "1st of the table".
+fn of_the_table(place: usize) -> Seat {
+    Seat {
+        place: Some(place),
+        words: format!("{} of the table", ordinal(place)),
+    }
+}
+
+/// The road to the title before a game is played: the three entrants
+/// play the double round-robins, the table's places take the playoff's
+/// seats (XMadn League: Playoff), the last round's winner (or the table's
+/// first, without a playoff) is champion. `None` once a game counts or
+/// the playoff has started: the podium or the bracket show the real thing.
+fn road(v: &LeagueView, playoff: Playoff, head_start: bool, links: &PlayerLinks) -> Option<Road> {
+    if !v.playoffs.is_empty() || v.table.iter().any(|r| r.played > 0) {
+        return None;
+    }
+    let n = v.double_round_robins;
+    let field_words = format!(
+        "{n} double round-robin{}, {} games",
+        if n == 1 { "" } else { "s" },
+        6 * n
+    );
+    let round =
+        |title: &'static str, series: Series, final_round: bool, seats: [Seat; 2]| EmptyRound {
+            title,
+            code: series.code(final_round),
+            wins_needed: series.wins_needed(),
+            head_start: head_start && series != Series::Game,
+            seats,
+        };
+    let (rounds, champion_words) = match playoff {
+        Playoff::None => (Vec::new(), "the table's 1st".to_string()),
+        Playoff::TopTwo { final_round } => (
+            vec![round(
+                "Final",
+                final_round,
+                true,
+                [of_the_table(1), of_the_table(2)],
+            )],
+            format!("the winner of {}", final_round.code(true)),
+        ),
+        Playoff::AllThree {
+            qualifying,
+            final_round,
+        } => (
+            vec![
+                round(
+                    "Qualifying",
+                    qualifying,
+                    false,
+                    [of_the_table(2), of_the_table(3)],
+                ),
+                round(
+                    "Final",
+                    final_round,
+                    true,
+                    [
+                        of_the_table(1),
+                        Seat {
+                            place: None,
+                            words: format!("the winner of {}", qualifying.code(false)),
+                        },
+                    ],
+                ),
+            ],
+            format!("the winner of {}", final_round.code(true)),
+        ),
+    };
+    let caption = if rounds.is_empty() {
+        "The road to the title: no game played yet; the table decides, its 1st is champion"
+            .to_string()
+    } else {
+        "The road to the title: no game played yet; the table's places take the playoff's seats (XMadn League: Playoff), the last round's winner is champion"
+            .to_string()
+    };
+    Some(Road {
+        field: v
+            .players
+            .iter()
+            .map(|p| Entrant {
+                name: p.clone(),
+                href: links.href(p).map(str::to_string),
+            })
+            .collect(),
+        field_words,
+        rounds,
+        champion_words,
+        caption,
+    })
 }
 
 /// The top of a league's table as a podium, once a game is played.
@@ -60,14 +156,21 @@ fn table_top(v: &LeagueView, links: &PlayerLinks) -> Option<Podium> {
 
 /// `GET /c/{id}` for an XMadn league.
 pub(crate) async fn league(state: &AppState, id: &str) -> Result<Response, PageError> {
-    let mut v = state
+    let (mut v, playoff, head_start) = state
         .service
-        .read_as::<League, _>(id, |l, version| league_view(l, id, version))
+        .read_as::<League, _>(id, |l, version| {
+            (
+                league_view(l, id, version),
+                l.rules.playoff,
+                l.rules.head_start,
+            )
+        })
         .await?;
     v.phase = phase_for_the_web(&v.phase);
     let links = PlayerLinks::in_order(id, &v.players);
     render(&LeaguePage {
         podium: table_top(&v, &links),
+        road: road(&v, playoff, head_start, &links),
         links,
         chrome: Chrome::competition(
             v.name.clone(),
