@@ -27,6 +27,7 @@
 
 mod accounts;
 mod import;
+mod quick;
 mod webhooks;
 
 use std::fmt::Write as _;
@@ -80,6 +81,8 @@ struct Inner {
     /// Empty for an in-memory database, whose only connection is the writer.
     readers: Vec<Mutex<Slot>>,
     next_reader: AtomicUsize,
+    /// The version read on the caller's thread ([`quick`]).
+    quick: quick::QuickReaders,
 }
 
 /// A connection, `None` once the store is closed.
@@ -178,7 +181,8 @@ impl SqliteStore {
         for _ in 0..READERS {
             readers.push(Slot::new(options.connect().await.map_err(cannot_open)?));
         }
-        Ok(Self::new(name, writer, readers))
+        let quick = quick::QuickReaders::open(path);
+        Ok(Self::new(name, writer, readers, quick))
     }
 
     /// A fresh, private database in memory, lost when the store (and every
@@ -195,16 +199,27 @@ impl SqliteStore {
             .await
             .map_err(|e| StoreError::Backend(format!("cannot open an in-memory database: {e}")))?;
         migrate(&mut conn, &name).await?;
-        Ok(Self::new(name, conn, Vec::new()))
+        Ok(Self::new(
+            name,
+            conn,
+            Vec::new(),
+            quick::QuickReaders::default(),
+        ))
     }
 
-    fn new(name: String, writer: SqliteConnection, readers: Vec<Mutex<Slot>>) -> Self {
+    fn new(
+        name: String,
+        writer: SqliteConnection,
+        readers: Vec<Mutex<Slot>>,
+        quick: quick::QuickReaders,
+    ) -> Self {
         Self {
             inner: Arc::new(Inner {
                 name,
                 writer: Arc::new(Slot::new(writer)),
                 readers,
                 next_reader: AtomicUsize::new(0),
+                quick,
             }),
         }
     }
@@ -213,6 +228,7 @@ impl SqliteStore {
     /// later calls fail. Dropping the store is enough for durability: this
     /// makes the close deterministic, e.g. before reopening the same file.
     pub async fn close(&self) {
+        self.inner.quick.close();
         for slot in self.inner.readers.iter().chain([&*self.inner.writer]) {
             let mut slot = slot.lock().await;
             // Rolls back what an append left in doubt.
@@ -221,6 +237,15 @@ impl SqliteStore {
                 let _ = conn.close().await;
             }
         }
+    }
+
+    /// The version of `competition` read on the calling thread without
+    /// waiting, when one of the store's own connections for it is free and
+    /// reads it at once (`None`: in memory, every one in use, closed, or a
+    /// lock or error in the way; [`EventStore::version`] then reads it
+    /// through sqlx). What [`EventStore::version`] tries first.
+    pub fn version_now(&self, competition: &str) -> Option<Result<Seq, StoreError>> {
+        self.inner.quick.version(competition).map(seq_from_db)
     }
 
     /// A read connection: a free one if any, else the next in turn.
@@ -643,14 +668,17 @@ impl EventStore for SqliteStore {
     }
 
     async fn version(&self, competition: &str) -> Result<Seq, StoreError> {
+        // On this thread when a connection of its own is free.
+        if let Some(version) = self.version_now(competition) {
+            return version;
+        }
         let mut slot = self.reader().await;
         let conn = slot.conn(&self.inner.name).await?;
-        let version: i64 =
-            sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE competition = ?1")
-                .bind(competition)
-                .fetch_one(conn)
-                .await
-                .map_err(backend("cannot read the version"))?;
+        let version: i64 = sqlx::query_scalar(quick::VERSION)
+            .bind(competition)
+            .fetch_one(conn)
+            .await
+            .map_err(backend("cannot read the version"))?;
         seq_from_db(version)
     }
 

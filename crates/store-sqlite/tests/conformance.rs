@@ -530,3 +530,66 @@ async fn accounts_survive_a_reopen_and_are_not_append_only() {
     }
     conn.close().await.unwrap();
 }
+
+/// The version read on the caller's thread (`version_now`, the first try
+/// of `version`) sees every append committed before it, by this store or
+/// another process's, and agrees with the read through sqlx; a write
+/// transaction in progress elsewhere neither blocks it nor shows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_version_read_now_sees_every_committed_append() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("quick.db");
+    let here = SqliteStore::open(&path).await.unwrap();
+    // Another process: its own store on the same file.
+    let there = SqliteStore::open(&path).await.unwrap();
+    assert_eq!(here.version_now("c").unwrap().unwrap(), 0);
+    for n in 1..=50u64 {
+        let (writer, reader) = if n % 2 == 0 {
+            (&here, &there)
+        } else {
+            (&there, &here)
+        };
+        writer
+            .append("c", n - 1, &[event(n as usize)], None)
+            .await
+            .unwrap();
+        assert_eq!(reader.version_now("c").unwrap().unwrap(), n, "append {n}");
+        assert_eq!(reader.version("c").await.unwrap(), n);
+    }
+    assert_eq!(here.version_now("other").unwrap().unwrap(), 0);
+
+    // An uncommitted write elsewhere: the committed version, at once.
+    let mut other = raw(&path).await;
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO events (competition, seq, kind, payload, actor, recorded_at) \
+         SELECT competition, seq + 1, kind, payload, actor, recorded_at FROM events \
+         WHERE competition = 'c' AND seq = 50",
+    )
+    .execute(&mut other)
+    .await
+    .unwrap();
+    assert_eq!(here.version_now("c").unwrap().unwrap(), 50);
+    sqlx::query("COMMIT").execute(&mut other).await.unwrap();
+    assert_eq!(here.version_now("c").unwrap().unwrap(), 51);
+    other.close().await.unwrap();
+
+    // Closed: nothing now, and `version` says the store is closed.
+    here.close().await;
+    assert!(here.version_now("c").is_none());
+    let closed = here.version("c").await.unwrap_err().to_string();
+    assert!(closed.contains("closed"), "{closed}");
+    there.close().await;
+}
+
+/// An in-memory database has no other connection to read it on.
+#[tokio::test]
+async fn an_in_memory_store_reads_its_version_through_sqlx() {
+    let store = SqliteStore::open_in_memory().await.unwrap();
+    assert!(store.version_now("c").is_none());
+    store.append("c", 0, &[event(1)], None).await.unwrap();
+    assert_eq!(store.version("c").await.unwrap(), 1);
+}
