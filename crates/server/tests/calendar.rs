@@ -918,6 +918,61 @@ async fn a_feed_is_the_same_until_its_competition_changes() {
     );
 }
 
+/// The descriptions give each time in the competition's zone, as its
+/// pages do (ARB-R82); `DTSTART` stays the UTC instant, which calendar
+/// applications place in their reader's own zone.
+#[tokio::test]
+async fn descriptions_read_in_the_competitions_time_zone() {
+    let d = demo().await;
+    let jordan = token(&d.state, "jordan").await;
+    let (ladder_id, ladder, _) = &d.built.ladder;
+    let running = ladder.rounds.last().unwrap();
+    let n = running.number;
+    let (_, before) = competition_feed(&d.app, ladder_id, &jordan).await;
+    let utc_words = running.deadline.format("%Y-%m-%d %H:%M UTC").to_string();
+    assert!(
+        find(&before, &format!("Round {n} deadline"))
+            .description
+            .contains(&utc_words),
+        "{before:?}"
+    );
+    let set = send(
+        &d.app,
+        Method::PUT,
+        &format!("/api/competitions/{ladder_id}/time-zone"),
+        As::Token(&jordan),
+        &[],
+        Some(&json!({ "time_zone": "Asia/Tokyo" })),
+    )
+    .await;
+    assert_eq!(set.status, StatusCode::OK, "{}", set.text());
+    let (_, after) = competition_feed(&d.app, ladder_id, &jordan).await;
+    let deadline = find(&after, &format!("Round {n} deadline"));
+    let tokyo = (running.deadline + chrono::Duration::hours(9))
+        .format("%Y-%m-%d %H:%M JST")
+        .to_string();
+    assert!(
+        deadline.description.contains(&tokyo),
+        "{tokyo} in {deadline:?}"
+    );
+    assert!(!deadline.description.contains("UTC"), "{deadline:?}");
+    assert_eq!(
+        deadline.start.as_deref(),
+        Some(utc(running.deadline).as_str())
+    );
+    // No description of the feed gives a time in UTC any more.
+    for item in &after {
+        assert!(!item.description.contains(" UTC"), "{item:?}");
+    }
+    assert!(
+        after
+            .iter()
+            .filter(|i| i.description.contains(" JST"))
+            .count()
+            > 1
+    );
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
 

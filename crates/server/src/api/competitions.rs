@@ -205,7 +205,9 @@ struct Kept {
 /// waited for the lock meanwhile), else asks itself. Concurrent requests
 /// then share one query to SQLite (a round trip to sqlx's worker thread)
 /// instead of one each, and none is answered with a version read before it
-/// arrived.
+/// arrived. (The SQLite store reads the version on the calling thread and
+/// answers at once, so its requests rarely wait here; a PostgreSQL query is
+/// a network round trip, which the gate shares.)
 #[derive(Default)]
 struct Gate {
     /// How many queries began.

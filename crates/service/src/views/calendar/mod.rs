@@ -8,7 +8,9 @@
 //! instant (every time the engine records is an instant, so each is written
 //! in UTC with `Z`); a game the state gives no date (an XMadn game still to
 //! play, a Sunjang group game) is a `VTODO` without one, which RFC 5545
-//! allows and task lists show.
+//! allows and task lists show. The descriptions' text gives each time in
+//! the competition's zone, as its pages do (`2026-04-15 23:59 CEST`,
+//! ARB-R82); the applications place `DTSTART` in their reader's own.
 //!
 //! A competition's feed ([`Service::competition_calendar`]) holds its rounds,
 //! seasons and deadlines; a player's ([`Service::account_calendar`],
@@ -207,11 +209,6 @@ impl Calendar {
 /// A UTC date-time as RFC 5545 writes it: `20260415T235959Z`.
 fn utc(t: Time) -> String {
     t.format("%Y%m%dT%H%M%SZ").to_string()
-}
-
-/// A time as descriptions show it: `2026-04-15 23:59 UTC`.
-pub fn words(t: Time) -> String {
-    t.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
 /// A TEXT value (RFC 5545 §3.3.11): backslash, semicolon and comma

@@ -7,7 +7,8 @@
 use arbiter_engine::model::PlayerId;
 use arbiter_engine::roundrobin::{Game, RoundRobin};
 
-use super::{CalendarSource, Due, Entry, Status, When, game_entry, to_play, versus, words};
+use super::{CalendarSource, Due, Entry, Status, When, game_entry, to_play, versus};
+use arbiter_engine::zone::Zoned as _;
 
 impl CalendarSource for RoundRobin {
     fn entries(&self, competition: &str, player: Option<PlayerId>) -> Vec<Entry> {
@@ -48,7 +49,7 @@ impl CalendarSource for RoundRobin {
                              {open} of its {} games still to be decided.",
                             r.number,
                             self.name,
-                            words(deadline),
+                            self.zone().minute(deadline),
                             games.len()
                         ),
                         page: page.clone(),
@@ -115,12 +116,12 @@ fn game(rr: &RoundRobin, page: &str, g: &Game, me: PlayerId) -> Entry {
         ),
     ];
     if let Some(d) = deadline {
-        lines.push(format!("Deadline: {}.", words(d)));
+        lines.push(format!("Deadline: {}.", rr.zone().minute(d)));
     }
     let dated = match rr.counted_score(g) {
         Some(score) => {
             let recorded =
-                g.at.map(|at| format!(", entered {}", words(at)))
+                g.at.map(|at| format!(", entered {}", rr.zone().minute(at)))
                     .unwrap_or_default();
             lines.push(format!("Result: {}{recorded}.", score.show()));
             let when = g.at.or(deadline).map_or(When::Undated, When::At);

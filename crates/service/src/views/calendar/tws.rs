@@ -5,7 +5,8 @@
 use arbiter_engine::model::{GameStatus, Outcome, PlayerId};
 use arbiter_engine::tws::{Game, Ladder, Round};
 
-use super::{CalendarSource, Due, Entry, Status, When, game_entry, to_play, versus, words};
+use super::{CalendarSource, Due, Entry, Status, When, game_entry, to_play, versus};
+use arbiter_engine::zone::Zoned as _;
 
 impl CalendarSource for Ladder {
     fn entries(&self, competition: &str, player: Option<PlayerId>) -> Vec<Entry> {
@@ -73,14 +74,14 @@ fn round_entries(l: &Ladder, competition: &str, r: &Round) -> Vec<Entry> {
         description: format!(
             "Round {n} of {}: {games} games, deadline {}.",
             l.name,
-            words(r.deadline)
+            l.zone().minute(r.deadline)
         ),
         page: page.clone(),
         status: Status::Done,
     }];
     let (state, status) = match &r.closed {
         Some(c) => (
-            format!("The round closed on {}.", words(c.at)),
+            format!("The round closed on {}.", l.zone().minute(c.at)),
             Status::Done,
         ),
         None => (
@@ -95,7 +96,7 @@ fn round_entries(l: &Ladder, competition: &str, r: &Round) -> Vec<Entry> {
         description: format!(
             "The games of round {n} of {} are due by {}. {state}",
             l.name,
-            words(r.deadline)
+            l.zone().minute(r.deadline)
         ),
         page: page.clone(),
         status,
@@ -142,7 +143,7 @@ fn player_game(l: &Ladder, competition: &str, g: &Game, me: PlayerId) -> Entry {
         ));
     }
     if let Some(d) = g.deadline {
-        lines.push(format!("Deadline: {}.", words(d)));
+        lines.push(format!("Deadline: {}.", l.zone().minute(d)));
     }
     let dated = match (&g.result, g.status) {
         (_, GameStatus::Cancelled) => {
@@ -168,7 +169,7 @@ fn player_game(l: &Ladder, competition: &str, g: &Game, me: PlayerId) -> Entry {
             lines.push(format!(
                 "Result: {outcome}, {}, recorded {}.",
                 g.status.name(),
-                words(r.at)
+                l.zone().minute(r.at)
             ));
             (
                 When::At(r.at),

@@ -10,7 +10,8 @@ use arbiter_engine::xmadn::challengers::Challengers;
 use arbiter_engine::xmadn::format_time;
 use arbiter_engine::xmadn::league::{self, GameStatus, League, LeagueGame, RollPurpose};
 
-use super::{CalendarSource, Entry, Status, When, versus, words};
+use super::{CalendarSource, Entry, Status, When, versus};
+use arbiter_engine::zone::Zoned as _;
 
 impl CalendarSource for League {
     fn entries(&self, competition: &str, player: Option<PlayerId>) -> Vec<Entry> {
@@ -86,14 +87,17 @@ fn league_game(l: &League, page: &str, g: &LeagueGame) -> Entry {
                 score.pawns[1],
                 g.winner().map_or_else(String::new, |w| l.name_of(w)),
                 format_time(score.seconds),
-                words(*at)
+                l.zone().minute(*at)
             ),
             Status::Done,
         ),
         GameStatus::Cancelled { note, at } => (
             When::At(*at),
             format!("{title} (cancelled)"),
-            format!("Cancelled by mutual consent on {}: {note}", words(*at)),
+            format!(
+                "Cancelled by mutual consent on {}: {note}",
+                l.zone().minute(*at)
+            ),
             Status::Cancelled,
         ),
     };
@@ -153,7 +157,7 @@ impl CalendarSource for Challengers {
                     g.score.pawns[1],
                     self.name_of(g.winner()),
                     format_time(g.score.seconds),
-                    words(g.at)
+                    self.zone().minute(g.at)
                 ),
                 page: page.clone(),
                 status: Status::Done,
