@@ -14,6 +14,12 @@
 //! messages. The read is a transaction of its own begun after the call,
 //! so it sees every append committed before it, by this process or
 //! another, as the sqlx read does (WAL: readers never wait for writers).
+//!
+//! rusqlite and sqlx link the same `libsqlite3-sys` (Cargo allows one crate
+//! that links `sqlite3`), so the process has one SQLite library: its
+//! connections share the bookkeeping of the file's POSIX locks, which two
+//! copies of SQLite in one process would not (closing one copy's file
+//! would drop the other's locks).
 
 use std::path::Path;
 use std::sync::Mutex;
