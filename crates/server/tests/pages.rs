@@ -541,6 +541,62 @@ async fn a_player_page_shows_games_sides_and_charts_drawn_on_the_server() {
     );
 }
 
+/// Issue 17: Ana Morales's chart read "rung 1 after round 1, then rung 14".
+/// True to the demo's events: she entered first, so on rung 1 (TWS Change
+/// of Ladder Standings: "in order of entry"), beat rung 2 and stayed there
+/// (TWS-R1), then lost in round 2 and fell below the 12 winners and Ben
+/// Carter, reinserted at his rung 13 after his skip (TWS-R3). The chart
+/// starts with where she stood before round 1's close, so that "after
+/// round 1: rung 1 (=)" reads as staying on top, not as a jump to it.
+#[tokio::test]
+async fn the_rung_chart_starts_where_the_player_stood_before_his_first_round() {
+    let app = app().await;
+    let d = demo();
+    let ana = page(&app, &format!("/c/{}/players/Ana%20Morales", d.ladder)).await;
+    let tips = |html: &str| -> Vec<String> {
+        let chart = html
+            .split(r#"aria-labelledby="rungs-t rungs-d""#)
+            .nth(1)
+            .and_then(|s| s.split("</svg>").next())
+            .unwrap_or_default()
+            .to_string();
+        chart
+            .split("<circle")
+            .skip(1)
+            .filter_map(|c| c.split("<title>").nth(1)?.split("</title>").next())
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        tips(&ana),
+        [
+            "start, before the close of round 1: rung 1",
+            "after round 1: rung 1 (=)",
+            "after round 2: rung 14 (-13)",
+            "after round 3: rung 8 (+6)",
+        ],
+        "Ana Morales's rung chart"
+    );
+    assert!(
+        ana.contains(r#"text-anchor="middle">start</text>"#),
+        "the first point is labelled start"
+    );
+    assert!(
+        ana.contains(
+            "The first point, start, is the rung Ana Morales held going into the close of round 1"
+        ),
+        "the chart's description says what its first point is"
+    );
+    // A member who joined during round 1 without a game starts at the
+    // bottom, where he entered (TWS-R5), and stays there at its close.
+    let yusuf = page(&app, &format!("/c/{}/players/Yusuf%20Demir", d.ladder)).await;
+    assert_eq!(
+        tips(&yusuf).first().map(String::as_str),
+        Some("start, before the close of round 1: rung 25"),
+        "Yusuf Demir's rung chart"
+    );
+}
+
 #[tokio::test]
 async fn the_statistics_show_results_by_side_by_bid_and_by_end() {
     let app = app().await;

@@ -323,24 +323,40 @@ pub(crate) async fn player(
             false,
         )
     });
-    let on_ladder: Vec<Point> = p
+    // The first point is where the player stood going into his first
+    // round's close (where he entered the ladder, in order of entry: TWS
+    // Change of Ladder Standings), so that "after round 1: rung 1" reads as
+    // "stayed on rung 1", not as a jump to the top (issue 17).
+    let start = p
         .moves
-        .iter()
-        .filter(|m| m.to > 0)
+        .first()
+        .filter(|m| m.to > 0 && m.from > 0)
         .map(|m| Point {
-            label: format!("R{}", m.round),
-            y: i64::from(m.to),
+            label: "start".into(),
+            y: i64::from(m.from),
             colour: svg::TIE,
-            tip: format!("after round {}: rung {} ({})", m.round, m.to, m.change),
-        })
-        .collect();
+            tip: format!(
+                "start, before the close of round {}: rung {}",
+                m.round, m.from
+            ),
+        });
+    let after_rounds = p.moves.iter().filter(|m| m.to > 0).map(|m| Point {
+        label: format!("R{}", m.round),
+        y: i64::from(m.to),
+        colour: svg::TIE,
+        tip: format!("after round {}: rung {} ({})", m.round, m.to, m.change),
+    });
+    let on_ladder: Vec<Point> = start.into_iter().chain(after_rounds).collect();
     let rung_chart = (!on_ladder.is_empty()).then(|| {
+        let first_round = p.moves.first().map_or(1, |m| m.round);
         svg::line_chart(
             "rungs",
             &format!("Rung of {} after each round", p.name),
             &format!(
-                "The rung {} held after the close of each round that moved this player; rung 1 is at the top.",
-                p.name
+                "The first point, start, is the rung {name} held going into the close of round {first_round}, \
+                 the first round on the ladder; each later point, R and a round's number, is the rung {name} held after the close of that round; \
+                 rung 1 is at the top.",
+                name = p.name
             ),
             "rung",
             &on_ladder,
