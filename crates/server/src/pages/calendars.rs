@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::accounts::account_page_with;
-use super::forms::{problem, to_login};
+use super::forms::{for_moderators, problem, to_login, urlencode};
 use super::{Chrome, render};
 use crate::AppState;
 use crate::auth::Caller;
@@ -165,13 +165,17 @@ pub(crate) async fn page(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Response {
-    let here = format!("/c/{}/calendars", super::forms::urlencode(&id));
-    if caller.account.is_none() {
-        return to_login(&here);
+    // The page begins with the check (`calendar::may_manage`).
+    let here = format!("/c/{}/calendars", urlencode(&id));
+    match for_moderators(
+        &caller,
+        &here,
+        competition_page(&state, &caller, &id, None, None),
+    )
+    .await
+    {
+        Ok(page) | Err(page) => page,
     }
-    competition_page(&state, &caller, &id, None, None)
-        .await
-        .unwrap_or_else(|e| problem(e, "/"))
 }
 
 /// `POST /c/{id}/calendars`: a new feed of the competition; its URL is

@@ -1,6 +1,7 @@
 //! What the pages that change things share: the problem page of a refused
-//! form, the notice of what an action did, the redirects, and the form
-//! token before logging in.
+//! form, the notice of what an action did, the redirects, the door of the
+//! pages for a competition's owner and moderators, and the form token
+//! before logging in.
 //!
 //! Every form posts (no GET changes anything) with the CSRF token of the
 //! session, or of the `arbiter_csrf` cookie before logging in, and an
@@ -115,6 +116,26 @@ pub(crate) fn with_cookie(mut response: Response, cookie: Option<HeaderValue>) -
 /// Redirect to the login page, coming back to `here`.
 pub(crate) fn to_login(here: &str) -> Response {
     see_other(&format!("/login?next={}", urlencode(here)))
+}
+
+/// The door of a competition's page for its owner and moderators alone
+/// (`GET /c/{id}/time-zone`, `/webhooks`, `/calendars`, `/results-import`):
+/// an anonymous visitor is sent to log in, coming back to `here`; for an
+/// account, `may` decides: the API's own check of the same thing
+/// ([`crate::calendar::must_moderate`], or a stricter one such as
+/// [`crate::api::results_import::may_import`]), or a page that begins with
+/// it. Its refusal (404 for no such competition, 403 for an account that
+/// does not moderate it) is the problem page with its status; `Ok` holds
+/// what `may` answered.
+pub(crate) async fn for_moderators<T>(
+    caller: &Caller,
+    here: &str,
+    may: impl Future<Output = Result<T, ApiError>>,
+) -> Result<T, Response> {
+    if caller.account.is_none() {
+        return Err(to_login(here));
+    }
+    may.await.map_err(|e| problem(e, "/"))
 }
 
 /// Percent-encode a local path for a query value.

@@ -15,7 +15,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::forms::{problem, to_login, urlencode};
+use super::forms::{for_moderators, problem, to_login, urlencode};
 use super::{Chrome, render};
 use crate::AppState;
 use crate::api::results_import::{ImportRequest, import, may_import};
@@ -82,12 +82,17 @@ pub(crate) async fn page(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Response {
-    if caller.account.is_none() {
-        return to_login(&format!("/c/{}/results-import", urlencode(&id)));
-    }
-    match page_with(&state, &caller, &id, String::new(), None, None).await {
+    // The page begins with the check (`may_import`).
+    let here = format!("/c/{}/results-import", urlencode(&id));
+    match for_moderators(
+        &caller,
+        &here,
+        page_with(&state, &caller, &id, String::new(), None, None),
+    )
+    .await
+    {
         Ok(p) => render(&p).into_response(),
-        Err(e) => problem(e, "/"),
+        Err(refused) => refused,
     }
 }
 
@@ -98,11 +103,12 @@ pub(crate) async fn act(
     Path(id): Path<String>,
     Form(form): Form<ImportForm>,
 ) -> Response {
+    let here = format!("/c/{}/results-import", urlencode(&id));
     if caller.account.is_none() {
-        return to_login(&format!("/c/{}/results-import", urlencode(&id)));
+        return to_login(&here);
     }
     if let Err(e) = caller.check_csrf(form.csrf.as_deref()) {
-        return problem(e, &format!("/c/{}/results-import", urlencode(&id)));
+        return problem(e, &here);
     }
     let dry_run = match form.action.as_str() {
         "preview" => true,
@@ -113,7 +119,7 @@ pub(crate) async fn act(
                 other.chars().take(40).collect::<String>()
             ))
             .with_field("action");
-            return problem(e, &format!("/c/{}/results-import", urlencode(&id)));
+            return problem(e, &here);
         }
     };
     let outcome = import(

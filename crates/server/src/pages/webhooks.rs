@@ -14,7 +14,7 @@ use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::forms::{problem, to_login, urlencode};
+use super::forms::{for_moderators, problem, urlencode};
 use super::{Chrome, render};
 use crate::AppState;
 use crate::auth::{Caller, random_token};
@@ -153,15 +153,13 @@ pub(crate) async fn page(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Response {
-    if caller.account.is_none() {
-        return to_login(&format!("/c/{}/webhooks", urlencode(&id)));
+    let here = format!("/c/{}/webhooks", urlencode(&id));
+    if let Err(refused) = for_moderators(&caller, &here, may_manage(&state, &caller, &id)).await {
+        return refused;
     }
-    let result = async {
-        may_manage(&state, &caller, &id).await?;
-        render_page(&state, &caller, &id, None, None).await
-    }
-    .await;
-    result.unwrap_or_else(|e| problem(e, "/"))
+    render_page(&state, &caller, &id, None, None)
+        .await
+        .unwrap_or_else(|e| problem(e, "/"))
 }
 
 #[derive(Debug, Deserialize)]
