@@ -191,15 +191,34 @@ async fn run_the_round(b: &Browser) -> (Vec<PathBuf>, Vec<String>) {
             "the desk of a new ladder offers {start:?}, not \"Start round 1\""
         ));
     }
+    // The desk's queue says the round is due and links to the round's own
+    // form, whose button is the one preview of the round on the page
+    // (issue 17 §2).
+    b.xpath_one(
+        None,
+        "//section[@id='waiting']//a[@href='#form-announce']",
+        "the queue's link to the form that previews a round",
+    )
+    .await;
     let preview = b
         .xpath_one(
             None,
-            // The round's own section (the desk's queue above offers the
-            // same preview as its first item, issue 17 §2).
-            "//h3[starts-with(normalize-space(), 'Start round')]/following::button[starts-with(normalize-space(), 'Preview round')][1]",
+            "//form[@id='form-announce']//button[starts-with(normalize-space(), 'Preview round')]",
             "the button to preview a round",
         )
         .await;
+    let all = b
+        .xpath_all(
+            None,
+            "//button[starts-with(normalize-space(), 'Preview round')]",
+        )
+        .await;
+    if all.len() != 1 {
+        problems.push(format!(
+            "the desk of a new ladder has {} buttons to preview a round, not one",
+            all.len()
+        ));
+    }
     let label = b.text(&preview).await;
     if label != "Preview round 1" {
         problems.push(format!(

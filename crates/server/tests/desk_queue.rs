@@ -95,6 +95,12 @@ fn form<'a>(html: &'a str, name: &str) -> &'a str {
     &html[start..end]
 }
 
+/// How many buttons of `html` begin with `words`.
+fn buttons(html: &str, words: &str) -> usize {
+    html.matches(&format!(r#"<button type="submit">{words}"#))
+        .count()
+}
+
 /// The hidden fields of a form.
 fn hiddens(form: &str) -> Vec<(String, String)> {
     form.match_indices(r#"<input type="hidden""#)
@@ -710,8 +716,9 @@ async fn record_all(
 async fn a_round_or_season_whose_games_are_decided_is_queued_to_close() {
     let d = served(0).await;
     let jordan = login_session(&d.app, "jordan", DEMO_PASSWORD).await;
-    // The ladder: once every game of round 4 is decided, its close is due,
-    // previewed from the queue (TWS Change of Ladder Standings).
+    // The ladder: once every game of round 4 is decided, its close is due
+    // (TWS Change of Ladder Standings), previewed from the round's own form,
+    // which the queue links to.
     let desk = d.desk(&d.ladder, &jordan).await;
     assert!(!queue_of(&desk).contains("Preview the close"));
     record_all(&d, &d.ladder, &jordan, &|f| {
@@ -729,11 +736,24 @@ async fn a_round_or_season_whose_games_are_decided_is_queued_to_close() {
     let queue = queue_of(&desk);
     assert!(
         queue.contains(
-            "<strong>Due:</strong> Round 4: every game is decided; close it to re-sort the ladder"
+            "<strong>Due:</strong> Round 4: every game is decided; close it to re-sort the ladder (TWS Change of Ladder Standings)."
         ),
         "{queue}"
     );
-    let preview = d.send(&d.ladder, &jordan, queue, "q-close-1", &[]).await;
+    // The queue links to the round's own close, the one button of the
+    // desk that previews it.
+    assert!(
+        queue.contains(r##"<a href="#form-close">Preview the close of round 4 below</a>"##),
+        "{queue}"
+    );
+    let item = &queue[queue.find(r#"id="q-close""#).unwrap()..];
+    let item = &item[..item.find("</section>").unwrap()];
+    assert!(!item.contains("<button"), "{item}");
+    // One button previews the close, one the next round (issue 17 §2).
+    assert_eq!(buttons(&desk, "Preview the close"), 1, "{desk}");
+    assert_eq!(buttons(&desk, "Preview round"), 1, "{desk}");
+    assert_eq!(buttons(&desk, "Preview round 5</button>"), 1, "{desk}");
+    let preview = d.send(&d.ladder, &jordan, &desk, "close", &[]).await;
     assert_eq!(preview.status, StatusCode::OK, "{}", preview.text());
     assert!(
         preview.text().contains("Preview of the close of round 4"),
@@ -764,4 +784,67 @@ async fn a_round_or_season_whose_games_are_decided_is_queued_to_close() {
             || queue.contains("The final round waits for a tiebreak record"),
         "{queue}"
     );
+}
+
+/// A new ladder's desk: the queue says what is due and its rule, and links
+/// to the round's own form, so that round 1 has exactly one button to
+/// preview it (issue 17 §2); the demo ladder's, its round running, has
+/// none. Once a round is decided: `a_round_or_season_whose_games_are_decided_is_queued_to_close`.
+#[tokio::test]
+async fn the_desk_has_one_preview_button_per_round() {
+    let d = served(0).await;
+    let token = auth::create_token(&d.state, "jordan", "test")
+        .await
+        .unwrap();
+    let a = common::send(
+        &d.app,
+        axum::http::Method::POST,
+        "/api/competitions",
+        common::As::Token(&token),
+        &[],
+        Some(&serde_json::json!({"format": "tws-ladder", "id": "tl", "name": "TL"})),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::CREATED, "{}", a.text());
+    let jordan = login_session(&d.app, "jordan", DEMO_PASSWORD).await;
+
+    for name in ["Ann Ames", "Ben Bell", "Cat Cole", "Dan Dunn"] {
+        let desk = d.desk("tl", &jordan).await;
+        let added = d.send("tl", &jordan, &desk, "add", &[("name", name)]).await;
+        assert_eq!(added.status, StatusCode::SEE_OTHER, "{}", added.text());
+    }
+
+    let desk = d.desk("tl", &jordan).await;
+    let queue = queue_of(&desk);
+    assert!(
+        queue.contains("<strong>Due:</strong> No round is running: round 1 can be announced (TWS Conduct of Games:"),
+        "{queue}"
+    );
+    assert!(
+        queue.contains(r##"<a href="#form-announce">Preview round 1 below, with its deadline, eliminator or pairings</a>"##),
+        "{queue}"
+    );
+    assert!(!queue.contains("<button"), "{queue}");
+    assert_eq!(buttons(&desk, "Preview round"), 1, "{desk}");
+    assert_eq!(buttons(&desk, "Preview round 1</button>"), 1, "{desk}");
+    // The link's target is the form with that button.
+    assert!(
+        form(&desk, "announce").contains(r#"<button type="submit">Preview round 1</button>"#),
+        "{desk}"
+    );
+    let preview = d.send("tl", &jordan, &desk, "announce", &[]).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.text());
+    assert!(
+        preview.text().contains("Preview: nothing is stored yet"),
+        "{}",
+        preview.text()
+    );
+
+    // The demo ladder, round 4 running with games overdue: no round 5 to
+    // preview, and no close queued; the round's own section offers its
+    // one close (early, with a reason, ARB-R21).
+    let desk = d.desk(&d.ladder, &jordan).await;
+    assert_eq!(buttons(&desk, "Preview round"), 0, "{desk}");
+    assert_eq!(buttons(&desk, "Preview the close"), 1, "{desk}");
+    assert!(!queue_of(&desk).contains("Preview the close"));
 }

@@ -356,10 +356,9 @@ async fn queue(
                             r.number
                         ),
                     )
-                    .form(
-                        QueueForm::button("close-round", format!("Preview the close of round {}", r.number))
-                            .with("preview", "true"),
-                    ),
+                    // The one button is the section's own form, which can
+                    // give a reason to close early too (issue 17 §2).
+                    .link("#form-close", format!("Preview the close of round {} below", r.number)),
                 );
         }
         Some(_) => {}
@@ -371,11 +370,12 @@ async fn queue(
                     "q-announce",
                     format!("No round is running: round {n} can be announced (TWS Conduct of Games: the next round starts as soon as the current one is completed)."),
                 )
-                .form(
-                    QueueForm::button("announce-round", format!("Preview round {n}"))
-                        .with("preview", "true"),
-                )
-                .link("#announce", format!("Or set round {n}'s deadline, eliminator or pairings")),
+                // The one button is the section's own form, with the
+                // round's deadline, eliminator and pairings (issue 17 §2).
+                .link(
+                    "#form-announce",
+                    format!("Preview round {n} below, with its deadline, eliminator or pairings"),
+                ),
             );
         }
         None => {}
