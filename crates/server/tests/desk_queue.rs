@@ -635,7 +635,7 @@ async fn rolls_next_games_and_plans_are_queued_and_xmadn_forms_keep_their_input(
 
     // An empty Sunjang league: nothing waits; a rating that is not a
     // number is refused next to it, the name kept; with players, the first
-    // season is due, previewed from the queue.
+    // season is due, the queue linking to the one button that previews it.
     let desk = d.desk("sj", &jordan).await;
     assert!(queue_of(&desk).contains("<p>Nothing is waiting.</p>"));
     let a = d
@@ -671,7 +671,12 @@ async fn rolls_next_games_and_plans_are_queued_and_xmadn_forms_keep_their_input(
         queue.contains("<strong>Due:</strong> Season 1 can be planned"),
         "{queue}"
     );
-    let preview = d.send("sj", &jordan, queue, "q-plan-1", &[]).await;
+    assert!(
+        queue.contains(r##"<a href="#form-plan">Preview season 1 below</a>"##),
+        "{queue}"
+    );
+    assert_eq!(buttons(&desk, "Preview season"), 1, "{desk}");
+    let preview = d.send("sj", &jordan, &desk, "plan", &[]).await;
     assert!(
         preview.status == StatusCode::OK || preview.status.is_client_error(),
         "{}",

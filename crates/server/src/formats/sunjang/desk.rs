@@ -610,7 +610,8 @@ pub(crate) async fn desk(
                         "Season {n} can be planned: the planner places the {active} active players by the rules; you see the plan with every reason before it is stored."
                     ),
                 )
-                .form(QueueForm::button("plan-season", format!("Preview season {n}")).with("preview", "true")),
+                // The one button is the section's own form (issue 17 §2).
+                .link("#form-plan", format!("Preview season {n} below")),
             );
         }
     }
