@@ -375,6 +375,31 @@ impl Caller {
             grants.iter().filter(|g| g.competition == competition),
         ))
     }
+
+    /// Check that `competition` exists (404), the caller is logged in
+    /// (401) and owns or moderates it (403; the refusal says the owner and
+    /// the moderators alone `what`, e.g. "manage its webhooks"): the door
+    /// of every page and API route for a competition's moderators.
+    pub async fn must_moderate(
+        &self,
+        state: &AppState,
+        competition: &str,
+        what: &str,
+    ) -> Result<(), ApiError> {
+        self.account()?;
+        if arbiter_service::check_competition_id(competition).is_err() {
+            return Err(ApiError::not_found(
+                "no such competition (its id is not of the form competitions have)",
+            ));
+        }
+        state.service.format_of(competition).await?;
+        if !self.roles(state, competition).await?.moderates() {
+            return Err(ApiError::forbidden(format!(
+                "only the owner and the moderators of {competition} {what}"
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// What an account is in one competition.

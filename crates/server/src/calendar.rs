@@ -142,38 +142,10 @@ pub async fn may_manage(
     caller: &Caller,
     competition: &str,
 ) -> Result<FeedOwner, ApiError> {
-    must_moderate(
-        state,
-        caller,
-        competition,
-        "make and revoke its calendar feeds",
-    )
-    .await?;
+    caller
+        .must_moderate(state, competition, "make and revoke its calendar feeds")
+        .await?;
     Ok(FeedOwner::Competition(competition.to_string()))
-}
-
-/// Check that `competition` exists (404), the caller is logged in (401)
-/// and owns or moderates it (403; the refusal says the owner and the
-/// moderators alone `what`, e.g. "manage its webhooks").
-pub async fn must_moderate(
-    state: &AppState,
-    caller: &Caller,
-    competition: &str,
-    what: &str,
-) -> Result<(), ApiError> {
-    caller.account()?;
-    if arbiter_service::check_competition_id(competition).is_err() {
-        return Err(ApiError::not_found(
-            "no such competition (its id is not of the form competitions have)",
-        ));
-    }
-    state.service.format_of(competition).await?;
-    if !caller.roles(state, competition).await?.moderates() {
-        return Err(ApiError::forbidden(format!(
-            "only the owner and the moderators of {competition} {what}"
-        )));
-    }
-    Ok(())
 }
 
 /// Whether `token` is of the form [`auth::random_token`] makes: 64

@@ -92,7 +92,9 @@ pub async fn put_zone(
     ApiPath(id): ApiPath<String>,
     ApiJson(body): ApiJson<ZoneBody>,
 ) -> Result<Json<ZoneView>, ApiError> {
-    crate::calendar::must_moderate(&state, &caller, &id, "set its time zone").await?;
+    caller
+        .must_moderate(&state, &id, "set its time zone")
+        .await?;
     caller.check_csrf(headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok()))?;
     let zone = TimeZone::parse(&body.time_zone)
         .map_err(|e| ApiError::from(arbiter_service::ServiceError::Rule(e)))?;

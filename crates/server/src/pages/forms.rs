@@ -122,7 +122,7 @@ pub(crate) fn to_login(here: &str) -> Response {
 /// (`GET /c/{id}/time-zone`, `/webhooks`, `/calendars`, `/results-import`):
 /// an anonymous visitor is sent to log in, coming back to `here`; for an
 /// account, `may` decides: the API's own check of the same thing
-/// ([`crate::calendar::must_moderate`], or a stricter one such as
+/// ([`Caller::must_moderate`](crate::auth::Caller::must_moderate), or a stricter one such as
 /// [`crate::api::results_import::may_import`]), or a page that begins with
 /// it. Its refusal (404 for no such competition, 403 for an account that
 /// does not moderate it) is the problem page with its status; `Ok` holds

@@ -43,7 +43,9 @@ struct TimeZonePage {
 }
 
 async fn may_manage(state: &AppState, caller: &Caller, competition: &str) -> Result<(), ApiError> {
-    crate::calendar::must_moderate(state, caller, competition, "set its time zone").await
+    caller
+        .must_moderate(state, competition, "set its time zone")
+        .await
 }
 
 async fn render_page(

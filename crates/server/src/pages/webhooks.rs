@@ -90,7 +90,9 @@ fn about(topic: &str) -> Option<String> {
 /// Check that the caller may manage `competition`'s webhooks: it exists
 /// (404), he is logged in (401) and owns or moderates it (403).
 async fn may_manage(state: &AppState, caller: &Caller, competition: &str) -> Result<(), ApiError> {
-    crate::calendar::must_moderate(state, caller, competition, "manage its webhooks").await
+    caller
+        .must_moderate(state, competition, "manage its webhooks")
+        .await
 }
 
 async fn render_page(
