@@ -2,9 +2,10 @@
 //! everywhere"). The real `arbiter serve --demo` in a real headless
 //! Chromium, driven through chromedriver (see `common/browser.rs`), visits
 //! every page type — the list, every competition of every format with each
-//! page of its menu (statistics, ratings, projection, what is still
-//! possible, what if, history), a player of every competition (each
-//! format's player page, issue 17 §1), a round and a season, the
+//! page of its menu (its players, statistics, ratings, projection, what is
+//! still possible, what if, history), a player of every competition (each
+//! format's player page, issue 17 §1), the players index filtered and a
+//! refused filter, a round and a season, the
 //! statistics of every ladder, a filtered history and a refused filter,
 //! the search's results and a refused search, the error page, the login
 //! and registration forms and a refused login's page, a what-if with an
@@ -355,6 +356,8 @@ async fn public_pages(b: &Browser) -> (Vec<String>, Vec<String>) {
         [
             "/c/tws-demo/history?player=Hiro+Tanaka&round=2",
             "/c/sunjang-demo/history?round=99999",
+            // The players index filtered (the longest list, Sunjang's).
+            "/c/sunjang-demo/players?q=a",
             "/search?q=e",
             "/search?q=Chlo%C3%A9+Dubois",
             "/search?q=Ana%00",
@@ -369,6 +372,8 @@ async fn public_pages(b: &Browser) -> (Vec<String>, Vec<String>) {
         ]
         .map(str::to_string),
     );
+    // The players index's filter refused (400: over 200 characters).
+    pages.push(format!("/c/tws-demo/players?q={}", "a".repeat(201)));
     (comps, pages)
 }
 

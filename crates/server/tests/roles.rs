@@ -163,6 +163,19 @@ impl World {
                 assert_eq!(a.status, StatusCode::OK, "{path}: {}", a.text());
                 a
             }
+            Act::PlayersIndex => {
+                // The players index and its filter: public, changes nothing.
+                let path = format!("/c/{LADDER}/players?q=alice");
+                let a = send(&self.app, Method::GET, &path, who, &[], None).await;
+                assert_eq!(a.status, StatusCode::OK, "{path}: {}", a.text());
+                assert!(
+                    a.text()
+                        .contains(&format!("href=\"/c/{LADDER}/players/Alice%20Adams\"")),
+                    "{path}: {}",
+                    a.text()
+                );
+                a
+            }
             Act::RevokeLadderFeed | Act::FetchLadderFeed => {
                 // A feed of the ladder made by its owner for the purpose.
                 let made = self.ladder_feed().await;
@@ -468,6 +481,10 @@ enum Act {
     /// `GET /c/{id}/players/{player}` (issue 17 §1; the ladder's by name,
     /// every format's through `WebFormat::player_page`): a public read.
     PlayerPage,
+    /// `GET /c/{id}/players` (every format's players, each linked to his
+    /// page, through `WebFormat::player_index`), with its `?q=` filter: a
+    /// public read.
+    PlayersIndex,
     Join,
     AddPlayer,
     Approve,
@@ -539,6 +556,7 @@ impl Act {
             | Act::DisableWebhook
             | Act::Exports
             | Act::PlayerPage
+            | Act::PlayersIndex
             | Act::ApiDocs
             | Act::RulesPage
             | Act::Search => unreachable!("not a ladder action"),
@@ -635,6 +653,7 @@ const MATRIX: &[(Act, [E; 8])] = &[
     (Act::ImportResults,      [N, N,   N, N, N, N, Y,  Y]), // a file may hold any game: not a playing moderator
     (Act::Exports,            [Y, Y,   Y, Y, Y, Y, Y,  Y]), // public reads
     (Act::PlayerPage,         [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
+    (Act::PlayersIndex,       [Y, Y,   Y, Y, Y, Y, Y,  Y]), // a public read
     (Act::WebhooksPage,       [N, N,   N, N, N, Y, Y,  Y]), // the owner and moderators
     (Act::RegisterWebhook,    [N, N,   N, N, N, Y, Y,  Y]),
     (Act::DisableWebhook,     [N, N,   N, N, N, Y, Y,  Y]),
@@ -769,7 +788,7 @@ async fn check_row(act: Act, row: [E; 8]) -> Vec<String> {
 #[test]
 fn every_write_is_refused_to_the_roles_that_may_not_and_only_to_them() {
     // Every action is listed: the matrix has a row for each.
-    assert_eq!(MATRIX.len(), 58);
+    assert_eq!(MATRIX.len(), 59);
     // Rows run in parallel, each on a runtime of its own.
     let failures: Vec<String> = std::thread::scope(|s| {
         let rows: Vec<_> = MATRIX
@@ -841,6 +860,7 @@ async fn the_matrix_covers_every_ladder_action() {
                     | Act::DisableWebhook
                     | Act::Exports
                     | Act::PlayerPage
+                    | Act::PlayersIndex
             )
         })
         .map(|(act, _)| act.body(&world)["action"].as_str().unwrap().to_string())

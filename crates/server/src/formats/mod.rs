@@ -180,6 +180,17 @@ pub(crate) trait WebFormat: Format {
         let _ = id;
         crate::pages::players::PlayerLinks::default()
     }
+    /// `GET /c/{id}/players`: every player with the address of his page
+    /// and, where the format has them cheaply, where he stands, his record
+    /// and a word more ([`crate::pages::players_index`]), in the order the
+    /// format lists them (its table's, where it has one). By default the
+    /// players [`WebFormat::search_players`] finds, with nothing more.
+    fn player_index(&self, id: &str) -> Vec<crate::pages::players_index::IndexLine> {
+        self.search_players(id)
+            .into_iter()
+            .map(|(name, href)| crate::pages::players_index::IndexLine::named(name, href))
+            .collect()
+    }
     /// Its own API routes beside the shared ones (the ladder's rounds, a
     /// Sunjang league's seasons), merged by [`crate::api::routes`].
     fn api_routes() -> axum::Router<AppState> {

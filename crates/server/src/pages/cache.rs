@@ -361,6 +361,8 @@ mod tests {
         assert_eq!(kept_competition("/c/tws-demo"), Some("tws-demo"));
         assert_eq!(kept_competition("/c/tws-demo/rounds/3"), Some("tws-demo"));
         assert_eq!(kept_competition("/c/tws-demo/history"), Some("tws-demo"));
+        // The players index (its filter in the query, part of the key).
+        assert_eq!(kept_competition("/c/tws-demo/players"), Some("tws-demo"));
         assert_eq!(kept_competition("/c/tws-demo/manage"), None);
         assert_eq!(kept_competition("/c/tws-demo/what-if"), None);
         assert_eq!(kept_competition("/c/tws-demo/projection"), None);

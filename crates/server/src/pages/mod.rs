@@ -6,6 +6,9 @@
 //! - `/c/{id}` a competition by its format (TWS ladder, XMadn league or
 //!   Challengers, Sunjang league);
 //! - `/c/{id}/history` its events;
+//! - `/c/{id}/players` every player of a competition, each linked to his
+//!   page, with where he stands and his record ([`players_index`], with a
+//!   `?q=` filter by part of a name);
 //! - `/c/{id}/players/{player}` a player's page in every format ([`players`]:
 //!   a ladder's by his name, the others' by his id);
 //! - `/c/{id}/rounds/{n}`, `/c/{id}/stats` for a TWS ladder;
@@ -51,6 +54,7 @@ mod list;
 mod new;
 pub(crate) mod picture;
 pub(crate) mod players;
+pub(crate) mod players_index;
 pub(crate) mod queue;
 mod results_import;
 mod search;
@@ -70,6 +74,7 @@ pub fn routes() -> Router<AppState> {
         .route("/c/{id}", get(competition))
         .route("/c/{id}/history", get(history::page))
         .route("/c/{id}/rounds/{n}", get(tws::pages::round))
+        .route("/c/{id}/players", get(players_index::page))
         .route("/c/{id}/players/{player}", get(players::page))
         .route("/c/{id}/stats", get(tws::pages::stats))
         .route(
@@ -328,7 +333,10 @@ pub(crate) struct NavLink {
 impl CompNav {
     fn new(id: &str, name: &str, kind: Kind, current: &str) -> Self {
         let offers = kind.offers();
-        let mut links = vec![(format!("/c/{id}"), "Overview")];
+        let mut links = vec![
+            (format!("/c/{id}"), "Overview"),
+            (format!("/c/{id}/players"), "Players"),
+        ];
         if offers.installation_ratings {
             // The statistics pages are the ladder's (ARB-R46's games).
             links.push((format!("/c/{id}/stats"), "Statistics"));

@@ -68,6 +68,9 @@ impl WebFormat for RoundRobin {
     fn player_links(&self, id: &str) -> crate::pages::players::PlayerLinks {
         crate::pages::players::PlayerLinks::from_hrefs(self.search_players(id))
     }
+    fn player_index(&self, id: &str) -> Vec<crate::pages::players_index::IndexLine> {
+        pages::index(self, id)
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Each entrant's page, by the number his entry gave him.
         self.entrants

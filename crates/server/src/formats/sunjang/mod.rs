@@ -96,6 +96,9 @@ impl WebFormat for League {
     fn player_links(&self, id: &str) -> crate::pages::players::PlayerLinks {
         crate::pages::players::PlayerLinks::from_hrefs(self.search_players(id))
     }
+    fn player_index(&self, id: &str) -> Vec<crate::pages::players_index::IndexLine> {
+        pages::index(self, id)
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Withdrawn players too: their seasons are still on the pages.
         // Each player's page, by the number his registration gave him.

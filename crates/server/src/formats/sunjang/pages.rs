@@ -452,3 +452,63 @@ fn home(l: &League, id: &str, v: SunjangView, me: PlayerId) -> PlayerHome {
 fn links(id: &str, players: &[SunjangPlayerView]) -> PlayerLinks {
     PlayerLinks::by_id(id, players.iter().map(|p| (p.name.clone(), PlayerId(p.id))))
 }
+
+/// The players index (`/c/{id}/players`): the last season's groups in
+/// order (each by its table), then everyone else; each with his group and
+/// place, his won-jigo-lost record there, his rank and a withdrawal said.
+pub(crate) fn index(l: &League, id: &str) -> Vec<crate::pages::players_index::IndexLine> {
+    use crate::pages::players_index::{IndexLine, record};
+    let v = sunjang_view(l, id, 0);
+    let mut lines: Vec<IndexLine> = Vec::new();
+    let mut placed: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    if let Some(sv) = v.seasons.last() {
+        for g in sv.divisions.iter().flat_map(|d| &d.groups) {
+            for r in &g.players {
+                placed.insert(r.player.clone(), lines.len());
+                let mut line = IndexLine::named(r.player.clone(), String::new());
+                line.standing = format!(
+                    "group {} of season {}: {} of {}",
+                    g.id,
+                    sv.number,
+                    ordinal(r.place),
+                    g.players.len()
+                );
+                line.record = record(&[("won", r.wins), ("jigo", r.jigo), ("lost", r.losses)]);
+                lines.push(line);
+            }
+        }
+    }
+    let mut rest = Vec::new();
+    for p in &v.players {
+        let href = format!("/c/{id}/players/{}", p.id);
+        let mut note = format!(
+            "rank {}{}",
+            p.rank,
+            if p.provisional { " (provisional)" } else { "" }
+        );
+        if p.withdrawn {
+            note.push_str(", withdrawn");
+        }
+        if v.defending_champion.as_ref() == Some(&p.name) {
+            note.push_str(", defending champion");
+        }
+        match placed.get(&p.name) {
+            Some(&i) => {
+                if let Some(line) = lines.get_mut(i) {
+                    line.href = href;
+                    line.note = note;
+                }
+            }
+            None => {
+                let mut line = IndexLine::named(p.name.clone(), href);
+                line.note = note;
+                rest.push(line);
+            }
+        }
+    }
+    // A name in a group that is no player's (never: a group holds players)
+    // would have no page; it is left out rather than linked nowhere.
+    lines.retain(|line| !line.href.is_empty());
+    lines.extend(rest);
+    lines
+}

@@ -93,6 +93,9 @@ impl WebFormat for Ladder {
     fn player_links(&self, id: &str) -> crate::pages::players::PlayerLinks {
         crate::pages::players::PlayerLinks::from_hrefs(self.search_players(id))
     }
+    fn player_index(&self, id: &str) -> Vec<crate::pages::players_index::IndexLine> {
+        pages::index(self, id)
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Every player the ladder has known (members, the inactive list,
         // applicants) has his own page.

@@ -509,6 +509,55 @@ pub(crate) async fn stats(
     })
 }
 
+/// The players index (`/c/{id}/players`): the members by rung, with their
+/// ladder record and what they do in the running round, then the inactive
+/// list, the applicants and everyone else the ladder has known.
+pub(crate) fn index(ladder: &Ladder, id: &str) -> Vec<crate::pages::players_index::IndexLine> {
+    use crate::pages::players_index::{IndexLine, record};
+    let v = views::ladder_view(ladder, id, 0);
+    let mut by_name: std::collections::HashMap<String, String> =
+        crate::formats::WebFormat::search_players(ladder, id)
+            .into_iter()
+            .collect();
+    let all: Vec<String> = ladder
+        .players
+        .iter()
+        .map(|p| p.player.name.clone())
+        .collect();
+    let mut take = |name: &str| {
+        by_name
+            .remove(name)
+            .map(|href| IndexLine::named(name.to_string(), href))
+    };
+    let mut lines = Vec::new();
+    for r in &v.rungs {
+        if let Some(mut l) = take(&r.name) {
+            l.standing = format!("rung {}", r.rung);
+            l.record = record(&[
+                ("won", r.ladder.wins),
+                ("lost", r.ladder.losses),
+                ("tied", r.ladder.ties),
+            ]);
+            l.note = r.round_status.clone();
+            lines.push(l);
+        }
+    }
+    for (names, word) in [(&v.inactive, "inactive list"), (&v.applicants, "applicant")] {
+        for name in names {
+            if let Some(mut l) = take(name) {
+                l.note = word.to_string();
+                lines.push(l);
+            }
+        }
+    }
+    for name in &all {
+        if let Some(l) = take(name) {
+            lines.push(l);
+        }
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::moved;

@@ -103,6 +103,9 @@ impl WebFormat for League {
     fn player_links(&self, id: &str) -> crate::pages::players::PlayerLinks {
         crate::pages::players::PlayerLinks::from_hrefs(self.search_players(id))
     }
+    fn player_index(&self, id: &str) -> Vec<crate::pages::players_index::IndexLine> {
+        pages::league_index(self, id)
+    }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Each player's page, by the number his creation gave him.
         self.players
@@ -238,6 +241,9 @@ impl WebFormat for Challengers {
     }
     fn player_links(&self, id: &str) -> crate::pages::players::PlayerLinks {
         crate::pages::players::PlayerLinks::from_hrefs(self.search_players(id))
+    }
+    fn player_index(&self, id: &str) -> Vec<crate::pages::players_index::IndexLine> {
+        pages::challengers_index(self, id)
     }
     fn search_players(&self, id: &str) -> Vec<(String, String)> {
         // Each player's page, by the number his creation gave him.

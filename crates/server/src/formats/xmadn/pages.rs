@@ -716,3 +716,72 @@ fn challengers_home(id: &str, v: ChallengersView, number: u32, me: String) -> Pl
         name: me,
     }
 }
+
+/// The players index of a league (`/c/{id}/players`): the players in the
+/// table's order, with their place and won-lost record; the champion said.
+pub(crate) fn league_index(l: &League, id: &str) -> Vec<crate::pages::players_index::IndexLine> {
+    use crate::pages::players_index::{IndexLine, record};
+    let v = league_view(l, id, 0);
+    let hrefs: std::collections::HashMap<String, String> =
+        crate::formats::WebFormat::search_players(l, id)
+            .into_iter()
+            .collect();
+    let count = v.table.len();
+    let mut lines: Vec<IndexLine> = v
+        .table
+        .iter()
+        .filter_map(|r| {
+            let mut line = IndexLine::named(r.player.clone(), hrefs.get(&r.player)?.clone());
+            line.standing = format!(
+                "{} of {count}{}",
+                ordinal(r.place),
+                if v.provisional { " (provisional)" } else { "" }
+            );
+            line.record = record(&[("won", r.wins), ("lost", r.losses)]);
+            if v.champion.as_ref() == Some(&r.player) {
+                line.note = "champion".into();
+            }
+            Some(line)
+        })
+        .collect();
+    for (name, href) in crate::formats::WebFormat::search_players(l, id) {
+        if !lines.iter().any(|x| x.name == name) {
+            lines.push(IndexLine::named(name, href));
+        }
+    }
+    lines
+}
+
+/// The players index of a Challengers event (`/c/{id}/players`): the
+/// standings' order, with the place and won-lost record; the champion said.
+pub(crate) fn challengers_index(
+    c: &Challengers,
+    id: &str,
+) -> Vec<crate::pages::players_index::IndexLine> {
+    use crate::pages::players_index::{IndexLine, record};
+    let v = challengers_view(c, id, 0);
+    let hrefs: std::collections::HashMap<String, String> =
+        crate::formats::WebFormat::search_players(c, id)
+            .into_iter()
+            .collect();
+    let count = v.standings.len();
+    let mut lines: Vec<IndexLine> = v
+        .standings
+        .iter()
+        .filter_map(|s| {
+            let mut line = IndexLine::named(s.player.clone(), hrefs.get(&s.player)?.clone());
+            line.standing = format!("{} of {count}", ordinal(s.place as usize));
+            line.record = record(&[("won", s.wins), ("lost", s.losses)]);
+            if s.champion {
+                line.note = "champion".into();
+            }
+            Some(line)
+        })
+        .collect();
+    for (name, href) in crate::formats::WebFormat::search_players(c, id) {
+        if !lines.iter().any(|x| x.name == name) {
+            lines.push(IndexLine::named(name, href));
+        }
+    }
+    lines
+}
