@@ -18,14 +18,12 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 
-use super::search::fold;
+use super::search::{QField, fold, read_q};
 use super::{Chrome, PageError, kind_of};
 use crate::AppState;
 
 /// The longest filter, in characters (after trimming).
 pub(crate) const MAX_FILTER: usize = 200;
-/// The most characters of a refused filter kept in the form.
-const KEPT: usize = 1000;
 
 /// One player on the index: his name, his page, and what his format says
 /// of him in a few words.
@@ -86,29 +84,15 @@ struct PlayersIndexPage {
 /// The filter read: trimmed, checked. `Err` names the field and keeps what
 /// it can of the input for the form.
 fn read_filter(raw: Option<&str>) -> Result<String, (String, String)> {
-    let q = raw.unwrap_or_default().trim();
-    let kept = || -> String {
-        q.chars()
-            .take(KEPT)
-            .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
-            .collect()
-    };
-    let length = q.chars().count();
-    if length > MAX_FILTER {
-        return Err((
-            kept(),
-            format!(
-                "Field “q”: a filter has at most {MAX_FILTER} characters; this one has {length}. Type part of a name."
-            ),
-        ));
-    }
-    if q.chars().any(char::is_control) {
-        return Err((
-            kept(),
-            "Field “q”: a filter cannot hold control characters (a tab, a line break, an invisible code); type part of a name as it is written.".to_string(),
-        ));
-    }
-    Ok(q.to_string())
+    read_q(
+        raw,
+        &QField {
+            noun: "a filter",
+            max: MAX_FILTER,
+            too_long: "Type part of a name.",
+            control: "type part of a name as it is written.",
+        },
+    )
 }
 
 /// `GET /c/{id}/players`.

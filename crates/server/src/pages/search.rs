@@ -115,28 +115,62 @@ struct SearchPage {
 /// The query read: trimmed, checked. `Err` names the field and keeps what
 /// it can of the input for the form.
 fn read_query(raw: Option<&str>) -> Result<String, (String, String)> {
+    read_q(
+        raw,
+        &QField {
+            noun: "a search",
+            max: MAX_QUERY,
+            too_long: "Search for part of a name.",
+            control: "type the name as it is written.",
+        },
+    )
+}
+
+/// What a `q` field of part of a name is, for its refusals.
+pub(super) struct QField {
+    /// "a search", "a filter".
+    pub noun: &'static str,
+    /// The most characters it may have.
+    pub max: usize,
+    /// What to do when it is longer.
+    pub too_long: &'static str,
+    /// What to do when it holds a control character.
+    pub control: &'static str,
+}
+
+/// A `q` field read: trimmed, at most `field.max` characters and no control
+/// character. `Err` names the field and keeps what it can of the input for
+/// the form (the first [`KEPT`] characters, control characters replaced so
+/// that the page stays well-formed).
+pub(super) fn read_q(raw: Option<&str>, field: &QField) -> Result<String, (String, String)> {
     let q = raw.unwrap_or_default().trim();
-    // What the form shows again: the first characters, control characters
-    // replaced so that the page stays well-formed.
     let kept = || -> String {
         q.chars()
             .take(KEPT)
             .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
             .collect()
     };
+    let QField {
+        noun,
+        max,
+        too_long,
+        control,
+    } = field;
     let length = q.chars().count();
-    if length > MAX_QUERY {
+    if length > *max {
         return Err((
             kept(),
             format!(
-                "Field “q”: a search has at most {MAX_QUERY} characters; this one has {length}. Search for part of a name."
+                "Field “q”: {noun} has at most {max} characters; this one has {length}. {too_long}"
             ),
         ));
     }
     if q.chars().any(char::is_control) {
         return Err((
             kept(),
-            "Field “q”: a search cannot hold control characters (a tab, a line break, an invisible code); type the name as it is written.".to_string(),
+            format!(
+                "Field “q”: {noun} cannot hold control characters (a tab, a line break, an invisible code); {control}"
+            ),
         ));
     }
     Ok(q.to_string())
