@@ -52,6 +52,40 @@ impl IndexLine {
     }
 }
 
+/// The index of a format whose players stand in one table: a line per row
+/// of `rows`, in its order, for each player `everyone` (the format's
+/// [`crate::formats::WebFormat::search_players`]: names and pages) holds,
+/// filled in by `fill`; then everyone the table does not list, with his
+/// page alone.
+pub(crate) fn in_table_order<R>(
+    everyone: Vec<(String, String)>,
+    rows: &[R],
+    name: impl Fn(&R) -> &str,
+    fill: impl Fn(&R, &mut IndexLine),
+) -> Vec<IndexLine> {
+    let pages: HashMap<&str, &str> = everyone
+        .iter()
+        .map(|(n, h)| (n.as_str(), h.as_str()))
+        .collect();
+    let mut lines: Vec<IndexLine> = rows
+        .iter()
+        .filter_map(|r| {
+            let href = pages.get(name(r))?;
+            let mut line = IndexLine::named(name(r).to_string(), (*href).to_string());
+            fill(r, &mut line);
+            Some(line)
+        })
+        .collect();
+    let listed: std::collections::HashSet<&str> = lines.iter().map(|l| l.name.as_str()).collect();
+    let rest: Vec<IndexLine> = everyone
+        .iter()
+        .filter(|(n, _)| !listed.contains(n.as_str()))
+        .map(|(n, h)| IndexLine::named(n.clone(), h.clone()))
+        .collect();
+    lines.extend(rest);
+    lines
+}
+
 /// A record in words, each count with its word ("won 3, lost 1");
 /// empty while every count is 0 (no game counted yet).
 pub(crate) fn record(counts: &[(&str, u32)]) -> String {

@@ -351,18 +351,14 @@ fn home(rr: &RoundRobin, id: &str, v: RoundRobinView, me: PlayerId, now: Time) -
 /// The players index (`/c/{id}/players`): the table's order, with the
 /// place, the record and the points; a withdrawal said.
 pub(crate) fn index(rr: &RoundRobin, id: &str) -> Vec<crate::pages::players_index::IndexLine> {
-    use crate::pages::players_index::{IndexLine, record};
+    use crate::pages::players_index::{in_table_order, record};
     let v = round_robin_view(rr, id, 0);
-    let hrefs: std::collections::HashMap<String, String> =
-        crate::formats::WebFormat::search_players(rr, id)
-            .into_iter()
-            .collect();
     let count = v.table.len();
-    let mut lines: Vec<IndexLine> = v
-        .table
-        .iter()
-        .filter_map(|r| {
-            let mut line = IndexLine::named(r.player.clone(), hrefs.get(&r.player)?.clone());
+    in_table_order(
+        crate::formats::WebFormat::search_players(rr, id),
+        &v.table,
+        |r| &r.player,
+        |r, line| {
             if v.started {
                 line.standing = format!("{} of {count}", ordinal(r.place));
             }
@@ -373,13 +369,6 @@ pub(crate) fn index(rr: &RoundRobin, id: &str) -> Vec<crate::pages::players_inde
             if r.withdrawn {
                 line.note = "withdrawn".into();
             }
-            Some(line)
-        })
-        .collect();
-    for (name, href) in crate::formats::WebFormat::search_players(rr, id) {
-        if !lines.iter().any(|x| x.name == name) {
-            lines.push(IndexLine::named(name, href));
-        }
-    }
-    lines
+        },
+    )
 }

@@ -720,18 +720,14 @@ fn challengers_home(id: &str, v: ChallengersView, number: u32, me: String) -> Pl
 /// The players index of a league (`/c/{id}/players`): the players in the
 /// table's order, with their place and won-lost record; the champion said.
 pub(crate) fn league_index(l: &League, id: &str) -> Vec<crate::pages::players_index::IndexLine> {
-    use crate::pages::players_index::{IndexLine, record};
+    use crate::pages::players_index::{in_table_order, record};
     let v = league_view(l, id, 0);
-    let hrefs: std::collections::HashMap<String, String> =
-        crate::formats::WebFormat::search_players(l, id)
-            .into_iter()
-            .collect();
     let count = v.table.len();
-    let mut lines: Vec<IndexLine> = v
-        .table
-        .iter()
-        .filter_map(|r| {
-            let mut line = IndexLine::named(r.player.clone(), hrefs.get(&r.player)?.clone());
+    in_table_order(
+        crate::formats::WebFormat::search_players(l, id),
+        &v.table,
+        |r| &r.player,
+        |r, line| {
             line.standing = format!(
                 "{} of {count}{}",
                 ordinal(r.place),
@@ -741,15 +737,8 @@ pub(crate) fn league_index(l: &League, id: &str) -> Vec<crate::pages::players_in
             if v.champion.as_ref() == Some(&r.player) {
                 line.note = "champion".into();
             }
-            Some(line)
-        })
-        .collect();
-    for (name, href) in crate::formats::WebFormat::search_players(l, id) {
-        if !lines.iter().any(|x| x.name == name) {
-            lines.push(IndexLine::named(name, href));
-        }
-    }
-    lines
+        },
+    )
 }
 
 /// The players index of a Challengers event (`/c/{id}/players`): the
@@ -758,30 +747,19 @@ pub(crate) fn challengers_index(
     c: &Challengers,
     id: &str,
 ) -> Vec<crate::pages::players_index::IndexLine> {
-    use crate::pages::players_index::{IndexLine, record};
+    use crate::pages::players_index::{in_table_order, record};
     let v = challengers_view(c, id, 0);
-    let hrefs: std::collections::HashMap<String, String> =
-        crate::formats::WebFormat::search_players(c, id)
-            .into_iter()
-            .collect();
     let count = v.standings.len();
-    let mut lines: Vec<IndexLine> = v
-        .standings
-        .iter()
-        .filter_map(|s| {
-            let mut line = IndexLine::named(s.player.clone(), hrefs.get(&s.player)?.clone());
+    in_table_order(
+        crate::formats::WebFormat::search_players(c, id),
+        &v.standings,
+        |s| &s.player,
+        |s, line| {
             line.standing = format!("{} of {count}", ordinal(s.place as usize));
             line.record = record(&[("won", s.wins), ("lost", s.losses)]);
             if s.champion {
                 line.note = "champion".into();
             }
-            Some(line)
-        })
-        .collect();
-    for (name, href) in crate::formats::WebFormat::search_players(c, id) {
-        if !lines.iter().any(|x| x.name == name) {
-            lines.push(IndexLine::named(name, href));
-        }
-    }
-    lines
+        },
+    )
 }
